@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'gateway',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/apps/gateway',
+};

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'hub',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/apps/hub',
+};

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'organizations',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/apps/organizations',
+};

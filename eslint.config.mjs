@@ -1,0 +1,42 @@
+import nx from '@nx/eslint-plugin';
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...nx.configs['flat/javascript'],
+  { ignores: ['**/dist', '**/out-tsc', '**/node_modules', 'tmp', 'data'] },
+  {
+    files: ['**/*.ts', '**/*.js', '**/*.mjs'],
+    rules: {
+      // Boundaries are enforced by lint, not review (style.md rule 9).
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$'],
+          depConstraints: [
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
+            { sourceTag: 'type:package', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:contracts', 'type:util', 'type:testing'] },
+            { sourceTag: 'scope:credentials', onlyDependOnLibsWithTags: ['scope:credentials', 'scope:shared'] },
+            { sourceTag: 'scope:organizations', onlyDependOnLibsWithTags: ['scope:organizations', 'scope:shared'] },
+            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
+            { sourceTag: 'scope:receiver', onlyDependOnLibsWithTags: [] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    // Files with decorators keep value imports: Nest's DI reads emitted decorator metadata.
+    languageOptions: { parserOptions: { emitDecoratorMetadata: true, experimentalDecorators: true } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+];

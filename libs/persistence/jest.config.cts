@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'persistence',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/persistence',
+};

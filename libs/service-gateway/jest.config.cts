@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'service-gateway',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/service-gateway',
+};
