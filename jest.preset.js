@@ -23,4 +23,6 @@ module.exports = {
   },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testTimeout: 30000,
+  setupFiles: [require.resolve('./libs/testing/src/jest-setup.ts')],
+  globalSetup: require.resolve('./libs/testing/src/jest-global-setup.ts'),
 };

@@ -1,1 +1,2 @@
-
+export * from './load-config';
+export * from './hub-config';

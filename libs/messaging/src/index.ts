@@ -1,1 +1,14 @@
-
+export * from './bus-mode';
+export * from './messaging.module';
+export * from './rpc-server';
+export * from './rpc/rpc-client';
+export * from './rpc/rpc-errors';
+export * from './rpc/nats-rpc-client';
+export * from './rpc/rpc-handler.decorators';
+export * from './events/event-bus';
+export * from './events/subject-match';
+export * from './events/nats-event-bus';
+export * from './events/in-process-event-bus';
+export * from './in-process/in-process-broker';
+export * from './in-process/in-process.server';
+export * from './in-process/in-process-rpc-client';

@@ -1,1 +1,3 @@
-
+export * from './object-id';
+export * from './data-source.factory';
+export * from './service-persistence.module';

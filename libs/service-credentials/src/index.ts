@@ -1,1 +1,3 @@
-
+export * from './credentials.module';
+export * from './credentials.config';
+export * from './credentials.tokens';

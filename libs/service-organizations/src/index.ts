@@ -1,1 +1,2 @@
-
+export * from './organizations.module';
+export * from './organizations.config';

@@ -1,0 +1,49 @@
+// Explicit type annotations matter: swc emits design:type (used for env conversion) only from them.
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+const toBool = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()) : value;
+
+/** Settings every app shares. Each variable is documented in the README's configuration table. */
+export class HubConfig {
+  /** Postgres connection string; when absent the embedded PGlite under HUB_DATA_DIR is used. */
+  @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must start with postgres:// or postgresql://' })
+  DATABASE_URL?: string;
+
+  /** NATS server(s), comma separated; when absent services talk in-process (all-in-one only). */
+  @IsOptional() @IsString()
+  NATS_URL?: string;
+
+  @IsString()
+  HUB_DATA_DIR: string = './data';
+
+  /** Prefix for every NATS subject, queue and stream name: lets several hubs (or test runs) share a server. */
+  @IsOptional() @Matches(/^[a-zA-Z0-9_-]*$/, { message: 'HUB_BUS_PREFIX may hold letters, digits, _ and - only' })
+  HUB_BUS_PREFIX?: string;
+
+  @IsInt() @Min(100) @Max(120_000)
+  HUB_RPC_TIMEOUT_MS: number = 5000;
+
+  /** Run pending migrations at start. Defaults to on for the embedded database, off with DATABASE_URL. */
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  HUB_MIGRATE_ON_START?: boolean;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+
+  /** Port of the app's HTTP listener (the gateway's API; health and metrics on services). */
+  @IsInt() @Min(0) @Max(65535)
+  PORT: number = 8080;
+
+  @IsString()
+  HOST: string = '0.0.0.0';
+
+  /** The address users reach the hub at, used in links (avatars, Link headers). */
+  @IsString()
+  HUB_PUBLIC_URL: string = 'http://localhost:8080';
+
+  get migrateOnStart(): boolean {
+    return this.HUB_MIGRATE_ON_START ?? !this.DATABASE_URL;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './prefix';
+export * from './rpc';
+export * from './events';
+export * from './context';

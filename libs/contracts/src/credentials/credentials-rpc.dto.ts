@@ -1,0 +1,49 @@
+import { IsArray, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { TOKEN_ROLES, type TokenRole } from '../enums';
+import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+
+export class VerifyTokenRpc {
+  @IsString() @Length(1, 200)
+  token!: string;
+}
+
+export class GetUserRpc {
+  @IsString() @Matches(NAME_PATTERN, { message: 'name is not a valid user name' })
+  name!: string;
+}
+
+export class CreateTokenRpc {
+  @IsString() @Matches(NAME_PATTERN, { message: 'user is not a valid user name' })
+  user!: string;
+
+  @IsIn(TOKEN_ROLES)
+  role!: TokenRole;
+
+  @IsOptional() @IsString() @Length(1, 100)
+  displayName?: string;
+}
+
+/** Find one token by raw value or by id; exactly one of the two. */
+export class FindTokenRpc {
+  @IsOptional() @IsString() @Length(1, 200)
+  token?: string;
+
+  @IsOptional() @Matches(OBJECT_ID_PATTERN, { message: 'tokenId must be a 24-character hexadecimal id' })
+  tokenId?: string;
+}
+
+export class RevokeForOrgRpc {
+  @Matches(OBJECT_ID_PATTERN)
+  tokenId!: string;
+
+  @Matches(OBJECT_ID_PATTERN)
+  organizationId!: string;
+
+  @IsString()
+  organizationName!: string;
+}
+
+export class RevokeLeakedRpc {
+  @IsArray() @IsString({ each: true })
+  credentials!: string[];
+}

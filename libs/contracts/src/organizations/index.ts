@@ -1,0 +1,2 @@
+export * from './organizations-rpc.dto';
+export * from './organizations.views';

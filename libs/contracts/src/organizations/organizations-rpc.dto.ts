@@ -1,0 +1,54 @@
+import { Type } from 'class-transformer';
+import { ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { ORG_PLANS, type OrgPlan } from '../enums';
+import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+
+export const ROLE_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9 _-]{0,49}$/;
+
+export class MemberUserRef {
+  @Matches(OBJECT_ID_PATTERN)
+  id!: string;
+
+  @Matches(NAME_PATTERN)
+  name!: string;
+}
+
+export class CreateOrganizationRpc {
+  @Matches(NAME_PATTERN, { message: 'name is not a valid organization name' })
+  name!: string;
+
+  @IsOptional() @IsString() @Length(0, 200)
+  fullname?: string;
+
+  @IsIn(ORG_PLANS)
+  plan!: OrgPlan;
+
+  @IsArray() @ArrayMinSize(1) @ValidateNested({ each: true }) @Type(() => MemberUserRef)
+  admins!: MemberUserRef[];
+}
+
+export class AddMemberRpc {
+  @Matches(NAME_PATTERN)
+  organization!: string;
+
+  @ValidateNested() @Type(() => MemberUserRef)
+  user!: MemberUserRef;
+
+  @Matches(ROLE_PATTERN)
+  role!: string;
+}
+
+export class OrganizationRefRpc {
+  @Matches(NAME_PATTERN, { message: 'organization is not a valid organization name' })
+  organization!: string;
+}
+
+export class GetAccessRpc extends OrganizationRefRpc {
+  @Matches(OBJECT_ID_PATTERN)
+  userId!: string;
+}
+
+export class ListForUserRpc {
+  @Matches(OBJECT_ID_PATTERN)
+  userId!: string;
+}

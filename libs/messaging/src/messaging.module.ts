@@ -1,0 +1,78 @@
+import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { connect, type NatsConnection } from 'nats';
+import { Streams } from '@hub/contracts';
+import { type BusMode } from './bus-mode';
+import { EventBus } from './events/event-bus';
+import { InProcessEventBus } from './events/in-process-event-bus';
+import { ensureStream, NatsEventBus } from './events/nats-event-bus';
+import { InProcessRpcClient } from './in-process/in-process-rpc-client';
+import { NatsRpcClient } from './rpc/nats-rpc-client';
+import { RpcClient } from './rpc/rpc-client';
+
+export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
+export const BUS_MODE = Symbol('BUS_MODE');
+
+export interface MessagingOptions {
+  mode: BusMode;
+  rpcTimeoutMs: number;
+  /** Connection name shown by the NATS server (monitoring). */
+  name: string;
+}
+
+/** Opens the NATS connection (if any), creates the streams, and closes it all on shutdown. */
+@Injectable()
+class BusLifecycle implements OnApplicationShutdown {
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection | null,
+    private readonly rpc: RpcClient,
+    private readonly events: EventBus,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.events.close();
+    await this.rpc.close();
+    if (this.nc && !this.nc.isClosed()) await this.nc.drain();
+  }
+}
+
+async function openNats(url: string, name: string): Promise<NatsConnection> {
+  const nc = await connect({ servers: url.split(','), name, maxReconnectAttempts: -1 });
+  const jsm = await nc.jetstreamManager();
+  for (const stream of Object.values(Streams)) await ensureStream(jsm, stream);
+  new Logger('Messaging').log(`connected to NATS at ${url}`);
+  return nc;
+}
+
+@Global()
+@Module({})
+export class MessagingModule {
+  static forRoot(options: MessagingOptions): DynamicModule {
+    const { mode } = options;
+    return {
+      module: MessagingModule,
+      providers: [
+        { provide: BUS_MODE, useValue: mode },
+        {
+          provide: NATS_CONNECTION,
+          useFactory: async () => (mode.kind === 'nats' ? openNats(mode.url, options.name) : null),
+        },
+        {
+          provide: RpcClient,
+          inject: [NATS_CONNECTION],
+          useFactory: (nc: NatsConnection | null) =>
+            mode.kind === 'nats' && nc
+              ? new NatsRpcClient(nc, options.rpcTimeoutMs)
+              : new InProcessRpcClient((mode as Extract<BusMode, { kind: 'in-process' }>).broker, options.rpcTimeoutMs),
+        },
+        {
+          provide: EventBus,
+          inject: [NATS_CONNECTION],
+          useFactory: async (nc: NatsConnection | null) =>
+            nc ? new NatsEventBus(nc, await nc.jetstreamManager()) : new InProcessEventBus(),
+        },
+        BusLifecycle,
+      ],
+      exports: [RpcClient, EventBus, NATS_CONNECTION, BUS_MODE],
+    };
+  }
+}

@@ -1,0 +1,20 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+/** A user's role in an organization. The user name is a copy kept for display. */
+@Entity({ name: 'members' })
+export class MemberEntity {
+  @PrimaryColumn({ name: 'organization_id', type: 'char', length: 24 })
+  organizationId!: string;
+
+  @PrimaryColumn({ name: 'user_id', type: 'char', length: 24 })
+  userId!: string;
+
+  @Column({ name: 'user_name', type: 'varchar', length: 96 })
+  userName!: string;
+
+  @Column({ type: 'varchar', length: 50 })
+  role!: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

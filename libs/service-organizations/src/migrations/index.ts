@@ -1,0 +1,4 @@
+import { CreateOrganizations1763830100000 } from './1763830100000-create-organizations';
+
+/** In order. Never edit one that has landed; add a new one (style.md rule 7). */
+export const ORGANIZATIONS_MIGRATIONS = [CreateOrganizations1763830100000];

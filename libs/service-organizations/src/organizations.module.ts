@@ -1,0 +1,36 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ServicePersistenceModule } from '@hub/persistence';
+import { ORGANIZATIONS_ENTITIES } from './entities';
+import { ORGANIZATIONS_MIGRATIONS } from './migrations';
+import { type OrganizationsConfig } from './organizations.config';
+import { OrganizationsHandler } from './organizations.handler';
+import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from './organizations.tokens';
+import { CreateOrganizationUseCase } from './use-cases/create-organization.use-case';
+import { MembershipUseCases } from './use-cases/membership.use-cases';
+
+export const ORGANIZATIONS_SCHEMA = 'organizations';
+
+export function organizationsPersistence(config: OrganizationsConfig) {
+  return {
+    name: ORGANIZATIONS_DS,
+    schema: ORGANIZATIONS_SCHEMA,
+    entities: ORGANIZATIONS_ENTITIES,
+    migrations: ORGANIZATIONS_MIGRATIONS,
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.HUB_DATA_DIR,
+    migrateOnStart: config.migrateOnStart,
+  };
+}
+
+/** Organizations, plans, members and roles (the directory part). */
+@Module({})
+export class OrganizationsModule {
+  static forRoot(config: OrganizationsConfig): DynamicModule {
+    return {
+      module: OrganizationsModule,
+      imports: [ServicePersistenceModule.forService(organizationsPersistence(config))],
+      controllers: [OrganizationsHandler],
+      providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases],
+    };
+  }
+}

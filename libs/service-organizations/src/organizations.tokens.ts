@@ -1,0 +1,2 @@
+export const ORGANIZATIONS_DS = 'organizations';
+export const ORGANIZATIONS_CONFIG = Symbol('ORGANIZATIONS_CONFIG');

@@ -1,0 +1,17 @@
+import { NATS_URL_FOR_TESTS, PG_HOST, PG_PORT, portOpen } from './infra';
+
+/** Probes Postgres and NATS once per jest run. */
+export default async function globalSetup(): Promise<void> {
+  const nats = new URL(NATS_URL_FOR_TESTS);
+  const [pgUp, natsUp] = await Promise.all([portOpen(PG_HOST, PG_PORT), portOpen(nats.hostname, Number(nats.port || 4222))]);
+  const missing = [!pgUp && `PostgreSQL at ${PG_HOST}:${PG_PORT}`, !natsUp && `NATS at ${NATS_URL_FOR_TESTS}`].filter(Boolean);
+  if (missing.length === 0) {
+    process.env['HUB_TEST_INFRA'] = '1';
+    return;
+  }
+  if (process.env['HUB_TEST_REQUIRE_INFRA'] === '1') {
+    throw new Error(`HUB_TEST_REQUIRE_INFRA=1 but ${missing.join(' and ')} not reachable`);
+  }
+  process.env['HUB_TEST_INFRA'] = '0';
+  console.warn(`\n*** SKIPPING tests that need real infrastructure: ${missing.join(' and ')} not reachable ***\n`);
+}
