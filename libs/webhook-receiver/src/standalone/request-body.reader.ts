@@ -1,0 +1,32 @@
+import type { IncomingMessage } from 'node:http';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export type BodyRead = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' };
+
+/**
+ * Buffers the request body up to `limit` bytes. A declared Content-Length above the limit is
+ * refused before a byte is read; a chunked body is cut off as soon as it goes over.
+ */
+export function readRequestBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ ok: false, reason: 'too-large' });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        resolve({ ok: false, reason: 'too-large' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => resolve({ ok: true, body: Buffer.concat(chunks, size) });
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', reject);
+  });
+}
