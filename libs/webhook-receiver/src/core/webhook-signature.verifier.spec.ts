@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
+import { omit } from '../testing/payload.fixtures';
 import { WebhookSignatureVerifier } from './webhook-signature.verifier';
 
 const SECRET = 'whsec-not-base64: printable ASCII!';
@@ -69,8 +70,7 @@ describe('WebhookSignatureVerifier', () => {
 
   it('reports an unsigned request as such, and an incomplete set of headers as a rejection naming the missing one', () => {
     expect(verifier.check({}, Buffer.from('{}'))).toEqual({ kind: 'unsigned' });
-    const { 'webhook-timestamp': _dropped, ...partial } = signed('{}');
-    const result = verifier.check(partial, Buffer.from('{}'));
+    const result = verifier.check(omit(signed('{}'), 'webhook-timestamp'), Buffer.from('{}'));
     expect(result.kind === 'rejected' && result.error.message).toMatch(/^webhook-timestamp header not set/);
   });
 });

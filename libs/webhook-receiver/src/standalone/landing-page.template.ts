@@ -65,9 +65,9 @@ export function renderLandingPage(model: LandingPageModel): string {
         .join('\n')
     : '<li class="route"><p>No handler registered yet: call <code>server.add(handler)</code> before <code>listen()</code>.</p></li>';
   const security = model.secured
-    ? `<p class="status ok">&#128274; A secret is set. Requests must carry it in the <code>X-Webhook-Secret</code> header
+    ? `<p class="status ok"><strong>A secret is set.</strong> Requests must carry it in the <code>X-Webhook-Secret</code> header
 (401 when missing, 403 when wrong); Standard Webhooks signatures (<code>webhook-signature</code>) are verified when present.</p>`
-    : `<p class="status warn">&#9888;&#65039; No secret is set: these routes accept requests from anyone.
+    : `<p class="status warn"><strong>No secret is set: these routes accept requests from anyone.</strong>
 Set <code>WEBHOOK_SECRET</code> (or the <code>secret</code> option) and give the same value to the hub.</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -81,7 +81,7 @@ h1{font-size:26px;margin:0 0 4px}h2{font-size:18px;margin:32px 0 8px}h3{font-siz
 .warn{background:#fff8c5;border:1px solid #eed888}
 ul{list-style:none;padding:0;margin:0}.route{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:14px 16px;margin:0 0 12px}
 .route p{margin:4px 0}.verb{background:#0969da;color:#fff;border-radius:4px;padding:1px 6px;font-size:12px;vertical-align:2px}
-pre{background:#1f2328;color:#e6edf3;padding:12px 14px;border-radius:6px;overflow-x:auto;font-size:12.5px;line-height:1.45;margin:6px 0 0}
+pre{background:#1f2328;color:#e6edf3;padding:12px 14px;border-radius:6px;white-space:pre-wrap;overflow-wrap:anywhere;font-size:12.5px;line-height:1.45;margin:6px 0 0}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}p code,h3 code,li>code{background:#eaeef2;padding:1px 5px;border-radius:4px}
 pre code{background:none;padding:0}
 </style></head>
@@ -93,7 +93,7 @@ ${security}
 <h2>Routes (${model.routes.length})</h2>
 <ul>${routes}</ul>
 <h2>Register a webhook on the hub</h2>
-<p>Create the webhook with a token of the account that watches the repository (replace <code>owner/name</code>):</p>
+<p>Create the webhook with a token of the account that owns it${model.hubUrl ? '' : ' (set <code>HUB_URL</code> to the hub\'s address)'}, <code>HUB_TOKEN</code> holding the token; replace <code>owner/name</code> with the repository to watch:</p>
 <pre><code>${escapeHtml(registerCommand(hubUrl, `${model.baseUrl}/webhooks/${firstRoute}`, model.secured))}</code></pre>
 <p>The hub answers <code>{"webhook": {...}}</code> and delivers each event to that URL with <code>X-Webhook-Secret</code>
 and Standard Webhooks signature headers.</p>

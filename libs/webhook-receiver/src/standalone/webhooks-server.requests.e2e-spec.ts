@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { repoPayload } from '../testing/payload.fixtures';
-import { hubDelivery, memoryLogger, post } from '../testing/delivery.fixtures';
+import { omit, repoPayload } from '../testing/payload.fixtures';
+import { errorMessage, hubDelivery, memoryLogger, post } from '../testing/delivery.fixtures';
 import { WebhookRegistrationError } from '../core/receiver.errors';
 import { createWebhooksServer, type WebhooksServer } from './webhooks.server';
 
@@ -55,12 +55,11 @@ describe('standalone receiver: requests', () => {
   it('answers 400 for a body that is not JSON', async () => {
     const res = await post(`${base}/webhooks/quiet`, authorised('{"event": '));
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toMatch(/^Request body is not valid JSON: /);
+    expect(await errorMessage(res)).toMatch(/^Request body is not valid JSON: /);
   });
 
   it('answers 400 naming repo.type when it is missing', async () => {
-    const { type: _dropped, ...repo } = repoPayload().repo;
-    const res = await post(`${base}/webhooks/quiet`, authorised(JSON.stringify({ ...repoPayload(), repo })));
+    const res = await post(`${base}/webhooks/quiet`, authorised(JSON.stringify({ ...repoPayload(), repo: omit(repoPayload().repo, 'type') })));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'repo.type must be one of dataset, model, space, bucket, kernel' });
   });
@@ -86,7 +85,7 @@ describe('standalone receiver: requests', () => {
     expect(await unknown.json()).toEqual({ error: 'No webhook handler named "nope".' });
     const other = await fetch(`${base}/api/settings/webhooks`);
     expect(other.status).toBe(404);
-    expect((await other.json()).error).toMatch(/^Nothing at \/api\/settings\/webhooks/);
+    expect(await errorMessage(other)).toMatch(/^Nothing at \/api\/settings\/webhooks/);
   });
 
   it('answers 413 for a body over the limit, declared or streamed', async () => {

@@ -53,3 +53,8 @@ export function memoryLogger() {
     error: (message: string, error?: unknown) => void lines.push({ level: 'error', message, error }),
   };
 }
+
+/** The `error` member of a JSON error response. */
+export async function errorMessage(res: Response): Promise<string> {
+  return ((await res.json()) as { error: string }).error;
+}

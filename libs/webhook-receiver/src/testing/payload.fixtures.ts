@@ -68,3 +68,10 @@ export function discussionCommentPayload(): WebhookPayload {
     },
   };
 }
+
+/** A shallow copy of `value` without `key`, to build payloads that miss a member. */
+export function omit<T extends object, K extends keyof T>(value: T, key: K): Omit<T, K> {
+  const copy = { ...value };
+  delete copy[key];
+  return copy;
+}
