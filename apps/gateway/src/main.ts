@@ -1,19 +1,34 @@
-/**
- * This is not a production server yet!
- * This is only a minimal backend to get started.
- */
+import 'reflect-metadata';
+import { type DynamicModule, Logger, Module } from '@nestjs/common';
+import { type NatsConnection } from 'nats';
+import { loadConfig } from '@hub/config';
+import { busModeFrom, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
+import { natsCheck, ObservabilityModule } from '@hub/observability';
+import { createGatewayApp, GatewayConfig, GatewayModule } from '@hub/service-gateway';
 
-import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { AppModule } from './app/app.module';
-
-async function bootstrap() {
-  const app = await NestFactory.create(AppModule);
-  const globalPrefix = 'api';
-  app.setGlobalPrefix(globalPrefix);
-  const port = process.env.PORT || 3000;
-  await app.listen(port);
-  Logger.log(`🚀 Application is running on: http://localhost:${port}/${globalPrefix}`);
+@Module({})
+class GatewayApp {
+  static create(config: GatewayConfig, natsUrl: string): DynamicModule {
+    return {
+      module: GatewayApp,
+      imports: [
+        MessagingModule.forRoot({ mode: busModeFrom(natsUrl), rpcTimeoutMs: config.HUB_RPC_TIMEOUT_MS, name: 'gateway' }),
+        GatewayModule.forRoot(config),
+        ObservabilityModule.forApp('gateway', { inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection | null) => natsCheck(nc) }),
+      ],
+    };
+  }
 }
 
-bootstrap();
+async function main(): Promise<void> {
+  const config = loadConfig(GatewayConfig);
+  if (!config.NATS_URL) throw new Error('NATS_URL is required: the gateway reaches the services over NATS');
+  const app = await createGatewayApp(GatewayApp.create(config, config.NATS_URL), config);
+  await app.listen(config.PORT, config.HOST);
+  Logger.log(`gateway listening on ${config.HOST}:${config.PORT}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

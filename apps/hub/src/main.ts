@@ -1,19 +1,35 @@
-/**
- * This is not a production server yet!
- * This is only a minimal backend to get started.
- */
+import 'reflect-metadata';
+import { RpcClient } from '@hub/messaging';
+import { createHub } from './create-hub';
+import { ensureDemoUser } from './demo-user';
 
-import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { AppModule } from './app/app.module';
-
-async function bootstrap() {
-  const app = await NestFactory.create(AppModule);
-  const globalPrefix = 'api';
-  app.setGlobalPrefix(globalPrefix);
-  const port = process.env.PORT || 3000;
-  await app.listen(port);
-  Logger.log(`🚀 Application is running on: http://localhost:${port}/${globalPrefix}`);
+/** `npm start`: the whole hub in one process. */
+async function main(): Promise<void> {
+  const hub = await createHub();
+  const { PORT, HOST, DATABASE_URL, HUB_DATA_DIR } = hub.configs.gateway;
+  const publicUrl = hub.configs.gateway.publicUrl;
+  await hub.app.listen(PORT, HOST);
+  const demo = await ensureDemoUser(hub.app.get(RpcClient));
+  const base = `http://localhost:${PORT}`;
+  const lines = [
+    '',
+    `Hub is running at ${base} (public URL ${publicUrl})`,
+    `  database: ${DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${HUB_DATA_DIR}`}`,
+    `  bus:      ${hub.mode.kind === 'nats' ? 'NATS' : 'in-process'}`,
+    `  API docs: ${base}/docs`,
+    '',
+    demo.token
+      ? `Demo user "demo" created. Its token (shown once):\n  ${demo.token}\n  try: curl -H "Authorization: Bearer ${demo.token}" ${base}/api/whoami-v2`
+      : `Demo user "demo" exists. New token: npm run hubctl -- tokens create demo --role write`,
+    '',
+    `Admin token${hub.adminTokenGenerated ? ' (generated, kept in the data directory)' : ''}:\n  ${hub.adminToken}`,
+    `  use it with hubctl: HUB_ADMIN_TOKEN=<token> npm run hubctl -- users create alice --email alice@example.com`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
 }
 
-bootstrap();
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

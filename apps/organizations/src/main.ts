@@ -1,19 +1,13 @@
-/**
- * This is not a production server yet!
- * This is only a minimal backend to get started.
- */
+import 'reflect-metadata';
+import { runService } from '@hub/observability';
+import { OrganizationsConfig, OrganizationsModule, organizationsPersistence } from '@hub/service-organizations';
 
-import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { AppModule } from './app/app.module';
-
-async function bootstrap() {
-  const app = await NestFactory.create(AppModule);
-  const globalPrefix = 'api';
-  app.setGlobalPrefix(globalPrefix);
-  const port = process.env.PORT || 3000;
-  await app.listen(port);
-  Logger.log(`🚀 Application is running on: http://localhost:${port}/${globalPrefix}`);
-}
-
-bootstrap();
+runService({
+  name: 'organizations',
+  config: OrganizationsConfig,
+  module: (config) => OrganizationsModule.forRoot(config),
+  persistence: organizationsPersistence,
+}).catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -39,9 +39,13 @@ export class HubConfig {
   @IsString()
   HOST: string = '0.0.0.0';
 
-  /** The address users reach the hub at, used in links (avatars, Link headers). */
-  @IsString()
-  HUB_PUBLIC_URL: string = 'http://localhost:8080';
+  /** The address users reach the hub at, used in links (avatars, Link headers). Default http://localhost:PORT. */
+  @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'HUB_PUBLIC_URL must be an http(s) URL' })
+  HUB_PUBLIC_URL?: string;
+
+  get publicUrl(): string {
+    return (this.HUB_PUBLIC_URL ?? `http://localhost:${this.PORT}`).replace(/\/$/, '');
+  }
 
   get migrateOnStart(): boolean {
     return this.HUB_MIGRATE_ON_START ?? !this.DATABASE_URL;

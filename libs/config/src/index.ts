@@ -1,2 +1,3 @@
 export * from './load-config';
 export * from './hub-config';
+export * from './logger';

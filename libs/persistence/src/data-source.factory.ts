@@ -60,3 +60,13 @@ export async function runMigrations(ds: DataSource, schema: string): Promise<num
 export async function openDataSource(o: ServiceDataSourceOptions): Promise<DataSource> {
   return new DataSource(serviceDataSourceOptions(o)).initialize();
 }
+
+/** The `migrate` entry point of a service: run pending migrations, close, report the count. */
+export async function migrateService(o: ServiceDataSourceOptions): Promise<number> {
+  const ds = await openDataSource(o);
+  try {
+    return await runMigrations(ds, o.schema);
+  } finally {
+    await ds.destroy();
+  }
+}

@@ -1,2 +1,3 @@
 export * from './organizations.module';
 export * from './organizations.config';
+export * from './organizations.tokens';

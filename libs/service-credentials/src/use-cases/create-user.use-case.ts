@@ -33,6 +33,6 @@ export class CreateUserUseCase {
       throw e;
     }
     const saved = await this.ds.getRepository(UserEntity).findOneByOrFail({ id: user.id });
-    return toUserView(saved, this.config.HUB_PUBLIC_URL);
+    return toUserView(saved, this.config.publicUrl);
   }
 }

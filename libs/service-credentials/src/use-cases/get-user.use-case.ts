@@ -17,6 +17,6 @@ export class GetUserUseCase {
   async execute(name: string): Promise<UserView> {
     const user = await this.ds.getRepository(UserEntity).findOneBy({ name });
     if (!user) throw new NotFoundError(`User ${name} not found`, 'USER_NOT_FOUND');
-    return toUserView(user, this.config.HUB_PUBLIC_URL);
+    return toUserView(user, this.config.publicUrl);
   }
 }

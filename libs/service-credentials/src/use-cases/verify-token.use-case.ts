@@ -53,7 +53,7 @@ export class VerifyTokenUseCase {
         name: r.name,
         fullname: r.fullname,
         email: r.email,
-        avatarUrl: avatarUrl(this.config.HUB_PUBLIC_URL, r.name),
+        avatarUrl: avatarUrl(this.config.publicUrl, r.name),
         isPro: r.is_pro,
         createdAt: new Date(r.user_created_at).toISOString(),
       },

@@ -37,6 +37,6 @@ export class CreateOrganizationUseCase {
     for (const a of dto.admins) {
       await publishAudit(this.events, ctx, org, 'org.add_user', `${a.name} added as admin`, { user: a.name, role: 'admin' });
     }
-    return toOrganizationView(org, this.config.HUB_PUBLIC_URL);
+    return toOrganizationView(org, this.config.publicUrl);
   }
 }

@@ -51,7 +51,7 @@ export class MembershipUseCases {
   async access(organization: string, userId: string): Promise<OrganizationAccess> {
     const org = await this.organization(organization);
     const member = await this.ds.getRepository(MemberEntity).findOneBy({ organizationId: org.id, userId });
-    return { organization: toOrganizationView(org, this.config.HUB_PUBLIC_URL), role: member?.role ?? null };
+    return { organization: toOrganizationView(org, this.config.publicUrl), role: member?.role ?? null };
   }
 
   async listForUser(userId: string): Promise<UserMembership[]> {
@@ -64,7 +64,7 @@ export class MembershipUseCases {
       .orderBy('o.name')
       .getRawMany();
     return rows.map((r) => ({
-      organization: toOrganizationView({ ...r, createdAt: new Date(r.createdAt) }, this.config.HUB_PUBLIC_URL),
+      organization: toOrganizationView({ ...r, createdAt: new Date(r.createdAt) }, this.config.publicUrl),
       role: r.role,
     }));
   }

@@ -1,0 +1,17 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/**
+ * The admin token of the all-in-one mode when HUB_ADMIN_TOKEN is unset: generated on first
+ * start and kept (readable by the owner only) in the data directory, so it stays the same.
+ */
+export function adminTokenFor(dataDir: string): { token: string; generated: boolean } {
+  const dir = resolve(dataDir);
+  const file = join(dir, 'admin-token');
+  if (existsSync(file)) return { token: readFileSync(file, 'utf8').trim(), generated: false };
+  mkdirSync(dir, { recursive: true });
+  const token = `hubadmin_${randomBytes(24).toString('base64url')}`;
+  writeFileSync(file, token + '\n', { mode: 0o600 });
+  return { token, generated: true };
+}

@@ -1,0 +1,36 @@
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadConfig } from '@hub/config';
+import { type BusMode, busModeFrom, connectRpcServer } from '@hub/messaging';
+import { CredentialsConfig } from '@hub/service-credentials';
+import { createGatewayApp, GatewayConfig } from '@hub/service-gateway';
+import { OrganizationsConfig } from '@hub/service-organizations';
+import { adminTokenFor } from './admin-token';
+import { type HubConfigs, HubModule } from './hub.module';
+
+export interface Hub {
+  app: NestFastifyApplication;
+  configs: HubConfigs;
+  mode: BusMode;
+  adminToken: string;
+  adminTokenGenerated: boolean;
+}
+
+/**
+ * Builds the all-in-one hub (not yet listening): every service in one process, in-process
+ * transport unless NATS_URL is set, embedded PGlite unless DATABASE_URL is set.
+ */
+export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<Hub> {
+  const gateway = loadConfig(GatewayConfig, env);
+  const admin = gateway.HUB_ADMIN_TOKEN ? { token: gateway.HUB_ADMIN_TOKEN, generated: false } : adminTokenFor(gateway.HUB_DATA_DIR);
+  gateway.HUB_ADMIN_TOKEN = admin.token;
+  const configs: HubConfigs = {
+    gateway,
+    credentials: loadConfig(CredentialsConfig, env),
+    organizations: loadConfig(OrganizationsConfig, env),
+  };
+  const mode = busModeFrom(gateway.NATS_URL);
+  const app = await createGatewayApp(HubModule.create(configs, mode), gateway, 'hub');
+  connectRpcServer(app, mode, 'hub');
+  await app.startAllMicroservices();
+  return { app, configs, mode, adminToken: admin.token, adminTokenGenerated: admin.generated };
+}

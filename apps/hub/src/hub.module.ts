@@ -1,0 +1,39 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { type NatsConnection } from 'nats';
+import { type DataSource } from 'typeorm';
+import { type BusMode, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
+import { databaseCheck, natsCheck, ObservabilityModule } from '@hub/observability';
+import { CREDENTIALS_DS, type CredentialsConfig, CredentialsModule } from '@hub/service-credentials';
+import { type GatewayConfig, GatewayModule } from '@hub/service-gateway';
+import { ORGANIZATIONS_DS, type OrganizationsConfig, OrganizationsModule } from '@hub/service-organizations';
+
+export interface HubConfigs {
+  gateway: GatewayConfig;
+  credentials: CredentialsConfig;
+  organizations: OrganizationsConfig;
+}
+
+/** Every service module in one process: the all-in-one composition. */
+@Module({})
+export class HubModule {
+  static create(configs: HubConfigs, mode: BusMode): DynamicModule {
+    return {
+      module: HubModule,
+      imports: [
+        MessagingModule.forRoot({ mode, rpcTimeoutMs: configs.gateway.HUB_RPC_TIMEOUT_MS, name: 'hub' }),
+        CredentialsModule.forRoot(configs.credentials),
+        OrganizationsModule.forRoot(configs.organizations),
+        GatewayModule.forRoot(configs.gateway),
+        ObservabilityModule.forApp('hub', {
+          inject: [getDataSourceToken(CREDENTIALS_DS), getDataSourceToken(ORGANIZATIONS_DS), NATS_CONNECTION],
+          useFactory: (c: DataSource, o: DataSource, nc: NatsConnection | null) => [
+            databaseCheck('credentials-db', c),
+            databaseCheck('organizations-db', o),
+            ...natsCheck(nc),
+          ],
+        }),
+      ],
+    };
+  }
+}

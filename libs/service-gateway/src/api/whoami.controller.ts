@@ -1,0 +1,53 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type AuthInfo, OrganizationsRpc, type RequestContext, type UserMembership } from '@hub/contracts';
+import { RpcClient } from '@hub/messaging';
+import { Ctx, CurrentAuth } from '../auth/auth.decorators';
+
+export interface WhoAmI {
+  type: 'user';
+  id: string;
+  name: string;
+  fullname: string;
+  email: string;
+  emailVerified: boolean;
+  avatarUrl: string;
+  isPro: boolean;
+  orgs: { type: 'org'; id: string; name: string; fullname: string; avatarUrl: string; roleInOrg: string; plan: string }[];
+  auth: { type: 'access_token'; accessToken: { displayName: string; role: string; createdAt: string } };
+}
+
+@ApiTags('auth')
+@ApiBearerAuth()
+@Controller('api')
+export class WhoAmIController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get('whoami-v2')
+  @ApiOperation({ summary: 'The user, organizations and token behind the bearer token' })
+  @ApiOkResponse({ description: 'The caller' })
+  async whoami(@CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WhoAmI> {
+    const memberships = await this.rpc.call<UserMembership[]>(OrganizationsRpc.ListForUser, { userId: auth.user.id }, ctx);
+    const { user, token } = auth;
+    return {
+      type: 'user',
+      id: user.id,
+      name: user.name,
+      fullname: user.fullname,
+      email: user.email,
+      emailVerified: true,
+      avatarUrl: user.avatarUrl,
+      isPro: user.isPro,
+      orgs: memberships.map((m) => ({
+        type: 'org',
+        id: m.organization.id,
+        name: m.organization.name,
+        fullname: m.organization.fullname,
+        avatarUrl: m.organization.avatarUrl,
+        roleInOrg: m.role,
+        plan: m.organization.plan,
+      })),
+      auth: { type: 'access_token', accessToken: { displayName: token.displayName, role: token.role, createdAt: token.createdAt } },
+    };
+  }
+}

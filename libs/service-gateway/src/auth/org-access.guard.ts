@@ -1,0 +1,53 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { type FastifyRequest } from 'fastify';
+import {
+  ForbiddenError, type OrganizationAccess, OrganizationsRpc, PLAN_LABELS, planAtLeast,
+} from '@hub/contracts';
+import { RpcClient } from '@hub/messaging';
+import { contextOf } from '../http/request-context';
+import { ORG_SCOPED, type OrgScopeRequirement } from './auth.decorators';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    hubOrgAccess?: OrganizationAccess;
+  }
+}
+
+/**
+ * For routes on `/api/organizations/:name/…`: the token must not be revoked by that
+ * organization, the caller must be a member with the needed role, and the plan must allow it.
+ */
+@Injectable()
+export class OrgAccessGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const need = this.reflector.get<OrgScopeRequirement | undefined>(ORG_SCOPED, context.getHandler());
+    if (!need) return true;
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
+    const auth = req.hubAuth;
+    const name = (req.params as Record<string, string>)['name'] ?? '';
+    if (!auth) return false;
+    const access = await this.rpc.call<OrganizationAccess>(OrganizationsRpc.GetAccess, { organization: name, userId: auth.user.id }, contextOf(req));
+    const org = access.organization;
+    if (auth.revokedOrganizationIds.includes(org.id)) {
+      throw new ForbiddenError(`This token was revoked by the organization ${org.name} and cannot access it`, 'TOKEN_REVOKED_BY_ORG');
+    }
+    if (access.role === null) throw new ForbiddenError(`You are not a member of the organization ${org.name}`, 'NOT_A_MEMBER');
+    if (need.role === 'admin' && access.role !== 'admin') {
+      throw new ForbiddenError(`This operation needs the admin role in ${org.name}; you are ${access.role}`, 'ADMIN_ROLE_REQUIRED');
+    }
+    if (need.minPlan && !planAtLeast(org.plan, need.minPlan)) {
+      throw new ForbiddenError(
+        `This operation needs the ${PLAN_LABELS[need.minPlan]} plan or higher; ${org.name} is on the ${PLAN_LABELS[org.plan]} plan`,
+        'PLAN_REQUIRED',
+      );
+    }
+    req.hubOrgAccess = access;
+    return true;
+  }
+}

@@ -1,0 +1,46 @@
+import { type CanActivate, type ExecutionContext, HttpException, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
+import { type GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { RateLimiter } from './rate-limiter';
+
+const STRICT = 'hub:rate-limit-strict';
+
+/** The stricter per-address limit of public endpoints that do expensive or sensitive work. */
+export const StrictRateLimit = (): MethodDecorator => SetMetadata(STRICT, true);
+
+/**
+ * Sets RateLimit / RateLimit-Policy (IETF draft) on every limited response; 429 past the limit.
+ * Runs after authentication, so users are counted by id and anonymous callers by address.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  private readonly general: RateLimiter;
+  private readonly strict: RateLimiter;
+
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+  ) {
+    this.general = new RateLimiter(config.HUB_RATE_LIMIT_PER_MINUTE);
+    this.strict = new RateLimiter(config.HUB_REVOKE_RATE_LIMIT_PER_MINUTE);
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    const http = context.switchToHttp();
+    const req = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const strict = this.reflector.get<boolean | undefined>(STRICT, context.getHandler());
+    const limiter = strict ? this.strict : this.general;
+    const key = strict || !req.hubAuth ? `ip:${req.ip}` : `user:${req.hubAuth.user.id}`;
+    const d = limiter.hit(key);
+    void reply.header('RateLimit', `limit=${d.limit}, remaining=${d.remaining}, reset=${d.resetSeconds}`);
+    void reply.header('RateLimit-Policy', `${d.limit};w=${d.windowSeconds}`);
+    if (!d.allowed) {
+      void reply.header('Retry-After', String(d.resetSeconds));
+      throw new HttpException(`Too many requests: at most ${d.limit} per ${d.windowSeconds} s; retry in ${d.resetSeconds} s`, 429);
+    }
+    return true;
+  }
+}
