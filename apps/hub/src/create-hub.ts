@@ -28,6 +28,8 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
     credentials: loadConfig(CredentialsConfig, env),
     organizations: loadConfig(OrganizationsConfig, env),
   };
+  // One process, one address: links point at this hub's own port unless told otherwise.
+  for (const c of Object.values(configs)) c.HUB_PUBLIC_URL ??= `http://localhost:${gateway.PORT}`;
   const mode = busModeFrom(gateway.NATS_URL);
   const app = await createGatewayApp(HubModule.create(configs, mode), gateway, 'hub');
   connectRpcServer(app, mode, 'hub');

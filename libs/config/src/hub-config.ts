@@ -39,12 +39,12 @@ export class HubConfig {
   @IsString()
   HOST: string = '0.0.0.0';
 
-  /** The address users reach the hub at, used in links (avatars, Link headers). Default http://localhost:PORT. */
+  /** The address users reach the hub at, used in links (avatars, Link headers). Default http://localhost:8080 (the all-in-one hub uses its own PORT). */
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'HUB_PUBLIC_URL must be an http(s) URL' })
   HUB_PUBLIC_URL?: string;
 
   get publicUrl(): string {
-    return (this.HUB_PUBLIC_URL ?? `http://localhost:${this.PORT}`).replace(/\/$/, '');
+    return (this.HUB_PUBLIC_URL ?? "http://localhost:8080").replace(/\/$/, "");
   }
 
   get migrateOnStart(): boolean {
