@@ -13,7 +13,13 @@ export interface WhoAmI {
   emailVerified: boolean;
   avatarUrl: string;
   isPro: boolean;
-  orgs: { type: 'org'; id: string; name: string; fullname: string; avatarUrl: string; roleInOrg: string; plan: string }[];
+  canPay: boolean;
+  periodEnd: number | null;
+  billingMode: 'postpaid' | 'prepaid';
+  orgs: {
+    type: 'org'; id: string; name: string; fullname: string; email: string | null; avatarUrl: string;
+    roleInOrg: string; plan: string; canPay: boolean; periodEnd: number | null;
+  }[];
   auth: { type: 'access_token'; accessToken: { displayName: string; role: string; createdAt: string } };
 }
 
@@ -38,14 +44,21 @@ export class WhoAmIController {
       emailVerified: true,
       avatarUrl: user.avatarUrl,
       isPro: user.isPro,
+      // Billing is not this hub's business; the fields keep the public clients' types whole.
+      canPay: false,
+      periodEnd: null,
+      billingMode: 'postpaid',
       orgs: memberships.map((m) => ({
         type: 'org',
         id: m.organization.id,
         name: m.organization.name,
         fullname: m.organization.fullname,
+        email: null,
         avatarUrl: m.organization.avatarUrl,
         roleInOrg: m.role,
         plan: m.organization.plan,
+        canPay: false,
+        periodEnd: null,
       })),
       auth: { type: 'access_token', accessToken: { displayName: token.displayName, role: token.role, createdAt: token.createdAt } },
     };

@@ -1,0 +1,83 @@
+import {
+  createTestDatabase, credentialsScenarios, describeWithInfra, freePort, http, makeUser, NATS_URL_FOR_TESTS,
+  queryDatabase, type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase, waitForHttp,
+} from '@hub/testing';
+
+const ADMIN = 'distributed-admin-token-for-tests';
+
+/**
+ * The distributed mode: gateway, credentials and organizations as separate processes (built
+ * apps), talking over real NATS to real Postgres. Two gateway replicas share the services.
+ */
+describeWithInfra('distributed hub: separate processes over NATS', () => {
+  let db: TestDatabase;
+  let smtp: SmtpCapture;
+  const procs: RunningProcess[] = [];
+  let gatewayA = '';
+  let gatewayB = '';
+
+  beforeAll(async () => {
+    [db, smtp] = await Promise.all([createTestDatabase(), startSmtpCapture()]);
+    const common = {
+      DATABASE_URL: db.url,
+      NATS_URL: NATS_URL_FOR_TESTS,
+      // The jest setup gives this file its own prefix: nobody else answers our subjects.
+      HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
+      HUB_ADMIN_TOKEN: ADMIN,
+      SMTP_URL: smtp.url,
+      HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000',
+      HOST: '127.0.0.1',
+    };
+    for (const app of ['credentials', 'organizations']) {
+      const r = await runApp(app, common, ['migrate']);
+      expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
+    }
+    const [pc, po, pa, pb] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
+    procs.push(startApp('organizations', { ...common, PORT: String(po) }));
+    procs.push(startApp('gateway', { ...common, PORT: String(pa) }));
+    procs.push(startApp('gateway', { ...common, PORT: String(pb) }));
+    gatewayA = `http://127.0.0.1:${pa}`;
+    gatewayB = `http://127.0.0.1:${pb}`;
+    await Promise.all([pc, po, pa, pb].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(procs.map((p) => p.stop()));
+    await smtp?.close();
+    await db?.drop();
+  });
+
+  credentialsScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN, smtp }));
+
+  it('a revocation through one gateway replica is honoured at once by the other', async () => {
+    const t = { baseUrl: gatewayA, adminToken: ADMIN };
+    const user = await makeUser(t);
+    // Replica B verifies (and caches) the token first.
+    expect((await http(gatewayB, 'GET', '/api/whoami-v2', { token: user.token })).status).toBe(200);
+    expect((await http(gatewayA, 'POST', '/api/credentials/revoke', { body: { credentials: [user.token] } })).status).toBe(202);
+    // The event crosses NATS in milliseconds; allow a little scheduling slack, not a cache TTL.
+    const deadline = Date.now() + 1000;
+    let status = 200;
+    while (Date.now() < deadline && status !== 401) {
+      status = (await http(gatewayB, 'GET', '/api/whoami-v2', { token: user.token })).status;
+      if (status !== 401) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe(401);
+  });
+
+  it('writes what it did into Postgres: revoked_at set, mail sent over SMTP', async () => {
+    const user = await makeUser({ baseUrl: gatewayA, adminToken: ADMIN });
+    await http(gatewayA, 'POST', '/api/credentials/revoke', { body: { credentials: [user.token] } });
+    const tokens = await queryDatabase<{ revoked_at: Date | null }>(db.url, 'SELECT revoked_at FROM credentials.access_tokens WHERE id = $1', [user.tokenId]);
+    expect(tokens[0]?.revoked_at).toBeInstanceOf(Date);
+    const deadline = Date.now() + 10_000;
+    let mails: { sent_via: string | null }[] = [];
+    while (Date.now() < deadline) {
+      mails = await queryDatabase(db.url, 'SELECT sent_via FROM credentials.email_outbox WHERE recipient = $1', [`${user.name}@example.com`]);
+      if (mails[0]?.sent_via) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(mails).toEqual([{ sent_via: 'smtp' }]);
+  });
+});
