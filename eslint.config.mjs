@@ -16,8 +16,8 @@ export default [
           allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$'],
           depConstraints: [
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:testing'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:testing'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
             { sourceTag: 'type:package', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:contracts', 'type:util', 'type:testing'] },
