@@ -45,4 +45,17 @@ describe('SeenDeliveryIdsCache', () => {
     cache.complete('fresh');
     expect(cache.size).toBe(1);
   });
+
+  it('keeps an id completed again after expiring when its first entry is evicted', () => {
+    const cache = new SeenDeliveryIdsCache(1_000, 2, clock);
+    cache.begin('a');
+    cache.complete('a');
+    now += 1_000;
+    expect(cache.begin('a')).toBe('new');
+    cache.complete('a'); // the ring now drops the expired first entry of 'a', not the live one
+    cache.begin('b');
+    cache.complete('b');
+    expect(cache.begin('a')).toBe('done');
+    expect(cache.size).toBe(2);
+  });
 });

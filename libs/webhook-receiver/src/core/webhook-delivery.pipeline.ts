@@ -98,7 +98,9 @@ export class WebhookDeliveryPipeline {
     const validation = validateWebhookPayload(value);
     if (!validation.ok) return refuse(ReceiverErrors.payloadInvalid(validation.error)).response;
     try {
-      const result = await handler.handle(validation.payload, { name: handler.name, webhookId, headers });
+      const returned = handler.handle(validation.payload, { name: handler.name, webhookId, headers });
+      // Await only what is awaitable: a synchronous handler then costs no extra microtask turn.
+      const result: unknown = isThenable(returned) ? await returned : returned;
       // Serialised here so a result JSON cannot encode (BigInt, cycles) is a handler failure too.
       return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(result === undefined ? {} : result) ?? '{}' };
     } catch (error) {
@@ -120,6 +122,10 @@ export function errorResponse(error: WebhookReceiverError): ReceiverResponse {
 
 function refuse(error: WebhookReceiverError): { ok: false; response: ReceiverResponse } {
   return { ok: false, response: errorResponse(error) };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function respond(status: number, body: unknown): ReceiverResponse {

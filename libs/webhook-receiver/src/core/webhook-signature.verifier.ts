@@ -34,11 +34,13 @@ export class WebhookSignatureVerifier {
   }
 
   check(headers: HeaderBag, rawBody: Buffer): SignatureCheck {
-    if (!hasSignatureHeaders(headers)) return { kind: 'unsigned' };
-    const [id, timestamp, signatures] = SIGNATURE_HEADERS.map((name) => headerValue(headers, name));
-    const missing = SIGNATURE_HEADERS.find((name) => !headerValue(headers, name));
-    if (missing || !id || !timestamp || !signatures) {
-      return { kind: 'rejected', error: ReceiverErrors.signatureHeadersIncomplete(missing ?? 'webhook-id') };
+    const id = headerValue(headers, 'webhook-id');
+    const timestamp = headerValue(headers, 'webhook-timestamp');
+    const signatures = headerValue(headers, 'webhook-signature');
+    if (id === undefined && timestamp === undefined && signatures === undefined) return { kind: 'unsigned' };
+    if (!id || !timestamp || !signatures) {
+      const missing = !id ? 'webhook-id' : !timestamp ? 'webhook-timestamp' : 'webhook-signature';
+      return { kind: 'rejected', error: ReceiverErrors.signatureHeadersIncomplete(missing) };
     }
     if (!/^\d{1,15}$/.test(timestamp)) return { kind: 'rejected', error: ReceiverErrors.signatureTimestampInvalid() };
     const seconds = Number(timestamp);
