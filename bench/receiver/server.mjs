@@ -20,9 +20,12 @@ async function start() {
     return server.address().port;
   }
   const { createWebhooksServer } = createRequire(import.meta.url)(join(libDir, 'index.js'));
-  const quiet = { log() {}, warn() {}, error: (message, error) => console.error(message, error) };
+  // Start-up lines would interleave with the bench's output; errors still show.
+  const quiet = { log: () => undefined, warn: () => undefined, error: (message, error) => console.error(message, error) };
   const server = createWebhooksServer({ secret, port: 0, host: '127.0.0.1', logger: quiet });
-  server.add(function noop() {});
+  server.add(function noop() {
+    return undefined;
+  });
   return (await server.listen()).port;
 }
 
