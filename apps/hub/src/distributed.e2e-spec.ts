@@ -1,5 +1,7 @@
+import { connect, type NatsConnection } from 'nats';
+import { subject } from '@hub/contracts';
 import {
-  createTestDatabase, credentialsScenarios, describeWithInfra, freePort, http, makeUser, NATS_URL_FOR_TESTS,
+  createTestDatabase, makeOrg, credentialsScenarios, describeWithInfra, freePort, http, makeUser, NATS_URL_FOR_TESTS,
   queryDatabase, type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase, waitForHttp,
 } from '@hub/testing';
 
@@ -64,6 +66,31 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
       if (status !== 401) await new Promise((r) => setTimeout(r, 20));
     }
     expect(status).toBe(401);
+  });
+
+  it('puts admin-published hub events and audit events on the bus', async () => {
+    const nc: NatsConnection = await connect({ servers: NATS_URL_FOR_TESTS });
+    const got: { subject: string; data: Record<string, unknown> }[] = [];
+    const sub = nc.subscribe(subject('hub.>'), {
+      callback: (_e, m) => got.push({ subject: m.subject, data: JSON.parse(m.string()) as Record<string, unknown> }),
+    });
+    await nc.flush();
+    const payload = { event: { action: 'update', scope: 'repo' }, repo: { type: 'model', name: 'acme/bert' } };
+    const res = await http(gatewayA, 'POST', '/admin/events', { token: ADMIN, body: { subject: 'hub.events.repo.update', payload } });
+    expect(res.status).toBe(202);
+    const owner = await makeUser({ baseUrl: gatewayA, adminToken: ADMIN });
+    const org = await makeOrg({ baseUrl: gatewayA, adminToken: ADMIN }, 'team', [owner.name]);
+    const deadline = Date.now() + 3000;
+    while (Date.now() < deadline && got.length < 3) await new Promise((r) => setTimeout(r, 20));
+    sub.unsubscribe();
+    await nc.drain();
+    expect(got).toEqual(expect.arrayContaining([
+      { subject: subject('hub.events.repo.update'), data: payload },
+      expect.objectContaining({ subject: subject('hub.audit.org.create'), data: expect.objectContaining({ type: 'org.create', organization: org.name, organizationId: org.id }) }),
+      expect.objectContaining({ subject: subject('hub.audit.org.add_user'), data: expect.objectContaining({ type: 'org.add_user', data: { user: owner.name, role: 'admin' } }) }),
+    ]));
+    const bad = await http(gatewayA, 'POST', '/admin/events', { token: ADMIN, body: { subject: 'hub.audit.org.create', payload } });
+    expect(bad.status).toBe(400);
   });
 
   it('writes what it did into Postgres: revoked_at set, mail sent over SMTP', async () => {
