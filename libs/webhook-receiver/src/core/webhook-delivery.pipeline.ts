@@ -66,8 +66,9 @@ export class WebhookDeliveryPipeline {
     let webhookId: string | undefined;
     if (this.signatureVerifier && hasSignatureHeaders(headers)) {
       if (!body.raw) {
-        return this.fail(handler, new Error('Cannot verify webhook-signature: the raw request body is not available. '
-          + 'With NestJS, create the app with {rawBody: true}.'));
+        // Fail closed and loudly: re-serialising a parsed body would verify different bytes.
+        return internalError(this.options.logger, 'Cannot verify signatures', `Webhook route "${handler.name}" cannot verify `
+          + 'webhook-signature: the raw request body is not available (with NestJS, create the app with {rawBody: true})');
       }
       const check = this.signatureVerifier.check(headers, body.raw);
       if (check.kind === 'rejected') return refuse(check.error).response;
@@ -109,11 +110,18 @@ export class WebhookDeliveryPipeline {
   }
 
   private fail(handler: RegisteredHandler, error: unknown): ReceiverResponse {
-    // The id joins what the caller sees to the log line, without leaking the error itself.
-    const errorId = randomUUID();
-    this.options.logger.error(`Webhook handler "${handler.name}" failed (errorId ${errorId})`, error);
-    return respond(500, { error: 'Handler failed', errorId });
+    return internalError(this.options.logger, 'Handler failed', `Webhook handler "${handler.name}" failed`, error);
   }
+}
+
+/**
+ * A 500 whose `errorId` joins what the caller sees to the log line, without leaking the error
+ * itself to the caller.
+ */
+export function internalError(logger: ReceiverLogger, publicMessage: string, logMessage: string, error?: unknown): ReceiverResponse {
+  const errorId = randomUUID();
+  logger.error(`${logMessage} (errorId ${errorId})`, error);
+  return respond(500, { error: publicMessage, errorId });
 }
 
 export function errorResponse(error: WebhookReceiverError): ReceiverResponse {

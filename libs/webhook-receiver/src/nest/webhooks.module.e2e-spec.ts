@@ -125,7 +125,8 @@ describe('WebhooksModule configuration errors', () => {
     try {
       const signed = await post(`${base}/webhooks/discussion-comments`, hubDelivery(discussionCommentPayload(), { secret: SECRET }));
       expect(signed.status).toBe(500);
-      expect(logger.lines.some((line) => line.includes('{rawBody: true}'))).toBe(true);
+      const { errorId } = (await signed.json()) as { errorId: string };
+      expect(logger.lines.some((line) => line.includes('{rawBody: true}') && line.includes(errorId))).toBe(true);
       const unsigned = await post(`${base}/webhooks/discussion-comments`, hubDelivery(discussionCommentPayload(), { secret: SECRET, sign: false }));
       expect(unsigned.status).toBe(200);
     } finally {

@@ -112,6 +112,18 @@ describe('standalone receiver: requests', () => {
     expect(next.status).toBe(200);
   });
 
+  it('shrugs off a client that disconnects mid-body: no error logged, next request served', async () => {
+    const errorsBefore = logger.lines.filter((line) => line.level === 'error').length;
+    await new Promise<void>((done) => {
+      const req = httpRequest(`${base}/webhooks/quiet`, { method: 'POST', headers: { 'X-Webhook-Secret': SECRET, 'Content-Length': '5000' } });
+      req.on('error', () => done());
+      req.write('{"event":', () => setTimeout(() => req.destroy(), 50));
+    });
+    const next = await post(`${base}/webhooks/quiet`, hubDelivery(repoPayload(), { secret: SECRET }));
+    expect(next.status).toBe(200);
+    expect(logger.lines.filter((line) => line.level === 'error')).toHaveLength(errorsBefore);
+  });
+
   it('checks the secret before reading the body: an unauthenticated huge body is still 401', async () => {
     const res = await fetch(`${base}/webhooks/quiet`, { method: 'POST', body: 'x'.repeat(200 * 1024) });
     expect(res.status).toBe(401);
@@ -136,6 +148,16 @@ describe('standalone receiver: registration and lifecycle', () => {
     expect((await fetch(`${url}/`)).status).toBe(200);
     await server.close();
     await expect(fetch(`${url}/`)).rejects.toThrow();
+  });
+
+  it('rejects listen() on a port in use, and can listen again once it is free', async () => {
+    const first = createWebhooksServer({ port: 0, host: '127.0.0.1', logger: memoryLogger() });
+    const { port } = await first.listen();
+    const second = createWebhooksServer({ port, host: '127.0.0.1', logger: memoryLogger() });
+    await expect(second.listen()).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await first.close();
+    await expect(second.listen()).resolves.toMatchObject({ port });
+    await second.close();
   });
 });
 

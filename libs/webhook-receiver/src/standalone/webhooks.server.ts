@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { OPEN_ROUTES_WARNING, resolveWebhookSecret } from '../core/receiver.config';
 import { ReceiverErrors } from '../core/receiver.errors';
 import { consoleLogger, type ReceiverLogger, type ReceiverResponse, type WebhookHandlerFn } from '../core/receiver.types';
-import { errorResponse, WebhookDeliveryPipeline } from '../core/webhook-delivery.pipeline';
+import { errorResponse, internalError, WebhookDeliveryPipeline } from '../core/webhook-delivery.pipeline';
 import { WebhookHandlerRegistry } from '../core/webhook-handler.registry';
 import { renderLandingPage } from './landing-page.template';
 import { DEFAULT_MAX_BODY_BYTES, readRequestBody } from './request-body.reader';
@@ -73,13 +73,18 @@ export class WebhooksServer {
     if (this.server) throw new Error('The webhooks server is already listening.');
     const server = createServer((req, res) => void this.onRequest(req, res));
     this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port ?? 7860, this.options.host ?? '0.0.0.0', () => {
-        server.off('error', reject);
-        resolve();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(this.options.port ?? 7860, this.options.host ?? '0.0.0.0', () => {
+          server.off('error', reject);
+          resolve();
+        });
       });
-    });
+    } catch (error) {
+      this.server = undefined; // e.g. EADDRINUSE: let the caller try another port
+      throw error;
+    }
     const { address, port } = server.address() as AddressInfo;
     const shownHost = address === '0.0.0.0' || address === '::' ? 'localhost' : address.includes(':') ? `[${address}]` : address;
     const url = `http://${shownHost}:${port}`;
@@ -109,6 +114,7 @@ export class WebhooksServer {
       const admission = this.pipeline.admit(match[1], method, req.headers);
       if (!admission.ok) return send(res, admission.response);
       const read = await readRequestBody(req, this.maxBodyBytes);
+      if (!read.ok && read.reason === 'aborted') return void res.destroy();
       if (!read.ok) {
         // The rest of an oversized body is not worth reading: answer, then drop the connection.
         res.setHeader('Connection', 'close');
@@ -116,10 +122,10 @@ export class WebhooksServer {
       }
       send(res, await this.pipeline.deliver(admission.handler, req.headers, { raw: read.body }));
     } catch (error) {
-      // Only reached when the client aborts mid-body or a socket fails: nobody left to answer.
-      this.logger.error(`Webhook request ${method} ${path} failed`, error);
-      if (!res.headersSent) send(res, { status: 500, headers: {}, body: JSON.stringify({ error: 'Internal error' }) });
-      else res.destroy();
+      // The pipeline never throws; this is a bug or a socket failure, still answered as JSON.
+      const response = internalError(this.logger, 'Internal error', `Webhook request ${method} ${path} failed`, error);
+      if (res.headersSent) res.destroy();
+      else send(res, response);
     }
   }
 
