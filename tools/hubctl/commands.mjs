@@ -1,0 +1,136 @@
+/**
+ * The hubctl commands: each one names its arguments and flags, builds one admin API request,
+ * and prints a one-line summary of the answer (or the raw JSON with --json).
+ */
+import { readFileSync } from 'node:fs';
+import { UsageError } from './args.mjs';
+
+const enc = encodeURIComponent;
+
+function parsePayload(text, from) {
+  let payload;
+  try { payload = JSON.parse(text); } catch (e) { throw new UsageError(`${from} is not valid JSON: ${e.message}`); }
+  // The server says the same, but a local check names the flag the user got wrong.
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new UsageError(`${from} must be a JSON object`);
+  return payload;
+}
+
+function readPayload(flags) {
+  const inline = flags.payload !== undefined;
+  const file = flags['payload-file'];
+  if (inline === (file !== undefined)) throw new UsageError('give exactly one of --payload and --payload-file');
+  if (inline) return parsePayload(flags.payload, '--payload');
+  let text;
+  try {
+    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read --payload-file ${file}: ${e.code ?? e.message}`);
+  }
+  return parsePayload(text, `--payload-file ${file}`);
+}
+
+export const commands = [
+  {
+    name: 'users create',
+    usage: 'users create <name> --email EMAIL [--fullname NAME]',
+    summary: 'Create a user',
+    args: ['name'],
+    flags: { email: 'string', fullname: 'string' },
+    required: ['email'],
+    request: ({ name }, f) => ({ path: '/admin/users', body: { name, email: f.email, fullname: f.fullname } }),
+    print: (user, io) => io.out(`Created user ${user.name} (id ${user.id})`),
+  },
+  {
+    name: 'tokens create',
+    usage: 'tokens create <user> [--role read|write|fineGrained] [--name DISPLAY_NAME]',
+    summary: 'Create an access token (role read unless told); the raw token alone goes to stdout',
+    args: ['user'],
+    flags: { role: 'string', name: 'string' },
+    request: ({ user }, f) => ({ path: `/admin/users/${enc(user)}/tokens`, body: { role: f.role ?? 'read', displayName: f.name } }),
+    // Only the token on stdout, so `TOKEN=$(npm run -s hubctl -- tokens create alice)` works;
+    // the summary and the warning go to stderr, where a person still sees them.
+    print: (t, io, { user }) => {
+      io.err(`Created ${t.role} token "${t.displayName}" for ${user} (id ${t.id}):`);
+      io.out(t.token);
+      io.err('This is the only time the token is shown: store it now.');
+    },
+  },
+  {
+    name: 'orgs create',
+    usage: 'orgs create <name> --plan free|team|enterprise|enterprise_plus --admin USER [--admin USER2 ...] [--fullname NAME]',
+    summary: 'Create an organization with its first admins',
+    args: ['name'],
+    flags: { plan: 'string', admin: 'list', fullname: 'string' },
+    required: ['plan', 'admin'],
+    request: ({ name }, f) => ({ path: '/admin/organizations', body: { name, fullname: f.fullname, plan: f.plan, admins: f.admin } }),
+    print: (org, io, _a, f) => io.out(`Created organization ${org.name} (plan ${org.plan}, id ${org.id}), admins: ${f.admin.join(', ')}`),
+  },
+  {
+    name: 'orgs add-member',
+    usage: 'orgs add-member <org> <user> --role ROLE',
+    summary: "Add a member or change a member's role (admin, write, contributor, read, or a custom role)",
+    args: ['org', 'user'],
+    flags: { role: 'string' },
+    required: ['role'],
+    request: ({ org, user }, f) => ({ path: `/admin/organizations/${enc(org)}/members`, body: { user, role: f.role } }),
+    print: (m, io, { org, user }) => io.out(`${user} is now ${m.role} in ${org}`),
+  },
+  {
+    name: 'repos create',
+    usage: 'repos create <owner/name> --type model|dataset|space|... [--private] [--storage BYTES]',
+    summary: 'Add a repository to the catalogue (storage in bytes, default 0)',
+    args: ['name'],
+    flags: { type: 'string', private: 'boolean', storage: 'string' },
+    required: ['type'],
+    request: ({ name }, f) => {
+      const storage = Number(f.storage ?? 0);
+      if (!Number.isSafeInteger(storage) || storage < 0) throw new UsageError('--storage must be a whole number of bytes');
+      return { path: '/admin/repos', body: { name, type: f.type, private: Boolean(f.private), storage } };
+    },
+    print: (_r, io, { name }, f) => io.out(`Added ${f.private ? 'private ' : ''}${f.type} repository ${name}`),
+  },
+  {
+    name: 'events publish',
+    usage: "events publish <subject> (--payload '<json>' | --payload-file FILE)",
+    summary: 'Publish a hub event (e.g. hub.events.repo.update) as another hub area would; FILE - reads stdin',
+    args: ['subject'],
+    flags: { payload: 'string', 'payload-file': 'string' },
+    request: ({ subject }, f) => ({ path: '/admin/events', body: { subject, payload: readPayload(f) } }),
+    print: (e, io) => io.out(`Published ${e.subject} (id ${e.id})`),
+  },
+];
+
+export function findCommand(group, verb) {
+  return commands.find((c) => c.name === `${group} ${verb}`);
+}
+
+const ENVIRONMENT = `Environment:
+  HUB_URL          the hub's address (default http://localhost:8080)
+  HUB_ADMIN_TOKEN  the admin token; when unset, read from \${HUB_DATA_DIR:-./data}/admin-token,
+                   where the all-in-one hub keeps the one it generated`;
+
+const COMMON = `Options of every command:
+  --json           print the hub's JSON answer instead of a summary
+  --help, -h       show the command's usage`;
+
+export function globalUsage() {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const list = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n');
+  return `hubctl: administer a hub through its admin API.
+
+Usage: npm run hubctl -- <command> [arguments] [options]
+
+Commands:
+${list}
+  ${'help [command]'.padEnd(width)}  Show this text, or one command's usage
+
+${COMMON}
+
+${ENVIRONMENT}
+
+Exit status: 0 done, 1 the hub refused or could not be reached, 2 bad command line.`;
+}
+
+export function commandUsage(cmd) {
+  return `Usage: npm run hubctl -- ${cmd.usage}\n\n${cmd.summary}.\n\n${COMMON}\n\n${ENVIRONMENT}`;
+}
