@@ -8,11 +8,12 @@ const [kind, libDir, secret] = process.argv.slice(2);
 
 async function start() {
   if (kind === 'bare') {
-    // The baseline: node:http reading the body (as any receiver must) and answering 200 {}.
+    // The baseline: node:http reading the body (as any receiver must) and answering 200 {},
+    // written as cheaply as the receiver writes its answers (with a Content-Length).
     const server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
-        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': 2 });
         res.end('{}');
       });
     });

@@ -64,15 +64,15 @@ export class WebhookDeliveryPipeline {
   /** Phase 2: signature, replay, JSON, payload shape, then the handler. Never throws. */
   async deliver(handler: RegisteredHandler, headers: HeaderBag, body: DeliveryBody): Promise<ReceiverResponse> {
     let webhookId: string | undefined;
-    if (this.signatureVerifier && hasSignatureHeaders(headers)) {
-      if (!body.raw) {
-        // Fail closed and loudly: re-serialising a parsed body would verify different bytes.
-        return internalError(this.options.logger, 'Cannot verify signatures', `Webhook route "${handler.name}" cannot verify `
-          + 'webhook-signature: the raw request body is not available (with NestJS, create the app with {rawBody: true})');
-      }
+    if (this.signatureVerifier && body.raw) {
       const check = this.signatureVerifier.check(headers, body.raw);
       if (check.kind === 'rejected') return refuse(check.error).response;
       if (check.kind === 'verified') webhookId = check.webhookId;
+    } else if (this.signatureVerifier && hasSignatureHeaders(headers)) {
+      // Signed, but only a parsed body is at hand: fail closed and loudly, since re-serialising
+      // the parsed body would verify different bytes.
+      return internalError(this.options.logger, 'Cannot verify signatures', `Webhook route "${handler.name}" cannot verify `
+        + 'webhook-signature: the raw request body is not available (with NestJS, create the app with {rawBody: true})');
     }
     if (webhookId !== undefined) {
       const state = this.seenIds.begin(webhookId);

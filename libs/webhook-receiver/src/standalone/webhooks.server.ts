@@ -106,7 +106,9 @@ export class WebhooksServer {
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
     try {
       if (path === '/') return this.serveLandingPage(req, res, method);
       const match = WEBHOOK_ROUTE.exec(path);
@@ -141,6 +143,7 @@ export class WebhooksServer {
     });
     res.writeHead(200, {
       'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': Buffer.byteLength(html),
       // The page needs nothing but its inline style.
       'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
     });
@@ -149,7 +152,13 @@ export class WebhooksServer {
 }
 
 function send(res: ServerResponse, response: ReceiverResponse): void {
-  res.writeHead(response.status, { 'Content-Type': 'application/json; charset=utf-8', ...response.headers });
+  res.writeHead(response.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    ...response.headers,
+    // Without a length, writeHead + end falls back to chunked encoding: more bytes, and a
+    // writev of three buffers instead of one write per response.
+    'Content-Length': Buffer.byteLength(response.body),
+  });
   res.end(response.body);
 }
 
