@@ -49,6 +49,7 @@ describe('standalone receiver: requests', () => {
   it('answers {} when the handler returns nothing', async () => {
     const res = await post(`${base}/webhooks/quiet`, hubDelivery(repoPayload(), { secret: SECRET }));
     expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe('2');
     expect(await res.text()).toBe('{}');
   });
 
