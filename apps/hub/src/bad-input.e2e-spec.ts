@@ -1,10 +1,7 @@
 import fc from 'fast-check';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type FastifyInstance } from 'fastify';
-import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
-import { createHub, type Hub } from './create-hub';
+import { describeWithInfra } from '@hub/testing';
+import { startTestHub, type TestHub } from './test-hub';
 
 const ADMIN = 'fuzz-admin-token-for-the-tests';
 const KEYS = ['credentials', 'token', 'name', 'email', 'fullname', 'role', 'displayName', 'plan', 'admins', 'user', 'subject', 'payload', 'type', 'private', 'storage'];
@@ -23,20 +20,13 @@ const query = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string
  * every error is `{"error": "<message>"}`.
  */
 describeWithInfra('bad input never gets a 5xx', () => {
-  let db: TestDatabase;
-  let hub: Hub;
+  let t: TestHub;
   let fastify: FastifyInstance;
   let userToken = '';
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    hub = await createHub({
-      DATABASE_URL: db.url, HUB_MIGRATE_ON_START: 'true', HUB_ADMIN_TOKEN: ADMIN, HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'hub-fuzz-')),
-      HUB_RATE_LIMIT_PER_MINUTE: '10000000', HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'fatal',
-    });
-    await hub.app.init();
-    fastify = hub.app.getHttpAdapter().getInstance() as FastifyInstance;
-    await fastify.ready();
+    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, HUB_RATE_LIMIT_PER_MINUTE: '10000000', HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '10000000' });
+    fastify = t.fastify;
     const inject = (url: string, payload: object) =>
       fastify.inject({ method: 'POST', url, payload, headers: { authorization: `Bearer ${ADMIN}` } });
     await inject('/admin/users', { name: 'fuzzer', email: 'fuzzer@example.com' });
@@ -44,10 +34,7 @@ describeWithInfra('bad input never gets a 5xx', () => {
     await inject('/admin/organizations', { name: 'demo-org', plan: 'enterprise', admins: ['fuzzer'] });
   });
 
-  afterAll(async () => {
-    await hub?.app.close();
-    await db?.drop();
-  });
+  afterAll(() => t?.close());
 
   async function send(method: 'GET' | 'POST', url: string, token: string | null, payload?: unknown): Promise<void> {
     const headers: Record<string, string> = {};

@@ -1,34 +1,18 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type FastifyInstance } from 'fastify';
-import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
-import { createHub, type Hub } from './create-hub';
+import { describeWithInfra } from '@hub/testing';
+import { startTestHub, type TestHub } from './test-hub';
 
 describeWithInfra('rate limits', () => {
-  let db: TestDatabase;
-  let hub: Hub;
-  let fastify: FastifyInstance;
+  let t: TestHub;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    hub = await createHub({
-      DATABASE_URL: db.url, HUB_MIGRATE_ON_START: 'true', HUB_ADMIN_TOKEN: 'rate-limit-admin-token-0001',
-      HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'hub-rl-')), HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '3', LOG_LEVEL: 'fatal',
-    });
-    await hub.app.init();
-    fastify = hub.app.getHttpAdapter().getInstance() as FastifyInstance;
-    await fastify.ready();
+    t = await startTestHub({ HUB_ADMIN_TOKEN: 'rate-limit-admin-token-0001', HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '3' });
   });
 
-  afterAll(async () => {
-    await hub?.app.close();
-    await db?.drop();
-  });
+  afterAll(() => t?.close());
 
   it('limits the public revoke per address and says so in RateLimit headers', async () => {
     const revoke = (ip: string) =>
-      fastify.inject({ method: 'POST', url: '/api/credentials/revoke', remoteAddress: ip, payload: { credentials: ['hf_x'] } });
+      t.fastify.inject({ method: 'POST', url: '/api/credentials/revoke', remoteAddress: ip, payload: { credentials: ['hf_x'] } });
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await revoke('10.0.0.1'));
     expect(answers.map((a) => a.statusCode)).toEqual([202, 202, 202, 429]);
