@@ -1,0 +1,96 @@
+import { runProbe } from './support/probe-runner';
+import { repoFile } from './support/repo-files';
+
+interface Instruction {
+  op: string;
+  args: string;
+}
+
+/** Dockerfile instructions with comments dropped and `\` continuations joined. */
+function instructions(text: string): Instruction[] {
+  return text
+    .split('\n')
+    .filter((l) => !/^\s*#/.test(l))
+    .join('\n')
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      const m = /^\s*(\w+)\s+(.*)$/.exec(l);
+      if (!m) throw new Error(`not an instruction: ${l}`);
+      return { op: m[1].toUpperCase(), args: m[2].trim() };
+    });
+}
+
+/** The instructions of each stage (from one FROM to the next), with global ARG defaults applied to FROM. */
+function stages(list: Instruction[]): { from: string; body: Instruction[] }[] {
+  const globals: Record<string, string> = {};
+  const out: { from: string; body: Instruction[] }[] = [];
+  for (const i of list) {
+    if (i.op === 'FROM') {
+      const image = i.args.split(/\s+/)[0].replace(/\$\{(\w+)\}/g, (_, n: string) => globals[n] ?? '');
+      out.push({ from: image, body: [] });
+    } else if (out.length === 0 && i.op === 'ARG') {
+      const [name, value = ''] = i.args.split('=');
+      globals[name] = value;
+    } else {
+      out[out.length - 1]?.body.push(i);
+    }
+  }
+  return out;
+}
+
+describe('docker/Dockerfile', () => {
+  const all = instructions(repoFile('docker/Dockerfile'));
+  const [build, runtime] = stages(all);
+  const runs = (s: { body: Instruction[] }): string[] => s.body.filter((i) => i.op === 'RUN').map((i) => i.args);
+  const last = (op: string): string | undefined => runtime.body.filter((i) => i.op === op).pop()?.args;
+
+  it('has two stages on node:20-bookworm-slim, each taking the app from ARG APP', () => {
+    expect(stages(all)).toHaveLength(2);
+    expect([build.from, runtime.from]).toEqual(['node:20-bookworm-slim', 'node:20-bookworm-slim']);
+    for (const s of [build, runtime]) expect(s.body).toContainEqual({ op: 'ARG', args: 'APP' });
+  });
+
+  it('builds with npm install (never npm ci) and nx build of $APP', () => {
+    expect(all.filter((i) => /\bnpm ci\b/.test(i.args))).toEqual([]);
+    expect(runs(build).some((r) => /^npm install\b/.test(r))).toBe(true);
+    expect(runs(build).some((r) => /npx nx build "?\$APP"?/.test(r))).toBe(true);
+  });
+
+  it('ships only the app bundle and its runtime dependencies', () => {
+    const copies = runtime.body.filter((i) => i.op === 'COPY').map((i) => i.args);
+    expect(copies).toEqual([expect.stringMatching(/^--from=build \/repo\/dist\/apps\/\$\{APP\}\/ \.\/$/)]);
+    expect(runs(runtime).some((r) => /npm install --omit=dev/.test(r))).toBe(true);
+  });
+
+  it('runs main.js as the non-root user node on 0.0.0.0:8080', () => {
+    expect(last('USER')).toBe('node');
+    expect(last('EXPOSE')).toBe('8080');
+    expect(runtime.body.filter((i) => i.op === 'ENV').map((i) => i.args).join(' ')).toMatch(/\bHOST=0\.0\.0\.0\b/);
+    expect(JSON.parse(last('CMD') ?? 'null')).toEqual(['node', 'main.js']);
+  });
+
+  describe('HEALTHCHECK', () => {
+    const cmd = (): string[] => {
+      const m = /^(?:--\S+\s+)*CMD\s+(\[.*\])$/.exec(last('HEALTHCHECK') ?? '');
+      if (!m) throw new Error(`no exec-form HEALTHCHECK CMD in the runtime stage: ${last('HEALTHCHECK')}`);
+      return JSON.parse(m[1]) as string[];
+    };
+
+    it('passes when /health/live answers 200', async () => {
+      await expect(runProbe(cmd(), 200)).resolves.toEqual({ code: 0, paths: ['/health/live'] });
+    });
+
+    it('fails when the app answers 503', async () => {
+      expect((await runProbe(cmd(), 503)).code).toBe(1);
+    });
+  });
+});
+
+describe('.dockerignore', () => {
+  it('keeps dependencies, build output, local data, caches and git out of the build context', () => {
+    const entries = repoFile('.dockerignore').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    expect(entries).toEqual(expect.arrayContaining(['node_modules', 'dist', 'data', 'tmp', '.nx', 'coverage', 'test-artifacts', '.git', '.env']));
+  });
+});

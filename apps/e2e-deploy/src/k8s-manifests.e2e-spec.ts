@@ -1,0 +1,175 @@
+import { byKind, type Container, type K8sObject, k8sObjects } from './support/k8s-objects';
+import { repoDir, yamlDocuments } from './support/repo-files';
+
+const APPS = ['gateway', 'credentials', 'organizations'];
+const SECRET_VARS = ['DATABASE_URL', 'HUB_ADMIN_TOKEN', 'HUB_SECRET_KEY', 'SMTP_URL'];
+
+function one(kind: string, name: string): K8sObject {
+  const found = byKind(kind).filter((o) => o.metadata.name === name);
+  if (found.length !== 1) throw new Error(`expected one ${kind} ${name}, found ${found.length}`);
+  return found[0];
+}
+
+function podLabels(o: K8sObject): Record<string, string> {
+  return o.spec?.template?.metadata?.labels ?? {};
+}
+
+function matches(selector: Record<string, string> | undefined, labels: Record<string, string>): boolean {
+  return Object.keys(selector ?? {}).length > 0 && Object.entries(selector ?? {}).every(([k, v]) => labels[k] === v);
+}
+
+describe('k8s/', () => {
+  const configMap = one('ConfigMap', 'hub-config');
+  const secret = one('Secret', 'hub-secrets');
+
+  it('kustomization lists every manifest but the Secret example, and only files that exist', () => {
+    const k = yamlDocuments('k8s/kustomization.yaml')[0] as { namespace: string; resources: string[] };
+    const manifests = repoDir('k8s').filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml');
+    expect(k.namespace).toBe('hub');
+    expect([...k.resources].sort()).toEqual(manifests.filter((f) => f !== 'secret.example.yaml'));
+  });
+
+  it('puts everything in the hub namespace', () => {
+    expect(one('Namespace', 'hub').metadata.name).toBe('hub');
+    const elsewhere = k8sObjects().filter(({ obj }) => obj.kind !== 'Namespace' && obj.metadata.namespace !== 'hub');
+    expect(elsewhere.map(({ file, obj }) => `${file}: ${obj.kind} ${obj.metadata.name}`)).toEqual([]);
+  });
+
+  it('keeps secrets in the Secret example, as placeholders, and out of the ConfigMap', () => {
+    expect(Object.keys(secret.stringData ?? {}).sort()).toEqual([...SECRET_VARS].sort());
+    expect(Object.values(secret.stringData ?? {}).every((v) => v.includes('CHANGE_ME'))).toBe(true);
+    expect(Object.keys(configMap.data ?? {}).filter((k) => SECRET_VARS.includes(k))).toEqual([]);
+  });
+
+  it('has a Deployment per app and nothing else', () => {
+    expect(byKind('Deployment').map((d) => d.metadata.name).sort()).toEqual([...APPS].sort());
+  });
+
+  describe.each(APPS)('Deployment %s', (app) => {
+    const dep = one('Deployment', app);
+    const pod = dep.spec?.template?.spec;
+    const containers = pod?.containers ?? [];
+    const each = (check: (c: Container) => unknown): unknown[] => containers.map(check);
+
+    it('runs 2 replicas of its own image, selected by its pod labels', () => {
+      expect(dep.spec?.replicas).toBe(2);
+      expect(containers.map((c) => c.image?.split(':')[0])).toEqual([`hub-services/${app}`]);
+      const sel = dep.spec?.selector as { matchLabels?: Record<string, string> } | undefined;
+      expect(matches(sel?.matchLabels, podLabels(dep))).toBe(true);
+    });
+
+    it('probes liveness on /health/live and readiness on /health/ready, at the container port', () => {
+      expect(each((c) => [c.livenessProbe?.httpGet?.path, c.readinessProbe?.httpGet?.path])).toEqual(containers.map(() => ['/health/live', '/health/ready']));
+      for (const c of containers) {
+        const ports = (c.ports ?? []).flatMap((p) => [p.name, p.containerPort]);
+        expect(ports).toContain(c.livenessProbe?.httpGet?.port);
+        expect(ports).toContain(c.readinessProbe?.httpGet?.port);
+        expect(ports).toContain(8080);
+      }
+    });
+
+    it('runs as non-root on a read-only root filesystem without privilege escalation', () => {
+      expect(pod?.securityContext?.runAsNonRoot).toBe(true);
+      // The image's USER is a name; the kubelet can only verify runAsNonRoot for a numeric uid.
+      expect(pod?.securityContext?.runAsUser).toBeGreaterThan(0);
+      expect(each((c) => c.securityContext)).toEqual(
+        containers.map(() => expect.objectContaining({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false })),
+      );
+    });
+
+    it('has CPU and memory requests and limits', () => {
+      for (const c of containers) {
+        expect(Object.keys(c.resources?.requests ?? {}).sort()).toEqual(['cpu', 'memory']);
+        expect(Object.keys(c.resources?.limits ?? {}).sort()).toEqual(['cpu', 'memory']);
+      }
+    });
+
+    it('reads settings from the ConfigMap and secrets key by key from the Secret', () => {
+      for (const c of containers) {
+        expect(c.envFrom).toEqual([{ configMapRef: { name: configMap.metadata.name } }]);
+        for (const e of c.env ?? []) {
+          expect(e.value).toBeUndefined();
+          expect(e.valueFrom?.secretKeyRef?.name).toBe(secret.metadata.name);
+          expect(Object.keys(secret.stringData ?? {})).toContain(e.valueFrom?.secretKeyRef?.key);
+        }
+        expect((c.env ?? []).map((e) => e.name)).toContain('HUB_SECRET_KEY');
+      }
+    });
+
+    it('gets exactly the secrets it uses (the gateway never sees the database password)', () => {
+      const wanted: Record<string, string[]> = {
+        gateway: ['HUB_ADMIN_TOKEN', 'HUB_SECRET_KEY'],
+        credentials: ['DATABASE_URL', 'HUB_SECRET_KEY', 'SMTP_URL'],
+        organizations: ['DATABASE_URL', 'HUB_SECRET_KEY'],
+      };
+      expect(containers.flatMap((c) => (c.env ?? []).map((e) => e.name)).sort()).toEqual(wanted[app]);
+    });
+
+    it('is scraped by Prometheus on its metrics path and port', () => {
+      expect(dep.spec?.template?.metadata?.annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': '8080',
+        'prometheus.io/path': '/metrics',
+      });
+    });
+
+    it('scales on 70 % CPU with its own HPA, from 2 replicas', () => {
+      const hpa = byKind('HorizontalPodAutoscaler').filter((h) => h.spec?.scaleTargetRef?.name === app);
+      expect(hpa).toHaveLength(1);
+      expect(hpa[0].spec?.scaleTargetRef?.kind).toBe('Deployment');
+      expect(hpa[0].spec?.minReplicas).toBe(2);
+      expect(hpa[0].spec?.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
+    });
+
+    it('has a Service that selects its pods', () => {
+      const svc = one('Service', app);
+      expect(matches(svc.spec?.selector as Record<string, string>, podLabels(dep))).toBe(true);
+    });
+  });
+
+  it('exposes the gateway in the cluster on port 80 to container port 8080', () => {
+    const svc = one('Service', 'gateway');
+    const container = one('Deployment', 'gateway').spec?.template?.spec.containers[0];
+    expect(svc.spec?.type ?? 'ClusterIP').toBe('ClusterIP');
+    const [port] = svc.spec?.ports ?? [];
+    expect(port.port).toBe(80);
+    const target = container?.ports?.find((p) => p.name === port.targetPort || p.containerPort === port.targetPort);
+    expect(target?.containerPort).toBe(8080);
+  });
+
+  it.each(['credentials', 'organizations'])('exposes only the metrics port of %s (RPC goes over NATS)', (app) => {
+    expect(one('Service', app).spec?.ports?.map((p) => [p.name, p.port])).toEqual([['metrics', 8080]]);
+  });
+
+  it('keeps a gateway pod up through voluntary disruptions', () => {
+    const pdb = byKind('PodDisruptionBudget').filter((p) => matches((p.spec?.selector as { matchLabels?: Record<string, string> })?.matchLabels, podLabels(one('Deployment', 'gateway'))));
+    expect(pdb).toHaveLength(1);
+  });
+
+  describe('Job hub-migrate', () => {
+    const job = one('Job', 'hub-migrate');
+    const pod = job.spec?.template?.spec;
+    const runners = [...(pod?.initContainers ?? []), ...(pod?.containers ?? [])];
+
+    it('runs `node main.js migrate` in the credentials and organizations images', () => {
+      expect(runners.map((c) => [c.image?.split(':')[0], c.command]).sort()).toEqual([
+        ['hub-services/credentials', ['node', 'main.js', 'migrate']],
+        ['hub-services/organizations', ['node', 'main.js', 'migrate']],
+      ]);
+    });
+
+    it('retries a bounded number of times, cleans up after itself and never restarts in place forever', () => {
+      expect(job.spec?.backoffLimit).toBeGreaterThan(0);
+      expect(job.spec?.ttlSecondsAfterFinished).toBeGreaterThan(0);
+      expect(['Never', 'OnFailure']).toContain(pod?.restartPolicy);
+    });
+
+    it('reaches the database through the Secret, as non-root', () => {
+      expect(pod?.securityContext?.runAsNonRoot).toBe(true);
+      for (const c of runners) {
+        expect(c.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef?.name).toBe(secret.metadata.name);
+        expect(c.envFrom).toEqual([{ configMapRef: { name: configMap.metadata.name } }]);
+      }
+    });
+  });
+});

@@ -1,0 +1,24 @@
+import { repoFile } from './repo-files';
+
+/** The config classes whose variables every example and manifest must cover. */
+export const CONFIG_FILES = [
+  'libs/config/src/hub-config.ts',
+  'libs/service-gateway/src/gateway.config.ts',
+  'libs/service-credentials/src/credentials.config.ts',
+];
+
+/** Reserved for secrets at rest (later issues): no config class reads it yet, deployments must set it. */
+export const RESERVED_VARS = ['HUB_SECRET_KEY'];
+
+/** Read by hubctl, not by any app. */
+export const CLI_VARS = ['HUB_URL'];
+
+/** Property declarations in UPPER_SNAKE_CASE, e.g. `  DATABASE_URL?: string;` or `PORT: number = 8080;`. */
+export function declaredVars(file: string): string[] {
+  return [...repoFile(file).matchAll(/^\s+([A-Z][A-Z0-9_]*)[?!]?\s*:/gm)].map((m) => m[1]);
+}
+
+/** Variables of a dotenv example, set (`X=1`) or commented out (`# X=1`). */
+export function envExampleVars(text: string): string[] {
+  return [...text.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
+}

@@ -1,0 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { WORKSPACE_ROOT } from '@hub/testing';
+
+export function repoFile(path: string): string {
+  return readFileSync(join(WORKSPACE_ROOT, path), 'utf8');
+}
+
+export function repoDir(path: string): string[] {
+  return readdirSync(join(WORKSPACE_ROOT, path)).sort();
+}
+
+/**
+ * Every document of a YAML file as plain data. A syntax error fails the test instead of
+ * yielding partial data. `merge` resolves `<<:` keys, as Docker Compose does.
+ */
+export function yamlDocuments(path: string): unknown[] {
+  const docs = parseAllDocuments(repoFile(path), { merge: true });
+  for (const doc of docs) {
+    if (doc.errors.length > 0) throw new Error(`${path}: ${doc.errors.map((e) => e.message).join('; ')}`);
+  }
+  return docs.map((doc) => doc.toJSON() as unknown).filter((d) => d !== null && d !== undefined);
+}
