@@ -1,5 +1,5 @@
 import { credentialsScenarios, describeWithInfra, http, queryDatabase, type SmtpCapture, startSmtpCapture } from '@hub/testing';
-import { startTestHub, type TestHub } from './test-hub';
+import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'all-in-one-admin-token-for-tests';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { type FastifyInstance } from 'fastify';
 import { describeWithInfra } from '@hub/testing';
-import { startTestHub, type TestHub } from './test-hub';
+import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'fuzz-admin-token-for-the-tests';
 const KEYS = ['credentials', 'token', 'name', 'email', 'fullname', 'role', 'displayName', 'plan', 'admins', 'user', 'subject', 'payload', 'type', 'private', 'storage'];

@@ -1,5 +1,5 @@
 import { describeWithInfra } from '@hub/testing';
-import { startTestHub, type TestHub } from './test-hub';
+import { startTestHub, type TestHub } from './testing/test-hub';
 
 describeWithInfra('rate limits', () => {
   let t: TestHub;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FastifyInstance } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '@hub/testing';
-import { createHub, type Hub } from './create-hub';
+import { createHub, type Hub } from '../create-hub';
 
 export interface TestHub {
   hub: Hub;
