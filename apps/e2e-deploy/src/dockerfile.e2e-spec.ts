@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { WORKSPACE_ROOT } from '@hub/testing';
 import { runProbe } from './support/probe-runner';
 import { repoFile } from './support/repo-files';
 
@@ -62,6 +65,16 @@ describe('docker/Dockerfile', () => {
     const copies = runtime.body.filter((i) => i.op === 'COPY').map((i) => i.args);
     expect(copies).toEqual([expect.stringMatching(/^--from=build \/repo\/dist\/apps\/\$\{APP\}\/ \.\/$/)]);
     expect(runs(runtime).some((r) => /npm install\b.*--omit=dev/.test(r))).toBe(true);
+  });
+
+  it('can rely on the build writing a runtime-only package.json beside main.js (checked on the built hub)', () => {
+    const dist = join(WORKSPACE_ROOT, 'dist/apps/hub');
+    expect(existsSync(join(dist, 'main.js'))).toBe(true);
+    const pkg = JSON.parse(repoFile('dist/apps/hub/package.json')) as { dependencies?: Record<string, string>; devDependencies?: unknown };
+    const deps = Object.keys(pkg.dependencies ?? {});
+    expect(deps).toEqual(expect.arrayContaining(['@nestjs/core', '@electric-sql/pglite', 'nats', 'pg']));
+    expect(deps.filter((d) => /^(nx|@nx\/|jest|@swc\/|webpack|typescript|@hub\/)/.test(d))).toEqual([]);
+    expect(pkg.devDependencies).toBeUndefined();
   });
 
   it('runs main.js as the non-root user node on 0.0.0.0:8080', () => {
