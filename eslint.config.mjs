@@ -13,13 +13,16 @@ export default [
         'error',
         {
           enforceBuildableLibDependency: true,
-          allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$'],
+          allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$', '^(\\.\\./)+tools/webpack/'],
           depConstraints: [
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:testing'] },
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:testing'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
             { sourceTag: 'type:package', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts', 'type:util'] },
+            { sourceTag: 'scope:deploy', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:hub', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:credentials', 'scope:organizations', 'scope:shared'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:contracts', 'type:util', 'type:testing'] },
             { sourceTag: 'scope:credentials', onlyDependOnLibsWithTags: ['scope:credentials', 'scope:shared'] },
             { sourceTag: 'scope:organizations', onlyDependOnLibsWithTags: ['scope:organizations', 'scope:shared'] },

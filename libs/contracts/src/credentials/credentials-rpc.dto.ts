@@ -1,4 +1,4 @@
-import { IsArray, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { TOKEN_ROLES, type TokenRole } from '../enums';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
 
@@ -44,6 +44,6 @@ export class RevokeForOrgRpc {
 }
 
 export class RevokeLeakedRpc {
-  @IsArray() @IsString({ each: true })
+  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(1000) @IsString({ each: true }) @Length(1, 200, { each: true })
   credentials!: string[];
 }
