@@ -19,6 +19,8 @@ export function runHubctl(args: string[], env: Record<string, string>, stdin?: s
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  // hubctl may exit (usage error) before reading stdin: a broken pipe then is expected, not a failure.
+  child.stdin.on('error', () => undefined);
   child.stdin.end(stdin ?? '');
   return new Promise((resolve, reject) => {
     child.once('error', reject);
