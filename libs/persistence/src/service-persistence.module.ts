@@ -46,3 +46,13 @@ export class ServicePersistenceModule {
     };
   }
 }
+
+/** What a service declares about its storage; the deployment's config supplies the rest. */
+export type ServiceStorage = Pick<ServicePersistenceOptions, 'name' | 'schema' | 'entities' | 'migrations'>;
+
+export function persistenceOptions(
+  storage: ServiceStorage,
+  config: { DATABASE_URL?: string; HUB_DATA_DIR: string; migrateOnStart: boolean },
+): ServicePersistenceOptions {
+  return { ...storage, databaseUrl: config.DATABASE_URL, dataDir: config.HUB_DATA_DIR, migrateOnStart: config.migrateOnStart };
+}

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { ServicePersistenceModule } from '@hub/persistence';
+import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
 import { type CredentialsConfig } from './credentials.config';
 import { CredentialsHandler } from './credentials.handler';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from './credentials.tokens';
@@ -16,16 +16,8 @@ import { VerifyTokenUseCase } from './use-cases/verify-token.use-case';
 
 export const CREDENTIALS_SCHEMA = 'credentials';
 
-export function credentialsPersistence(config: CredentialsConfig) {
-  return {
-    name: CREDENTIALS_DS,
-    schema: CREDENTIALS_SCHEMA,
-    entities: CREDENTIALS_ENTITIES,
-    migrations: CREDENTIALS_MIGRATIONS,
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.HUB_DATA_DIR,
-    migrateOnStart: config.migrateOnStart,
-  };
+export function credentialsPersistence(config: CredentialsConfig): ServicePersistenceOptions {
+  return persistenceOptions({ name: CREDENTIALS_DS, schema: CREDENTIALS_SCHEMA, entities: CREDENTIALS_ENTITIES, migrations: CREDENTIALS_MIGRATIONS }, config);
 }
 
 /** Users, access tokens, org-scoped token revocations and the e-mail outbox. */

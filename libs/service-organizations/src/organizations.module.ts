@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { ServicePersistenceModule } from '@hub/persistence';
+import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
 import { ORGANIZATIONS_ENTITIES } from './entities';
 import { ORGANIZATIONS_MIGRATIONS } from './migrations';
 import { type OrganizationsConfig } from './organizations.config';
@@ -10,16 +10,8 @@ import { MembershipUseCases } from './use-cases/membership.use-cases';
 
 export const ORGANIZATIONS_SCHEMA = 'organizations';
 
-export function organizationsPersistence(config: OrganizationsConfig) {
-  return {
-    name: ORGANIZATIONS_DS,
-    schema: ORGANIZATIONS_SCHEMA,
-    entities: ORGANIZATIONS_ENTITIES,
-    migrations: ORGANIZATIONS_MIGRATIONS,
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.HUB_DATA_DIR,
-    migrateOnStart: config.migrateOnStart,
-  };
+export function organizationsPersistence(config: OrganizationsConfig): ServicePersistenceOptions {
+  return persistenceOptions({ name: ORGANIZATIONS_DS, schema: ORGANIZATIONS_SCHEMA, entities: ORGANIZATIONS_ENTITIES, migrations: ORGANIZATIONS_MIGRATIONS }, config);
 }
 
 /** Organizations, plans, members and roles (the directory part). */
