@@ -1,0 +1,68 @@
+// The baseline: one process, no bus, no Nest. A plain Fastify route that hashes the bearer
+// token and looks it up with one pg query (the credentials service's own SQL), answering a
+// whoami-like JSON. Usage (by run.mjs, forked): node bare-server.mjs <mode> <database url>
+//   nocache      every request queries Postgres
+//   cache        verified tokens kept 30 s in a Map, like the gateway's TokenCache
+//   cache+orgs   as cache, plus the per-request organizations query whoami makes over RPC
+import { createHash } from 'node:crypto';
+import Fastify from 'fastify';
+import pg from 'pg';
+
+const [mode, databaseUrl] = process.argv.slice(2);
+const TTL_MS = 30_000;
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 }); // TypeORM's pool size in the services
+const cache = new Map();
+
+const TOKEN_SQL = `SELECT t.id AS token_id, t.user_id, t.role, t.display_name, t.created_at AS token_created_at,
+       u.name, u.email, u.fullname, u.is_pro,
+       (SELECT array_agg(r.organization_id) FROM credentials.org_token_revocations r WHERE r.token_id = t.id) AS revoked_orgs
+  FROM credentials.access_tokens t JOIN credentials.users u ON u.id = t.user_id
+ WHERE t.token_hash = $1 AND t.revoked_at IS NULL`;
+
+const ORGS_SQL = `SELECT o.id, o.name, o.fullname, o.plan, m.role
+  FROM organizations.organizations o JOIN organizations.members m ON m.organization_id = o.id
+ WHERE m.user_id = $1 ORDER BY o.name`;
+
+async function lookup(token) {
+  const hash = createHash('sha256').update(token, 'utf8').digest('hex');
+  if (mode !== 'nocache') {
+    const hit = cache.get(hash);
+    if (hit && hit.expiresAt > Date.now()) return hit.row;
+  }
+  const { rows } = await pool.query(TOKEN_SQL, [hash]);
+  const row = rows[0];
+  if (row && mode !== 'nocache') cache.set(hash, { row, expiresAt: Date.now() + TTL_MS });
+  return row;
+}
+
+const app = Fastify({ logger: false });
+app.get('/api/whoami-v2', async (req, reply) => {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  const row = m && m[1].length <= 200 ? await lookup(m[1]) : undefined;
+  if (!row) return reply.code(401).send({ error: 'Invalid credentials' });
+  const orgs = mode === 'cache+orgs' ? (await pool.query(ORGS_SQL, [row.user_id])).rows : [];
+  return {
+    type: 'user',
+    id: row.user_id,
+    name: row.name,
+    fullname: row.fullname,
+    email: row.email,
+    emailVerified: true,
+    avatarUrl: `http://localhost:8080/avatars/${encodeURIComponent(row.name)}.svg`,
+    isPro: row.is_pro,
+    orgs: orgs.map((o) => ({ type: 'org', id: o.id, name: o.name, fullname: o.fullname, avatarUrl: '', roleInOrg: o.role, plan: o.plan })),
+    auth: { type: 'access_token', accessToken: { displayName: row.display_name, role: row.role, createdAt: row.token_created_at } },
+  };
+});
+app.get('/health/ready', async () => {
+  await pool.query('SELECT 1');
+  return { status: 'ok' };
+});
+
+const port = Number(process.env.PORT ?? 0);
+await app.listen({ port, host: '127.0.0.1' });
+process.once('SIGTERM', async () => {
+  await app.close();
+  await pool.end();
+  process.exit(0);
+});

@@ -1,0 +1,74 @@
+// The servers under test, each started from the built apps (dist/apps) or bench/gateway, on
+// free local ports. Each start returns { url, procs, stop }.
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { runNode, startNode, stop, waitOutput, waitReady } from './processes.mjs';
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Limits raised so the bench measures the work, not the rate limiter's 429s. */
+const UNLIMITED = { HUB_RATE_LIMIT_PER_MINUTE: '1000000000', HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '1000000' };
+
+function stopper(procs) {
+  return () => Promise.all(procs.map((p) => stop(p)));
+}
+
+/** The all-in-one hub: every service in one process, in-process bus; Postgres when databaseUrl. */
+export async function startHub({ root, logDir, adminToken, dataDir, databaseUrl, name }) {
+  const port = await freePort();
+  const env = { ...UNLIMITED, PORT: String(port), HOST: '127.0.0.1', HUB_ADMIN_TOKEN: adminToken, HUB_DATA_DIR: dataDir, NATS_URL: undefined, DATABASE_URL: undefined };
+  // With DATABASE_URL migrations are off by default (a separate job in production): on here.
+  if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, HUB_MIGRATE_ON_START: 'true' });
+  const hub = startNode(name, [join(root, 'dist/apps/hub/main.js')], { env, logDir, cwd: root });
+  const url = `http://127.0.0.1:${port}`;
+  await waitOutput(hub, 'Admin token', 120_000);
+  await waitReady(hub, `${url}/health/ready`);
+  return { url, procs: [hub], stop: stopper([hub]) };
+}
+
+/** Gateway + credentials + organizations as separate processes over NATS and Postgres. */
+export async function startDistributed({ root, logDir, adminToken, databaseUrl, natsUrl, busPrefix }) {
+  const common = { DATABASE_URL: databaseUrl, NATS_URL: natsUrl, HUB_BUS_PREFIX: busPrefix, HOST: '127.0.0.1' };
+  const app = (name) => join(root, `dist/apps/${name}/main.js`);
+  await runNode('credentials-migrate', [app('credentials'), 'migrate'], { env: common, logDir, cwd: root });
+  await runNode('organizations-migrate', [app('organizations'), 'migrate'], { env: common, logDir, cwd: root });
+  const [credPort, orgPort, gwPort] = [await freePort(), await freePort(), await freePort()];
+  const credentials = startNode('credentials', [app('credentials')], { env: { ...common, PORT: String(credPort) }, logDir, cwd: root });
+  const organizations = startNode('organizations', [app('organizations')], { env: { ...common, PORT: String(orgPort) }, logDir, cwd: root });
+  const procs = [credentials, organizations];
+  try {
+    await waitReady(credentials, `http://127.0.0.1:${credPort}/health/ready`);
+    await waitReady(organizations, `http://127.0.0.1:${orgPort}/health/ready`);
+    const { DATABASE_URL: _unused, ...gatewayEnv } = common;
+    const gateway = startNode('gateway', [app('gateway')], {
+      env: { ...gatewayEnv, DATABASE_URL: undefined, ...UNLIMITED, PORT: String(gwPort), HUB_ADMIN_TOKEN: adminToken },
+      logDir,
+      cwd: root,
+    });
+    procs.unshift(gateway);
+    await waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`);
+  } catch (error) {
+    await stopper(procs)();
+    throw error;
+  }
+  return { url: `http://127.0.0.1:${gwPort}`, procs, stop: stopper(procs) };
+}
+
+/** The bare Fastify handler (bare-server.mjs) in one process. */
+export async function startBare({ root, logDir, databaseUrl, mode }) {
+  const port = await freePort();
+  const bare = startNode(`bare-${mode}`, [join(root, 'bench/gateway/bare-server.mjs'), mode, databaseUrl], {
+    env: { PORT: String(port) },
+    logDir,
+    cwd: root,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(bare, `${url}/health/ready`);
+  return { url, procs: [bare], stop: stopper([bare]) };
+}
