@@ -68,6 +68,20 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
     expect(status).toBe(401);
   });
 
+  it('a membership added through one gateway replica shows on the other at once', async () => {
+    const t = { baseUrl: gatewayA, adminToken: ADMIN };
+    const user = await makeUser(t);
+    expect((await http<{ orgs: unknown[] }>(gatewayB, 'GET', '/api/whoami-v2', { token: user.token })).body.orgs).toEqual([]);
+    const org = await makeOrg(t, 'team', [user.name]);
+    const deadline = Date.now() + 1000;
+    let orgs: { name: string }[] = [];
+    while (Date.now() < deadline && orgs.length === 0) {
+      orgs = (await http<{ orgs: { name: string }[] }>(gatewayB, 'GET', '/api/whoami-v2', { token: user.token })).body.orgs;
+      if (orgs.length === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(orgs.map((o) => o.name)).toEqual([org.name]);
+  });
+
   it('puts admin-published hub events and audit events on the bus', async () => {
     const nc: NatsConnection = await connect({ servers: NATS_URL_FOR_TESTS });
     const got: { subject: string; data: Record<string, unknown> }[] = [];

@@ -8,6 +8,7 @@ import { streamName, subject } from './prefix';
  */
 export const EventSubjects = {
   TokenRevoked: subject('hub.credentials.token.revoked'),
+  MembershipChanged: subject('hub.organizations.membership.changed'),
   AuditPrefix: subject('hub.audit'),
   Audit: (type: string): string => subject(`hub.audit.${type}`),
   HubEventsPrefix: subject('hub.events'),
@@ -26,6 +27,7 @@ export const Streams = {
   Events: { name: streamName('HUB_EVENTS'), subjects: [subject('hub.events.>')] },
   Audit: { name: streamName('HUB_AUDIT'), subjects: [subject('hub.audit.>')] },
   Credentials: { name: streamName('HUB_CREDENTIALS'), subjects: [subject('hub.credentials.>')] },
+  Organizations: { name: streamName('HUB_ORGANIZATIONS'), subjects: [subject('hub.organizations.>')] },
 } as const;
 
 export interface TokenRevokedEvent {
@@ -34,6 +36,12 @@ export interface TokenRevokedEvent {
   /** Set when the revocation is scoped to one organization only. */
   organizationId?: string;
   revokedAt: string;
+}
+
+/** Someone joined an organization or changed role: gateways drop their cached memberships. */
+export interface MembershipChangedEvent {
+  organizationId: string;
+  userIds: string[];
 }
 
 /** Published on `hub.audit.<type>`; the organizations service stores it for the org's audit log. */

@@ -7,13 +7,17 @@ import {
 import { RpcClient } from '@hub/messaging';
 import { OrgNameParam } from '../api/params';
 import { AdminOnly, Ctx } from '../auth/auth.decorators';
+import { MembershipCache } from '../auth/membership-cache';
 
 @ApiTags('admin')
 @ApiBearerAuth()
 @AdminOnly()
 @Controller('admin/organizations')
 export class AdminOrganizationsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly memberships: MembershipCache,
+  ) {}
 
   private user(name: string, ctx: RequestContext): Promise<UserView> {
     return this.rpc.call<UserView>(CredentialsRpc.GetUser, { name }, ctx);
@@ -24,9 +28,12 @@ export class AdminOrganizationsController {
   @ApiCreatedResponse({ description: 'The organization' })
   async create(@Body() dto: AdminCreateOrganizationDto, @Ctx() ctx: RequestContext): Promise<OrganizationView> {
     const admins = await Promise.all(dto.admins.map((name) => this.user(name, ctx)));
-    return this.rpc.call<OrganizationView>(OrganizationsRpc.Create, {
+    const org = await this.rpc.call<OrganizationView>(OrganizationsRpc.Create, {
       name: dto.name, fullname: dto.fullname, plan: dto.plan, admins: admins.map((u) => ({ id: u.id, name: u.name })),
     }, ctx);
+    // Other replicas hear it from organizations; this one answers the next request right.
+    admins.forEach((u) => this.memberships.delete(u.id));
+    return org;
   }
 
   @Post(':name/members')
@@ -35,8 +42,10 @@ export class AdminOrganizationsController {
   @ApiOkResponse({ description: 'The membership' })
   async addMember(@Param() p: OrgNameParam, @Body() dto: AdminAddMemberDto, @Ctx() ctx: RequestContext): Promise<MemberView> {
     const user = await this.user(dto.user, ctx);
-    return this.rpc.call<MemberView>(OrganizationsRpc.AddMember, {
+    const member = await this.rpc.call<MemberView>(OrganizationsRpc.AddMember, {
       organization: p.name, user: { id: user.id, name: user.name }, role: dto.role,
     }, ctx);
+    this.memberships.delete(user.id);
+    return member;
   }
 }

@@ -29,7 +29,7 @@ export class CredentialsController {
   @ApiTooManyRequestsResponse({ description: 'Too many requests from this address' })
   async revoke(@Body() dto: RevokeCredentialsDto, @Ctx() ctx: RequestContext): Promise<Record<string, never>> {
     // This replica forgets them before answering; the others hear the revocation event.
-    for (const c of dto.credentials) this.tokens.deleteHash(sha256(c));
+    for (const c of dto.credentials) this.tokens.delete(sha256(c));
     await this.rpc.call(CredentialsRpc.RevokeLeaked, { credentials: dto.credentials }, ctx);
     return {};
   }

@@ -3,13 +3,15 @@ import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type FastifyRequest } from 'fastify';
 import {
-  type AuthInfo, CredentialsRpc, EventSubjects, ForbiddenError, type TokenRevokedEvent, UnauthorizedError,
+  type AuthInfo, CredentialsRpc, EventSubjects, ForbiddenError, type MembershipChangedEvent, type TokenRevokedEvent,
+  UnauthorizedError,
 } from '@hub/contracts';
 import { EventBus, RpcClient } from '@hub/messaging';
 import { type GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { contextOf } from '../http/request-context';
 import { ADMIN_ROUTE, PUBLIC_ROUTE } from './auth.decorators';
+import { MembershipCache } from './membership-cache';
 import { TokenCache } from './token-cache';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -38,14 +40,16 @@ export class AuthGuard implements CanActivate, OnModuleInit {
     private readonly rpc: RpcClient,
     private readonly events: EventBus,
     private readonly cache: TokenCache,
+    private readonly memberships: MembershipCache,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.adminHash = config.HUB_ADMIN_TOKEN ? createHash('sha256').update(config.HUB_ADMIN_TOKEN).digest() : null;
   }
 
   onModuleInit(): void {
-    // Every replica hears every revocation: a plain subscription, not a shared consumer.
+    // Every replica hears every change: plain subscriptions, not a shared consumer.
     this.events.listen<TokenRevokedEvent>(EventSubjects.TokenRevoked, (e) => this.cache.deleteTokenIds(e.tokenIds));
+    this.events.listen<MembershipChangedEvent>(EventSubjects.MembershipChanged, (e) => e.userIds.forEach((id) => this.memberships.delete(id)));
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

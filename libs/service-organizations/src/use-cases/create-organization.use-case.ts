@@ -5,6 +5,7 @@ import { ConflictError, type CreateOrganizationRpc, type OrganizationView, type 
 import { EventBus } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { publishAudit } from '../audit';
+import { publishMembershipChanged } from '../membership-events';
 import { MemberEntity, OrganizationEntity } from '../entities';
 import { type OrganizationsConfig } from '../organizations.config';
 import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.tokens';
@@ -34,6 +35,7 @@ export class CreateOrganizationUseCase {
     }
     const org = await this.ds.getRepository(OrganizationEntity).findOneByOrFail({ id });
     await publishAudit(this.events, ctx, org, 'org.create', `Organization ${org.name} created`, { plan: org.plan });
+    await publishMembershipChanged(this.events, org.id, dto.admins.map((a) => a.id));
     for (const a of dto.admins) {
       await publishAudit(this.events, ctx, org, 'org.add_user', `${a.name} added as admin`, { user: a.name, role: 'admin' });
     }

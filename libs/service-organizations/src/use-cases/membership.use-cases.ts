@@ -6,6 +6,7 @@ import {
 } from '@hub/contracts';
 import { EventBus } from '@hub/messaging';
 import { publishAudit } from '../audit';
+import { publishMembershipChanged } from '../membership-events';
 import { MemberEntity, OrganizationEntity } from '../entities';
 import { type OrganizationsConfig } from '../organizations.config';
 import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.tokens';
@@ -32,6 +33,7 @@ export class MembershipUseCases {
     const repo = this.ds.getRepository(MemberEntity);
     const existing = await repo.findOneBy({ organizationId: org.id, userId: dto.user.id });
     await repo.upsert({ organizationId: org.id, userId: dto.user.id, userName: dto.user.name, role: dto.role }, ['organizationId', 'userId']);
+    if (existing?.role !== dto.role) await publishMembershipChanged(this.events, org.id, [dto.user.id]);
     if (!existing) {
       await publishAudit(this.events, ctx, org, 'org.add_user', `${dto.user.name} added as ${dto.role}`, { user: dto.user.name, role: dto.role });
     } else if (existing.role !== dto.role) {
@@ -54,17 +56,17 @@ export class MembershipUseCases {
     return { organization: toOrganizationView(org, this.config.publicUrl), role: member?.role ?? null };
   }
 
+  /** whoami asks this on every cache miss: one plain query, no entity hydration. */
   async listForUser(userId: string): Promise<UserMembership[]> {
-    const rows: (OrganizationEntity & { role: string })[] = await this.ds
-      .getRepository(OrganizationEntity)
-      .createQueryBuilder('o')
-      .innerJoin(MemberEntity, 'm', 'm.organization_id = o.id')
-      .where('m.user_id = :userId', { userId })
-      .select(['o.id AS id', 'o.name AS name', 'o.fullname AS fullname', 'o.plan AS plan', 'o.created_at AS "createdAt"', 'm.role AS role'])
-      .orderBy('o.name')
-      .getRawMany();
+    const rows: { id: string; name: string; fullname: string; plan: OrganizationEntity['plan']; created_at: Date; role: string }[] =
+      await this.ds.query(
+        `SELECT o.id, o.name, o.fullname, o.plan, o.created_at, m.role
+           FROM organizations.members m JOIN organizations.organizations o ON o.id = m.organization_id
+          WHERE m.user_id = $1 ORDER BY o.name`,
+        [userId],
+      );
     return rows.map((r) => ({
-      organization: toOrganizationView({ ...r, createdAt: new Date(r.createdAt) }, this.config.publicUrl),
+      organization: toOrganizationView({ id: r.id, name: r.name, fullname: r.fullname, plan: r.plan, createdAt: new Date(r.created_at) }, this.config.publicUrl),
       role: r.role,
     }));
   }

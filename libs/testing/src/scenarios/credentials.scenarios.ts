@@ -35,6 +35,18 @@ export function credentialsScenarios(target: () => CredentialsScenarioTarget): v
       });
     });
 
+    it('shows an organization joined after an earlier whoami (no stale cache)', async () => {
+      const t = target();
+      const user = await makeUser(t);
+      const first = await http<{ orgs: unknown[] }>(t.baseUrl, 'GET', '/api/whoami-v2', { token: user.token });
+      expect(first.body.orgs).toEqual([]);
+      const owner = await makeUser(t);
+      const org = await makeOrg(t, 'free', [owner.name]);
+      await addMember(t, org.name, user.name, 'contributor');
+      const second = await http<{ orgs: unknown[] }>(t.baseUrl, 'GET', '/api/whoami-v2', { token: user.token });
+      expect(second.body.orgs).toEqual([expect.objectContaining({ name: org.name, roleInOrg: 'contributor', plan: 'free' })]);
+    });
+
     it('401s without a token or with an unknown one', async () => {
       const t = target();
       expectError(await http(t.baseUrl, 'GET', '/api/whoami-v2'), 401, /Bearer/);
