@@ -23,7 +23,7 @@ async function main(): Promise<void> {
       : `Demo user "demo" exists. New token: npm run hubctl -- tokens create demo --role write`,
     '',
     `Admin token${hub.adminTokenGenerated ? ' (generated, kept in the data directory)' : ''}:\n  ${hub.adminToken}`,
-    `  use it with hubctl: HUB_ADMIN_TOKEN=<token> npm run hubctl -- users create alice --email alice@example.com`,
+    `  hubctl finds it there: npm run hubctl -- users create alice --email alice@example.com`,
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
