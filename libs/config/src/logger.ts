@@ -19,6 +19,9 @@ export function createPinoLogger(level: string, name: string): Logger {
   return pino({ level, name, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
 }
 
+/** Nest's start-up chatter (one line per module and route) is debug, not info. */
+const STARTUP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestMicroservice', 'NestApplication']);
+
 /** Nest's logger interface over pino: JSON lines, the Nest context as `context`. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly pino: Logger) {}
@@ -35,7 +38,8 @@ export class PinoNestLogger implements LoggerService {
   }
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && STARTUP_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
   }
   error(message: unknown, ...params: unknown[]): void {
     this.write('error', message, params);
