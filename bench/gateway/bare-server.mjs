@@ -1,9 +1,10 @@
 // The baseline: one process, no bus, no Nest. A plain Fastify route that hashes the bearer
 // token and looks it up with one pg query (the credentials service's own SQL), answering a
-// whoami-like JSON. Usage (by run.mjs, forked): node bare-server.mjs <mode> <database url>
-//   nocache      every request queries Postgres
-//   cache        verified tokens kept 30 s in a Map, like the gateway's TokenCache
-//   cache+orgs   as cache, plus the per-request organizations query whoami makes over RPC
+// whoami-like JSON. Usage (by run.mjs): node bare-server.mjs <mode> <database url>
+//   nocache   every request runs the token query (and nothing else: orgs stay empty)
+//   cache     like the gateway: the verified token and the user's organizations (one more
+//             query, the organizations service's) kept 30 s in Maps, so whoami at steady
+//             state touches no database
 import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
@@ -23,16 +24,32 @@ const ORGS_SQL = `SELECT o.id, o.name, o.fullname, o.plan, m.role
   FROM organizations.organizations o JOIN organizations.members m ON m.organization_id = o.id
  WHERE m.user_id = $1 ORDER BY o.name`;
 
+const orgsCache = new Map();
+
+function cached(map, key) {
+  const hit = map.get(key);
+  return hit && hit.expiresAt > Date.now() ? hit.value : undefined;
+}
+
 async function lookup(token) {
   const hash = createHash('sha256').update(token, 'utf8').digest('hex');
-  if (mode !== 'nocache') {
-    const hit = cache.get(hash);
-    if (hit && hit.expiresAt > Date.now()) return hit.row;
+  if (mode === 'cache') {
+    const hit = cached(cache, hash);
+    if (hit) return hit;
   }
   const { rows } = await pool.query(TOKEN_SQL, [hash]);
   const row = rows[0];
-  if (row && mode !== 'nocache') cache.set(hash, { row, expiresAt: Date.now() + TTL_MS });
+  if (row && mode === 'cache') cache.set(hash, { value: row, expiresAt: Date.now() + TTL_MS });
   return row;
+}
+
+async function orgsOf(userId) {
+  if (mode !== 'cache') return [];
+  const hit = cached(orgsCache, userId);
+  if (hit) return hit;
+  const { rows } = await pool.query(ORGS_SQL, [userId]);
+  orgsCache.set(userId, { value: rows, expiresAt: Date.now() + TTL_MS });
+  return rows;
 }
 
 const app = Fastify({ logger: false });
@@ -40,7 +57,7 @@ app.get('/api/whoami-v2', async (req, reply) => {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   const row = m && m[1].length <= 200 ? await lookup(m[1]) : undefined;
   if (!row) return reply.code(401).send({ error: 'Invalid credentials' });
-  const orgs = mode === 'cache+orgs' ? (await pool.query(ORGS_SQL, [row.user_id])).rows : [];
+  const orgs = await orgsOf(row.user_id);
   return {
     type: 'user',
     id: row.user_id,

@@ -1,8 +1,9 @@
 // The load: autocannon on GET /api/whoami-v2 with rotating tokens, and a sequential loop of
 // POST /api/credentials/revoke with 1,000 credentials each. Both run in the bench's own process.
 import autocannon from 'autocannon';
-import { cpuAccount, toggleProfiles, waitQuiet } from './processes.mjs';
-import { randomBase62, seededToken } from './seed.mjs';
+import { assertRunning, cpuAccount, toggleProfiles, waitQuiet } from './processes.mjs';
+import { randomBase62, seededToken, transactions } from './seed.mjs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 function cannon(url, tokens, connections, seconds) {
   let next = 0;
@@ -25,14 +26,18 @@ function cannon(url, tokens, connections, seconds) {
  * Warm-up, then the measured run. CPU time of the server's processes, of this process
  * (autocannon) and of the whole machine is read around the measured window.
  */
-async function measureWhoamiOnce({ label, url, tokens, procs, connections, seconds, warmupSeconds, quietWaitSeconds }) {
+async function measureWhoamiOnce({ label, url, tokens, procs, dbUrl, connections, seconds, warmupSeconds, quietWaitSeconds }) {
   await waitQuiet(quietWaitSeconds);
   if (warmupSeconds > 0) await cannon(url, tokens, connections, warmupSeconds);
   await toggleProfiles(procs);
+  const xactsBefore = dbUrl ? await transactions(dbUrl) : 0;
   const account = cpuAccount(procs);
   const r = await cannon(url, tokens, connections, seconds);
   const cpu = account();
+  await sleep(1100); // Postgres publishes its statistics at most once a second
+  const xacts = dbUrl ? (await transactions(dbUrl)) - xactsBefore : undefined;
   await toggleProfiles(procs);
+  assertRunning(procs);
   const bad = r.non2xx + r.errors + r.timeouts;
   if (bad > 0) {
     throw new Error(`${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}: not measuring what it claims`);
@@ -47,6 +52,7 @@ async function measureWhoamiOnce({ label, url, tokens, procs, connections, secon
     serverCpuUsPerReq: (cpu.ms.server * 1000) / r.requests.total,
     postgresCpuUsPerReq: (cpu.ms.postgres * 1000) / r.requests.total,
     natsCpuUsPerReq: (cpu.ms.nats * 1000) / r.requests.total,
+    pgTransactionsPerReq: xacts === undefined ? undefined : xacts / r.requests.total,
     // What one request costs the setup, load generator excluded: its processes, Postgres, NATS.
     setupCpuUsPerReq: ((cpu.ms.server + cpu.ms.postgres + cpu.ms.nats) * 1000) / r.requests.total,
     serverUsPerReqByProcess: Object.fromEntries(Object.entries(cpu.byServer).map(([name, ms]) => [name, Math.round((ms * 1000) / r.requests.total)])),
@@ -108,7 +114,14 @@ export async function measureRevoke({ label, url, procs, tag, requests, real, wa
   await waitQuiet(quietWaitSeconds);
   const account = cpuAccount(procs);
   const latencies = [];
-  for (const payload of payloads) latencies.push(await send(payload));
+  for (const payload of payloads) {
+    try {
+      latencies.push(await send(payload));
+    } catch (error) {
+      assertRunning(procs); // a dead server says so rather than "fetch failed"
+      throw error;
+    }
+  }
   const cpu = account();
   const sorted = [...latencies].sort((a, b) => a - b);
   return {

@@ -29,8 +29,8 @@ export function startNode(name, args, { env = {}, logDir, cwd }) {
     env: fullEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
   let output = '';
   const keep = (chunk) => {
     output = (output + chunk.toString()).slice(-20_000);
@@ -38,9 +38,11 @@ export function startNode(name, args, { env = {}, logDir, cwd }) {
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const proc = { name, child, logFile, exited, output: () => output, exitedEarly: false };
-  exited.then(() => {
+  const proc = { name, child, logFile, exited, output: () => output, exitedEarly: false, exit: null };
+  exited.then(({ code, signal }) => {
     proc.exitedEarly = true;
+    proc.exit = signal ? `signal ${signal}` : `code ${code}`;
+    log.end(`[bench] ${name} (pid ${child.pid}) exited with ${proc.exit}\n`);
     children.delete(proc);
   });
   children.add(proc);
@@ -59,6 +61,14 @@ export async function runNode(name, args, options) {
   const proc = startNode(name, args, options);
   const { code, signal } = await proc.exited;
   if (code !== 0) throw new Error(`${name} exited with ${code ?? signal}:\n${proc.output()}`);
+}
+
+/** Throws when one of the processes has exited (a server dying under load must not pass for slowness). */
+export function assertRunning(procs) {
+  const gone = procs.filter((p) => p.exitedEarly);
+  if (gone.length > 0) {
+    throw new Error(gone.map((p) => `${p.name} exited with ${p.exit}; log ${p.logFile}:\n${p.output().slice(-3000)}`).join('\n'));
+  }
 }
 
 /** Polls url until it answers 200, or fails when the process dies or time runs out. */

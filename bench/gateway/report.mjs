@@ -13,38 +13,46 @@ export function printWhoami(results) {
   console.log('\nGET /api/whoami-v2 (latencies in ms; CPU in microseconds per request)');
   console.log(
     `${'setup'.padEnd(62)} ${'req/s'.padStart(6)} ${'p50'.padStart(4)} ${'p99'.padStart(4)} ${'mean'.padStart(5)} ${'requests'.padStart(8)}` +
-      ` ${'server'.padStart(6)} ${'pg'.padStart(4)} ${'nats'.padStart(4)} ${'total'.padStart(5)}  cores used: server / pg / nats / autocannon / other`,
+      ` ${'server'.padStart(6)} ${'pg'.padStart(4)} ${'nats'.padStart(4)} ${'total'.padStart(5)} ${'pg tx/req'.padStart(9)}  cores used: server / pg / nats / autocannon / other`,
   );
   for (const r of results) {
     console.log(
       `${r.label.padEnd(62)} ${f0(r.rps).padStart(6)} ${ms(r.p50).padStart(4)} ${ms(r.p99).padStart(4)} ${f1(r.mean).padStart(5)} ${String(r.total).padStart(8)}` +
-        ` ${f0(r.serverCpuUsPerReq).padStart(6)} ${f0(r.postgresCpuUsPerReq).padStart(4)} ${f0(r.natsCpuUsPerReq).padStart(4)} ${f0(r.setupCpuUsPerReq).padStart(5)}  ${cores(r.cores)}`,
+        ` ${f0(r.serverCpuUsPerReq).padStart(6)} ${f0(r.postgresCpuUsPerReq).padStart(4)} ${f0(r.natsCpuUsPerReq).padStart(4)} ${f0(r.setupCpuUsPerReq).padStart(5)}` +
+        ` ${(r.pgTransactionsPerReq === undefined ? '-' : r.pgTransactionsPerReq.toFixed(2)).padStart(9)}  ${cores(r.cores)}`,
     );
   }
-  console.log(`  req/s in each round: ${results.map((r) => `${r.label.split(' ')[0]} ${r.roundsRps.join(', ')}`).join('; ')}`);
+  console.log(`  req/s in each round: ${results.map((r) => `${r.label.split(' ')[0]} ${r.rounds.map((x) => x.rps.toFixed(0)).join(', ')}`).join('; ')}`);
   for (const r of results) {
     const parts = Object.entries(r.serverUsPerReqByProcess);
     if (parts.length > 1) console.log(`  ${r.label.split(' ')[0]} server CPU us/req by process: ${parts.map(([n, us]) => `${n} ${us}`).join(', ')}`);
   }
 }
 
+const median = (values) => [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) / 2)];
+
 /**
- * Ratios of the hub setups to the bare ones: throughput (what the target is about) and CPU
- * cost per request (bare / setup: the capacity left when the load generator is not the limit).
+ * Ratios of the hub setups to the bare ones, taken round by round (measurements close in time)
+ * and then the median: throughput (what the target is about) and capacity (CPU us/req of the
+ * bare setup / the hub setup: what is left when the load generator is not the limit).
  */
 export function printRatios(byKey, target) {
-  console.log('\nRatios to the bare handler: throughput (req/s setup / req/s bare) and capacity (CPU us/req bare / setup)');
+  console.log('\nRatios to the bare handler, median of the per-round ratios [range]: throughput (req/s) and capacity (CPU us/req)');
   const rows = [];
   for (const top of ['b', 'a', 'a2']) {
-    for (const base of ['c', 'd', 'e']) {
+    for (const base of ['c', 'd']) {
       const t = byKey[top];
       const b = byKey[base];
       if (!t || !b) continue;
-      const ratio = t.rps / b.rps;
-      const capacity = b.setupCpuUsPerReq / t.setupCpuUsPerReq;
+      const per = t.rounds.map((x, i) => ({ ratio: x.rps / b.rounds[i].rps, capacity: b.rounds[i].cpu / x.cpu }));
+      const ratio = median(per.map((p) => p.ratio));
+      const capacity = median(per.map((p) => p.capacity));
+      const range = (k) => `[${pct(Math.min(...per.map((p) => p[k])))}..${pct(Math.max(...per.map((p) => p[k])))}]`;
       const verdict = top === 'b' ? `  target throughput >= ${pct(target)}: ${ratio >= target ? 'met' : 'NOT met'}` : '';
-      rows.push({ top, base, ratio, capacity });
-      console.log(`  (${top}) / (${base})  throughput ${pct(ratio).padStart(7)}   capacity ${pct(capacity).padStart(7)}${verdict}`);
+      rows.push({ top, base, ratio, capacity, per });
+      console.log(
+        `  ${`(${top}) / (${base})`.padEnd(10)} throughput ${pct(ratio).padStart(7)} ${range('ratio').padEnd(18)} capacity ${pct(capacity).padStart(7)} ${range('capacity').padEnd(18)}${verdict}`,
+      );
     }
   }
   return rows;
@@ -83,7 +91,7 @@ export function printNote(cfg, results, { code, pgVersion, noise }) {
     ${Math.round(totalmem() / 2 ** 30)} GiB; PostgreSQL ${pgVersion} and NATS (JetStream) already running on the same machine.
     Each server under test runs in its own child process(es); all are started first and primed with ${cfg.primeSeconds} s of
     unmeasured load each (JIT, pools, caches at steady state), then measured one at a time in ${cfg.rounds} rounds
-    (a, a', b, c, d, e, a, ...); the round with the median req/s is shown. autocannon 9 runs inside the bench process
+    (a, a', b, c, d, a, ...); the round with the median req/s is shown. autocannon 9 runs inside the bench process
     itself, so the load generator, the servers, Postgres and NATS all share the same 2 cores. "cores used" splits the
     CPU time of the measured window (read from /proc) into the setup's own Node processes, Postgres, NATS, the bench
     process (autocannon or the revoke client) and anything else on the machine; the columns server, pg, nats and total
@@ -94,9 +102,9 @@ export function printNote(cfg, results, { code, pgVersion, noise }) {
     measured; each request carries the next of ${cfg.whoamiUsers} write tokens (${cfg.whoamiUsers} users made through the admin API, one
     organization membership each), so every cache holds ${cfg.whoamiUsers} entries; every request was checked to be 2xx. (a) uses
     a fresh Postgres database (DATABASE_URL) so it differs from (b) only by architecture; (a') is the default embedded
-    PGlite. The gateway caches verified tokens 30 s (HUB_AUTH_CACHE_TTL_MS) yet makes one RPC to organizations (one SQL
-    query) per whoami. (c) runs one token query per request and no orgs query; (d) caches tokens like the gateway and
-    then touches no database; (e) caches and runs the orgs query, the same database work per request as (a) and (b).
+    PGlite. (c) runs the token query on every request and answers no organizations; (d) keeps the
+    verified token and the user's organizations 30 s, as the gateway does (HUB_AUTH_CACHE_TTL_MS), so the ratio to (d)
+    is like for like; "pg tx/req" shows the database work each setup really did per request.
     Rate limits were raised so no request was refused. revoke: ${cfg.revokeRequests} requests one after the other (after
     ${cfg.revokeWarmup} warm-up), each of 1,000 credentials: ${cfg.revokeReal} real seeded tokens never sent before plus unknown random
     tokens; ${cfg.storedTokens.toLocaleString('en')} tokens of ${cfg.tokenUsers} users seeded by SQL; latency from the client (request sent to answer

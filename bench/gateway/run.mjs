@@ -11,7 +11,7 @@
 //   BENCH_REVOKE_REQUESTS [200]   sequential revocations of 1,000 credentials each
 //   BENCH_REVOKE_REAL [10]        real (seeded, never sent) tokens among each request's 1,000
 //   BENCH_PGLITE [1]              also measure the all-in-one hub on its embedded PGlite
-//   BENCH_ONLY                    e.g. "b,c": measure only these of a, a2, b, c, d, e
+//   BENCH_ONLY                    e.g. "b,d": measure only these of a, a2, b, c, d
 //   BENCH_QUIET_WAIT_SECONDS [120] wait this long at most for other work on the machine to stop
 //   BENCH_ATTEMPTS [3]            measure again while other work disturbed a run
 //   BENCH_CPU_PROF [0]            1: V8 CPU profiles of every server over its measured whoami
@@ -69,9 +69,8 @@ const labels = {
   a: '(a) all-in-one hub, Postgres, in-process bus',
   a2: "(a') all-in-one hub, embedded PGlite (the default)",
   b: '(b) distributed: gateway + credentials + orgs, NATS, Postgres',
-  c: '(c) bare Fastify + pg, one query per request, no cache',
-  d: '(d) bare Fastify + pg, 30 s token cache',
-  e: '(e) bare, 30 s token cache + orgs query per request',
+  c: '(c) bare Fastify + pg, token query per request, no cache',
+  d: '(d) bare Fastify + pg, 30 s token and orgs cache (like gw)',
 };
 
 const want = (key) => !cfg.only || cfg.only.includes(key);
@@ -100,9 +99,9 @@ async function seed(url, dbUrl, tag) {
   return { tokens, names };
 }
 
-async function whoami(key, setup, tokens, round) {
+async function whoami(key, { setup, tokens, dbUrl }, round) {
   log(`whoami, round ${round}/${cfg.rounds}: ${labels[key]}`);
-  const r = await measureWhoami({ label: labels[key], url: setup.url, tokens, procs: setup.procs, ...cfg });
+  const r = await measureWhoami({ label: labels[key], url: setup.url, tokens, procs: setup.procs, dbUrl, ...cfg });
   log(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`);
   return r;
 }
@@ -110,7 +109,7 @@ async function whoami(key, setup, tokens, round) {
 /** The round with the median throughput stands for the setup; the others give the spread. */
 function median(runs) {
   const sorted = [...runs].sort((x, y) => x.rps - y.rps);
-  return { ...sorted[Math.floor((sorted.length - 1) / 2)], roundsRps: runs.map((r) => Math.round(r.rps)) };
+  return { ...sorted[Math.floor((sorted.length - 1) / 2)], rounds: runs.map((r) => ({ rps: r.rps, cpu: r.setupCpuUsPerReq })) };
 }
 
 async function revoke(key, setup, dbUrl, tag) {
@@ -163,17 +162,17 @@ async function main() {
     setups.a2 = { setup, ...(await seed(setup.url, null, randomBase62(8))) };
   }
   {
-    // (b) distributed; (c), (d), (e) run against its database and tokens.
+    // (b) distributed; (c) and (d) run against its database and tokens.
     const dbUrl = await freshDatabase('dist');
     const tag = randomBase62(8);
     distributedStarted = true;
     const setup = await startDistributed({ root, logDir, adminToken, databaseUrl: dbUrl, natsUrl: cfg.natsUrl, busPrefix });
     const users = await seed(setup.url, dbUrl, tag);
     if (want('b')) setups.b = { setup, dbUrl, tag, ...users };
-    for (const [key, mode] of [['c', 'nocache'], ['d', 'cache'], ['e', 'cache+orgs']].filter(([k]) => want(k))) {
+    for (const [key, mode] of [['c', 'nocache'], ['d', 'cache']].filter(([k]) => want(k))) {
       const bare = await startBare({ root, logDir, databaseUrl: dbUrl, mode });
       await checkWhoami(bare.url, users.tokens[0], users.names[0]);
-      setups[key] = { setup: bare, ...users };
+      setups[key] = { setup: bare, dbUrl, ...users };
     }
   }
 
@@ -183,7 +182,7 @@ async function main() {
   }
   const runs = {};
   for (let round = 1; round <= cfg.rounds; round++) {
-    for (const [key, s] of Object.entries(setups)) (runs[key] ??= []).push(await whoami(key, s.setup, s.tokens, round));
+    for (const [key, s] of Object.entries(setups)) (runs[key] ??= []).push(await whoami(key, s, round));
   }
   const whoamiResults = Object.fromEntries(Object.entries(runs).map(([key, list]) => [key, median(list)]));
   const revokeResults = [];
@@ -192,7 +191,7 @@ async function main() {
   }
   await stopAll();
 
-  const ordered = ['a', 'a2', 'b', 'c', 'd', 'e'].filter((k) => whoamiResults[k]).map((k) => whoamiResults[k]);
+  const ordered = ['a', 'a2', 'b', 'c', 'd'].filter((k) => whoamiResults[k]).map((k) => whoamiResults[k]);
   console.log(`\n==== Gateway benchmark, run ${runId} ====`);
   printWhoami(ordered);
   const ratios = printRatios(whoamiResults, TARGET_RATIO);

@@ -137,3 +137,13 @@ export async function dropBusStreams(natsUrl, busPrefix) {
 export function postgresVersion() {
   return withClient(ADMIN_URL, async (c) => (await c.query('SHOW server_version')).rows[0].server_version);
 }
+
+/** Transactions (each statement outside a transaction is one) committed or rolled back so far in a database. */
+export function transactions(dbUrl) {
+  const name = new URL(dbUrl).pathname.slice(1);
+  return withClient(ADMIN_URL, async (c) => {
+    await c.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await c.query('SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = $1', [name]);
+    return Number(rows[0]?.n ?? 0);
+  });
+}
