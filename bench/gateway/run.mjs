@@ -144,6 +144,7 @@ async function main() {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  const code = codeVersion(); // what was built: others may commit while the bench runs
 
   // Every setup is started and seeded first, then measured in rounds (a, a', b, c, d, e, a, ...):
   // a drift of the machine's speed during the run then touches every setup alike. Idle setups
@@ -196,7 +197,7 @@ async function main() {
   printWhoami(ordered);
   const ratios = printRatios(whoamiResults, TARGET_RATIO);
   printRevoke(revokeResults, TARGET_REVOKE_P99_MS);
-  printNote(cfg, [...ordered, ...revokeResults], { code: codeVersion(), pgVersion, noise: NOISE_CORES });
+  printNote(cfg, [...ordered, ...revokeResults], { code, pgVersion, noise: NOISE_CORES });
   writeFileSync(join(workDir, 'results.json'), JSON.stringify({ cfg, whoami: whoamiResults, ratios, revoke: revokeResults }, null, 2));
   console.log(`\nraw results: ${join(workDir, 'results.json')}`);
   if (cfg.cpuProfile && existsSync(profileDir)) {
