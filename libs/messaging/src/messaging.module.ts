@@ -36,7 +36,9 @@ class BusLifecycle implements OnApplicationShutdown {
 }
 
 async function openNats(url: string, name: string): Promise<NatsConnection> {
-  const nc = await connect({ servers: url.split(','), name, maxReconnectAttempts: -1 });
+  // noAsyncTraces: nats.js otherwise builds two Error objects per request (about 15 % of the
+  // gateway's CPU on RPC-heavy paths, measured by bench:gateway).
+  const nc = await connect({ servers: url.split(','), name, maxReconnectAttempts: -1, noAsyncTraces: true });
   const jsm = await nc.jetstreamManager();
   for (const stream of Object.values(Streams)) await ensureStream(jsm, stream);
   new Logger('Messaging').log(`connected to NATS at ${url}`);
