@@ -10,6 +10,7 @@ import { WhoAmIController } from './api/whoami.controller';
 import { AuthGuard } from './auth/auth.guard';
 import { OrgAccessGuard } from './auth/org-access.guard';
 import { MembershipCache } from './auth/membership-cache';
+import { MembershipDirectory } from './auth/membership-directory';
 import { TokenCache } from './auth/token-cache';
 import { type GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG } from './gateway.tokens';
@@ -39,6 +40,7 @@ export class GatewayModule {
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: TokenCache, useValue: new TokenCache(config.HUB_AUTH_CACHE_TTL_MS, config.HUB_AUTH_CACHE_SIZE) },
         { provide: MembershipCache, useValue: new MembershipCache(config.HUB_AUTH_CACHE_TTL_MS, config.HUB_AUTH_CACHE_SIZE) },
+        MembershipDirectory,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: OrgAccessGuard },

@@ -1,9 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type AuthInfo, OrganizationsRpc, type RequestContext, type UserMembership } from '@hub/contracts';
-import { RpcClient } from '@hub/messaging';
+import { type AuthInfo, type RequestContext } from '@hub/contracts';
 import { Ctx, CurrentAuth } from '../auth/auth.decorators';
-import { MembershipCache } from '../auth/membership-cache';
+import { MembershipDirectory } from '../auth/membership-directory';
 
 export interface WhoAmI {
   type: 'user';
@@ -28,24 +27,13 @@ export interface WhoAmI {
 @ApiBearerAuth()
 @Controller('api')
 export class WhoAmIController {
-  constructor(
-    private readonly rpc: RpcClient,
-    private readonly memberships: MembershipCache,
-  ) {}
-
-  private async membershipsOf(userId: string, ctx: RequestContext): Promise<UserMembership[]> {
-    const cached = this.memberships.get(userId);
-    if (cached) return cached;
-    const fresh = await this.rpc.call<UserMembership[]>(OrganizationsRpc.ListForUser, { userId }, ctx);
-    this.memberships.set(userId, fresh);
-    return fresh;
-  }
+  constructor(private readonly directory: MembershipDirectory) {}
 
   @Get('whoami-v2')
   @ApiOperation({ summary: 'The user, organizations and token behind the bearer token' })
   @ApiOkResponse({ description: 'The caller' })
   async whoami(@CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WhoAmI> {
-    const memberships = await this.membershipsOf(auth.user.id, ctx);
+    const memberships = await this.directory.membershipsOf(auth.user.id, ctx);
     const { user, token } = auth;
     return {
       type: 'user',

@@ -1,12 +1,10 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type FastifyRequest } from 'fastify';
-import {
-  ForbiddenError, type OrganizationAccess, OrganizationsRpc, PLAN_LABELS, planAtLeast,
-} from '@hub/contracts';
-import { RpcClient } from '@hub/messaging';
+import { ForbiddenError, type OrganizationAccess, PLAN_LABELS, planAtLeast } from '@hub/contracts';
 import { contextOf } from '../http/request-context';
 import { ORG_SCOPED, type OrgScopeRequirement } from './auth.decorators';
+import { MembershipDirectory } from './membership-directory';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,7 +20,7 @@ declare module 'fastify' {
 export class OrgAccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly rpc: RpcClient,
+    private readonly directory: MembershipDirectory,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -32,7 +30,7 @@ export class OrgAccessGuard implements CanActivate {
     const auth = req.hubAuth;
     const name = (req.params as Record<string, string>)['name'] ?? '';
     if (!auth) return false;
-    const access = await this.rpc.call<OrganizationAccess>(OrganizationsRpc.GetAccess, { organization: name, userId: auth.user.id }, contextOf(req));
+    const access = await this.directory.accessTo(name, auth.user.id, contextOf(req));
     const org = access.organization;
     if (auth.revokedOrganizationIds.includes(org.id)) {
       throw new ForbiddenError(`This token was revoked by the organization ${org.name} and cannot access it`, 'TOKEN_REVOKED_BY_ORG');

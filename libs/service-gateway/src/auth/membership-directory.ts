@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import {
+  type OrganizationAccess, OrganizationsRpc, type RequestContext, type UserMembership,
+} from '@hub/contracts';
+import { RpcClient } from '@hub/messaging';
+import { MembershipCache } from './membership-cache';
+
+/**
+ * A user's organizations and roles, from the gateway's cache when it has them. whoami and the
+ * org access guard both read it, so most requests cost no RPC; a change of membership drops the
+ * user's entry on every replica (hub.organizations.membership.changed).
+ */
+@Injectable()
+export class MembershipDirectory {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly cache: MembershipCache,
+  ) {}
+
+  async membershipsOf(userId: string, ctx: RequestContext): Promise<UserMembership[]> {
+    const cached = this.cache.get(userId);
+    if (cached) return cached;
+    const fresh = await this.rpc.call<UserMembership[]>(OrganizationsRpc.ListForUser, { userId }, ctx);
+    this.cache.set(userId, fresh);
+    return fresh;
+  }
+
+  /** The user's standing in one organization; asks organizations only when not a member (404 or 403 then). */
+  async accessTo(organization: string, userId: string, ctx: RequestContext): Promise<OrganizationAccess> {
+    const member = (await this.membershipsOf(userId, ctx)).find((m) => m.organization.name === organization);
+    if (member) return { organization: member.organization, role: member.role };
+    return this.rpc.call<OrganizationAccess>(OrganizationsRpc.GetAccess, { organization, userId }, ctx);
+  }
+}
