@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type AuthInfo, type TokenRole, UnauthorizedError } from '@hub/contracts';
+import { preparedQuery } from '@hub/persistence';
 import { type CredentialsConfig } from '../credentials.config';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.tokens';
 import { hashToken, avatarUrl } from '../tokens';
@@ -33,7 +34,9 @@ export class VerifyTokenUseCase {
   ) {}
 
   async execute(raw: string): Promise<AuthInfo> {
-    const rows: Row[] = await this.ds.query(
+    const rows = await preparedQuery<Row>(
+      this.ds,
+      'hub-credentials-verify-token',
       `SELECT t.id AS token_id, t.user_id, t.role, t.display_name, t.last4, t.created_at AS token_created_at,
               t.last_used_at, u.name, u.email, u.fullname, u.is_pro, u.created_at AS user_created_at,
               (SELECT array_agg(r.organization_id) FROM credentials.org_token_revocations r WHERE r.token_id = t.id) AS revoked_orgs
