@@ -24,13 +24,11 @@ export interface MessagingOptions {
 class BusLifecycle implements OnApplicationShutdown {
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection | null,
-    private readonly rpc: RpcClient,
     private readonly events: EventBus,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.events.close();
-    await this.rpc.close();
     if (this.nc && !this.nc.isClosed()) await this.nc.drain();
   }
 }

@@ -14,15 +14,6 @@ export const EventSubjects = {
   HubEventsPrefix: subject('hub.events'),
 } as const;
 
-/** Subject names the admin API may publish to, without the bus prefix. */
-export const PUBLISHABLE_EVENT_PREFIXES = [
-  'hub.events.repo.',
-  'hub.events.discussion.',
-  'hub.events.paper.',
-  'hub.events.post.',
-  'hub.events.blog.',
-] as const;
-
 export const Streams = {
   Events: { name: streamName('HUB_EVENTS'), subjects: [subject('hub.events.>')] },
   Audit: { name: streamName('HUB_AUDIT'), subjects: [subject('hub.audit.>')] },

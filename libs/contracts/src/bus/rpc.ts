@@ -19,7 +19,3 @@ export const OrganizationsRpc = {
   ListForUser: subject('organizations.membership.list-for-user'),
 } as const;
 
-export const QueueGroups = {
-  Credentials: 'credentials',
-  Organizations: 'organizations',
-} as const;

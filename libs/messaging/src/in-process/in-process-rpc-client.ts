@@ -26,8 +26,4 @@ export class InProcessRpcClient extends RpcClient {
       clearTimeout(timer);
     }
   }
-
-  async close(): Promise<void> {
-    // Nothing to release.
-  }
 }

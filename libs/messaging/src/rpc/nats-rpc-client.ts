@@ -41,8 +41,4 @@ export class NatsRpcClient extends RpcClient {
     if (reply.err !== undefined && reply.err !== null) throw toHubError(reply.err, pattern);
     return reply.response as TResult;
   }
-
-  async close(): Promise<void> {
-    // The connection belongs to whoever opened it (MessagingModule).
-  }
 }

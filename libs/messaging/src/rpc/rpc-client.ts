@@ -17,6 +17,4 @@ export abstract class RpcClient {
     ctx: RequestContext,
     options?: RpcCallOptions,
   ): Promise<TResult>;
-
-  abstract close(): Promise<void>;
 }
