@@ -10,3 +10,8 @@ export const OBJECT_ID_PATTERN = /^[0-9a-f]{24}$/;
 /** Access tokens: the fixed prefix, then 34 base62 characters. */
 export const TOKEN_PREFIX = 'hf_';
 export const TOKEN_PATTERN = /^hf_[A-Za-z0-9]{34}$/;
+
+/** Users and organizations share one avatar namespace: `<public url>/avatars/<name>.svg`. */
+export function avatarUrl(publicUrl: string, name: string): string {
+  return `${publicUrl.replace(/\/$/, '')}/avatars/${encodeURIComponent(name)}.svg`;
+}

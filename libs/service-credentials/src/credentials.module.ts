@@ -1,18 +1,19 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
 import { type CredentialsConfig } from './credentials.config';
-import { CredentialsHandler } from './credentials.handler';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from './credentials.tokens';
-import { CREDENTIALS_ENTITIES } from './entities';
+import { CREDENTIALS_ENTITIES } from './credentials.entities';
 import { OutboxMailer } from './mail/outbox-mailer';
 import { CREDENTIALS_MIGRATIONS } from './migrations';
-import { CreateTokenUseCase } from './use-cases/create-token.use-case';
-import { CreateUserUseCase } from './use-cases/create-user.use-case';
-import { FindTokenUseCase } from './use-cases/find-token.use-case';
-import { GetUserUseCase } from './use-cases/get-user.use-case';
-import { RevokeLeakedTokensUseCase } from './use-cases/revoke-leaked-tokens.use-case';
-import { RevokeTokenForOrgUseCase } from './use-cases/revoke-token-for-org.use-case';
-import { VerifyTokenUseCase } from './use-cases/verify-token.use-case';
+import { TokensHandler } from './tokens/tokens.handler';
+import { UsersHandler } from './users/users.handler';
+import { CreateTokenUseCase } from './tokens/create-token.use-case';
+import { CreateUserUseCase } from './users/create-user.use-case';
+import { FindTokenUseCase } from './tokens/find-token.use-case';
+import { GetUserUseCase } from './users/get-user.use-case';
+import { RevokeLeakedTokensUseCase } from './tokens/revoke-leaked-tokens.use-case';
+import { RevokeTokenForOrgUseCase } from './tokens/revoke-token-for-org.use-case';
+import { VerifyTokenUseCase } from './tokens/verify-token.use-case';
 
 export const CREDENTIALS_SCHEMA = 'credentials';
 
@@ -29,7 +30,7 @@ export class CredentialsModule {
       imports: [
         ServicePersistenceModule.forService(credentialsPersistence(config)),
       ],
-      controllers: [CredentialsHandler],
+      controllers: [UsersHandler, TokensHandler],
       providers: [
         { provide: CREDENTIALS_CONFIG, useValue: config },
         OutboxMailer,

@@ -1,4 +1,2 @@
 export * from './gateway.module';
-export * from './gateway.config';
-export * from './bootstrap/create-gateway-app';
-export * from './bootstrap/openapi';
+export { GatewayConfig, createGatewayApp, buildOpenApiDocument, serveOpenApi, toOpenApi31 } from './core';

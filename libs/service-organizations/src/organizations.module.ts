@@ -1,12 +1,13 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
-import { ORGANIZATIONS_ENTITIES } from './entities';
+import { ORGANIZATIONS_ENTITIES } from './organizations.entities';
 import { ORGANIZATIONS_MIGRATIONS } from './migrations';
 import { type OrganizationsConfig } from './organizations.config';
-import { OrganizationsHandler } from './organizations.handler';
 import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from './organizations.tokens';
-import { CreateOrganizationUseCase } from './use-cases/create-organization.use-case';
-import { MembershipUseCases } from './use-cases/membership.use-cases';
+import { MembersHandler } from './members/members.handler';
+import { MembershipUseCases } from './members/membership.use-cases';
+import { CreateOrganizationUseCase } from './organizations/create-organization.use-case';
+import { OrganizationsHandler } from './organizations/organizations.handler';
 
 export const ORGANIZATIONS_SCHEMA = 'organizations';
 
@@ -21,7 +22,7 @@ export class OrganizationsModule {
     return {
       module: OrganizationsModule,
       imports: [ServicePersistenceModule.forService(organizationsPersistence(config))],
-      controllers: [OrganizationsHandler],
+      controllers: [OrganizationsHandler, MembersHandler],
       providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases],
     };
   }

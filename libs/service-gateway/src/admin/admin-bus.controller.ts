@@ -3,7 +3,7 @@ import { ApiAcceptedResponse, ApiBearerAuth, ApiOperation, ApiTags } from '@nest
 import { AdminCreateRepoDto, AdminPublishEventDto, subject } from '@hub/contracts';
 import { EventBus } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
-import { AdminOnly } from '../auth/auth.decorators';
+import { AdminOnly } from '../core';
 
 @ApiTags('admin')
 @ApiBearerAuth()

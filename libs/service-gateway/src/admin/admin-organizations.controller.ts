@@ -5,9 +5,9 @@ import {
   type RequestContext, type UserView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { OrgNameParam } from '../api/params';
-import { AdminOnly, Ctx } from '../auth/auth.decorators';
-import { MembershipCache } from '../auth/membership-cache';
+import { OrgNameParam } from '../core';
+import { AdminOnly, Ctx } from '../core';
+import { MembershipCache } from '../core';
 
 @ApiTags('admin')
 @ApiBearerAuth()

@@ -4,8 +4,8 @@ import {
   AdminCreateTokenDto, AdminCreateUserDto, type CreatedToken, CredentialsRpc, type RequestContext, type TokenView, type UserView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, Ctx } from '../auth/auth.decorators';
-import { UserNameParam } from '../api/params';
+import { AdminOnly, Ctx } from '../core';
+import { UserNameParam } from '../core';
 
 export interface CreatedTokenAnswer extends TokenView {
   /** The raw token: shown this once, never again. */

@@ -1,0 +1,14 @@
+import { type TokenView } from '@hub/contracts';
+import { type AccessTokenEntity } from './access-token.entity';
+
+export function toTokenView(t: AccessTokenEntity): TokenView {
+  return {
+    id: t.id,
+    userId: t.userId,
+    displayName: t.displayName,
+    role: t.role,
+    last4: t.last4,
+    createdAt: t.createdAt.toISOString(),
+    lastUsedAt: t.lastUsedAt ? t.lastUsedAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,48 @@
+import { MessagePattern } from '@nestjs/microservices';
+import {
+  type AuthInfo, type CreatedToken, CreateTokenRpc, CredentialsRpc, FindTokenRpc, type RequestContext, RevokeForOrgRpc,
+  RevokeLeakedRpc, type TokenView, VerifyTokenRpc,
+} from '@hub/contracts';
+import { RpcController, RpcCtx, RpcPayload } from '@hub/messaging';
+import { CreateTokenUseCase } from './create-token.use-case';
+import { FindTokenUseCase } from './find-token.use-case';
+import { RevokeLeakedTokensUseCase } from './revoke-leaked-tokens.use-case';
+import { type OrgRevocationView, RevokeTokenForOrgUseCase } from './revoke-token-for-org.use-case';
+import { VerifyTokenUseCase } from './verify-token.use-case';
+
+@RpcController()
+export class TokensHandler {
+  constructor(
+    private readonly createToken: CreateTokenUseCase,
+    private readonly verifyToken: VerifyTokenUseCase,
+    private readonly findToken: FindTokenUseCase,
+    private readonly revokeLeaked: RevokeLeakedTokensUseCase,
+    private readonly revokeForOrg: RevokeTokenForOrgUseCase,
+  ) {}
+
+  @MessagePattern(CredentialsRpc.CreateToken)
+  onCreateToken(@RpcPayload() dto: CreateTokenRpc): Promise<CreatedToken> {
+    return this.createToken.execute(dto);
+  }
+
+  @MessagePattern(CredentialsRpc.VerifyToken)
+  onVerifyToken(@RpcPayload() dto: VerifyTokenRpc): Promise<AuthInfo> {
+    return this.verifyToken.execute(dto.token);
+  }
+
+  @MessagePattern(CredentialsRpc.FindToken)
+  onFindToken(@RpcPayload() dto: FindTokenRpc): Promise<TokenView> {
+    return this.findToken.execute(dto);
+  }
+
+  @MessagePattern(CredentialsRpc.RevokeLeaked)
+  async onRevokeLeaked(@RpcPayload() dto: RevokeLeakedRpc): Promise<{ accepted: true }> {
+    await this.revokeLeaked.execute(dto.credentials);
+    return { accepted: true };
+  }
+
+  @MessagePattern(CredentialsRpc.RevokeForOrg)
+  onRevokeForOrg(@RpcPayload() dto: RevokeForOrgRpc, @RpcCtx() ctx: RequestContext): Promise<OrgRevocationView> {
+    return this.revokeForOrg.execute(dto, ctx);
+  }
+}

@@ -1,0 +1,23 @@
+import { MessagePattern } from '@nestjs/microservices';
+import { AdminCreateUserDto, CredentialsRpc, GetUserRpc, type UserView } from '@hub/contracts';
+import { RpcController, RpcPayload } from '@hub/messaging';
+import { CreateUserUseCase } from './create-user.use-case';
+import { GetUserUseCase } from './get-user.use-case';
+
+@RpcController()
+export class UsersHandler {
+  constructor(
+    private readonly createUser: CreateUserUseCase,
+    private readonly getUser: GetUserUseCase,
+  ) {}
+
+  @MessagePattern(CredentialsRpc.CreateUser)
+  onCreateUser(@RpcPayload() dto: AdminCreateUserDto): Promise<UserView> {
+    return this.createUser.execute(dto);
+  }
+
+  @MessagePattern(CredentialsRpc.GetUser)
+  onGetUser(@RpcPayload() dto: GetUserRpc): Promise<UserView> {
+    return this.getUser.execute(dto.name);
+  }
+}

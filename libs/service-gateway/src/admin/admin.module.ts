@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { AdminBusController } from './admin-bus.controller';
+import { AdminOrganizationsController } from './admin-organizations.controller';
+import { AdminUsersController } from './admin-users.controller';
+
+/** `/admin/…`, bearer HUB_ADMIN_TOKEN: how an operator creates users, tokens, orgs and events. */
+@Module({ controllers: [AdminUsersController, AdminOrganizationsController, AdminBusController] })
+export class AdminApiModule {}

@@ -1,0 +1,41 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { AuthGuard } from './auth/auth.guard';
+import { MembershipCache } from './auth/membership-cache';
+import { MembershipDirectory } from './auth/membership-directory';
+import { OrgAccessGuard } from './auth/org-access.guard';
+import { TokenCache } from './auth/token-cache';
+import { type GatewayConfig } from './gateway.config';
+import { GATEWAY_CONFIG } from './gateway.tokens';
+import { HttpErrorFilter } from './http/http-error.filter';
+import { HubValidationPipe } from './http/validation.pipe';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+
+/**
+ * The shared edge, global so every area module can inject its caches and config. Guards run in
+ * this order: authentication, rate limit, organization access.
+ */
+@Global()
+@Module({})
+export class GatewayCoreModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    const shared = [
+      { provide: GATEWAY_CONFIG, useValue: config },
+      { provide: TokenCache, useValue: new TokenCache(config.HUB_AUTH_CACHE_TTL_MS, config.HUB_AUTH_CACHE_SIZE) },
+      { provide: MembershipCache, useValue: new MembershipCache(config.HUB_AUTH_CACHE_TTL_MS, config.HUB_AUTH_CACHE_SIZE) },
+      MembershipDirectory,
+    ];
+    return {
+      module: GatewayCoreModule,
+      providers: [
+        ...shared,
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: OrgAccessGuard },
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        { provide: APP_PIPE, useClass: HubValidationPipe },
+      ],
+      exports: shared.map((p) => ('provide' in p ? p.provide : p)),
+    };
+  }
+}

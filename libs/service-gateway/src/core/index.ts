@@ -1,0 +1,14 @@
+// The shared edge every area module builds on: auth, org access, rate limits, params, config.
+export * from './gateway-core.module';
+export * from './gateway.config';
+export * from './gateway.tokens';
+export * from './create-gateway-app';
+export * from './auth/auth.decorators';
+export { sha256 } from './auth/auth.guard';
+export * from './auth/membership-cache';
+export * from './auth/membership-directory';
+export * from './auth/token-cache';
+export * from './http/params';
+export * from './http/request-context';
+export * from './openapi/openapi';
+export { StrictRateLimit } from './rate-limit/rate-limit.guard';

@@ -1,0 +1,36 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBadRequestResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import { CredentialsRpc, type RequestContext, RevokeCredentialsDto } from '@hub/contracts';
+import { RpcClient } from '@hub/messaging';
+import { Ctx, Public } from '../core';
+import { sha256 } from '../core';
+import { TokenCache } from '../core';
+import { StrictRateLimit } from '../core';
+
+@ApiTags('auth')
+@Controller('api/credentials')
+export class LeakedTokensController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly tokens: TokenCache,
+  ) {}
+
+  @Post('revoke')
+  @Public()
+  @StrictRateLimit()
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Revoke leaked tokens',
+    description: 'No authentication: holding a token is the proof. Every listed token stops working and its owner is e-mailed. Always 202, whether or not a token existed.',
+    security: [],
+  })
+  @ApiAcceptedResponse({ description: 'Accepted, whatever was listed' })
+  @ApiBadRequestResponse({ description: 'credentials missing, empty, over 1000 items or an item over 200 characters' })
+  @ApiTooManyRequestsResponse({ description: 'Too many requests from this address' })
+  async revoke(@Body() dto: RevokeCredentialsDto, @Ctx() ctx: RequestContext): Promise<Record<string, never>> {
+    // This replica forgets them before answering; the others hear the revocation event.
+    for (const c of dto.credentials) this.tokens.delete(sha256(c));
+    await this.rpc.call(CredentialsRpc.RevokeLeaked, { credentials: dto.credentials }, ctx);
+    return {};
+  }
+}

@@ -1,0 +1,66 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type AuthInfo, type RequestContext } from '@hub/contracts';
+import { Ctx, CurrentAuth } from '../core';
+import { MembershipDirectory } from '../core';
+
+export interface WhoAmI {
+  type: 'user';
+  id: string;
+  name: string;
+  fullname: string;
+  email: string;
+  emailVerified: boolean;
+  avatarUrl: string;
+  isPro: boolean;
+  canPay: boolean;
+  periodEnd: number | null;
+  billingMode: 'postpaid' | 'prepaid';
+  orgs: {
+    type: 'org'; id: string; name: string; fullname: string; email: string | null; avatarUrl: string;
+    roleInOrg: string; plan: string; canPay: boolean; periodEnd: number | null;
+  }[];
+  auth: { type: 'access_token'; accessToken: { displayName: string; role: string; createdAt: string } };
+}
+
+@ApiTags('auth')
+@ApiBearerAuth()
+@Controller('api')
+export class WhoAmIController {
+  constructor(private readonly directory: MembershipDirectory) {}
+
+  @Get('whoami-v2')
+  @ApiOperation({ summary: 'The user, organizations and token behind the bearer token' })
+  @ApiOkResponse({ description: 'The caller' })
+  async whoami(@CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WhoAmI> {
+    const memberships = await this.directory.membershipsOf(auth.user.id, ctx);
+    const { user, token } = auth;
+    return {
+      type: 'user',
+      id: user.id,
+      name: user.name,
+      fullname: user.fullname,
+      email: user.email,
+      emailVerified: true,
+      avatarUrl: user.avatarUrl,
+      isPro: user.isPro,
+      // Billing is not this hub's business; the fields keep the public clients' types whole.
+      canPay: false,
+      periodEnd: null,
+      billingMode: 'postpaid',
+      orgs: memberships.map((m) => ({
+        type: 'org',
+        id: m.organization.id,
+        name: m.organization.name,
+        fullname: m.organization.fullname,
+        email: null,
+        avatarUrl: m.organization.avatarUrl,
+        roleInOrg: m.role,
+        plan: m.organization.plan,
+        canPay: false,
+        periodEnd: null,
+      })),
+      auth: { type: 'access_token', accessToken: { displayName: token.displayName, role: token.role, createdAt: token.createdAt } },
+    };
+  }
+}

@@ -1,0 +1,75 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+import {
+  type AddMemberRpc, type MemberView, NotFoundError, type OrganizationAccess, type RequestContext, type UserMembership,
+} from '@hub/contracts';
+import { EventBus } from '@hub/messaging';
+import { publishAudit } from '../audit/publish-audit';
+import { publishMembershipChanged } from './membership-events';
+import { OrganizationEntity } from '../organizations/organization.entity';
+import { MemberEntity } from './member.entity';
+import { type OrganizationsConfig } from '../organizations.config';
+import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.tokens';
+import { toOrganizationView } from '../organizations/organization.view';
+import { toMemberView } from './member.view';
+
+/** Members and roles: the directory that org-scoped authorization reads. */
+@Injectable()
+export class MembershipUseCases {
+  constructor(
+    @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
+    @Inject(ORGANIZATIONS_CONFIG) private readonly config: OrganizationsConfig,
+    private readonly events: EventBus,
+  ) {}
+
+  private async organization(name: string): Promise<OrganizationEntity> {
+    const org = await this.ds.getRepository(OrganizationEntity).findOneBy({ name });
+    if (!org) throw new NotFoundError(`Organization ${name} not found`, 'ORGANIZATION_NOT_FOUND');
+    return org;
+  }
+
+  /** Adds a member, or changes the role of an existing one. */
+  async add(dto: AddMemberRpc, ctx: RequestContext): Promise<MemberView> {
+    const org = await this.organization(dto.organization);
+    const repo = this.ds.getRepository(MemberEntity);
+    const existing = await repo.findOneBy({ organizationId: org.id, userId: dto.user.id });
+    await repo.upsert({ organizationId: org.id, userId: dto.user.id, userName: dto.user.name, role: dto.role }, ['organizationId', 'userId']);
+    if (existing?.role !== dto.role) await publishMembershipChanged(this.events, org.id, [dto.user.id]);
+    if (!existing) {
+      await publishAudit(this.events, ctx, org, 'org.add_user', `${dto.user.name} added as ${dto.role}`, { user: dto.user.name, role: dto.role });
+    } else if (existing.role !== dto.role) {
+      await publishAudit(this.events, ctx, org, 'org.change_role', `${dto.user.name} is now ${dto.role}`, {
+        user: dto.user.name, from: existing.role, to: dto.role,
+      });
+    }
+    return toMemberView(await repo.findOneByOrFail({ organizationId: org.id, userId: dto.user.id }));
+  }
+
+  async list(organization: string): Promise<MemberView[]> {
+    const org = await this.organization(organization);
+    const members = await this.ds.getRepository(MemberEntity).find({ where: { organizationId: org.id }, order: { userName: 'ASC' } });
+    return members.map(toMemberView);
+  }
+
+  async access(organization: string, userId: string): Promise<OrganizationAccess> {
+    const org = await this.organization(organization);
+    const member = await this.ds.getRepository(MemberEntity).findOneBy({ organizationId: org.id, userId });
+    return { organization: toOrganizationView(org, this.config.publicUrl), role: member?.role ?? null };
+  }
+
+  /** whoami asks this on every cache miss: one plain query, no entity hydration. */
+  async listForUser(userId: string): Promise<UserMembership[]> {
+    const rows: { id: string; name: string; fullname: string; plan: OrganizationEntity['plan']; created_at: Date; role: string }[] =
+      await this.ds.query(
+        `SELECT o.id, o.name, o.fullname, o.plan, o.created_at, m.role
+           FROM organizations.members m JOIN organizations.organizations o ON o.id = m.organization_id
+          WHERE m.user_id = $1 ORDER BY o.name`,
+        [userId],
+      );
+    return rows.map((r) => ({
+      organization: toOrganizationView({ id: r.id, name: r.name, fullname: r.fullname, plan: r.plan, createdAt: new Date(r.created_at) }, this.config.publicUrl),
+      role: r.role,
+    }));
+  }
+}
