@@ -1,6 +1,7 @@
-import { envExampleVars } from './support/config-vars';
+import { declaredVars, envExampleVars } from './support/config-vars';
 import { runProbe } from './support/probe-runner';
 import { repoFile, yamlDocuments } from './support/repo-files';
+import { ALL_IN_ONE, configClassesOf, deployableApps, GATEWAY, services } from './support/workspace';
 
 interface ComposeService {
   image?: string;
@@ -15,7 +16,10 @@ interface ComposeService {
   profiles?: string[];
 }
 
-const APPS = ['gateway', 'credentials', 'organizations', 'hub'];
+const APPS = deployableApps();
+const SERVICES = services();
+/** What the stack runs beside the apps. */
+const INFRA = ['postgres', 'nats'];
 
 describe('docker/docker-compose.yml', () => {
   const compose = yamlDocuments('docker/docker-compose.yml')[0] as { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
@@ -25,10 +29,8 @@ describe('docker/docker-compose.yml', () => {
     return s;
   };
 
-  it('runs Postgres, NATS, two migration jobs, the two services, the gateway and the all-in-one hub', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(
-      ['credentials', 'gateway', 'hub', 'migrate-credentials', 'migrate-organizations', 'nats', 'organizations', 'postgres'].sort(),
-    );
+  it('runs Postgres, NATS, a migration job per service, every app (the services, the gateway, the all-in-one hub) and nothing else', () => {
+    expect(Object.keys(compose.services).sort()).toEqual([...INFRA, ...APPS, ...SERVICES.map((s) => `migrate-${s}`)].sort());
     expect(svc('postgres').image).toBe('postgres:15');
     expect(svc('nats').image).toBe('nats:2');
   });
@@ -47,9 +49,10 @@ describe('docker/docker-compose.yml', () => {
       expect({ name, app: APPS.includes(app), dockerfile: s.build?.dockerfile, image: s.image?.startsWith(`hub-services/${app}:`) })
         .toEqual({ name, app: true, dockerfile: 'docker/Dockerfile', image: true });
     }
+    expect(APPS.filter((app) => compose.services[app]?.build?.args?.['APP'] !== app)).toEqual([]);
   });
 
-  it.each(['credentials', 'organizations'])('migrate-%s is a one-shot `node main.js migrate` with the service image', (app) => {
+  it.each(SERVICES)('migrate-%s is a one-shot `node main.js migrate` with the service image', (app) => {
     const job = svc(`migrate-${app}`);
     expect(job.command).toEqual(['node', 'main.js', 'migrate']);
     expect(job.restart).toBe('no');
@@ -57,7 +60,7 @@ describe('docker/docker-compose.yml', () => {
     expect(job.depends_on?.['postgres']).toEqual({ condition: 'service_healthy' });
   });
 
-  it.each(['credentials', 'organizations'])('%s waits for Postgres, NATS and its migration, and never migrates itself', (app) => {
+  it.each(SERVICES)('%s waits for Postgres, NATS and its migration, and never migrates itself', (app) => {
     const s = svc(app);
     expect(s.depends_on).toEqual({
       postgres: { condition: 'service_healthy' },
@@ -69,14 +72,16 @@ describe('docker/docker-compose.yml', () => {
     expect(s.environment?.['NATS_URL']).toBe('nats://nats:4222');
   });
 
-  it('starts the gateway on port 8080 once both migrations completed and both services are healthy', () => {
-    const gw = svc('gateway');
-    expect(gw.depends_on).toMatchObject({
-      'migrate-credentials': { condition: 'service_completed_successfully' },
-      'migrate-organizations': { condition: 'service_completed_successfully' },
-      credentials: { condition: 'service_healthy' },
-      organizations: { condition: 'service_healthy' },
-    });
+  it('starts the gateway on port 8080 once every migration completed and every service is healthy', () => {
+    const gw = svc(GATEWAY);
+    expect(gw.depends_on).toMatchObject(
+      Object.fromEntries(
+        SERVICES.flatMap((s) => [
+          [`migrate-${s}`, { condition: 'service_completed_successfully' }],
+          [s, { condition: 'service_healthy' }],
+        ]),
+      ),
+    );
     expect(gw.ports?.some((p) => /:8080$/.test(p))).toBe(true);
   });
 
@@ -86,29 +91,35 @@ describe('docker/docker-compose.yml', () => {
   });
 
   it('refuses to start without HUB_ADMIN_TOKEN and HUB_SECRET_KEY', () => {
-    const env = { ...svc('gateway').environment };
+    const env = { ...svc(GATEWAY).environment };
     expect(env['HUB_ADMIN_TOKEN']).toMatch(/^\$\{HUB_ADMIN_TOKEN:\?.+\}$/);
-    for (const app of ['gateway', 'credentials', 'organizations', 'hub']) {
+    for (const app of APPS) {
       expect(svc(app).environment?.['HUB_SECRET_KEY']).toMatch(/^\$\{HUB_SECRET_KEY:\?.+\}$/);
     }
   });
 
   it('runs the all-in-one hub only under its profile, with its data on a volume', () => {
-    const hub = svc('hub');
+    const hub = svc(ALL_IN_ONE);
     expect(hub.profiles).toEqual(['all-in-one']);
-    expect(hub.build?.args?.['APP']).toBe('hub');
+    expect(hub.build?.args?.['APP']).toBe(ALL_IN_ONE);
     const dataDir = hub.environment?.['HUB_DATA_DIR'] ?? '';
     expect(hub.volumes?.some((v) => v.split(':')[1] === dataDir)).toBe(true);
     expect(hub.environment?.['DATABASE_URL'] ?? hub.environment?.['NATS_URL']).toBeUndefined();
-    const others = Object.entries(compose.services).filter(([n]) => n !== 'hub');
+    const others = Object.entries(compose.services).filter(([n]) => n !== ALL_IN_ONE);
     expect(others.filter(([, s]) => s.profiles).map(([n]) => n)).toEqual([]);
   });
 
   it('ready check passes on a 200 from /health/ready and fails on 503', async () => {
-    const test = svc('gateway').healthcheck?.test ?? [];
+    const test = svc(GATEWAY).healthcheck?.test ?? [];
     expect(test[0]).toBe('CMD');
     await expect(runProbe(test.slice(1), 200)).resolves.toEqual({ code: 0, paths: ['/health/ready'] });
     expect((await runProbe(test.slice(1), 503)).code).toBe(1);
+  });
+
+  // Only an app's own class: HubConfig's settings come from the shared blocks, and not all apply to each app.
+  it.each(APPS.filter((app) => configClassesOf(app).length > 0))('passes %s every variable its own config class declares', (app) => {
+    const own = configClassesOf(app).filter((c) => c.name !== 'HubConfig').flatMap((c) => declaredVars(c.file));
+    expect(own.filter((v) => !(v in (svc(app).environment ?? {})))).toEqual([]);
   });
 
   it('documents in docker/.env.example every variable the compose file reads', () => {

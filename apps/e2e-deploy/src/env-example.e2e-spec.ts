@@ -1,12 +1,10 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { WORKSPACE_ROOT } from '@hub/testing';
-import { CLI_VARS, CONFIG_FILES, declaredVars, envExampleVars, RESERVED_VARS } from './support/config-vars';
+import { CLI_VARS, configVars, declaredVars, envExampleVars, RESERVED_VARS } from './support/config-vars';
 import { byKind } from './support/k8s-objects';
-import { repoFile } from './support/repo-files';
+import { repoFile, repoTree } from './support/repo-files';
+import { configClasses } from './support/workspace';
 
 describe('configuration examples follow the config classes', () => {
-  const required = [...new Set([...CONFIG_FILES.flatMap(declaredVars), ...RESERVED_VARS])];
+  const required = [...new Set([...configVars(), ...RESERVED_VARS])];
   const example = repoFile('.env.example');
   const documented = envExampleVars(example);
 
@@ -26,11 +24,14 @@ describe('configuration examples follow the config classes', () => {
     expect(bare.map(({ line }) => line)).toEqual([]);
   });
 
+  it('.env.example points at the file of every config class that declares variables', () => {
+    const withVars = configClasses().filter((c) => declaredVars(c.file).length > 0);
+    expect(withVars.filter((c) => !example.includes(`(${c.file})`)).map((c) => c.file)).toEqual([]);
+  });
+
   it('.env.example names nothing that no config class reads', () => {
     // Every *config.ts under libs, so a service added later may document its own variables.
-    const configFiles = (readdirSync(join(WORKSPACE_ROOT, 'libs'), { recursive: true }) as string[])
-      .filter((f) => /\/src\/.*config\.ts$/.test(f) && !f.includes('node_modules'))
-      .map((f) => join('libs', f));
+    const configFiles = repoTree('libs').filter((f) => /\/src\/.*config\.ts$/.test(f));
     const known = new Set([...configFiles.flatMap(declaredVars), ...RESERVED_VARS, ...CLI_VARS]);
     expect(documented.filter((v) => !known.has(v))).toEqual([]);
   });

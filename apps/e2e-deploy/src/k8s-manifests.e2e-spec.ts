@@ -1,8 +1,21 @@
+import { declaredVars, RESERVED_VARS } from './support/config-vars';
 import { byKind, type Container, type K8sObject, k8sObjects } from './support/k8s-objects';
 import { repoDir, yamlDocuments } from './support/repo-files';
+import { configClassesOf, distributedApps, GATEWAY, services } from './support/workspace';
 
-const APPS = ['gateway', 'credentials', 'organizations'];
+const APPS = distributedApps();
+const SERVICES = services();
 const SECRET_VARS = ['DATABASE_URL', 'HUB_ADMIN_TOKEN', 'HUB_SECRET_KEY', 'SMTP_URL'];
+
+/**
+ * The secrets an app uses: the database for a service (it owns a schema; the gateway never sees
+ * the password), the secrets its own config class declares, and the reserved ones.
+ */
+function secretsOf(app: string): string[] {
+  const own = configClassesOf(app).filter((c) => c.name !== 'HubConfig').flatMap((c) => declaredVars(c.file));
+  const database = SERVICES.includes(app) ? ['DATABASE_URL'] : [];
+  return [...new Set([...database, ...own.filter((v) => SECRET_VARS.includes(v)), ...RESERVED_VARS])].sort();
+}
 
 function one(kind: string, name: string): K8sObject {
   const found = byKind(kind).filter((o) => o.metadata.name === name);
@@ -46,10 +59,16 @@ describe('k8s/', () => {
   });
 
   describe.each(APPS)('Deployment %s', (app) => {
-    const dep = one('Deployment', app);
+    // Not one(): a missing Deployment fails here, without stopping the rest of the file from running.
+    const found = byKind('Deployment').filter((d) => d.metadata.name === app);
+    const dep: K8sObject = found[0] ?? { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: app } };
     const pod = dep.spec?.template?.spec;
     const containers = pod?.containers ?? [];
     const each = (check: (c: Container) => unknown): unknown[] => containers.map(check);
+
+    it('exists, once', () => {
+      expect(found).toHaveLength(1);
+    });
 
     it('runs 2 replicas of its own image, selected by its pod labels', () => {
       expect(dep.spec?.replicas).toBe(2);
@@ -97,12 +116,7 @@ describe('k8s/', () => {
     });
 
     it('gets exactly the secrets it uses (the gateway never sees the database password)', () => {
-      const wanted: Record<string, string[]> = {
-        gateway: ['HUB_ADMIN_TOKEN', 'HUB_SECRET_KEY'],
-        credentials: ['DATABASE_URL', 'HUB_SECRET_KEY', 'SMTP_URL'],
-        organizations: ['DATABASE_URL', 'HUB_SECRET_KEY'],
-      };
-      expect(containers.flatMap((c) => (c.env ?? []).map((e) => e.name)).sort()).toEqual(wanted[app]);
+      expect(containers.flatMap((c) => (c.env ?? []).map((e) => e.name)).sort()).toEqual(secretsOf(app));
     });
 
     it('is scraped by Prometheus on its metrics path and port', () => {
@@ -128,8 +142,8 @@ describe('k8s/', () => {
   });
 
   it('exposes the gateway in the cluster on port 80 to container port 8080', () => {
-    const svc = one('Service', 'gateway');
-    const container = one('Deployment', 'gateway').spec?.template?.spec.containers[0];
+    const svc = one('Service', GATEWAY);
+    const container = one('Deployment', GATEWAY).spec?.template?.spec.containers[0];
     expect(svc.spec?.type ?? 'ClusterIP').toBe('ClusterIP');
     const [port] = svc.spec?.ports ?? [];
     expect(port.port).toBe(80);
@@ -137,12 +151,17 @@ describe('k8s/', () => {
     expect(target?.containerPort).toBe(8080);
   });
 
-  it.each(['credentials', 'organizations'])('exposes only the metrics port of %s (RPC goes over NATS)', (app) => {
+  it('never gives the gateway the database password', () => {
+    const env = one('Deployment', GATEWAY).spec?.template?.spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.name));
+    expect(env).not.toContain('DATABASE_URL');
+  });
+
+  it.each(SERVICES)('exposes only the metrics port of %s (RPC goes over NATS)', (app) => {
     expect(one('Service', app).spec?.ports?.map((p) => [p.name, p.port])).toEqual([['metrics', 8080]]);
   });
 
   it('keeps a gateway pod up through voluntary disruptions', () => {
-    const pdb = byKind('PodDisruptionBudget').filter((p) => matches((p.spec?.selector as { matchLabels?: Record<string, string> })?.matchLabels, podLabels(one('Deployment', 'gateway'))));
+    const pdb = byKind('PodDisruptionBudget').filter((p) => matches((p.spec?.selector as { matchLabels?: Record<string, string> })?.matchLabels, podLabels(one('Deployment', GATEWAY))));
     expect(pdb).toHaveLength(1);
   });
 
@@ -151,11 +170,10 @@ describe('k8s/', () => {
     const pod = job.spec?.template?.spec;
     const runners = [...(pod?.initContainers ?? []), ...(pod?.containers ?? [])];
 
-    it('runs `node main.js migrate` in the credentials and organizations images', () => {
-      expect(runners.map((c) => [c.image?.split(':')[0], c.command]).sort()).toEqual([
-        ['hub-services/credentials', ['node', 'main.js', 'migrate']],
-        ['hub-services/organizations', ['node', 'main.js', 'migrate']],
-      ]);
+    it('runs `node main.js migrate` in the image of every service', () => {
+      expect(runners.map((c) => [c.image?.split(':')[0], c.command]).sort()).toEqual(
+        SERVICES.map((s) => [`hub-services/${s}`, ['node', 'main.js', 'migrate']]).sort(),
+      );
     });
 
     it('retries a bounded number of times, cleans up after itself and never restarts in place forever', () => {

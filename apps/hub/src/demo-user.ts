@@ -1,6 +1,5 @@
 import {
-  type CreatedToken, CredentialsRpc, HubError, OrganizationsRpc, type RequestContext, type UserView,
-} from '@hub/contracts';
+  CredentialsRpc, HubError, OrganizationsRpc, type RequestContext, type UserView } from '@hub/contracts';
 import { type RpcClient } from '@hub/messaging';
 
 export interface DemoUser {
@@ -14,12 +13,12 @@ const ctx: RequestContext = { requestId: 'hub-bootstrap', admin: true };
 /** On first start: a demo user with a write token, admin of a demo organization. */
 export async function ensureDemoUser(rpc: RpcClient): Promise<DemoUser> {
   try {
-    return { user: await rpc.call<UserView>(CredentialsRpc.GetUser, { name: 'demo' }, ctx) };
+    return { user: await rpc.call(CredentialsRpc.GetUser, { name: 'demo' }, ctx) };
   } catch (e) {
     if (!(e instanceof HubError) || e.status !== 404) throw e;
   }
-  const user = await rpc.call<UserView>(CredentialsRpc.CreateUser, { name: 'demo', email: 'demo@hub.local', fullname: 'Demo User' }, ctx);
-  const created = await rpc.call<CreatedToken>(CredentialsRpc.CreateToken, { user: 'demo', role: 'write', displayName: 'demo token' }, ctx);
+  const user = await rpc.call(CredentialsRpc.CreateUser, { name: 'demo', email: 'demo@hub.local', fullname: 'Demo User' }, ctx);
+  const created = await rpc.call(CredentialsRpc.CreateToken, { user: 'demo', role: 'write', displayName: 'demo token' }, ctx);
   await rpc.call(OrganizationsRpc.Create, { name: 'demo-org', fullname: 'Demo Organization', plan: 'enterprise', admins: [{ id: user.id, name: user.name }] }, ctx);
   return { user, token: created.token };
 }

@@ -1,11 +1,18 @@
 import { connect, type NatsConnection } from 'nats';
-import { streamName, subject } from '@hub/contracts';
+import { event, streamName, subject } from '@hub/contracts';
 import { describeWithInfra, NATS_URL_FOR_TESTS } from '@hub/testing';
 import { type EventBus, type EventMeta } from './events/event-bus';
 import { InProcessEventBus } from './events/in-process-event-bus';
 import { ensureStream, NatsEventBus } from './events/nats-event-bus';
 
 const STREAM = { name: streamName('TEST_EVENTS'), subjects: [subject('test.events.>')] };
+
+class V { v!: string; }
+class N { v!: number; }
+class Fan { n!: number; }
+const Dedupe = event<V>('test.events.dedupe', V);
+const Retry = event<N>('test.events.retry', N);
+const Fanned = event<Fan>('test.events.fan', Fan);
 
 function waitUntil(cond: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -29,13 +36,13 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
 
     it('delivers a message once even when published twice with the same msgId', async () => {
       const got: string[] = [];
-      const stop = await bus.consume<{ v: string }>({
-        stream: STREAM.name, durable: 'dedupe', filterSubject: subject('test.events.dedupe'),
+      const stop = await bus.consume({
+        stream: STREAM.name, durable: 'dedupe', source: Dedupe,
         handler: async (p) => void got.push(p.v),
       });
-      await bus.publish(subject('test.events.dedupe'), { v: 'a' }, { msgId: 'same-id' });
-      await bus.publish(subject('test.events.dedupe'), { v: 'a' }, { msgId: 'same-id' });
-      await bus.publish(subject('test.events.dedupe'), { v: 'b' }, { msgId: 'other-id' });
+      await bus.publish(Dedupe, { v: 'a' }, { msgId: 'same-id' });
+      await bus.publish(Dedupe, { v: 'a' }, { msgId: 'same-id' });
+      await bus.publish(Dedupe, { v: 'b' }, { msgId: 'other-id' });
       await waitUntil(() => got.length >= 2);
       await new Promise((r) => setTimeout(r, 300));
       expect(got).toEqual(['a', 'b']);
@@ -44,14 +51,14 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
 
     it('redelivers a message whose handler failed, counting deliveries', async () => {
       const seen: EventMeta[] = [];
-      const stop = await bus.consume<{ v: number }>({
-        stream: STREAM.name, durable: 'retry', filterSubject: subject('test.events.retry'),
+      const stop = await bus.consume({
+        stream: STREAM.name, durable: 'retry', source: Retry,
         handler: async (_p, meta) => {
           seen.push(meta);
           if (meta.deliveryCount < 2) throw new Error('not yet');
         },
       });
-      await bus.publish(subject('test.events.retry'), { v: 1 }, { msgId: 'retry-1' });
+      await bus.publish(Retry, { v: 1 }, { msgId: 'retry-1' });
       await waitUntil(() => seen.length >= 2, 10_000);
       expect(seen.map((m) => m.deliveryCount)).toEqual([1, 2]);
       expect(seen[0]?.subject).toBe(subject('test.events.retry'));
@@ -61,10 +68,10 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
     it('fans a subject out to every listener', async () => {
       const a: number[] = [];
       const b: number[] = [];
-      const stopA = bus.listen<{ n: number }>(subject('test.events.fan'), (p) => a.push(p.n));
-      const stopB = bus.listen<{ n: number }>(subject('test.events.fan'), (p) => b.push(p.n));
+      const stopA = bus.listen(Fanned, (p) => a.push(p.n));
+      const stopB = bus.listen(Fanned, (p) => b.push(p.n));
       await new Promise((r) => setTimeout(r, 100));
-      await bus.publish(subject('test.events.fan'), { n: 7 });
+      await bus.publish(Fanned, { n: 7 });
       await waitUntil(() => a.length === 1 && b.length === 1);
       await stopA();
       await stopB();

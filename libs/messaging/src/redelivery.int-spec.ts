@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { connect, type NatsConnection } from 'nats';
-import { streamName, subject } from '@hub/contracts';
+import { eventFamily, streamName, subject } from '@hub/contracts';
 import { describeWithInfra, NATS_URL_FOR_TESTS } from '@hub/testing';
 import { type EventMeta } from './events/event-bus';
 import { ensureStream, NatsEventBus } from './events/nats-event-bus';
 
 const STREAM = { name: streamName('TEST_KILL'), subjects: [subject('test.kill.>')] };
 const DURABLE = 'kill-test';
+class N { n!: number; }
+const Kill = eventFamily<N>('test.kill', N);
 
 /**
  * A consumer process that takes a message and never acks it (it is "mid-handling"), so the
@@ -38,7 +40,7 @@ describeWithInfra('JetStream durable consumer survives kill -9', () => {
     await ensureStream(jsm, STREAM);
     const bus = new NatsEventBus(nc, jsm);
     // Create the durable consumer (explicit ack, 1 s ack wait), then step aside for the child.
-    const stopFirst = await bus.consume({ stream: STREAM.name, durable: DURABLE, filterSubject: subject('test.kill.>'), ackWaitMs: 1000, handler: async () => {
+    const stopFirst = await bus.consume({ stream: STREAM.name, durable: DURABLE, source: Kill, ackWaitMs: 1000, handler: async () => {
       throw new Error('the test publishes only after this consumer stopped');
     } });
     await stopFirst();
@@ -50,7 +52,7 @@ describeWithInfra('JetStream durable consumer survives kill -9', () => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     await new Promise((r) => setTimeout(r, 500));
-    await bus.publish(subject('test.kill.one'), { n: 1 }, { msgId: 'kill-1' });
+    await bus.publish(Kill.of('one'), { n: 1 }, { msgId: 'kill-1' });
     const deadline = Date.now() + 5000;
     while (!out.includes('GOT') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(out).toContain('GOT {"n":1}');
@@ -58,8 +60,8 @@ describeWithInfra('JetStream durable consumer survives kill -9', () => {
     await new Promise((r) => child.once('exit', r));
 
     const seen: EventMeta[] = [];
-    const stop = await bus.consume<{ n: number }>({
-      stream: STREAM.name, durable: DURABLE, filterSubject: subject('test.kill.>'), ackWaitMs: 1000,
+    const stop = await bus.consume({
+      stream: STREAM.name, durable: DURABLE, source: Kill, ackWaitMs: 1000,
       handler: async (_p, meta) => void seen.push(meta),
     });
     const until = Date.now() + 10_000;

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Transport } from '@nestjs/microservices';
 import { connect, type NatsConnection } from 'nats';
 import { IsInt, Min } from 'class-validator';
-import { ConflictError, HubError, type RequestContext, subject } from '@hub/contracts';
+import { ConflictError, HubError, type RequestContext, rpc } from '@hub/contracts';
 import { describeWithInfra, NATS_URL_FOR_TESTS } from '@hub/testing';
 import { InProcessBroker } from './in-process/in-process-broker';
 import { InProcessRpcClient } from './in-process/in-process-rpc-client';
@@ -12,35 +12,38 @@ import { NatsRpcClient } from './rpc/nats-rpc-client';
 import { RpcController, RpcCtx, RpcPayload } from './rpc/rpc-handler.decorators';
 import { type RpcClient } from './rpc/rpc-client';
 
-const Echo = subject('test.echo.call');
-const Fail = subject('test.fail.call');
-const Crash = subject('test.crash.call');
-const Slow = subject('test.slow.call');
-const Nobody = subject('test.nobody.call');
-
 class EchoDto {
   @IsInt() @Min(0)
   n!: number;
 }
 
+class Empty {}
+interface Echoed { n: number; isDto: boolean; user?: string; at: string }
+
+const Echo = rpc<EchoDto, Echoed>('test.echo.call', EchoDto);
+const Fail = rpc<Empty, never>('test.fail.call', Empty);
+const Crash = rpc<Empty, never>('test.crash.call', Empty);
+const Slow = rpc<Empty, string>('test.slow.call', Empty);
+const Nobody = rpc<Empty, never>('test.nobody.call', Empty);
+
 @RpcController()
 class TestHandler {
-  @MessagePattern(Echo)
+  @MessagePattern(Echo.subject)
   echo(@RpcPayload() dto: EchoDto, @RpcCtx() ctx: RequestContext): { n: number; isDto: boolean; user?: string; at: Date } {
     return { n: dto.n * 2, isDto: dto instanceof EchoDto, user: ctx.userName, at: new Date(0) };
   }
 
-  @MessagePattern(Fail)
+  @MessagePattern(Fail.subject)
   fail(): never {
     throw new ConflictError('already there', 'THING_EXISTS');
   }
 
-  @MessagePattern(Crash)
+  @MessagePattern(Crash.subject)
   crash(): never {
     throw new Error('secret internal detail');
   }
 
-  @MessagePattern(Slow)
+  @MessagePattern(Slow.subject)
   async slow(): Promise<string> {
     await new Promise((r) => setTimeout(r, 500));
     return 'late';

@@ -1,11 +1,5 @@
 import { repoFile } from './repo-files';
-
-/** The config classes whose variables every example and manifest must cover. */
-export const CONFIG_FILES = [
-  'libs/config/src/hub-config.ts',
-  'libs/service-gateway/src/gateway.config.ts',
-  'libs/service-credentials/src/credentials.config.ts',
-];
+import { configClasses } from './workspace';
 
 /** Reserved for secrets at rest (later issues): no config class reads it yet, deployments must set it. */
 export const RESERVED_VARS = ['HUB_SECRET_KEY'];
@@ -16,6 +10,11 @@ export const CLI_VARS = ['HUB_URL'];
 /** Property declarations in UPPER_SNAKE_CASE, e.g. `  DATABASE_URL?: string;` or `PORT: number = 8080;`. */
 export function declaredVars(file: string): string[] {
   return [...repoFile(file).matchAll(/^\s+([A-Z][A-Z0-9_]*)[?!]?\s*:/gm)].map((m) => m[1]);
+}
+
+/** Every variable the config classes declare: what every example and manifest must cover. */
+export function configVars(): string[] {
+  return [...new Set(configClasses().flatMap((c) => declaredVars(c.file)))];
 }
 
 /** Variables of a dotenv example, set (`X=1`) or commented out (`# X=1`). */

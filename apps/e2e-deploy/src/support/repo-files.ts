@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { WORKSPACE_ROOT } from '@hub/testing';
 
@@ -9,6 +9,19 @@ export function repoFile(path: string): string {
 
 export function repoDir(path: string): string[] {
   return readdirSync(join(WORKSPACE_ROOT, path)).sort();
+}
+
+export function repoExists(path: string): boolean {
+  return existsSync(join(WORKSPACE_ROOT, path));
+}
+
+/** Every file under a directory, as repo-relative paths (node_modules skipped), sorted. */
+export function repoTree(path: string): string[] {
+  return readdirSync(join(WORKSPACE_ROOT, path), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(relative(WORKSPACE_ROOT, e.parentPath), e.name))
+    .filter((f) => !f.split('/').includes('node_modules'))
+    .sort();
 }
 
 /**

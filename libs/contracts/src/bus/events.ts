@@ -1,17 +1,101 @@
-import { type AuditEventType, type TokenRole } from '../enums';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, Length, Matches, ValidateNested,
+} from 'class-validator';
+import { AUDIT_EVENT_TYPES, type AuditEventType, TOKEN_ROLES, type TokenRole } from '../enums';
+import { OBJECT_ID_PATTERN } from '../names';
+import { event, eventFamily } from './descriptors';
 import { streamName, subject } from './prefix';
 
+/** `hub.credentials.token.revoked`: these tokens stopped working (everywhere, or in one organization). */
+export class TokenRevokedEvent {
+  @IsArray() @ArrayMaxSize(1000) @Matches(OBJECT_ID_PATTERN, { each: true })
+  tokenIds!: string[];
+
+  /** Set when the revocation is scoped to one organization only. */
+  @IsOptional() @Matches(OBJECT_ID_PATTERN)
+  organizationId?: string;
+
+  @IsISO8601()
+  revokedAt!: string;
+}
+
+/** `hub.organizations.membership.changed`: someone joined or changed role; gateways drop cached memberships. */
+export class MembershipChangedEvent {
+  @Matches(OBJECT_ID_PATTERN)
+  organizationId!: string;
+
+  @IsArray() @Matches(OBJECT_ID_PATTERN, { each: true })
+  userIds!: string[];
+}
+
+export class AuditAuthor {
+  @IsString() @Length(1, 24)
+  _id!: string;
+
+  @IsString()
+  user!: string;
+
+  @IsIn(['user', 'system'])
+  type!: 'user' | 'system';
+}
+
+export class AuditToken {
+  @Matches(OBJECT_ID_PATTERN)
+  id!: string;
+
+  @IsOptional() @IsIn(TOKEN_ROLES)
+  role?: TokenRole;
+}
+
+/** `hub.audit.<type>`: one audit event; the organizations service stores it for the org's audit log. */
+export class AuditEventMessage {
+  @IsIn(AUDIT_EVENT_TYPES)
+  type!: AuditEventType;
+
+  @Matches(OBJECT_ID_PATTERN)
+  organizationId!: string;
+
+  @IsString()
+  organization!: string;
+
+  @IsString()
+  message!: string;
+
+  @IsOptional()
+  data?: unknown;
+
+  @IsISO8601()
+  createdAt!: string;
+
+  @ValidateNested() @Type(() => AuditAuthor)
+  author!: AuditAuthor;
+
+  @IsOptional() @ValidateNested() @Type(() => AuditToken)
+  token?: AuditToken;
+
+  @IsOptional() @IsString()
+  ip?: string;
+
+  @IsOptional() @IsString()
+  userAgent?: string;
+}
+
 /**
- * Event subjects on JetStream. `hub.events.*` are facts from other hub areas (or the admin API),
- * `hub.audit.<type>` audit events, `hub.credentials.token.revoked` drops cached tokens.
- * Payloads are documented in docs/events.md.
+ * `hub.events.<area>.…`: facts published by the hub's other areas (repo, discussion, paper, post,
+ * blog), here also by the admin API. Repo and discussion events carry the webhook payload v3; the
+ * services that consume them validate the shape they need.
  */
-export const EventSubjects = {
-  TokenRevoked: subject('hub.credentials.token.revoked'),
-  MembershipChanged: subject('hub.organizations.membership.changed'),
-  AuditPrefix: subject('hub.audit'),
-  Audit: (type: string): string => subject(`hub.audit.${type}`),
-  HubEventsPrefix: subject('hub.events'),
+export class HubEventPayload {
+  [key: string]: unknown;
+}
+
+/** Every event this project publishes or consumes, declared once with its payload class. */
+export const Events = {
+  TokenRevoked: event<TokenRevokedEvent>('hub.credentials.token.revoked', TokenRevokedEvent),
+  MembershipChanged: event<MembershipChangedEvent>('hub.organizations.membership.changed', MembershipChangedEvent),
+  Audit: eventFamily<AuditEventMessage>('hub.audit', AuditEventMessage),
+  Hub: eventFamily<HubEventPayload>('hub.events', HubEventPayload),
 } as const;
 
 export const Streams = {
@@ -20,31 +104,3 @@ export const Streams = {
   Credentials: { name: streamName('HUB_CREDENTIALS'), subjects: [subject('hub.credentials.>')] },
   Organizations: { name: streamName('HUB_ORGANIZATIONS'), subjects: [subject('hub.organizations.>')] },
 } as const;
-
-export interface TokenRevokedEvent {
-  /** Tokens that stopped working everywhere. */
-  tokenIds: string[];
-  /** Set when the revocation is scoped to one organization only. */
-  organizationId?: string;
-  revokedAt: string;
-}
-
-/** Someone joined an organization or changed role: gateways drop their cached memberships. */
-export interface MembershipChangedEvent {
-  organizationId: string;
-  userIds: string[];
-}
-
-/** Published on `hub.audit.<type>`; the organizations service stores it for the org's audit log. */
-export interface AuditEventMessage {
-  type: AuditEventType;
-  organizationId: string;
-  organization: string;
-  message: string;
-  data?: unknown;
-  createdAt: string;
-  author: { _id: string; user: string; type: 'user' | 'system' };
-  token?: { id: string; role?: TokenRole };
-  ip?: string;
-  userAgent?: string;
-}

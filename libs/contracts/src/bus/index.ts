@@ -2,3 +2,4 @@ export * from './prefix';
 export * from './rpc';
 export * from './events';
 export * from './context';
+export * from './descriptors';

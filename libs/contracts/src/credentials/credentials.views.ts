@@ -33,3 +33,10 @@ export interface CreatedToken {
   token: string;
   tokenInfo: TokenView;
 }
+
+/** A token cut off from one organization (spec 4.2); it keeps working elsewhere. */
+export interface OrgRevocationView {
+  tokenId: string;
+  organization: string;
+  revokedAt: string;
+}

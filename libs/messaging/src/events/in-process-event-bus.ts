@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { type EventDescriptor, type EventSource, subjectFilter } from '@hub/contracts';
 import { EventBus, type DurableConsumerOptions, type Unsubscribe } from './event-bus';
 import { subjectMatches } from './subject-match';
 
@@ -19,7 +20,8 @@ export class InProcessEventBus extends EventBus {
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
 
-  async publish<T>(subject: string, payload: T, options?: { msgId?: string }): Promise<void> {
+  async publish<T>(event: EventDescriptor<T>, payload: T, options?: { msgId?: string }): Promise<void> {
+    const subject = event.subject;
     if (options?.msgId && this.isDuplicate(options.msgId)) return;
     const copy: unknown = JSON.parse(JSON.stringify(payload));
     for (const l of this.listeners) if (subjectMatches(l.pattern, subject)) l.deliver(copy, subject, options?.msgId);
@@ -37,10 +39,11 @@ export class InProcessEventBus extends EventBus {
         this.timers.add(timer);
       });
     };
-    return this.add({ pattern: options.filterSubject, deliver: (p, s, id) => setImmediate(() => attempt(p, s, id, 1)) });
+    return this.add({ pattern: subjectFilter(options.source), deliver: (p, s, id) => setImmediate(() => attempt(p, s, id, 1)) });
   }
 
-  listen<T>(subject: string, handler: (payload: T, subject: string) => void): Unsubscribe {
+  listen<T>(source: EventSource<T>, handler: (payload: T, subject: string) => void): Unsubscribe {
+    const subject = subjectFilter(source);
     return this.add({ pattern: subject, deliver: (p, s) => handler(p as T, s) });
   }
 

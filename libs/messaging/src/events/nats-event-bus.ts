@@ -3,6 +3,7 @@ import {
   AckPolicy, DeliverPolicy, headers as natsHeaders, type JetStreamClient, type JetStreamManager,
   type NatsConnection, nanos, RetentionPolicy, StorageType,
 } from 'nats';
+import { type EventDescriptor, type EventSource, subjectFilter } from '@hub/contracts';
 import { EventBus, type DurableConsumerOptions, type Unsubscribe } from './event-bus';
 
 export interface StreamSpec {
@@ -42,7 +43,8 @@ export class NatsEventBus extends EventBus {
     this.js = nc.jetstream();
   }
 
-  async publish<T>(subject: string, payload: T, options?: { msgId?: string }): Promise<void> {
+  async publish<T>(event: EventDescriptor<T>, payload: T, options?: { msgId?: string }): Promise<void> {
+    const subject = event.subject;
     const h = natsHeaders();
     if (options?.msgId) h.set('Nats-Msg-Id', options.msgId);
     await this.js.publish(subject, JSON.stringify(payload), { msgID: options?.msgId, headers: h });
@@ -53,7 +55,7 @@ export class NatsEventBus extends EventBus {
       durable_name: options.durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      filter_subject: options.filterSubject,
+      filter_subject: subjectFilter(options.source),
       ack_wait: nanos(options.ackWaitMs ?? 30_000),
       max_deliver: options.maxDeliver ?? -1,
     });
@@ -84,7 +86,8 @@ export class NatsEventBus extends EventBus {
     return stop;
   }
 
-  listen<T>(subject: string, handler: (payload: T, subject: string) => void): Unsubscribe {
+  listen<T>(source: EventSource<T>, handler: (payload: T, subject: string) => void): Unsubscribe {
+    const subject = subjectFilter(source);
     const sub = this.nc.subscribe(subject, {
       callback: (err, msg) => {
         if (err) return;

@@ -1,4 +1,4 @@
-import { type RequestContext } from '@hub/contracts';
+import { type RequestContext, type RpcDescriptor } from '@hub/contracts';
 import { RpcClient, type RpcCallOptions } from '../rpc/rpc-client';
 import { toHubError } from '../rpc/rpc-errors';
 import { type InProcessBroker } from './in-process-broker';
@@ -11,7 +11,8 @@ export class InProcessRpcClient extends RpcClient {
     super();
   }
 
-  async call<TResult, TData = unknown>(pattern: string, data: TData, ctx: RequestContext, options?: RpcCallOptions): Promise<TResult> {
+  async call<Req, Res>(rpc: RpcDescriptor<Req, Res>, data: Req, ctx: RequestContext, options?: RpcCallOptions): Promise<Res> {
+    const pattern = rpc.subject;
     const pending = this.broker.dispatch(pattern, { ctx, data });
     if (!pending) throw toHubError({ code: 'NO_SUBSCRIBERS' }, pattern);
     let timer: NodeJS.Timeout | undefined;
@@ -19,7 +20,7 @@ export class InProcessRpcClient extends RpcClient {
       timer = setTimeout(() => reject({ code: 'TIMEOUT' }), options?.timeoutMs ?? this.defaultTimeoutMs);
     });
     try {
-      return (await Promise.race([pending, timeout])) as TResult;
+      return (await Promise.race([pending, timeout])) as Res;
     } catch (error) {
       throw toHubError(error, pattern);
     } finally {

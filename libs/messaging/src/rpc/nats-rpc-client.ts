@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type NatsConnection, headers as natsHeaders } from 'nats';
-import { type RequestContext } from '@hub/contracts';
+import { type RequestContext, type RpcDescriptor } from '@hub/contracts';
 import { RpcClient, type RpcCallOptions } from './rpc-client';
 import { toHubError } from './rpc-errors';
 
@@ -24,7 +24,8 @@ export class NatsRpcClient extends RpcClient {
     super();
   }
 
-  async call<TResult, TData = unknown>(pattern: string, data: TData, ctx: RequestContext, options?: RpcCallOptions): Promise<TResult> {
+  async call<Req, Res>(rpc: RpcDescriptor<Req, Res>, data: Req, ctx: RequestContext, options?: RpcCallOptions): Promise<Res> {
+    const pattern = rpc.subject;
     const packet = { pattern, data: { ctx, data }, id: randomUUID() };
     const h = natsHeaders();
     h.set('hub-request-id', ctx.requestId);
@@ -39,6 +40,6 @@ export class NatsRpcClient extends RpcClient {
       throw toHubError(error, pattern);
     }
     if (reply.err !== undefined && reply.err !== null) throw toHubError(reply.err, pattern);
-    return reply.response as TResult;
+    return reply.response as Res;
   }
 }

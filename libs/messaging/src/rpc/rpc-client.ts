@@ -1,4 +1,4 @@
-import { type RequestContext } from '@hub/contracts';
+import { type RequestContext, type RpcDescriptor } from '@hub/contracts';
 
 export interface RpcCallOptions {
   /** Overrides the default timeout (HUB_RPC_TIMEOUT_MS). */
@@ -6,15 +6,11 @@ export interface RpcCallOptions {
 }
 
 /**
- * The typed way to call a service: `rpc.call<Result>(CredentialsRpc.VerifyToken, data, ctx)`.
- * Resolves with the handler's result; rejects with a HubError carrying the service's status
- * (504 on timeout, 503 when no service listens). Controllers never hold a raw ClientProxy.
+ * The typed way to call a service: `rpc.call(CredentialsRpc.VerifyToken, { token }, ctx)` takes
+ * its request and reply types from the descriptor. Resolves with the handler's result; rejects
+ * with a HubError carrying the service's status (504 on timeout, 503 when no service listens).
+ * Controllers never hold a raw ClientProxy.
  */
 export abstract class RpcClient {
-  abstract call<TResult, TData = unknown>(
-    pattern: string,
-    data: TData,
-    ctx: RequestContext,
-    options?: RpcCallOptions,
-  ): Promise<TResult>;
+  abstract call<Req, Res>(rpc: RpcDescriptor<Req, Res>, data: Req, ctx: RequestContext, options?: RpcCallOptions): Promise<Res>;
 }

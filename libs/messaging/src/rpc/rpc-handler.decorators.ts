@@ -4,7 +4,8 @@ import {
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { throwError, type Observable } from 'rxjs';
-import { BadRequestError, type ErrorEnvelope, HubError, type RequestContext, type RpcMessage } from '@hub/contracts';
+import { MessagePattern } from '@nestjs/microservices';
+import { BadRequestError, type ErrorEnvelope, HubError, type RequestContext, type RpcDescriptor, type RpcMessage } from '@hub/contracts';
 
 function messageOf(host: ExecutionContext): Partial<RpcMessage<unknown>> {
   const raw: unknown = host.switchToRpc().getData();
@@ -61,4 +62,18 @@ export class RpcErrorFilter implements ExceptionFilter {
 /** A class of RPC handlers: validation and the error envelope applied to every handler. */
 export function RpcController(): ClassDecorator {
   return applyDecorators(Controller(), UseFilters(RpcErrorFilter), UsePipes(rpcValidationPipe));
+}
+
+/**
+ * Serves one RPC: `@RpcHandler(CredentialsRpc.VerifyToken) onVerify(@RpcPayload() dto: VerifyTokenRpc)`.
+ * The method must take the descriptor's request and return its reply, or it does not compile.
+ */
+export function RpcHandler<Req, Res>(rpc: RpcDescriptor<Req, Res>) {
+  return <M extends (dto: Req, ctx: RequestContext) => Res | Promise<Res>>(
+    target: object,
+    key: string | symbol,
+    descriptor: TypedPropertyDescriptor<M>,
+  ): void => {
+    MessagePattern(rpc.subject)(target, key, descriptor);
+  };
 }

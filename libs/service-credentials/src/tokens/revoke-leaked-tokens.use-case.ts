@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { EventSubjects, type TokenRevokedEvent } from '@hub/contracts';
+import { Events, type TokenRevokedEvent } from '@hub/contracts';
 import { EventBus } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { CREDENTIALS_DS } from '../credentials.tokens';
@@ -55,7 +55,7 @@ export class RevokeLeakedTokensUseCase {
     });
     if (revoked.length === 0) return;
     const event: TokenRevokedEvent = { tokenIds: revoked.map((r) => r.id), revokedAt: new Date().toISOString() };
-    await this.events.publish(EventSubjects.TokenRevoked, event, { msgId: `revoked:${event.tokenIds.join(',')}` });
+    await this.events.publish(Events.TokenRevoked, event, { msgId: `revoked:${event.tokenIds.join(',')}` });
     this.mailer.kick();
   }
 }

@@ -1,15 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { EventSubjects, type RequestContext, type RevokeForOrgRpc, type TokenRevokedEvent } from '@hub/contracts';
+import { Events, type OrgRevocationView, type RequestContext, type RevokeForOrgRpc, type TokenRevokedEvent } from '@hub/contracts';
 import { EventBus } from '@hub/messaging';
 import { CREDENTIALS_DS } from '../credentials.tokens';
-
-export interface OrgRevocationView {
-  tokenId: string;
-  organization: string;
-  revokedAt: string;
-}
 
 /** Cuts a token off from one organization; it keeps working elsewhere. Idempotent. */
 @Injectable()
@@ -34,7 +28,7 @@ export class RevokeTokenForOrgUseCase {
       organizationId: dto.organizationId,
       revokedAt: new Date(row?.created_at ?? Date.now()).toISOString(),
     };
-    await this.events.publish(EventSubjects.TokenRevoked, event, { msgId: `org-revoked:${dto.organizationId}:${dto.tokenId}` });
+    await this.events.publish(Events.TokenRevoked, event, { msgId: `org-revoked:${dto.organizationId}:${dto.tokenId}` });
     return { tokenId: dto.tokenId, organization: dto.organizationName, revokedAt: event.revokedAt };
   }
 }

@@ -1,13 +1,12 @@
-import { MessagePattern } from '@nestjs/microservices';
 import {
-  type AuthInfo, type CreatedToken, CreateTokenRpc, CredentialsRpc, FindTokenRpc, type RequestContext, RevokeForOrgRpc,
+  type AuthInfo, type CreatedToken, type OrgRevocationView, CreateTokenRpc, CredentialsRpc, FindTokenRpc, type RequestContext, RevokeForOrgRpc,
   RevokeLeakedRpc, type TokenView, VerifyTokenRpc,
 } from '@hub/contracts';
-import { RpcController, RpcCtx, RpcPayload } from '@hub/messaging';
+import { RpcController, RpcHandler, RpcCtx, RpcPayload } from '@hub/messaging';
 import { CreateTokenUseCase } from './create-token.use-case';
 import { FindTokenUseCase } from './find-token.use-case';
 import { RevokeLeakedTokensUseCase } from './revoke-leaked-tokens.use-case';
-import { type OrgRevocationView, RevokeTokenForOrgUseCase } from './revoke-token-for-org.use-case';
+import { RevokeTokenForOrgUseCase } from './revoke-token-for-org.use-case';
 import { VerifyTokenUseCase } from './verify-token.use-case';
 
 @RpcController()
@@ -20,28 +19,28 @@ export class TokensHandler {
     private readonly revokeForOrg: RevokeTokenForOrgUseCase,
   ) {}
 
-  @MessagePattern(CredentialsRpc.CreateToken)
+  @RpcHandler(CredentialsRpc.CreateToken)
   onCreateToken(@RpcPayload() dto: CreateTokenRpc): Promise<CreatedToken> {
     return this.createToken.execute(dto);
   }
 
-  @MessagePattern(CredentialsRpc.VerifyToken)
+  @RpcHandler(CredentialsRpc.VerifyToken)
   onVerifyToken(@RpcPayload() dto: VerifyTokenRpc): Promise<AuthInfo> {
     return this.verifyToken.execute(dto.token);
   }
 
-  @MessagePattern(CredentialsRpc.FindToken)
+  @RpcHandler(CredentialsRpc.FindToken)
   onFindToken(@RpcPayload() dto: FindTokenRpc): Promise<TokenView> {
     return this.findToken.execute(dto);
   }
 
-  @MessagePattern(CredentialsRpc.RevokeLeaked)
+  @RpcHandler(CredentialsRpc.RevokeLeaked)
   async onRevokeLeaked(@RpcPayload() dto: RevokeLeakedRpc): Promise<{ accepted: true }> {
     await this.revokeLeaked.execute(dto.credentials);
     return { accepted: true };
   }
 
-  @MessagePattern(CredentialsRpc.RevokeForOrg)
+  @RpcHandler(CredentialsRpc.RevokeForOrg)
   onRevokeForOrg(@RpcPayload() dto: RevokeForOrgRpc, @RpcCtx() ctx: RequestContext): Promise<OrgRevocationView> {
     return this.revokeForOrg.execute(dto, ctx);
   }

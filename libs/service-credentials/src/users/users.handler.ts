@@ -1,6 +1,5 @@
-import { MessagePattern } from '@nestjs/microservices';
 import { AdminCreateUserDto, CredentialsRpc, GetUserRpc, type UserView } from '@hub/contracts';
-import { RpcController, RpcPayload } from '@hub/messaging';
+import { RpcController, RpcHandler, RpcPayload } from '@hub/messaging';
 import { CreateUserUseCase } from './create-user.use-case';
 import { GetUserUseCase } from './get-user.use-case';
 
@@ -11,12 +10,12 @@ export class UsersHandler {
     private readonly getUser: GetUserUseCase,
   ) {}
 
-  @MessagePattern(CredentialsRpc.CreateUser)
+  @RpcHandler(CredentialsRpc.CreateUser)
   onCreateUser(@RpcPayload() dto: AdminCreateUserDto): Promise<UserView> {
     return this.createUser.execute(dto);
   }
 
-  @MessagePattern(CredentialsRpc.GetUser)
+  @RpcHandler(CredentialsRpc.GetUser)
   onGetUser(@RpcPayload() dto: GetUserRpc): Promise<UserView> {
     return this.getUser.execute(dto.name);
   }

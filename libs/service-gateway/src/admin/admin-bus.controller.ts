@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, HttpException, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminCreateRepoDto, AdminPublishEventDto, subject } from '@hub/contracts';
+import { AdminCreateRepoDto, AdminPublishEventDto, Events } from '@hub/contracts';
 import { EventBus } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { AdminOnly } from '../core';
@@ -18,7 +18,7 @@ export class AdminBusController {
   @ApiAcceptedResponse({ description: 'Published' })
   async publish(@Body() dto: AdminPublishEventDto): Promise<{ subject: string; id: string }> {
     const id = newObjectId();
-    await this.events.publish(subject(dto.subject), dto.payload, { msgId: id });
+    await this.events.publish(Events.Hub.of(dto.subject.slice('hub.events.'.length)), dto.payload, { msgId: id });
     return { subject: dto.subject, id };
   }
 

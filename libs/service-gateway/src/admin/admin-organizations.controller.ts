@@ -1,13 +1,9 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  AdminAddMemberDto, AdminCreateOrganizationDto, CredentialsRpc, type MemberView, OrganizationsRpc, type OrganizationView,
-  type RequestContext, type UserView,
-} from '@hub/contracts';
+  AdminAddMemberDto, AdminCreateOrganizationDto, CredentialsRpc, OrganizationsRpc, type RequestContext, type UserView, type OrganizationView, type MemberView } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { OrgNameParam } from '../core';
-import { AdminOnly, Ctx } from '../core';
-import { MembershipCache } from '../core';
+import { AdminOnly, Ctx, MembershipCache, OrgNameParam } from '../core';
 
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -20,7 +16,7 @@ export class AdminOrganizationsController {
   ) {}
 
   private user(name: string, ctx: RequestContext): Promise<UserView> {
-    return this.rpc.call<UserView>(CredentialsRpc.GetUser, { name }, ctx);
+    return this.rpc.call(CredentialsRpc.GetUser, { name }, ctx);
   }
 
   @Post()
@@ -28,7 +24,7 @@ export class AdminOrganizationsController {
   @ApiCreatedResponse({ description: 'The organization' })
   async create(@Body() dto: AdminCreateOrganizationDto, @Ctx() ctx: RequestContext): Promise<OrganizationView> {
     const admins = await Promise.all(dto.admins.map((name) => this.user(name, ctx)));
-    const org = await this.rpc.call<OrganizationView>(OrganizationsRpc.Create, {
+    const org = await this.rpc.call(OrganizationsRpc.Create, {
       name: dto.name, fullname: dto.fullname, plan: dto.plan, admins: admins.map((u) => ({ id: u.id, name: u.name })),
     }, ctx);
     // Other replicas hear it from organizations; this one answers the next request right.
@@ -42,7 +38,7 @@ export class AdminOrganizationsController {
   @ApiOkResponse({ description: 'The membership' })
   async addMember(@Param() p: OrgNameParam, @Body() dto: AdminAddMemberDto, @Ctx() ctx: RequestContext): Promise<MemberView> {
     const user = await this.user(dto.user, ctx);
-    const member = await this.rpc.call<MemberView>(OrganizationsRpc.AddMember, {
+    const member = await this.rpc.call(OrganizationsRpc.AddMember, {
       organization: p.name, user: { id: user.id, name: user.name }, role: dto.role,
     }, ctx);
     this.memberships.delete(user.id);

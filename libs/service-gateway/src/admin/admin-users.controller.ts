@@ -1,11 +1,9 @@
 import { Body, Controller, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  AdminCreateTokenDto, AdminCreateUserDto, type CreatedToken, CredentialsRpc, type RequestContext, type TokenView, type UserView,
-} from '@hub/contracts';
+  AdminCreateTokenDto, AdminCreateUserDto, CredentialsRpc, type RequestContext, type TokenView, type UserView } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, Ctx } from '../core';
-import { UserNameParam } from '../core';
+import { AdminOnly, Ctx, UserNameParam } from '../core';
 
 export interface CreatedTokenAnswer extends TokenView {
   /** The raw token: shown this once, never again. */
@@ -23,14 +21,14 @@ export class AdminUsersController {
   @ApiOperation({ summary: 'Create a user' })
   @ApiCreatedResponse({ description: 'The user' })
   create(@Body() dto: AdminCreateUserDto, @Ctx() ctx: RequestContext): Promise<UserView> {
-    return this.rpc.call<UserView>(CredentialsRpc.CreateUser, dto, ctx);
+    return this.rpc.call(CredentialsRpc.CreateUser, dto, ctx);
   }
 
   @Post(':name/tokens')
   @ApiOperation({ summary: 'Create an access token for a user; the raw token is in this answer only' })
   @ApiCreatedResponse({ description: 'The token, with its raw value' })
   async createToken(@Param() p: UserNameParam, @Body() dto: AdminCreateTokenDto, @Ctx() ctx: RequestContext): Promise<CreatedTokenAnswer> {
-    const created = await this.rpc.call<CreatedToken>(CredentialsRpc.CreateToken, { user: p.name, ...dto }, ctx);
+    const created = await this.rpc.call(CredentialsRpc.CreateToken, { user: p.name, ...dto }, ctx);
     return { token: created.token, ...created.tokenInfo };
   }
 }

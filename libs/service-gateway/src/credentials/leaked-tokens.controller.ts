@@ -2,10 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { CredentialsRpc, type RequestContext, RevokeCredentialsDto } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { Ctx, Public } from '../core';
-import { sha256 } from '../core';
-import { TokenCache } from '../core';
-import { StrictRateLimit } from '../core';
+import { Ctx, Public, sha256, StrictRateLimit, TokenCache } from '../core';
 
 @ApiTags('auth')
 @Controller('api/credentials')

@@ -1,13 +1,9 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  type AuthInfo, CredentialsRpc, type FindTokenRpc, ForbiddenError, NotFoundError, type OrganizationAccess,
-  OrganizationsRpc, OrgRevokeTokenDto, type RequestContext, type TokenView,
-} from '@hub/contracts';
+  type AuthInfo, CredentialsRpc, type FindTokenRpc, ForbiddenError, NotFoundError, OrganizationsRpc, OrgRevokeTokenDto, type RequestContext, type OrganizationAccess } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { Ctx, CurrentAuth, CurrentOrg, OrgScoped } from '../core';
-import { TokenCache } from '../core';
-import { TokenIdParam } from '../core';
+import { Ctx, CurrentAuth, CurrentOrg, OrgScoped, TokenCache, TokenIdParam } from '../core';
 
 export interface OrgRevocation {
   tokenId: string;
@@ -58,17 +54,17 @@ export class OrgTokensController {
   }
 
   private async revoke(find: FindTokenRpc, caller: AuthInfo, org: OrganizationAccess, ctx: RequestContext): Promise<OrgRevocation> {
-    const token = await this.rpc.call<TokenView>(CredentialsRpc.FindToken, find, ctx);
+    const token = await this.rpc.call(CredentialsRpc.FindToken, find, ctx);
     if (token.userId === caller.user.id) {
       throw new ForbiddenError('You cannot revoke your own token for your organization', 'OWN_TOKEN');
     }
-    const owner = await this.rpc.call<OrganizationAccess>(OrganizationsRpc.GetAccess, {
+    const owner = await this.rpc.call(OrganizationsRpc.GetAccess, {
       organization: org.organization.name, userId: token.userId,
     }, ctx);
     if (owner.role === null) {
       throw new NotFoundError(`No member of ${org.organization.name} holds this token`, 'TOKEN_NOT_IN_ORG');
     }
-    const result = await this.rpc.call<OrgRevocation>(CredentialsRpc.RevokeForOrg, {
+    const result = await this.rpc.call(CredentialsRpc.RevokeForOrg, {
       tokenId: token.id, organizationId: org.organization.id, organizationName: org.organization.name,
     }, ctx);
     this.tokens.deleteTokenIds([token.id]);

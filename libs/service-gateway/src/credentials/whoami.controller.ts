@@ -1,8 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthInfo, type RequestContext } from '@hub/contracts';
-import { Ctx, CurrentAuth } from '../core';
-import { MembershipDirectory } from '../core';
+import { Ctx, CurrentAuth, MembershipDirectory } from '../core';
 
 export interface WhoAmI {
   type: 'user';

@@ -1,9 +1,8 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type MemberView, OrganizationsRpc, type RequestContext } from '@hub/contracts';
+import { OrganizationsRpc, type RequestContext } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { Ctx, OrgScoped } from '../core';
-import { OrgNameParam } from '../core';
+import { Ctx, OrgNameParam, OrgScoped } from '../core';
 
 export interface OrgMember {
   _id: string;
@@ -23,7 +22,7 @@ export class OrganizationsController {
   @ApiOperation({ summary: 'Members of the organization and their roles (members only)' })
   @ApiOkResponse({ description: 'The members' })
   async members(@Param() p: OrgNameParam, @Ctx() ctx: RequestContext): Promise<OrgMember[]> {
-    const members = await this.rpc.call<MemberView[]>(OrganizationsRpc.ListMembers, { organization: p.name }, ctx);
+    const members = await this.rpc.call(OrganizationsRpc.ListMembers, { organization: p.name }, ctx);
     return members.map((m) => ({ _id: m.userId, type: 'user', user: m.user, role: m.role }));
   }
 }

@@ -1,4 +1,4 @@
-import { type AuditEventMessage, type AuditEventType, EventSubjects, type RequestContext } from '@hub/contracts';
+import { type AuditEventMessage, type AuditEventType, Events, type RequestContext } from '@hub/contracts';
 import { type EventBus } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 
@@ -25,5 +25,5 @@ export async function publishAudit(
     ip: ctx.ip,
     userAgent: ctx.userAgent,
   };
-  await events.publish(EventSubjects.Audit(type), event, { msgId: newObjectId() });
+  await events.publish(Events.Audit.of(type), event, { msgId: newObjectId() });
 }

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type FastifyRequest } from 'fastify';
 import {
-  type AuthInfo, CredentialsRpc, EventSubjects, ForbiddenError, type MembershipChangedEvent, type TokenRevokedEvent,
+  type AuthInfo, CredentialsRpc, Events, ForbiddenError,
   UnauthorizedError,
 } from '@hub/contracts';
 import { EventBus, RpcClient } from '@hub/messaging';
@@ -48,8 +48,8 @@ export class AuthGuard implements CanActivate, OnModuleInit {
 
   onModuleInit(): void {
     // Every replica hears every change: plain subscriptions, not a shared consumer.
-    this.events.listen<TokenRevokedEvent>(EventSubjects.TokenRevoked, (e) => this.cache.deleteTokenIds(e.tokenIds));
-    this.events.listen<MembershipChangedEvent>(EventSubjects.MembershipChanged, (e) => e.userIds.forEach((id) => this.memberships.delete(id)));
+    this.events.listen(Events.TokenRevoked, (e) => this.cache.deleteTokenIds(e.tokenIds));
+    this.events.listen(Events.MembershipChanged, (e) => e.userIds.forEach((id) => this.memberships.delete(id)));
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -71,7 +71,7 @@ export class AuthGuard implements CanActivate, OnModuleInit {
     const cached = this.cache.get(hash);
     if (cached) return cached;
     if (token.length > 200) throw new UnauthorizedError();
-    const info = await this.rpc.call<AuthInfo>(CredentialsRpc.VerifyToken, { token }, contextOf(req));
+    const info = await this.rpc.call(CredentialsRpc.VerifyToken, { token }, contextOf(req));
     this.cache.set(hash, info);
     return info;
   }

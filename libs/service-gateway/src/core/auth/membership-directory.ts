@@ -20,7 +20,7 @@ export class MembershipDirectory {
   async membershipsOf(userId: string, ctx: RequestContext): Promise<UserMembership[]> {
     const cached = this.cache.get(userId);
     if (cached) return cached;
-    const fresh = await this.rpc.call<UserMembership[]>(OrganizationsRpc.ListForUser, { userId }, ctx);
+    const fresh = await this.rpc.call(OrganizationsRpc.ListForUser, { userId }, ctx);
     this.cache.set(userId, fresh);
     return fresh;
   }
@@ -29,6 +29,6 @@ export class MembershipDirectory {
   async accessTo(organization: string, userId: string, ctx: RequestContext): Promise<OrganizationAccess> {
     const member = (await this.membershipsOf(userId, ctx)).find((m) => m.organization.name === organization);
     if (member) return { organization: member.organization, role: member.role };
-    return this.rpc.call<OrganizationAccess>(OrganizationsRpc.GetAccess, { organization, userId }, ctx);
+    return this.rpc.call(OrganizationsRpc.GetAccess, { organization, userId }, ctx);
   }
 }

@@ -1,0 +1,69 @@
+import { repoDir, repoExists, repoFile, repoTree } from './repo-files';
+
+/**
+ * What the deployment files must cover, found in the sources rather than listed here, so a new
+ * app, service or config class fails these tests until docker/, k8s/ and the examples follow.
+ */
+
+/** The HTTP edge: the one app whose port is published and that waits for every service. */
+export const GATEWAY = 'gateway';
+
+/** Every service in one process (embedded PGlite, in-process bus): compose only, never k8s. */
+export const ALL_IN_ONE = 'hub';
+
+/** Apps with a webpack build: each ships as an image built from docker/Dockerfile with its APP. */
+export function deployableApps(): string[] {
+  return repoDir('apps').filter((app) => repoExists(`apps/${app}/webpack.config.js`));
+}
+
+/** Apps started by `runService(…)`: each owns a schema, migrates as a one-shot and answers RPC over NATS. */
+export function services(): string[] {
+  return repoDir('apps').filter((app) => /\brunService\s*\(/.test(mainOf(app)));
+}
+
+/** The apps of a distributed deployment (k8s): every deployable app but the all-in-one hub. */
+export function distributedApps(): string[] {
+  return deployableApps().filter((app) => app !== ALL_IN_ONE);
+}
+
+export interface ConfigClass {
+  name: string;
+  file: string;
+}
+
+/**
+ * HubConfig and every class in a `*.config.ts` under libs/<lib>/src that extends it, directly
+ * or through another config class.
+ */
+export function configClasses(): ConfigClass[] {
+  const sources = repoDir('libs')
+    .filter((lib) => repoExists(`libs/${lib}/src`))
+    .flatMap((lib) => repoTree(`libs/${lib}/src`))
+    .filter((f) => f.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(f));
+  const base = sources.filter((f) => /^export class HubConfig\b/m.test(repoFile(f)));
+  if (base.length !== 1) throw new Error(`expected one file declaring class HubConfig under libs/*/src, found ${base.length}`);
+
+  const found: ConfigClass[] = [{ name: 'HubConfig', file: base[0] }];
+  const candidates = sources
+    .filter((f) => f.endsWith('.config.ts'))
+    .flatMap((file) => [...repoFile(file).matchAll(/\bclass\s+(\w+)\s+extends\s+(\w+)/g)].map((m) => ({ file, name: m[1], parent: m[2] })));
+  // Until nothing new turns up, so `class A extends GatewayConfig` counts too.
+  for (let grew = true; grew; ) {
+    const known = new Set(found.map((c) => c.name));
+    const next = candidates.filter((c) => known.has(c.parent) && !known.has(c.name));
+    found.push(...next.map(({ name, file }) => ({ name, file })));
+    grew = next.length > 0;
+  }
+  return found.sort((a, b) => a.file.localeCompare(b.file));
+}
+
+/** The config classes an app's main.ts names (`loadConfig(GatewayConfig)`, `runService({ config: … })`). */
+export function configClassesOf(app: string, classes: ConfigClass[] = configClasses()): ConfigClass[] {
+  const main = mainOf(app);
+  return classes.filter((c) => new RegExp(`\\b${c.name}\\b`).test(main));
+}
+
+function mainOf(app: string): string {
+  const path = `apps/${app}/src/main.ts`;
+  return repoExists(path) ? repoFile(path) : '';
+}
