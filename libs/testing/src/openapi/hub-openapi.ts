@@ -55,3 +55,27 @@ export async function assertInjectedResponse(
   const observed: ObservedResponse = { method: request.method, path: request.url, status: res.statusCode, contentType, body };
   (await openApiValidatorForApp(app)).assert(observed);
 }
+
+/**
+ * A `fetch` that checks every answer from baseUrl against the hub's document, for the public
+ * clients' own calls (`whoAmI({ …, fetch: openApiCheckedFetch(baseUrl) })`).
+ */
+export function openApiCheckedFetch(baseUrl: string): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    if (!url.href.startsWith(baseUrl)) return res;
+    const text = await res.clone().text();
+    let body: unknown = undefined;
+    try {
+      body = text ? (JSON.parse(text) as unknown) : undefined;
+    } catch {
+      body = text;
+    }
+    const method = init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET');
+    (await openApiValidatorFor(baseUrl)).assert({
+      method, path: url.pathname + url.search, status: res.status, contentType: res.headers.get('content-type'), body,
+    });
+    return res;
+  };
+}
