@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { type FastifyInstance } from 'fastify';
-import { describeWithInfra } from '@hub/testing';
+import { assertInjectedResponse, describeWithInfra } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'fuzz-admin-token-for-the-tests';
@@ -45,6 +45,8 @@ describeWithInfra('bad input never gets a 5xx', () => {
       headers['content-type'] = 'application/json';
     }
     const res = await fastify.inject({ method, url, payload: raw, headers });
+    // Whatever came back, it is an answer the OpenAPI document declares, in its schema.
+    await assertInjectedResponse(fastify, { method, url }, res);
     if (res.statusCode >= 500) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body} (body ${raw})`);
     if (res.statusCode >= 400) {
       const parsed = res.json<{ error?: unknown }>();

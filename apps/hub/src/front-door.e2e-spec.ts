@@ -2,7 +2,7 @@ import { whoAmI } from '@huggingface/hub';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, http, type RunningProcess, startApp } from '@hub/testing';
+import { freePort, http, openApiCheckedFetch, type RunningProcess, startApp } from '@hub/testing';
 
 /**
  * `npm start` as a newcomer meets it: the built all-in-one hub with no configuration at all
@@ -43,7 +43,7 @@ describe('all-in-one front door: no configuration, embedded database', () => {
   });
 
   it("answers @huggingface/hub's whoAmI", async () => {
-    const me = await whoAmI({ accessToken: demoToken, hubUrl: baseUrl });
+    const me = await whoAmI({ accessToken: demoToken, hubUrl: baseUrl, fetch: openApiCheckedFetch(baseUrl) });
     expect(me).toMatchObject({ type: 'user', name: 'demo' });
     if (me.type !== 'user') throw new Error('expected a user');
     expect(me.auth.accessToken?.role).toBe('write');

@@ -1,4 +1,4 @@
-import { describeWithInfra } from '@hub/testing';
+import { assertInjectedResponse, describeWithInfra } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 describeWithInfra('rate limits', () => {
@@ -11,8 +11,11 @@ describeWithInfra('rate limits', () => {
   afterAll(() => t?.close());
 
   it('limits the public revoke per address and says so in RateLimit headers', async () => {
-    const revoke = (ip: string) =>
-      t.fastify.inject({ method: 'POST', url: '/api/credentials/revoke', remoteAddress: ip, payload: { credentials: ['hf_x'] } });
+    const revoke = async (ip: string) => {
+      const res = await t.fastify.inject({ method: 'POST', url: '/api/credentials/revoke', remoteAddress: ip, payload: { credentials: ['hf_x'] } });
+      await assertInjectedResponse(t.fastify, { method: 'POST', url: '/api/credentials/revoke' }, res);
+      return res;
+    };
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await revoke('10.0.0.1'));
     expect(answers.map((a) => a.statusCode)).toEqual([202, 202, 202, 429]);

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpException, Inject, Optional, SetMetadata } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 
 /** A named check that /health/ready runs; it throws (or rejects) when not ready. */
 export interface ReadinessCheck {
@@ -12,7 +12,21 @@ export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
 /** Same key as the gateway's @Public(): health needs no token. */
 const PUBLIC = SetMetadata('hub:public', true);
 
-@ApiExcludeController()
+export class HealthLive {
+  @ApiProperty({ enum: ['ok'] })
+  status!: 'ok';
+}
+
+export class HealthReady {
+  @ApiProperty({ enum: ['ok'] })
+  status!: 'ok';
+
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string', enum: ['ok'] }, description: 'each readiness check by name' })
+  checks!: Record<string, 'ok'>;
+}
+
+/** In the OpenAPI document too: the end-to-end suites check every JSON answer against it. */
+@ApiTags('health')
 @Controller('health')
 export class HealthController {
   constructor(@Optional() @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[] = []) {}
@@ -20,14 +34,18 @@ export class HealthController {
   /** The process runs and answers. */
   @Get('live')
   @PUBLIC
-  live(): { status: 'ok' } {
+  @ApiOperation({ summary: 'The process runs and answers', security: [] })
+  @ApiOkResponse({ type: HealthLive })
+  live(): HealthLive {
     return { status: 'ok' };
   }
 
   /** Postgres and NATS answer: the app can take traffic. 503 with the failing checks otherwise. */
   @Get('ready')
   @PUBLIC
-  async ready(): Promise<{ status: 'ok'; checks: Record<string, 'ok'> }> {
+  @ApiOperation({ summary: 'Postgres and NATS answer (503 with the failing checks otherwise)', security: [] })
+  @ApiOkResponse({ type: HealthReady })
+  async ready(): Promise<HealthReady> {
     const results = await Promise.all(
       this.checks.map(async (c) => {
         try {

@@ -1,10 +1,16 @@
+import { openApiValidatorFor } from './openapi/hub-openapi';
+
 export interface HttpAnswer<T = unknown> {
   status: number;
   headers: Headers;
   body: T;
 }
 
-/** A small fetch wrapper for end-to-end tests: JSON in, JSON (or text) out. */
+/**
+ * A small fetch wrapper for end-to-end tests: JSON in, JSON (or text) out. Every answer is checked
+ * against the hub's own `/.well-known/openapi.json` (operation, status, content type, body schema),
+ * so a suite fails as soon as behaviour and document part.
+ */
 export async function http<T = Record<string, unknown>>(
   baseUrl: string,
   method: string,
@@ -27,5 +33,8 @@ export async function http<T = Record<string, unknown>>(
   } catch {
     // not JSON: keep the text
   }
+  (await openApiValidatorFor(baseUrl)).assert({
+    method, path, status: res.status, contentType: res.headers.get('content-type'), body: parsed,
+  });
   return { status: res.status, headers: res.headers, body: parsed as T };
 }

@@ -6,3 +6,4 @@ export * from './http-client';
 export * from './hub-factory';
 export * from './processes';
 export * from './scenarios/credentials.scenarios';
+export * from './openapi';

@@ -1,42 +1,91 @@
-import { type TokenRole } from '../enums';
+import { ApiProperty } from '@nestjs/swagger';
+import { TOKEN_ROLES, type TokenRole } from '../enums';
+import { ClosedSchema } from '../http/closed-schema';
+import { OBJECT_ID_PATTERN } from '../names';
 
-export interface UserView {
-  id: string;
-  name: string;
-  fullname: string;
-  email: string;
-  avatarUrl: string;
-  isPro: boolean;
-  createdAt: string;
+const ID = { pattern: OBJECT_ID_PATTERN.source, example: '6561f0c2a1b2c3d4e5f60718' } as const;
+
+@ClosedSchema()
+export class UserView {
+  @ApiProperty(ID)
+  id!: string;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty()
+  fullname!: string;
+
+  @ApiProperty({ format: 'email' })
+  email!: string;
+
+  @ApiProperty({ format: 'uri' })
+  avatarUrl!: string;
+
+  @ApiProperty()
+  isPro!: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
 }
 
-export interface TokenView {
-  id: string;
-  userId: string;
-  displayName: string;
-  role: TokenRole;
-  last4: string;
-  createdAt: string;
-  lastUsedAt: string | null;
+@ClosedSchema()
+export class TokenView {
+  @ApiProperty(ID)
+  id!: string;
+
+  @ApiProperty(ID)
+  userId!: string;
+
+  @ApiProperty()
+  displayName!: string;
+
+  @ApiProperty({ enum: TOKEN_ROLES })
+  role!: TokenRole;
+
+  @ApiProperty({ minLength: 4, maxLength: 4, description: 'the last four characters of the raw token' })
+  last4!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  lastUsedAt!: string | null;
 }
 
 /** What the gateway learns from a bearer token (and caches briefly). */
-export interface AuthInfo {
-  user: UserView;
-  token: TokenView;
+@ClosedSchema()
+export class AuthInfo {
+  @ApiProperty({ type: UserView })
+  user!: UserView;
+
+  @ApiProperty({ type: TokenView })
+  token!: TokenView;
+
   /** Organizations that cut this token off (it keeps working elsewhere). */
-  revokedOrganizationIds: string[];
+  @ApiProperty({ type: [String], description: 'organizations that cut this token off' })
+  revokedOrganizationIds!: string[];
 }
 
 /** The only place a raw token appears: right after creation. */
-export interface CreatedToken {
-  token: string;
-  tokenInfo: TokenView;
+@ClosedSchema()
+export class CreatedToken {
+  @ApiProperty({ description: 'the raw token, shown this once' })
+  token!: string;
+
+  @ApiProperty({ type: TokenView })
+  tokenInfo!: TokenView;
 }
 
 /** A token cut off from one organization (spec 4.2); it keeps working elsewhere. */
-export interface OrgRevocationView {
-  tokenId: string;
-  organization: string;
-  revokedAt: string;
+@ClosedSchema()
+export class OrgRevocationView {
+  @ApiProperty(ID)
+  tokenId!: string;
+
+  @ApiProperty({ description: 'the organization name' })
+  organization!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  revokedAt!: string;
 }

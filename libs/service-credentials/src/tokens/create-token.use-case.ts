@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type CreatedToken, type CreateTokenRpc, NotFoundError } from '@hub/contracts';
+import { type CreatedToken, type CreateTokenRpc } from '@hub/contracts';
 import { newObjectId } from '@hub/persistence';
 import { CREDENTIALS_DS } from '../credentials.tokens';
 import { UserEntity } from '../users/user.entity';
+import { UserNotFoundError } from '../users/users.errors';
 import { AccessTokenEntity } from './access-token.entity';
 import { generateToken, hashToken } from './tokens';
 import { toTokenView } from './token.view';
@@ -15,7 +16,7 @@ export class CreateTokenUseCase {
 
   async execute(dto: CreateTokenRpc): Promise<CreatedToken> {
     const user = await this.ds.getRepository(UserEntity).findOneBy({ name: dto.user });
-    if (!user) throw new NotFoundError(`User ${dto.user} not found`, 'USER_NOT_FOUND');
+    if (!user) throw new UserNotFoundError(dto.user);
     const raw = generateToken();
     const repo = this.ds.getRepository(AccessTokenEntity);
     const id = newObjectId();

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type AuthInfo, avatarUrl, type TokenRole, UnauthorizedError } from '@hub/contracts';
+import { type AuthInfo, avatarUrl, InvalidCredentialsError, type TokenRole } from '@hub/contracts';
 import { preparedQuery } from '@hub/persistence';
 import { type CredentialsConfig } from '../credentials.config';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.tokens';
@@ -45,7 +45,7 @@ export class VerifyTokenUseCase {
       [hashToken(raw)],
     );
     const r = rows[0];
-    if (!r) throw new UnauthorizedError();
+    if (!r) throw new InvalidCredentialsError();
     const lastUsed = r.last_used_at ? new Date(r.last_used_at) : null;
     if (!lastUsed || Date.now() - lastUsed.getTime() > LAST_USED_RESOLUTION_MS) {
       await this.ds.query(`UPDATE credentials.access_tokens SET last_used_at = now() WHERE id = $1`, [r.token_id]);

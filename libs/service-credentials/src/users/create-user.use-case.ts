@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, QueryFailedError } from 'typeorm';
-import { ConflictError, type UserView } from '@hub/contracts';
+import { type UserView } from '@hub/contracts';
 import { type AdminCreateUserDto } from '@hub/contracts';
 import { newObjectId } from '@hub/persistence';
 import { type CredentialsConfig } from '../credentials.config';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.tokens';
 import { UserEntity } from './user.entity';
 import { toUserView } from './user.view';
+import { UserExistsError } from './users.errors';
 
 @Injectable()
 export class CreateUserUseCase {
@@ -28,7 +29,7 @@ export class CreateUserUseCase {
       await this.ds.getRepository(UserEntity).insert(user);
     } catch (e) {
       if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505') {
-        throw new ConflictError(`A user named ${dto.name} already exists`, 'USER_EXISTS');
+        throw new UserExistsError(dto.name);
       }
       throw e;
     }

@@ -1,9 +1,11 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  AdminAddMemberDto, AdminCreateOrganizationDto, CredentialsRpc, OrganizationsRpc, type RequestContext, type UserView, type OrganizationView, type MemberView } from '@hub/contracts';
+  AdminAddMemberDto, AdminCreateOrganizationDto, CredentialsRpc, MemberView, OrganizationsRpc, OrganizationView, type RequestContext,
+  type UserView,
+} from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, Ctx, MembershipCache, OrgNameParam } from '../core';
+import { AdminOnly, ApiErrorResponse, Ctx, MembershipCache, OrgNameParam } from '../core';
 
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -21,7 +23,9 @@ export class AdminOrganizationsController {
 
   @Post()
   @ApiOperation({ summary: 'Create an organization with its first admins' })
-  @ApiCreatedResponse({ description: 'The organization' })
+  @ApiCreatedResponse({ description: 'The organization', type: OrganizationView })
+  @ApiErrorResponse(404, 'An admin is not a user')
+  @ApiErrorResponse(409, 'The name is taken')
   async create(@Body() dto: AdminCreateOrganizationDto, @Ctx() ctx: RequestContext): Promise<OrganizationView> {
     const admins = await Promise.all(dto.admins.map((name) => this.user(name, ctx)));
     const org = await this.rpc.call(OrganizationsRpc.Create, {
@@ -35,7 +39,8 @@ export class AdminOrganizationsController {
   @Post(':name/members')
   @HttpCode(200)
   @ApiOperation({ summary: "Add a member, or change a member's role" })
-  @ApiOkResponse({ description: 'The membership' })
+  @ApiOkResponse({ description: 'The membership', type: MemberView })
+  @ApiErrorResponse(404, 'No such organization or user')
   async addMember(@Param() p: OrgNameParam, @Body() dto: AdminAddMemberDto, @Ctx() ctx: RequestContext): Promise<MemberView> {
     const user = await this.user(dto.user, ctx);
     const member = await this.rpc.call(OrganizationsRpc.AddMember, {

@@ -12,3 +12,4 @@ export * from './http/params';
 export * from './http/request-context';
 export * from './openapi/openapi';
 export { StrictRateLimit } from './rate-limit/rate-limit.guard';
+export * from './openapi/api-error-response';

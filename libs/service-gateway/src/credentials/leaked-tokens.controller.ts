@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
-import { CredentialsRpc, type RequestContext, RevokeCredentialsDto } from '@hub/contracts';
+import { CredentialsRpc, EmptyAnswer, type RequestContext, RevokeCredentialsDto } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { Ctx, Public, sha256, StrictRateLimit, TokenCache } from '../core';
 
@@ -21,7 +21,7 @@ export class LeakedTokensController {
     description: 'No authentication: holding a token is the proof. Every listed token stops working and its owner is e-mailed. Always 202, whether or not a token existed.',
     security: [],
   })
-  @ApiAcceptedResponse({ description: 'Accepted, whatever was listed' })
+  @ApiAcceptedResponse({ description: 'Accepted, whatever was listed', type: EmptyAnswer })
   @ApiBadRequestResponse({ description: 'credentials missing, empty, over 1000 items or an item over 200 characters' })
   @ApiTooManyRequestsResponse({ description: 'Too many requests from this address' })
   async revoke(@Body() dto: RevokeCredentialsDto, @Ctx() ctx: RequestContext): Promise<Record<string, never>> {

@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  type AuthInfo, CredentialsRpc, type FindTokenRpc, ForbiddenError, NotFoundError, OrganizationsRpc, OrgRevokeTokenDto, type RequestContext, type OrganizationAccess } from '@hub/contracts';
+  type AuthInfo, CredentialsRpc, type FindTokenRpc, ForbiddenError, NotFoundError, OrganizationsRpc, OrgRevocationView, OrgRevokeTokenDto, type RequestContext, type OrganizationAccess } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { Ctx, CurrentAuth, CurrentOrg, OrgScoped, TokenCache, TokenIdParam } from '../core';
+import { ApiErrorResponse, Ctx, CurrentAuth, CurrentOrg, OrgScoped, TokenCache, TokenIdParam } from '../core';
 
 export interface OrgRevocation {
   tokenId: string;
@@ -17,6 +17,7 @@ export interface OrgRevocation {
  */
 @ApiTags('orgs')
 @ApiBearerAuth()
+@ApiErrorResponse(404, 'No such organization, no such active token, or no member of it holds the token')
 @Controller('api/organizations/:name/settings/tokens')
 export class OrgTokensController {
   constructor(
@@ -28,7 +29,7 @@ export class OrgTokensController {
   @HttpCode(200)
   @OrgScoped({ role: 'admin', minPlan: 'enterprise' })
   @ApiOperation({ summary: "Revoke a member's token for this organization (Enterprise)" })
-  @ApiOkResponse({ description: 'The revocation' })
+  @ApiOkResponse({ description: 'The revocation', type: OrgRevocationView })
   @ApiForbiddenResponse({ description: 'not an admin, not Enterprise, or your own token' })
   revokeByValue(
     @Body() dto: OrgRevokeTokenDto,
@@ -43,7 +44,8 @@ export class OrgTokensController {
   @HttpCode(200)
   @OrgScoped({ role: 'admin', minPlan: 'enterprise' })
   @ApiOperation({ summary: "Revoke a member's token for this organization by token id (Enterprise)" })
-  @ApiOkResponse({ description: 'The revocation' })
+  @ApiForbiddenResponse({ description: 'not an admin, not Enterprise, or your own token' })
+  @ApiOkResponse({ description: 'The revocation', type: OrgRevocationView })
   revokeById(
     @Param() p: TokenIdParam,
     @CurrentAuth() caller: AuthInfo,

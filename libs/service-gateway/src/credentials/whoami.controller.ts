@@ -2,25 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type AuthInfo, type RequestContext } from '@hub/contracts';
 import { Ctx, CurrentAuth, MembershipDirectory } from '../core';
-
-export interface WhoAmI {
-  type: 'user';
-  id: string;
-  name: string;
-  fullname: string;
-  email: string;
-  emailVerified: boolean;
-  avatarUrl: string;
-  isPro: boolean;
-  canPay: boolean;
-  periodEnd: number | null;
-  billingMode: 'postpaid' | 'prepaid';
-  orgs: {
-    type: 'org'; id: string; name: string; fullname: string; email: string | null; avatarUrl: string;
-    roleInOrg: string; plan: string; canPay: boolean; periodEnd: number | null;
-  }[];
-  auth: { type: 'access_token'; accessToken: { displayName: string; role: string; createdAt: string } };
-}
+import { WhoAmI } from './whoami.view';
 
 @ApiTags('auth')
 @ApiBearerAuth()
@@ -30,7 +12,7 @@ export class WhoAmIController {
 
   @Get('whoami-v2')
   @ApiOperation({ summary: 'The user, organizations and token behind the bearer token' })
-  @ApiOkResponse({ description: 'The caller' })
+  @ApiOkResponse({ description: 'The caller', type: WhoAmI })
   async whoami(@CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WhoAmI> {
     const memberships = await this.directory.membershipsOf(auth.user.id, ctx);
     const { user, token } = auth;

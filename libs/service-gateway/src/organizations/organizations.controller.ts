@@ -2,14 +2,8 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OrganizationsRpc, type RequestContext } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { Ctx, OrgNameParam, OrgScoped } from '../core';
-
-export interface OrgMember {
-  _id: string;
-  type: 'user';
-  user: string;
-  role: string;
-}
+import { ApiErrorResponse, Ctx, OrgNameParam, OrgScoped } from '../core';
+import { OrgMember } from './org-member.view';
 
 @ApiTags('orgs')
 @ApiBearerAuth()
@@ -20,7 +14,9 @@ export class OrganizationsController {
   @Get('members')
   @OrgScoped()
   @ApiOperation({ summary: 'Members of the organization and their roles (members only)' })
-  @ApiOkResponse({ description: 'The members' })
+  @ApiOkResponse({ description: 'The members', type: OrgMember, isArray: true })
+  @ApiErrorResponse(403, 'Not a member, or the token was revoked by this organization')
+  @ApiErrorResponse(404, 'No such organization')
   async members(@Param() p: OrgNameParam, @Ctx() ctx: RequestContext): Promise<OrgMember[]> {
     const members = await this.rpc.call(OrganizationsRpc.ListMembers, { organization: p.name }, ctx);
     return members.map((m) => ({ _id: m.userId, type: 'user', user: m.user, role: m.role }));

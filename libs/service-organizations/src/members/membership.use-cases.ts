@@ -2,12 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import {
-  type AddMemberRpc, type MemberView, NotFoundError, type OrganizationAccess, type RequestContext, type UserMembership,
+  type AddMemberRpc, type MemberView, type OrganizationAccess, type RequestContext, type UserMembership,
 } from '@hub/contracts';
 import { EventBus } from '@hub/messaging';
 import { publishAudit } from '../audit/publish-audit';
 import { publishMembershipChanged } from './membership-events';
 import { OrganizationEntity } from '../organizations/organization.entity';
+import { OrganizationNotFoundError } from '../organizations/organizations.errors';
 import { MemberEntity } from './member.entity';
 import { type OrganizationsConfig } from '../organizations.config';
 import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.tokens';
@@ -25,7 +26,7 @@ export class MembershipUseCases {
 
   private async organization(name: string): Promise<OrganizationEntity> {
     const org = await this.ds.getRepository(OrganizationEntity).findOneBy({ name });
-    if (!org) throw new NotFoundError(`Organization ${name} not found`, 'ORGANIZATION_NOT_FOUND');
+    if (!org) throw new OrganizationNotFoundError(name);
     return org;
   }
 

@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, QueryFailedError } from 'typeorm';
-import { ConflictError, type CreateOrganizationRpc, type OrganizationView, type RequestContext } from '@hub/contracts';
+import { type CreateOrganizationRpc, type OrganizationView, type RequestContext } from '@hub/contracts';
 import { EventBus } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { publishAudit } from '../audit/publish-audit';
 import { publishMembershipChanged } from '../members/membership-events';
 import { MemberEntity } from '../members/member.entity';
 import { OrganizationEntity } from './organization.entity';
+import { OrganizationExistsError } from './organizations.errors';
 import { type OrganizationsConfig } from '../organizations.config';
 import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.tokens';
 import { toOrganizationView } from './organization.view';
@@ -30,7 +31,7 @@ export class CreateOrganizationUseCase {
       });
     } catch (e) {
       if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505') {
-        throw new ConflictError(`An organization named ${dto.name} already exists`, 'ORGANIZATION_EXISTS');
+        throw new OrganizationExistsError(dto.name);
       }
       throw e;
     }

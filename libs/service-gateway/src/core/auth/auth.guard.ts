@@ -2,15 +2,15 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable, type OnMod
 import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type FastifyRequest } from 'fastify';
-import {
-  type AuthInfo, CredentialsRpc, Events, ForbiddenError,
-  UnauthorizedError,
-} from '@hub/contracts';
+import { type AuthInfo, CredentialsRpc, Events, InvalidCredentialsError } from '@hub/contracts';
 import { EventBus, RpcClient } from '@hub/messaging';
 import { type GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { contextOf } from '../http/request-context';
 import { ADMIN_ROUTE, PUBLIC_ROUTE } from './auth.decorators';
+import {
+  AdminApiDisabledError, AdminTokenRequiredError, BadAdminTokenError, BearerTokenRequiredError, ReadOnlyTokenError,
+} from './auth.errors';
 import { MembershipCache } from './membership-cache';
 import { TokenCache } from './token-cache';
 
@@ -58,11 +58,9 @@ export class AuthGuard implements CanActivate, OnModuleInit {
     if (this.reflector.getAllAndOverride<boolean>(ADMIN_ROUTE, targets)) return this.checkAdmin(req);
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
     const token = bearer(req);
-    if (!token) throw new UnauthorizedError('Authorization header with a Bearer token is required', 'AUTH_REQUIRED');
+    if (!token) throw new BearerTokenRequiredError();
     req.hubAuth = await this.verify(token, req);
-    if (req.hubAuth.token.role === 'read' && !SAFE_METHODS.has(req.method)) {
-      throw new ForbiddenError('This token has the read role and cannot change anything; use a write token', 'READ_ONLY_TOKEN');
-    }
+    if (req.hubAuth.token.role === 'read' && !SAFE_METHODS.has(req.method)) throw new ReadOnlyTokenError();
     return true;
   }
 
@@ -70,7 +68,7 @@ export class AuthGuard implements CanActivate, OnModuleInit {
     const hash = sha256(token);
     const cached = this.cache.get(hash);
     if (cached) return cached;
-    if (token.length > 200) throw new UnauthorizedError();
+    if (token.length > 200) throw new InvalidCredentialsError();
     const info = await this.rpc.call(CredentialsRpc.VerifyToken, { token }, contextOf(req));
     this.cache.set(hash, info);
     return info;
@@ -78,10 +76,10 @@ export class AuthGuard implements CanActivate, OnModuleInit {
 
   private checkAdmin(req: FastifyRequest): boolean {
     const token = bearer(req);
-    if (!this.adminHash) throw new ForbiddenError('The admin API is disabled: HUB_ADMIN_TOKEN is not set', 'ADMIN_DISABLED');
-    if (!token) throw new UnauthorizedError('Authorization header with the admin Bearer token is required', 'AUTH_REQUIRED');
+    if (!this.adminHash) throw new AdminApiDisabledError();
+    if (!token) throw new AdminTokenRequiredError();
     const given = createHash('sha256').update(token).digest();
-    if (!timingSafeEqual(given, this.adminHash)) throw new UnauthorizedError('Invalid admin token', 'BAD_ADMIN_TOKEN');
+    if (!timingSafeEqual(given, this.adminHash)) throw new BadAdminTokenError();
     req.hubAdmin = true;
     return true;
   }

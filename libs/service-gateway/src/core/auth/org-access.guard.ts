@@ -1,9 +1,10 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type FastifyRequest } from 'fastify';
-import { ForbiddenError, type OrganizationAccess, PLAN_LABELS, planAtLeast } from '@hub/contracts';
+import { type OrganizationAccess, PLAN_LABELS, planAtLeast } from '@hub/contracts';
 import { contextOf } from '../http/request-context';
 import { ORG_SCOPED, type OrgScopeRequirement } from './auth.decorators';
+import { AdminRoleRequiredError, NotAMemberError, PlanRequiredError, TokenRevokedByOrgError } from './auth.errors';
 import { MembershipDirectory } from './membership-directory';
 
 declare module 'fastify' {
@@ -32,18 +33,11 @@ export class OrgAccessGuard implements CanActivate {
     if (!auth) return false;
     const access = await this.directory.accessTo(name, auth.user.id, contextOf(req));
     const org = access.organization;
-    if (auth.revokedOrganizationIds.includes(org.id)) {
-      throw new ForbiddenError(`This token was revoked by the organization ${org.name} and cannot access it`, 'TOKEN_REVOKED_BY_ORG');
-    }
-    if (access.role === null) throw new ForbiddenError(`You are not a member of the organization ${org.name}`, 'NOT_A_MEMBER');
-    if (need.role === 'admin' && access.role !== 'admin') {
-      throw new ForbiddenError(`This operation needs the admin role in ${org.name}; you are ${access.role}`, 'ADMIN_ROLE_REQUIRED');
-    }
+    if (auth.revokedOrganizationIds.includes(org.id)) throw new TokenRevokedByOrgError(org.name);
+    if (access.role === null) throw new NotAMemberError(org.name);
+    if (need.role === 'admin' && access.role !== 'admin') throw new AdminRoleRequiredError(org.name, access.role);
     if (need.minPlan && !planAtLeast(org.plan, need.minPlan)) {
-      throw new ForbiddenError(
-        `This operation needs the ${PLAN_LABELS[need.minPlan]} plan or higher; ${org.name} is on the ${PLAN_LABELS[org.plan]} plan`,
-        'PLAN_REQUIRED',
-      );
+      throw new PlanRequiredError(org.name, PLAN_LABELS[need.minPlan], PLAN_LABELS[org.plan]);
     }
     req.hubOrgAccess = access;
     return true;

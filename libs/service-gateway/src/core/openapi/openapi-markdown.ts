@@ -7,7 +7,7 @@ interface Operation {
   security?: unknown[];
   parameters?: { name: string; in: string; required?: boolean; schema?: { type?: unknown; pattern?: string } }[];
   requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> };
-  responses?: Record<string, { description?: string }>;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: { $ref?: string; type?: unknown; items?: { $ref?: string } } }> }>;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -39,7 +39,11 @@ export function renderOpenApiMarkdown(doc: OpenAPIObject): string {
       }
       const body = op.requestBody?.content?.['application/json']?.schema?.$ref;
       if (body) lines.push(`Body: \`${schemaName(body)}\` (see Schemas).`, '');
-      for (const [status, r] of Object.entries(op.responses ?? {})) lines.push(`- ${status}: ${cell(r.description)}`);
+      for (const [status, r] of Object.entries(op.responses ?? {})) {
+        const schema = r.content?.['application/json']?.schema;
+        const name = schema?.$ref ? schemaName(schema.$ref) : schema?.items?.$ref ? `${schemaName(schema.items.$ref)}[]` : '';
+        lines.push(`- ${status}: ${cell(r.description)}${name ? ` (\`${name}\`)` : ''}`);
+      }
       lines.push('');
       const tag = op.tags?.[0] ?? 'other';
       byTag.set(tag, [...(byTag.get(tag) ?? []), ...lines]);

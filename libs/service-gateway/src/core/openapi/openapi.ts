@@ -1,6 +1,8 @@
 import { type INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { type FastifyInstance } from 'fastify';
+import { closedSchemaNames, EmptyAnswer, ErrorBody } from '@hub/contracts';
+import { closeSchemas, withEdgeResponses } from './edge-responses';
 import { renderOpenApiMarkdown } from './openapi-markdown';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -35,7 +37,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth()
     .addSecurityRequirements('bearer')
     .build();
-  return toOpenApi31(SwaggerModule.createDocument(app, config));
+  const doc = SwaggerModule.createDocument(app, config, { extraModels: [ErrorBody, EmptyAnswer] });
+  return toOpenApi31(closeSchemas(withEdgeResponses(doc), closedSchemaNames()));
 }
 
 /** /.well-known/openapi.json, /.well-known/openapi.md (the spec names it) and Swagger UI at /docs. */

@@ -1,8 +1,9 @@
-import { type CanActivate, type ExecutionContext, HttpException, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { TooManyRequestsError } from './rate-limit.errors';
 import { RateLimiter } from './rate-limiter';
 
 const STRICT = 'hub:rate-limit-strict';
@@ -39,7 +40,7 @@ export class RateLimitGuard implements CanActivate {
     void reply.header('RateLimit-Policy', `${d.limit};w=${d.windowSeconds}`);
     if (!d.allowed) {
       void reply.header('Retry-After', String(d.resetSeconds));
-      throw new HttpException(`Too many requests: at most ${d.limit} per ${d.windowSeconds} s; retry in ${d.resetSeconds} s`, 429);
+      throw new TooManyRequestsError(d.limit, d.windowSeconds, d.resetSeconds);
     }
     return true;
   }

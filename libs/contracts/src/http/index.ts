@@ -1,0 +1,2 @@
+export * from './closed-schema';
+export * from './http.views';

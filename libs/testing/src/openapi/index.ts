@@ -1,0 +1,2 @@
+export * from './response-validator';
+export * from './hub-openapi';
