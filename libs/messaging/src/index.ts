@@ -15,3 +15,6 @@ export * from './events/payload-validation';
 export * from './in-process/in-process-broker';
 export * from './in-process/in-process.server';
 export * from './in-process/in-process-rpc-client';
+export * from './outbox/outbox';
+export * from './outbox/outbox-relay';
+export * from './outbox/outbox.module';
