@@ -27,7 +27,8 @@ interface PendingRow {
  */
 export class OutboxRelay {
   private readonly logger: Logger;
-  private readonly holder = randomUUID();
+  /** This replica's name in the lease row (`outbox_relay.holder`). */
+  readonly holder = randomUUID();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private again = false;
