@@ -21,7 +21,13 @@ export class HubModule {
     return {
       module: HubModule,
       imports: [
-        MessagingModule.forRoot({ mode, rpcTimeoutMs: configs.gateway.HUB_RPC_TIMEOUT_MS, name: 'hub' }),
+        MessagingModule.forRoot({
+          mode,
+          rpcTimeoutMs: configs.gateway.HUB_RPC_TIMEOUT_MS,
+          name: 'hub',
+          // The in-process bus keeps its events in the hub's own database (schema `bus`).
+          store: { databaseUrl: configs.gateway.DATABASE_URL, dataDir: configs.gateway.HUB_DATA_DIR },
+        }),
         CredentialsModule.forRoot(configs.credentials),
         OrganizationsModule.forRoot(configs.organizations),
         GatewayModule.forRoot(configs.gateway),

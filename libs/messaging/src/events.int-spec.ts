@@ -1,6 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IsInt, Min } from 'class-validator';
 import { connect, type NatsConnection } from 'nats';
-import { event, streamName, subject } from '@hub/contracts';
-import { describeWithInfra, NATS_URL_FOR_TESTS } from '@hub/testing';
+import { type DeadLetterMessage, event, Events, streamName, Streams, subject } from '@hub/contracts';
+import { createTestDatabase, describeWithInfra, NATS_URL_FOR_TESTS } from '@hub/testing';
 import { type EventBus, type EventMeta } from './events/event-bus';
 import { InProcessEventBus } from './events/in-process-event-bus';
 import { ensureStream, NatsEventBus } from './events/nats-event-bus';
@@ -10,9 +14,17 @@ const STREAM = { name: streamName('TEST_EVENTS'), subjects: [subject('test.event
 class V { v!: string; }
 class N { v!: number; }
 class Fan { n!: number; }
+class Strict {
+  @IsInt() @Min(0)
+  n!: number;
+}
 const Dedupe = event<V>('test.events.dedupe', V);
 const Retry = event<N>('test.events.retry', N);
 const Fanned = event<Fan>('test.events.fan', Fan);
+const StrictConsumed = event<Strict>('test.events.strict', Strict);
+const StrictHeard = event<Strict>('test.events.heard', Strict);
+const Doomed = event<Strict>('test.events.doomed', Strict);
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'hub-bus-'));
 
 function waitUntil(cond: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -76,12 +88,85 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
       await stopA();
       await stopB();
     });
+
+    it('dead-letters an invalid payload with its subject and msgId, and keeps consuming', async () => {
+      const dead: DeadLetterMessage[] = [];
+      const stopDead = bus.listen(Events.DeadLetter, (p) => void dead.push(p));
+      const got: number[] = [];
+      const stop = await bus.consume({
+        stream: STREAM.name, durable: 'strict', source: StrictConsumed,
+        handler: async (p) => void got.push(p.n),
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      await bus.publish(StrictConsumed, { n: -1 }, { msgId: 'bad-1' });
+      await bus.publish(StrictConsumed, { n: 5 }, { msgId: 'good-1' });
+      await waitUntil(() => got.length === 1 && dead.length === 1);
+      expect(got).toEqual([5]);
+      expect(dead[0]).toMatchObject({
+        subject: subject('test.events.strict'), msgId: 'bad-1', reason: 'invalid', consumer: 'strict', deliveryCount: 1,
+        payload: { n: -1 }, error: expect.stringContaining('n must not be less than 0'),
+      });
+      await stop();
+      await stopDead();
+    });
+
+    it('gives a listener only valid payloads and dead-letters the rest', async () => {
+      const dead: DeadLetterMessage[] = [];
+      const stopDead = bus.listen(Events.DeadLetter, (p) => void dead.push(p));
+      const heard: Strict[] = [];
+      const stop = bus.listen(StrictHeard, (p) => void heard.push(p));
+      await new Promise((r) => setTimeout(r, 100));
+      await bus.publish(StrictHeard, { n: 'seven' as unknown as number }, { msgId: 'bad-heard' });
+      await bus.publish(StrictHeard, { n: 7 }, { msgId: 'good-heard' });
+      await waitUntil(() => heard.length === 1 && dead.length === 1);
+      expect(heard[0]).toBeInstanceOf(Strict);
+      expect(heard[0]?.n).toBe(7);
+      expect(dead[0]).toMatchObject({ subject: subject('test.events.heard'), msgId: 'bad-heard', reason: 'invalid', consumer: 'listen' });
+      await stop();
+      await stopDead();
+    });
+
+    it('dead-letters a message whose handler keeps failing, after maxDeliver deliveries', async () => {
+      const dead: DeadLetterMessage[] = [];
+      const stopDead = bus.listen(Events.DeadLetter, (p) => void dead.push(p));
+      let calls = 0;
+      const stop = await bus.consume({
+        stream: STREAM.name, durable: 'doomed', source: Doomed, maxDeliver: 2,
+        handler: async () => {
+          calls++;
+          throw new Error('handler is broken');
+        },
+      });
+      await bus.publish(Doomed, { n: 1 }, { msgId: 'doomed-1' });
+      await waitUntil(() => dead.length === 1, 10_000);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(calls).toBe(2);
+      expect(dead).toEqual([expect.objectContaining({
+        subject: subject('test.events.doomed'), msgId: 'doomed-1', reason: 'failed', error: 'handler is broken', deliveryCount: 2, payload: { n: 1 },
+      })]);
+      await stop();
+      await stopDead();
+    });
   });
 }
 
-eventContract('in-process event bus', async () => {
-  const bus = new InProcessEventBus();
+eventContract('in-process event bus on PGlite', async () => {
+  const bus = await InProcessEventBus.open({ dataDir: tmp() });
   return { bus, close: () => bus.close() };
+});
+
+describeWithInfra('in-process bus on Postgres', () => {
+  eventContract('in-process event bus on Postgres', async () => {
+    const db = await createTestDatabase();
+    const bus = await InProcessEventBus.open({ databaseUrl: db.url, dataDir: tmp() });
+    return {
+      bus,
+      close: async () => {
+        await bus.close();
+        await db.drop();
+      },
+    };
+  });
 });
 
 describeWithInfra('JetStream', () => {
@@ -92,12 +177,14 @@ describeWithInfra('JetStream', () => {
     const jsm = await nc.jetstreamManager();
     await ensureStream(jsm, STREAM);
     await ensureStream(jsm, STREAM); // idempotent: a second replica starting up
+    await ensureStream(jsm, Streams.DeadLetter);
     const bus = new NatsEventBus(nc, jsm);
     return {
       bus,
       close: async () => {
         await bus.close();
         await jsm.streams.delete(STREAM.name);
+        await jsm.streams.delete(Streams.DeadLetter.name);
         await nc.drain();
       },
     };

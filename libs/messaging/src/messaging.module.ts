@@ -4,6 +4,7 @@ import { Streams } from '@hub/contracts';
 import { type BusMode } from './bus-mode';
 import { EventBus } from './events/event-bus';
 import { InProcessEventBus } from './events/in-process-event-bus';
+import { type BusStoreOptions } from './events/store/bus-store';
 import { ensureStream, NatsEventBus } from './events/nats-event-bus';
 import { InProcessRpcClient } from './in-process/in-process-rpc-client';
 import { NatsRpcClient } from './rpc/nats-rpc-client';
@@ -17,6 +18,11 @@ export interface MessagingOptions {
   rpcTimeoutMs: number;
   /** Connection name shown by the NATS server (monitoring). */
   name: string;
+  /**
+   * In-process mode: the database the bus keeps its events in (the hub's own, schema `bus`).
+   * Required there: events must survive a restart (decision 0007).
+   */
+  store?: BusStoreOptions;
 }
 
 /** Opens the NATS connection (if any), creates the streams, and closes it all on shutdown. */
@@ -67,8 +73,11 @@ export class MessagingModule {
         {
           provide: EventBus,
           inject: [NATS_CONNECTION],
-          useFactory: async (nc: NatsConnection | null) =>
-            nc ? new NatsEventBus(nc, await nc.jetstreamManager()) : new InProcessEventBus(),
+          useFactory: async (nc: NatsConnection | null) => {
+            if (nc) return new NatsEventBus(nc, await nc.jetstreamManager());
+            if (!options.store) throw new Error('MessagingModule: the in-process bus needs a store (database URL or data directory)');
+            return InProcessEventBus.open(options.store);
+          },
         },
         BusLifecycle,
       ],

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { OutboxModule } from '@hub/messaging';
 import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
 import { type CredentialsConfig } from './credentials.config';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from './credentials.tokens';
@@ -29,6 +30,7 @@ export class CredentialsModule {
       module: CredentialsModule,
       imports: [
         ServicePersistenceModule.forService(credentialsPersistence(config)),
+        OutboxModule.forService({ dataSource: CREDENTIALS_DS, schema: CREDENTIALS_SCHEMA }),
       ],
       controllers: [UsersHandler, TokensHandler],
       providers: [

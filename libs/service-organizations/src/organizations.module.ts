@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { OutboxModule } from '@hub/messaging';
 import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
 import { ORGANIZATIONS_ENTITIES } from './organizations.entities';
 import { ORGANIZATIONS_MIGRATIONS } from './migrations';
@@ -21,7 +22,10 @@ export class OrganizationsModule {
   static forRoot(config: OrganizationsConfig): DynamicModule {
     return {
       module: OrganizationsModule,
-      imports: [ServicePersistenceModule.forService(organizationsPersistence(config))],
+      imports: [
+        ServicePersistenceModule.forService(organizationsPersistence(config)),
+        OutboxModule.forService({ dataSource: ORGANIZATIONS_DS, schema: ORGANIZATIONS_SCHEMA }),
+      ],
       controllers: [OrganizationsHandler, MembersHandler],
       providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases],
     };

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsIn, IsISO8601, IsOptional, IsString, Length, Matches, ValidateNested,
+  ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Min, ValidateNested,
 } from 'class-validator';
 import { AUDIT_EVENT_TYPES, type AuditEventType, TOKEN_ROLES, type TokenRole } from '../enums';
 import { OBJECT_ID_PATTERN } from '../names';
@@ -90,12 +90,48 @@ export class HubEventPayload {
   [key: string]: unknown;
 }
 
+/**
+ * `hub.deadletter.<original subject>`: an event a consumer could not take, kept for an operator
+ * instead of being retried forever: its payload failed validation (`invalid`) or its handler
+ * kept failing up to the consumer's bound (`failed`).
+ */
+export class DeadLetterMessage {
+  /** The subject the event was published on. */
+  @IsString()
+  subject!: string;
+
+  @IsOptional() @IsString()
+  msgId?: string;
+
+  @IsIn(['invalid', 'failed'])
+  reason!: 'invalid' | 'failed';
+
+  /** The validation messages, or the handler's last error message. */
+  @IsString()
+  error!: string;
+
+  /** The durable consumer's name, or `listen` for a fan-out listener. */
+  @IsString()
+  consumer!: string;
+
+  @IsInt() @Min(1)
+  deliveryCount!: number;
+
+  /** The payload as received (the raw text when it was not JSON). */
+  @IsOptional()
+  payload?: unknown;
+
+  @IsISO8601()
+  deadLetteredAt!: string;
+}
+
 /** Every event this project publishes or consumes, declared once with its payload class. */
 export const Events = {
   TokenRevoked: event<TokenRevokedEvent>('hub.credentials.token.revoked', TokenRevokedEvent),
   MembershipChanged: event<MembershipChangedEvent>('hub.organizations.membership.changed', MembershipChangedEvent),
   Audit: eventFamily<AuditEventMessage>('hub.audit', AuditEventMessage),
   Hub: eventFamily<HubEventPayload>('hub.events', HubEventPayload),
+  DeadLetter: eventFamily<DeadLetterMessage>('hub.deadletter', DeadLetterMessage),
 } as const;
 
 export const Streams = {
@@ -103,4 +139,5 @@ export const Streams = {
   Audit: { name: streamName('HUB_AUDIT'), subjects: [subject('hub.audit.>')] },
   Credentials: { name: streamName('HUB_CREDENTIALS'), subjects: [subject('hub.credentials.>')] },
   Organizations: { name: streamName('HUB_ORGANIZATIONS'), subjects: [subject('hub.organizations.>')] },
+  DeadLetter: { name: streamName('HUB_DEADLETTER'), subjects: [subject('hub.deadletter.>')] },
 } as const;

@@ -1,4 +1,6 @@
+import { Logger } from '@nestjs/common';
 import { type EventDescriptor, type EventSource } from '@hub/contracts';
+import { type DeadLetterInput, deadLetterDescriptor, deadLetterMessage, deadLetterMsgId, isDeadLetterSubject } from './dead-letter';
 
 export interface EventMeta {
   subject: string;
@@ -8,6 +10,9 @@ export interface EventMeta {
 }
 
 export type EventHandler<T> = (payload: T, meta: EventMeta) => Promise<void>;
+
+/** A handler that keeps failing is dead-lettered after this many deliveries unless told otherwise. */
+export const DEFAULT_MAX_DELIVER = 10;
 
 export interface DurableConsumerOptions<T> {
   /** Stream to read from (Streams.* in contracts). */
@@ -19,6 +24,7 @@ export interface DurableConsumerOptions<T> {
   handler: EventHandler<T>;
   /** Redelivery after this long without an ack (handler still running or process gone). */
   ackWaitMs?: number;
+  /** Deliveries before a failing message goes to the dead-letter subject (default 10). */
   maxDeliver?: number;
 }
 
@@ -26,15 +32,34 @@ export interface Unsubscribe {
   (): Promise<void>;
 }
 
+/** The pause before a failed message comes back: 1 s, 2 s, 4 s … at most 30 s. */
+export function redeliveryDelayMs(deliveryCount: number): number {
+  return Math.min(30_000, 500 * 2 ** Math.min(deliveryCount, 6));
+}
+
 /**
- * The event side of the bus. `publish` is durable (JetStream, deduplicated by msgId);
- * `consume` is at-least-once with explicit ack (a throwing handler gets the message again);
- * `listen` is a fan-out to every replica with no durability, for cache invalidation.
- * Events are named by their descriptors in contracts, which carry the payload type.
+ * The event side of the bus. `publish` is durable (JetStream, or the embedded database in the
+ * all-in-one mode; deduplicated by msgId); `consume` is at-least-once with explicit ack (a
+ * throwing handler gets the message again, up to maxDeliver); `listen` is a fan-out to every
+ * replica with no durability, for cache invalidation. Events are named by their descriptors in
+ * contracts, which carry the payload class: consumers and listeners validate every payload
+ * against it, and an invalid one goes to `hub.deadletter.<subject>` instead of the handler.
  */
 export abstract class EventBus {
+  protected readonly logger = new Logger('EventBus');
+
   abstract publish<T>(event: EventDescriptor<T>, payload: T, options?: { msgId?: string }): Promise<void>;
   abstract consume<T>(options: DurableConsumerOptions<T>): Promise<Unsubscribe>;
   abstract listen<T>(source: EventSource<T>, handler: (payload: T, subject: string) => void): Unsubscribe;
   abstract close(): Promise<void>;
+
+  /** Logs the message (subject, msgId) and publishes it on its dead-letter subject. */
+  protected async deadLetter(input: DeadLetterInput): Promise<void> {
+    this.logger.warn(
+      { subject: input.subject, msgId: input.msgId, consumer: input.consumer, reason: input.reason, error: input.error },
+      `dead-lettering ${input.subject} (${input.reason}): ${input.error}`,
+    );
+    if (isDeadLetterSubject(input.subject)) return;
+    await this.publish(deadLetterDescriptor(input.subject), deadLetterMessage(input), { msgId: deadLetterMsgId(input.consumer, input.msgId) });
+  }
 }

@@ -1,74 +1,97 @@
-import { Logger } from '@nestjs/common';
 import { type EventDescriptor, type EventSource, subjectFilter } from '@hub/contracts';
 import { EventBus, type DurableConsumerOptions, type Unsubscribe } from './event-bus';
+import { validatePayload } from './payload-validation';
+import { BusStore, type BusStoreOptions } from './store/bus-store';
+import { DurableGroup } from './store/durable-group';
 import { subjectMatches } from './subject-match';
 
 interface Listener {
   pattern: string;
-  deliver: (payload: unknown, subject: string, msgId?: string) => void;
+  deliver: (text: string, subject: string, msgId?: string) => void;
 }
 
+const PRUNE_EVERY_MS = 3600_000;
+
 /**
- * The all-in-one stand-in for JetStream: same contract (dedupe by msgId within two minutes,
- * retry a failing handler with backoff), kept in memory. What is in flight when the process
- * stops is not kept; the distributed mode keeps it in JetStream.
+ * The all-in-one stand-in for JetStream, kept in the hub's own database (schema `bus`):
+ * `publish` resolves once the event is stored (deduplicated by msgId), durable consumers keep
+ * their position and unacknowledged messages across a restart or a kill -9, and `listen` is an
+ * in-memory fan-out as a plain NATS subscription is. Messages travel as JSON text, so handlers
+ * see exactly what NATS would give them. One process owns the database (decision 0007).
  */
 export class InProcessEventBus extends EventBus {
-  private readonly logger = new Logger('EventBus');
   private readonly listeners = new Set<Listener>();
-  private readonly seen = new Map<string, number>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly groups = new Map<string, DurableGroup>();
+  private readonly pruner: NodeJS.Timeout;
   private closed = false;
+
+  constructor(private readonly store: BusStore) {
+    super();
+    this.pruner = setInterval(() => this.store.prune().catch((err: unknown) => this.logger.warn({ err }, 'pruning the bus failed')), PRUNE_EVERY_MS);
+    this.pruner.unref();
+  }
+
+  static async open(options: BusStoreOptions): Promise<InProcessEventBus> {
+    return new InProcessEventBus(await BusStore.open(options));
+  }
 
   async publish<T>(event: EventDescriptor<T>, payload: T, options?: { msgId?: string }): Promise<void> {
     const subject = event.subject;
-    if (options?.msgId && this.isDuplicate(options.msgId)) return;
-    const copy: unknown = JSON.parse(JSON.stringify(payload));
-    for (const l of this.listeners) if (subjectMatches(l.pattern, subject)) l.deliver(copy, subject, options?.msgId);
+    const text = JSON.stringify(payload);
+    if (!(await this.store.append(subject, options?.msgId, text))) return;
+    for (const g of this.groups.values()) if (subjectMatches(g.filter, subject)) g.kick();
+    for (const l of this.listeners) if (subjectMatches(l.pattern, subject)) l.deliver(text, subject, options?.msgId);
   }
 
   async consume<T>(options: DurableConsumerOptions<T>): Promise<Unsubscribe> {
-    const attempt = (payload: unknown, subject: string, msgId: string | undefined, count: number): void => {
-      options.handler(payload as T, { subject, deliveryCount: count, msgId }).catch((err: unknown) => {
-        if (this.closed || (options.maxDeliver && count >= options.maxDeliver)) return;
-        this.logger.warn({ err, subject }, `handler failed, redelivering ${subject}`);
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          attempt(payload, subject, msgId, count + 1);
-        }, Math.min(30_000, 500 * 2 ** Math.min(count, 6)));
-        this.timers.add(timer);
-      });
+    const opts = options as DurableConsumerOptions<unknown>;
+    const key = `${options.stream}\u0000${options.durable}`;
+    let group = this.groups.get(key);
+    if (!group) {
+      group = new DurableGroup(this.store, opts, (input) => this.deadLetter(input));
+      this.groups.set(key, group);
+      await group.start();
+    }
+    const g = group;
+    g.add(opts);
+    return async () => {
+      if (g.remove(opts) && this.groups.get(key) === g) {
+        this.groups.delete(key);
+        await g.stop();
+      }
     };
-    return this.add({ pattern: subjectFilter(options.source), deliver: (p, s, id) => setImmediate(() => attempt(p, s, id, 1)) });
   }
 
   listen<T>(source: EventSource<T>, handler: (payload: T, subject: string) => void): Unsubscribe {
-    const subject = subjectFilter(source);
-    return this.add({ pattern: subject, deliver: (p, s) => handler(p as T, s) });
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
-    this.listeners.clear();
-  }
-
-  private add(listener: Listener): Unsubscribe {
+    const listener: Listener = {
+      pattern: subjectFilter(source),
+      deliver: (text, subject, msgId) => {
+        const parsed = validatePayload(source.payload, text);
+        if (!parsed.ok) {
+          this.deadLetter({ subject, msgId, consumer: 'listen', deliveryCount: 1, reason: 'invalid', error: parsed.error, payload: parsed.payload })
+            .catch((err: unknown) => this.logger.warn({ err, subject }, 'could not dead-letter'));
+          return;
+        }
+        try {
+          handler(parsed.value, subject);
+        } catch (err) {
+          this.logger.warn({ err, subject }, 'listener failed');
+        }
+      },
+    };
     this.listeners.add(listener);
     return async () => {
       this.listeners.delete(listener);
     };
   }
 
-  private isDuplicate(msgId: string): boolean {
-    const now = Date.now();
-    // Insertion order is time order: drop expired ids from the front only.
-    for (const [id, at] of this.seen) {
-      if (now - at <= 120_000) break;
-      this.seen.delete(id);
-    }
-    if (this.seen.has(msgId)) return true;
-    this.seen.set(msgId, now);
-    return false;
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.pruner);
+    this.listeners.clear();
+    await Promise.all([...this.groups.values()].map((g) => g.stop()));
+    this.groups.clear();
+    await this.store.close();
   }
 }

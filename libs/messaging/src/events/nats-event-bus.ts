@@ -1,10 +1,13 @@
-import { Logger } from '@nestjs/common';
 import {
-  AckPolicy, DeliverPolicy, headers as natsHeaders, type JetStreamClient, type JetStreamManager,
+  AckPolicy, DeliverPolicy, headers as natsHeaders, type JetStreamClient, type JetStreamManager, type JsMsg,
   type NatsConnection, nanos, RetentionPolicy, StorageType,
 } from 'nats';
 import { type EventDescriptor, type EventSource, subjectFilter } from '@hub/contracts';
-import { EventBus, type DurableConsumerOptions, type Unsubscribe } from './event-bus';
+import { errorText } from './dead-letter';
+import {
+  DEFAULT_MAX_DELIVER, EventBus, type DurableConsumerOptions, redeliveryDelayMs, type Unsubscribe,
+} from './event-bus';
+import { validatePayload } from './payload-validation';
 
 export interface StreamSpec {
   name: string;
@@ -31,7 +34,6 @@ export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Pro
 }
 
 export class NatsEventBus extends EventBus {
-  private readonly logger = new Logger('EventBus');
   private readonly js: JetStreamClient;
   private readonly stops = new Set<Unsubscribe>();
 
@@ -51,32 +53,21 @@ export class NatsEventBus extends EventBus {
   }
 
   async consume<T>(options: DurableConsumerOptions<T>): Promise<Unsubscribe> {
+    // max_deliver stays unlimited on the server: past our bound the message is dead-lettered
+    // and acked here, where JetStream would only drop it silently.
     await this.jsm.consumers.add(options.stream, {
       durable_name: options.durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       filter_subject: subjectFilter(options.source),
       ack_wait: nanos(options.ackWaitMs ?? 30_000),
-      max_deliver: options.maxDeliver ?? -1,
+      max_deliver: -1,
     });
     const consumer = await this.js.consumers.get(options.stream, options.durable);
     const messages = await consumer.consume({ max_messages: 64 });
     const loop = (async () => {
-      for await (const m of messages) {
-        try {
-          await options.handler(JSON.parse(m.string()) as T, {
-            subject: m.subject,
-            deliveryCount: m.info.deliveryCount,
-            msgId: m.headers?.get('Nats-Msg-Id') || undefined,
-          });
-          m.ack();
-        } catch (err) {
-          // Negative ack with a pause: the message comes back, other messages keep flowing.
-          this.logger.warn({ err, subject: m.subject }, `handler failed, redelivering ${m.subject}`);
-          m.nak(Math.min(30_000, 500 * 2 ** Math.min(m.info.deliveryCount, 6)));
-        }
-      }
-    })();
+      for await (const m of messages) await this.take(m, options);
+    })().catch((err: unknown) => this.logger.error({ err, durable: options.durable }, 'consumer stopped'));
     const stop: Unsubscribe = async () => {
       this.stops.delete(stop);
       await messages.close();
@@ -86,13 +77,52 @@ export class NatsEventBus extends EventBus {
     return stop;
   }
 
+  /** One message: validate, handle, ack; a failure comes back later or, past the bound, is dead-lettered. */
+  private async take<T>(m: JsMsg, options: DurableConsumerOptions<T>): Promise<void> {
+    const meta = { subject: m.subject, deliveryCount: m.info.deliveryCount, msgId: m.headers?.get('Nats-Msg-Id') || undefined };
+    const letter = { subject: m.subject, msgId: meta.msgId, consumer: options.durable, deliveryCount: meta.deliveryCount };
+    try {
+      const parsed = validatePayload(options.source.payload, m.string());
+      if (!parsed.ok) {
+        await this.deadLetter({ ...letter, reason: 'invalid', error: parsed.error, payload: parsed.payload });
+        m.ack();
+        return;
+      }
+      try {
+        await options.handler(parsed.value, meta);
+        m.ack();
+      } catch (err) {
+        if (meta.deliveryCount >= (options.maxDeliver ?? DEFAULT_MAX_DELIVER)) {
+          await this.deadLetter({ ...letter, reason: 'failed', error: errorText(err), payload: JSON.parse(m.string()) as unknown });
+          m.ack();
+          return;
+        }
+        // Negative ack with a pause: the message comes back, other messages keep flowing.
+        this.logger.warn({ err, subject: m.subject }, `handler failed, redelivering ${m.subject}`);
+        m.nak(redeliveryDelayMs(meta.deliveryCount));
+      }
+    } catch (err) {
+      // Dead-lettering itself failed (NATS away): try the whole message again later.
+      this.logger.warn({ err, subject: m.subject }, `could not dead-letter ${m.subject}, redelivering`);
+      m.nak(redeliveryDelayMs(meta.deliveryCount));
+    }
+  }
+
   listen<T>(source: EventSource<T>, handler: (payload: T, subject: string) => void): Unsubscribe {
     const subject = subjectFilter(source);
     const sub = this.nc.subscribe(subject, {
       callback: (err, msg) => {
         if (err) return;
+        const msgId = msg.headers?.get('Nats-Msg-Id') || undefined;
+        const parsed = validatePayload(source.payload, msg.string());
+        if (!parsed.ok) {
+          const letter = { subject: msg.subject, msgId, consumer: 'listen', deliveryCount: 1, reason: 'invalid' as const };
+          this.deadLetter({ ...letter, error: parsed.error, payload: parsed.payload })
+            .catch((e: unknown) => this.logger.warn({ err: e, subject: msg.subject }, 'could not dead-letter'));
+          return;
+        }
         try {
-          handler(JSON.parse(msg.string()) as T, msg.subject);
+          handler(parsed.value, msg.subject);
         } catch (error) {
           this.logger.warn({ err: error, subject: msg.subject }, 'listener failed');
         }

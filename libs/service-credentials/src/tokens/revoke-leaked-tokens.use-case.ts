@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { Events, type TokenRevokedEvent } from '@hub/contracts';
-import { EventBus } from '@hub/messaging';
+import { Outbox } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { CREDENTIALS_DS } from '../credentials.tokens';
 import { leakedTokensMail } from '../mail/mail-templates';
@@ -27,13 +27,14 @@ interface RevokedRow {
 export class RevokeLeakedTokensUseCase {
   constructor(
     @InjectDataSource(CREDENTIALS_DS) private readonly ds: DataSource,
-    private readonly events: EventBus,
+    private readonly outbox: Outbox,
     private readonly mailer: OutboxMailer,
   ) {}
 
   async execute(credentials: string[]): Promise<void> {
     const hashes = [...new Set(credentials)].map(hashToken);
-    const revoked = await this.ds.transaction(async (m) => {
+    // The revocation, its mails and its event commit together (decision 0007).
+    const revoked = await this.outbox.transaction(async (m) => {
       const rows: RevokedRow[] = await m.query(
         `WITH r AS (
            UPDATE credentials.access_tokens SET revoked_at = now()
@@ -51,11 +52,12 @@ export class RevokeLeakedTokensUseCase {
           newObjectId(), first.email, mail.subject, mail.body,
         ]);
       }
+      if (rows.length > 0) {
+        const event: TokenRevokedEvent = { tokenIds: rows.map((r) => r.id), revokedAt: new Date().toISOString() };
+        await this.outbox.add(m, Events.TokenRevoked, event);
+      }
       return rows;
     });
-    if (revoked.length === 0) return;
-    const event: TokenRevokedEvent = { tokenIds: revoked.map((r) => r.id), revokedAt: new Date().toISOString() };
-    await this.events.publish(Events.TokenRevoked, event, { msgId: `revoked:${event.tokenIds.join(',')}` });
-    this.mailer.kick();
+    if (revoked.length > 0) this.mailer.kick();
   }
 }

@@ -1,9 +1,9 @@
+import { type EntityManager } from 'typeorm';
 import { Events, type MembershipChangedEvent } from '@hub/contracts';
-import { type EventBus } from '@hub/messaging';
-import { newObjectId } from '@hub/persistence';
+import { type Outbox } from '@hub/messaging';
 
-/** Tells every gateway that these users' organizations changed (they cache them for whoami). */
-export async function publishMembershipChanged(events: EventBus, organizationId: string, userIds: string[]): Promise<void> {
+/** Tells every gateway that these users' organizations changed (they cache them for whoami), once the transaction commits. */
+export async function recordMembershipChanged(outbox: Outbox, m: EntityManager, organizationId: string, userIds: string[]): Promise<void> {
   const event: MembershipChangedEvent = { organizationId, userIds };
-  await events.publish(Events.MembershipChanged, event, { msgId: newObjectId() });
+  await outbox.add(m, Events.MembershipChanged, event, { aggregate: organizationId });
 }

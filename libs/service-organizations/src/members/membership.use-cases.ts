@@ -4,9 +4,9 @@ import { type DataSource } from 'typeorm';
 import {
   type AddMemberRpc, type MemberView, type OrganizationAccess, type RequestContext, type UserMembership,
 } from '@hub/contracts';
-import { EventBus } from '@hub/messaging';
-import { publishAudit } from '../audit/publish-audit';
-import { publishMembershipChanged } from './membership-events';
+import { Outbox } from '@hub/messaging';
+import { recordAudit } from '../audit/record-audit';
+import { recordMembershipChanged } from './membership-events';
 import { OrganizationEntity } from '../organizations/organization.entity';
 import { OrganizationNotFoundError } from '../organizations/organizations.errors';
 import { MemberEntity } from './member.entity';
@@ -21,7 +21,7 @@ export class MembershipUseCases {
   constructor(
     @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
     @Inject(ORGANIZATIONS_CONFIG) private readonly config: OrganizationsConfig,
-    private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   private async organization(name: string): Promise<OrganizationEntity> {
@@ -30,21 +30,23 @@ export class MembershipUseCases {
     return org;
   }
 
-  /** Adds a member, or changes the role of an existing one. */
+  /** Adds a member, or changes the role of an existing one; the change and its events commit together. */
   async add(dto: AddMemberRpc, ctx: RequestContext): Promise<MemberView> {
     const org = await this.organization(dto.organization);
-    const repo = this.ds.getRepository(MemberEntity);
-    const existing = await repo.findOneBy({ organizationId: org.id, userId: dto.user.id });
-    await repo.upsert({ organizationId: org.id, userId: dto.user.id, userName: dto.user.name, role: dto.role }, ['organizationId', 'userId']);
-    if (existing?.role !== dto.role) await publishMembershipChanged(this.events, org.id, [dto.user.id]);
-    if (!existing) {
-      await publishAudit(this.events, ctx, org, 'org.add_user', `${dto.user.name} added as ${dto.role}`, { user: dto.user.name, role: dto.role });
-    } else if (existing.role !== dto.role) {
-      await publishAudit(this.events, ctx, org, 'org.change_role', `${dto.user.name} is now ${dto.role}`, {
-        user: dto.user.name, from: existing.role, to: dto.role,
-      });
-    }
-    return toMemberView(await repo.findOneByOrFail({ organizationId: org.id, userId: dto.user.id }));
+    const member = await this.outbox.transaction(async (m) => {
+      const existing = await m.findOneBy(MemberEntity, { organizationId: org.id, userId: dto.user.id });
+      await m.upsert(MemberEntity, { organizationId: org.id, userId: dto.user.id, userName: dto.user.name, role: dto.role }, ['organizationId', 'userId']);
+      if (existing?.role !== dto.role) await recordMembershipChanged(this.outbox, m, org.id, [dto.user.id]);
+      if (!existing) {
+        await recordAudit(this.outbox, m, ctx, org, 'org.add_user', `${dto.user.name} added as ${dto.role}`, { user: dto.user.name, role: dto.role });
+      } else if (existing.role !== dto.role) {
+        await recordAudit(this.outbox, m, ctx, org, 'org.change_role', `${dto.user.name} is now ${dto.role}`, {
+          user: dto.user.name, from: existing.role, to: dto.role,
+        });
+      }
+      return m.findOneByOrFail(MemberEntity, { organizationId: org.id, userId: dto.user.id });
+    });
+    return toMemberView(member);
   }
 
   async list(organization: string): Promise<MemberView[]> {

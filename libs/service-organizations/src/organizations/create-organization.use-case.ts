@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, QueryFailedError } from 'typeorm';
 import { type CreateOrganizationRpc, type OrganizationView, type RequestContext } from '@hub/contracts';
-import { EventBus } from '@hub/messaging';
+import { Outbox } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
-import { publishAudit } from '../audit/publish-audit';
-import { publishMembershipChanged } from '../members/membership-events';
+import { recordAudit } from '../audit/record-audit';
+import { recordMembershipChanged } from '../members/membership-events';
 import { MemberEntity } from '../members/member.entity';
 import { OrganizationEntity } from './organization.entity';
 import { OrganizationExistsError } from './organizations.errors';
@@ -18,28 +18,31 @@ export class CreateOrganizationUseCase {
   constructor(
     @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
     @Inject(ORGANIZATIONS_CONFIG) private readonly config: OrganizationsConfig,
-    private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
+  /** The organization, its first admins and the events saying so commit together (decision 0007). */
   async execute(dto: CreateOrganizationRpc, ctx: RequestContext): Promise<OrganizationView> {
     const id = newObjectId();
+    const admins = [...new Map(dto.admins.map((a) => [a.id, a])).values()];
+    let org: OrganizationEntity;
     try {
-      await this.ds.transaction(async (m) => {
+      org = await this.outbox.transaction(async (m) => {
         await m.insert(OrganizationEntity, { id, name: dto.name, fullname: dto.fullname ?? dto.name, plan: dto.plan });
-        const admins = [...new Map(dto.admins.map((a) => [a.id, a])).values()];
         await m.insert(MemberEntity, admins.map((a) => ({ organizationId: id, userId: a.id, userName: a.name, role: 'admin' })));
+        const created = await m.findOneByOrFail(OrganizationEntity, { id });
+        await recordAudit(this.outbox, m, ctx, created, 'org.create', `Organization ${created.name} created`, { plan: created.plan });
+        await recordMembershipChanged(this.outbox, m, created.id, admins.map((a) => a.id));
+        for (const a of admins) {
+          await recordAudit(this.outbox, m, ctx, created, 'org.add_user', `${a.name} added as admin`, { user: a.name, role: 'admin' });
+        }
+        return created;
       });
     } catch (e) {
       if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505') {
         throw new OrganizationExistsError(dto.name);
       }
       throw e;
-    }
-    const org = await this.ds.getRepository(OrganizationEntity).findOneByOrFail({ id });
-    await publishAudit(this.events, ctx, org, 'org.create', `Organization ${org.name} created`, { plan: org.plan });
-    await publishMembershipChanged(this.events, org.id, dto.admins.map((a) => a.id));
-    for (const a of dto.admins) {
-      await publishAudit(this.events, ctx, org, 'org.add_user', `${a.name} added as admin`, { user: a.name, role: 'admin' });
     }
     return toOrganizationView(org, this.config.publicUrl);
   }

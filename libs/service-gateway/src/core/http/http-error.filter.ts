@@ -2,6 +2,8 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import { randomUUID } from 'node:crypto';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { HubError } from '@hub/contracts';
+// The request id lives on FastifyRequest through request-context's module augmentation.
+import type {} from './request-context';
 
 export interface Answer {
   status: number;

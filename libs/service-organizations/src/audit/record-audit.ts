@@ -1,10 +1,11 @@
+import { type EntityManager } from 'typeorm';
 import { type AuditEventMessage, type AuditEventType, Events, type RequestContext } from '@hub/contracts';
-import { type EventBus } from '@hub/messaging';
-import { newObjectId } from '@hub/persistence';
+import { type Outbox } from '@hub/messaging';
 
-/** Publishes one audit event for an organization, authored by the caller (or the system). */
-export async function publishAudit(
-  events: EventBus,
+/** Records one audit event of an organization, authored by the caller (or the system), in the caller's transaction. */
+export async function recordAudit(
+  outbox: Outbox,
+  m: EntityManager,
   ctx: RequestContext,
   org: { id: string; name: string },
   type: AuditEventType,
@@ -25,5 +26,5 @@ export async function publishAudit(
     ip: ctx.ip,
     userAgent: ctx.userAgent,
   };
-  await events.publish(Events.Audit.of(type), event, { msgId: newObjectId() });
+  await outbox.add(m, Events.Audit.of(type), event, { aggregate: org.id });
 }

@@ -1,0 +1,139 @@
+import { DataSource } from 'typeorm';
+import { runMigrations, serviceDataSourceOptions } from '@hub/persistence';
+import { subjectMatches } from '../subject-match';
+import { BUS_MIGRATIONS } from './bus-migrations';
+
+export const BUS_SCHEMA = 'bus';
+
+/** Where the all-in-one bus keeps its events: the hub's own database (Postgres or PGlite). */
+export interface BusStoreOptions {
+  databaseUrl?: string;
+  dataDir: string;
+}
+
+export interface StoredEvent {
+  seq: number;
+  subject: string;
+  msgId?: string;
+  payload: string;
+  deliveries: number;
+}
+
+export interface ConsumerRef {
+  stream: string;
+  durable: string;
+}
+
+/** Events are kept this long, like the JetStream streams' max age. */
+const RETENTION = `interval '7 days'`;
+
+/** The SQL of the in-process bus. Every call is one statement or a short sequence; none holds a transaction open. */
+export class BusStore {
+  constructor(readonly ds: DataSource) {}
+
+  static async open(o: BusStoreOptions): Promise<BusStore> {
+    const ds = await new DataSource({
+      ...serviceDataSourceOptions({ schema: BUS_SCHEMA, entities: [], migrations: BUS_MIGRATIONS, databaseUrl: o.databaseUrl, dataDir: o.dataDir, poolSize: 4 }),
+      name: 'bus',
+    }).initialize();
+    await runMigrations(ds, BUS_SCHEMA);
+    return new BusStore(ds);
+  }
+
+  async close(): Promise<void> {
+    if (this.ds.isInitialized) await this.ds.destroy();
+  }
+
+  /** Appends an event; false when its msgId was seen before (kept for the retention period). */
+  async append(subject: string, msgId: string | undefined, payload: string): Promise<boolean> {
+    const rows: unknown[] = await this.ds.query(
+      `INSERT INTO bus.events (subject, msg_id, payload) VALUES ($1, $2, $3) ON CONFLICT (msg_id) DO NOTHING RETURNING seq`,
+      [subject, msgId ?? null, payload],
+    );
+    return rows.length > 0;
+  }
+
+  /** Creates the durable consumer (from the start of the stream, as JetStream's DeliverPolicy.All). */
+  async ensureConsumer(c: ConsumerRef, filter: string): Promise<void> {
+    await this.ds.query(
+      `INSERT INTO bus.consumers (stream, durable, filter) VALUES ($1, $2, $3)
+       ON CONFLICT (stream, durable) DO UPDATE SET filter = EXCLUDED.filter`,
+      [c.stream, c.durable, filter],
+    );
+  }
+
+  /**
+   * What a consumer held when its process stopped is due again at once: one process owns an
+   * all-in-one database, so nobody else is handling it.
+   */
+  async releaseInFlight(c: ConsumerRef): Promise<void> {
+    await this.ds.query(`UPDATE bus.pending SET next_at = now() WHERE stream = $1 AND durable = $2 AND next_at > now()`, [c.stream, c.durable]);
+  }
+
+  /** Moves events past the consumer's cursor that match its filter into its pending list. */
+  async fetchNew(c: ConsumerRef, filter: string, limit = 500): Promise<number> {
+    const [consumer] = (await this.ds.query(`SELECT cursor FROM bus.consumers WHERE stream = $1 AND durable = $2`, [c.stream, c.durable])) as { cursor: string }[];
+    if (!consumer) return 0;
+    const events = (await this.ds.query(`SELECT seq, subject FROM bus.events WHERE seq > $1 ORDER BY seq LIMIT ${limit}`, [consumer.cursor])) as { seq: string; subject: string }[];
+    if (events.length === 0) return 0;
+    const matching = events.filter((e) => subjectMatches(filter, e.subject)).map((e) => e.seq);
+    // Pending first, cursor second: a crash in between fetches the same events again, harmlessly.
+    if (matching.length > 0) {
+      await this.ds.query(
+        `INSERT INTO bus.pending (stream, durable, seq) SELECT $1, $2, unnest($3::bigint[]) ON CONFLICT DO NOTHING`,
+        [c.stream, c.durable, matching],
+      );
+    }
+    const last = events[events.length - 1] as { seq: string };
+    await this.ds.query(`UPDATE bus.consumers SET cursor = GREATEST(cursor, $3) WHERE stream = $1 AND durable = $2`, [c.stream, c.durable, last.seq]);
+    return events.length;
+  }
+
+  /** Claims due messages in order, counting a delivery and hiding them for ackWaitMs. */
+  async claimDue(c: ConsumerRef, ackWaitMs: number, limit: number): Promise<StoredEvent[]> {
+    const rows = (await this.ds.query(
+      // A bare UPDATE … RETURNING comes back from TypeORM as [rows, count]; the outer SELECT keeps it rows.
+      `WITH due AS (
+         SELECT seq FROM bus.pending WHERE stream = $1 AND durable = $2 AND next_at <= now()
+          ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+       claimed AS (
+         UPDATE bus.pending p SET deliveries = p.deliveries + 1, next_at = now() + $3::int * interval '1 millisecond'
+           FROM due, bus.events e
+          WHERE p.stream = $1 AND p.durable = $2 AND p.seq = due.seq AND e.seq = p.seq
+         RETURNING p.seq, p.deliveries, e.subject, e.msg_id, e.payload)
+       SELECT * FROM claimed`,
+      [c.stream, c.durable, ackWaitMs],
+    )) as { seq: string; deliveries: number; subject: string; msg_id: string | null; payload: string }[];
+    return rows
+      .map((r) => ({ seq: Number(r.seq), deliveries: r.deliveries, subject: r.subject, msgId: r.msg_id ?? undefined, payload: r.payload }))
+      .sort((a, b) => a.seq - b.seq);
+  }
+
+  async ack(c: ConsumerRef, seq: number): Promise<void> {
+    await this.ds.query(`DELETE FROM bus.pending WHERE stream = $1 AND durable = $2 AND seq = $3`, [c.stream, c.durable, seq]);
+  }
+
+  async retryLater(c: ConsumerRef, seq: number, delayMs: number): Promise<void> {
+    await this.ds.query(
+      `UPDATE bus.pending SET next_at = now() + $4::int * interval '1 millisecond' WHERE stream = $1 AND durable = $2 AND seq = $3`,
+      [c.stream, c.durable, seq, delayMs],
+    );
+  }
+
+  /** Milliseconds until the consumer's next pending message is due; null when none is pending. */
+  async nextDueInMs(c: ConsumerRef): Promise<number | null> {
+    const [row] = (await this.ds.query(
+      `SELECT EXTRACT(EPOCH FROM (MIN(next_at) - now())) * 1000 AS ms FROM bus.pending WHERE stream = $1 AND durable = $2`,
+      [c.stream, c.durable],
+    )) as { ms: string | number | null }[];
+    return row?.ms === null || row?.ms === undefined ? null : Math.max(0, Number(row.ms));
+  }
+
+  /** Drops events past the retention period that no consumer still holds. */
+  async prune(): Promise<void> {
+    await this.ds.query(
+      `DELETE FROM bus.events e WHERE e.published_at < now() - ${RETENTION}
+          AND NOT EXISTS (SELECT 1 FROM bus.pending p WHERE p.seq = e.seq)`,
+    );
+  }
+}

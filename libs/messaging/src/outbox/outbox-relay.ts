@@ -1,0 +1,141 @@
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { type DataSource } from 'typeorm';
+import { type PayloadClass } from '@hub/contracts';
+import { type EventBus } from '../events/event-bus';
+
+const POLL_MS = 1000;
+const BATCH = 100;
+const LEASE_SECONDS = 30;
+const MAX_BACKOFF_MS = 5000;
+const PRUNE_EVERY_MS = 60_000;
+/** Sent rows are kept this long for diagnosis, then deleted. */
+const KEEP_SENT = `interval '1 day'`;
+
+interface PendingRow {
+  id: string;
+  subject: string;
+  payload: string;
+}
+
+/**
+ * Publishes what a service's outbox holds, oldest first, with the row id as msgId (JetStream
+ * and the in-process bus drop a repeat, so a crash between publishing and marking sends no
+ * duplicate). One replica relays at a time, holding a lease row, so events leave in commit
+ * order, per aggregate and overall; another replica takes over when the lease runs out. While
+ * the bus is away it backs off and keeps the rows: nothing is lost, the caller saw no error.
+ */
+export class OutboxRelay {
+  private readonly logger: Logger;
+  /** This replica's name in the lease row (`outbox_relay.holder`). */
+  readonly holder = randomUUID();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private failures = 0;
+  private resumeAt = 0;
+  private lastPrune = 0;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly bus: EventBus,
+    private readonly schema: string,
+  ) {
+    this.logger = new Logger(`Outbox:${schema}`);
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+    // Hand over at once instead of after the lease runs out.
+    await this.ds
+      .query(`UPDATE ${this.schema}.outbox_relay SET lease_until = now() WHERE id = 1 AND holder = $1`, [this.holder])
+      .catch(() => undefined);
+  }
+
+  /** Publish pending rows now (called right after a commit that added some). */
+  kick(): void {
+    if (this.stopped || Date.now() < this.resumeAt) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .then(() => {
+        this.failures = 0;
+      })
+      .catch((err: unknown) => {
+        this.failures++;
+        const pause = Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(this.failures, 5));
+        this.resumeAt = Date.now() + pause;
+        this.logger.warn({ err, failures: this.failures }, `publishing outbox events failed, retrying in ${pause} ms`);
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.again && Date.now() >= this.resumeAt) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Takes or renews the relay lease; false while another replica holds it. */
+  private async lease(): Promise<boolean> {
+    // Inside a CTE: TypeORM returns a bare UPDATE … RETURNING as [rows, count].
+    const rows: unknown[] = await this.ds.query(
+      `WITH l AS (
+         UPDATE ${this.schema}.outbox_relay SET holder = $1, lease_until = now() + interval '${LEASE_SECONDS} seconds'
+          WHERE id = 1 AND (holder = $1 OR lease_until IS NULL OR lease_until < now()) RETURNING id)
+       SELECT id FROM l`,
+      [this.holder],
+    );
+    return rows.length > 0;
+  }
+
+  private async drain(): Promise<void> {
+    if (!(await this.lease())) return;
+    for (;;) {
+      const rows: PendingRow[] = await this.ds.query(
+        `SELECT id, subject, payload FROM ${this.schema}.outbox WHERE sent_at IS NULL ORDER BY seq LIMIT ${BATCH}`,
+      );
+      if (rows.length === 0 || this.stopped) break;
+      const sent: string[] = [];
+      try {
+        for (const row of rows) {
+          // Stop at the first failure: a later event must not overtake an earlier one.
+          await this.bus.publish({ subject: row.subject, payload: Object as PayloadClass<unknown> }, JSON.parse(row.payload) as unknown, { msgId: row.id });
+          sent.push(row.id);
+        }
+      } catch (err) {
+        await this.markSent(sent);
+        const failed = rows[sent.length];
+        if (failed) {
+          await this.ds.query(`UPDATE ${this.schema}.outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`, [failed.id, String(err)]);
+        }
+        throw err;
+      }
+      await this.markSent(sent);
+      if (rows.length < BATCH) break;
+    }
+    await this.prune();
+  }
+
+  private async markSent(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.ds.query(`UPDATE ${this.schema}.outbox SET sent_at = now(), attempts = attempts + 1 WHERE id = ANY($1::char(24)[])`, [ids]);
+  }
+
+  private async prune(): Promise<void> {
+    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    await this.ds.query(`DELETE FROM ${this.schema}.outbox WHERE sent_at < now() - ${KEEP_SENT}`);
+  }
+}

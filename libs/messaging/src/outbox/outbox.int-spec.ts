@@ -1,0 +1,112 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IsInt, Min } from 'class-validator';
+import * as pg from 'pg';
+import { DataSource } from 'typeorm';
+import { event, subject } from '@hub/contracts';
+import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
+import { type EventMeta } from '../events/event-bus';
+import { InProcessEventBus } from '../events/in-process-event-bus';
+import { Outbox } from './outbox';
+import { OutboxRelay } from './outbox-relay';
+
+class Step {
+  @IsInt() @Min(0)
+  n!: number;
+}
+const Stepped = event<Step>('test.outbox.step', Step);
+
+/** The table a service's migration creates (each service's create-outbox migration). */
+async function createOutboxTables(ds: DataSource, schema: string): Promise<void> {
+  await ds.query(`CREATE SCHEMA ${schema}`);
+  await ds.query(`CREATE TABLE ${schema}.outbox (
+    id char(24) PRIMARY KEY, seq bigserial NOT NULL UNIQUE, subject text NOT NULL, payload text NOT NULL,
+    aggregate varchar(64), created_at timestamptz NOT NULL DEFAULT now(), sent_at timestamptz,
+    attempts int NOT NULL DEFAULT 0, last_error text)`);
+  await ds.query(`CREATE TABLE ${schema}.outbox_relay (id int PRIMARY KEY, holder varchar(64), lease_until timestamptz)`);
+  await ds.query(`INSERT INTO ${schema}.outbox_relay (id) VALUES (1)`);
+  await ds.query(`CREATE TABLE ${schema}.things (n int PRIMARY KEY)`);
+}
+
+async function waitUntil(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describeWithInfra('transactional outbox on Postgres', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let bus: InProcessEventBus;
+  const got: { n: number; meta: EventMeta }[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = await new DataSource({ type: 'postgres', url: db.url, driver: pg, poolSize: 4 }).initialize();
+    await createOutboxTables(ds, 'svc');
+    bus = await InProcessEventBus.open({ databaseUrl: db.url, dataDir: mkdtempSync(join(tmpdir(), 'hub-outbox-')) });
+    await bus.consume({ stream: 'TEST', durable: 'outbox-reader', source: Stepped, handler: async (p, meta) => void got.push({ n: p.n, meta }) });
+  });
+
+  afterAll(async () => {
+    await bus?.close();
+    await ds?.destroy();
+    await db?.drop();
+  });
+
+  it('publishes what committed, in order, with the outbox id as msgId, and nothing of a rolled-back transaction', async () => {
+    const relay = new OutboxRelay(ds, bus, 'svc');
+    const outbox = new Outbox(ds, 'svc', relay);
+    relay.start();
+    const ids: string[] = [];
+    await outbox.transaction(async (m) => {
+      await m.query('INSERT INTO svc.things (n) VALUES (1)');
+      for (const n of [1, 2, 3]) ids.push(await outbox.add(m, Stepped, { n }, { aggregate: 'a' }));
+    });
+    await expect(outbox.transaction(async (m) => {
+      await outbox.add(m, Stepped, { n: 99 }, { aggregate: 'a' });
+      await m.query('INSERT INTO svc.things (n) VALUES (1)'); // duplicate key: the whole transaction goes
+    })).rejects.toThrow();
+    await waitUntil(() => got.length >= 3);
+    await new Promise((r) => setTimeout(r, 300));
+    await relay.stop();
+    expect(got.map((g) => g.n)).toEqual([1, 2, 3]);
+    expect(got.map((g) => g.meta.msgId)).toEqual(ids);
+    expect(got[0]?.meta.subject).toBe(subject('test.outbox.step'));
+    const rows = (await ds.query(`SELECT count(*)::int AS pending FROM svc.outbox WHERE sent_at IS NULL`)) as { pending: number }[];
+    expect(rows[0]?.pending).toBe(0);
+  });
+
+  it('refuses an invalid event, failing the transaction that made it', async () => {
+    const relay = new OutboxRelay(ds, bus, 'svc');
+    const outbox = new Outbox(ds, 'svc', relay);
+    await expect(outbox.transaction(async (m) => {
+      await m.query('INSERT INTO svc.things (n) VALUES (2)');
+      await outbox.add(m, Stepped, { n: -5 });
+    })).rejects.toThrow(/invalid .*test\.outbox\.step event: n must not be less than 0/);
+    expect(await ds.query('SELECT n FROM svc.things WHERE n = 2')).toEqual([]);
+  });
+
+  it('relays from one replica at a time, and another takes over when it stops', async () => {
+    got.length = 0;
+    const a = new OutboxRelay(ds, bus, 'svc');
+    const b = new OutboxRelay(ds, bus, 'svc');
+    const outboxA = new Outbox(ds, 'svc', a);
+    a.start();
+    b.start();
+    for (let i = 10; i < 20; i++) await outboxA.transaction(async (m) => void (await outboxA.add(m, Stepped, { n: i })));
+    await waitUntil(() => got.length >= 10);
+    const [lease] = (await ds.query('SELECT holder FROM svc.outbox_relay')) as { holder: string }[];
+    // Stop whichever holds the lease: the other one must take over at once.
+    await (lease?.holder === a.holder ? a : b).stop();
+    const outboxB = new Outbox(ds, 'svc', b);
+    for (let i = 20; i < 25; i++) await outboxB.transaction(async (m) => void (await outboxB.add(m, Stepped, { n: i })));
+    await waitUntil(() => got.length >= 15);
+    await new Promise((r) => setTimeout(r, 300));
+    await Promise.all([a.stop(), b.stop()]);
+    expect(got.map((g) => g.n)).toEqual(Array.from({ length: 15 }, (_, i) => i + 10));
+  });
+});
