@@ -5,3 +5,4 @@ export * from './bus';
 export * from './credentials';
 export * from './organizations';
 export * from './admin';
+export * from './validation';

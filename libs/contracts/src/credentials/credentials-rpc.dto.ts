@@ -1,6 +1,7 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { TOKEN_ROLES, type TokenRole } from '../enums';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+import { IsLabel } from '../validation';
 
 export class VerifyTokenRpc {
   @IsString() @Length(1, 200)
@@ -19,7 +20,7 @@ export class CreateTokenRpc {
   @IsIn(TOKEN_ROLES)
   role!: TokenRole;
 
-  @IsOptional() @IsString() @Length(1, 100)
+  @IsOptional() @IsLabel({ minLength: 1, maxLength: 100 })
   displayName?: string;
 }
 
