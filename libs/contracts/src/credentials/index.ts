@@ -1,3 +1,4 @@
 export * from './revoke-credentials.dto';
 export * from './credentials-rpc.dto';
 export * from './credentials.views';
+export * from './names-rpc.dto';
