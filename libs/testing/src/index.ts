@@ -6,3 +6,5 @@ export * from './http-client';
 export * from './hub-factory';
 export * from './processes';
 export * from './scenarios/credentials.scenarios';
+export * from './scenarios/hardening.scenarios';
+export * from './scenarios/edge-limits.scenarios';

@@ -37,6 +37,8 @@ export function jsonNestsDeeperThan(text: string, max: number): boolean {
  */
 export function registerJsonParser(fastify: FastifyInstance): void {
   const standard = fastify.getDefaultJsonParser('error', 'error');
+  // Fastify's parser drops the cause; parsing again without the prototype checks tells it.
+  const lenient = fastify.getDefaultJsonParser('ignore', 'ignore');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (jsonNestsDeeperThan(text, JSON_MAX_DEPTH)) {
@@ -45,13 +47,13 @@ export function registerJsonParser(fastify: FastifyInstance): void {
     }
     standard(req, text, (err, value) => {
       if (!err) return done(null, value);
-      if (/prototype property/.test(err.message)) {
-        return done(new EdgeError(400, 'JSON_PROTO_KEY', 'Request body must not contain a "__proto__" key'), undefined);
-      }
-      if (/constructor property/.test(err.message)) {
-        return done(new EdgeError(400, 'JSON_CONSTRUCTOR_KEY', 'Request body must not contain a "constructor" key holding "prototype"'), undefined);
-      }
-      done(err, undefined);
+      lenient(req, text, (invalid) => {
+        if (invalid) return done(err, undefined);
+        const proto = text.includes('"__proto__"');
+        done(new EdgeError(400, proto ? 'JSON_PROTO_KEY' : 'JSON_CONSTRUCTOR_KEY', proto
+          ? 'Request body must not contain a "__proto__" key'
+          : 'Request body must not contain a "constructor" key holding "prototype"'), undefined);
+      });
     });
   });
 }
