@@ -13,16 +13,19 @@ export interface StringListRule {
   /** Length bounds of each item. */
   minLength: number;
   maxLength: number;
+  /** What an item is, in messages ("at least 1 user"); default "item". */
+  noun?: string;
 }
 
 export function stringListProblem(field: string, value: unknown, r: StringListRule): string | null {
   if (!Array.isArray(value)) return `${field} must be an array of strings`;
-  if (value.length < r.minItems) return `${field} must contain at least ${r.minItems} item${r.minItems === 1 ? '' : 's'}`;
-  if (value.length > r.maxItems) return `${field} must contain at most ${r.maxItems} items`;
+  const noun = r.noun ?? 'item';
+  if (value.length < r.minItems) return `${field} must contain at least ${r.minItems} ${noun}${r.minItems === 1 ? '' : 's'}`;
+  if (value.length > r.maxItems) return `${field} must contain at most ${r.maxItems} ${noun}s`;
   const bad = value.findIndex((v) => typeof v !== 'string');
   if (bad >= 0) return `${field} must be an array of strings; item ${bad} is ${value[bad] === null ? 'null' : typeof value[bad]}`;
   const long = (value as string[]).findIndex((v) => v.length < r.minLength || v.length > r.maxLength);
-  if (long >= 0) return `each item of ${field} must be ${r.minLength}..${r.maxLength} characters long; item ${long} is ${(value[long] as string).length}`;
+  if (long >= 0) return `each item of ${field} must be ${r.minLength}..${r.maxLength} characters long`;
   return null;
 }
 
@@ -41,6 +44,7 @@ export function IsStringList(r: StringListRule, options?: ValidationOptions): Pr
 }
 
 /** Postgres text refuses NUL, and no name or label needs control characters. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export interface TextRule {

@@ -50,7 +50,7 @@ export class AdminCreateOrganizationDto {
 
   @ApiProperty({ type: [String], minItems: 1, description: 'user names of the first admins' })
   @Matches(NAME_PATTERN, { each: true, message: 'each item of admins must be a user name' })
-  @IsStringList({ minItems: 1, maxItems: 100, minLength: 1, maxLength: 96 })
+  @IsStringList({ minItems: 1, maxItems: 100, minLength: 1, maxLength: 96, noun: 'user' })
   admins!: string[];
 }
 

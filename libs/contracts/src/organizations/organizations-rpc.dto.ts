@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { ArrayMinSize, IsArray, IsIn, IsOptional, Matches, ValidateNested } from 'class-validator';
 import { ORG_PLANS, type OrgPlan } from '../enums';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
 import { IsLabel } from '../validation';

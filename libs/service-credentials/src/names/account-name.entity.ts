@@ -14,7 +14,7 @@ export class AccountNameEntity {
   name!: string;
 
   @Column({ type: 'varchar', length: 12 })
-  kind!: string;
+  kind!: AccountKind;
 
   @Column({ name: 'owner_id', type: 'char', length: 24, unique: true })
   ownerId!: string;

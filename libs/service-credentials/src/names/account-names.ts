@@ -1,6 +1,5 @@
 import { type EntityManager, QueryFailedError } from 'typeorm';
 import { type AccountKind } from '@hub/contracts';
-import { AccountNameEntity } from './account-name.entity';
 import { NameTakenError } from './names.errors';
 
 /** The Postgres error of a unique violation, with the constraint it hit. */
@@ -23,5 +22,3 @@ export async function claimName(m: EntityManager, name: string, kind: AccountKin
   );
   if (rows[0]?.owner_id !== ownerId) throw new NameTakenError(name);
 }
-
-export { AccountNameEntity };
