@@ -172,6 +172,9 @@ export function hardeningScenarios(target: () => HardeningTarget): void {
       const long = await http(t.baseUrl, 'GET', `/api/organizations/${'a'.repeat(150)}/members`, { token: user.token });
       expectError(long, 414, /longer than 100 characters/);
       expect(badUrl.headers.get('x-content-type-options')).toBe('nosniff');
+      // Raised by Node's HTTP parser, before Fastify sees the request.
+      const huge = await http(t.baseUrl, 'GET', '/api/whoami-v2', { headers: { 'x-padding': 'a'.repeat(20_000) } });
+      expectError(huge, 431, /headers are too large/);
     });
 
     it('sends nosniff, no-store and a frame policy everywhere, WWW-Authenticate on 401, a CSP on /docs', async () => {
