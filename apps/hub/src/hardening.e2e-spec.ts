@@ -1,5 +1,6 @@
+import { OrganizationNamesReconciler } from '@hub/service-organizations';
 import {
-  describeWithInfra, edgeLimitsScenarios, freePort, hardeningScenarios, http,
+  describeWithInfra, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, queryDatabase, uniqueName,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
@@ -25,6 +26,23 @@ describeWithInfra('all-in-one hub: hardening (issue 7)', () => {
     afterAll(() => t?.close());
 
     hardeningScenarios(() => ({ baseUrl: t.baseUrl, gateways: [t.baseUrl], adminToken: ADMIN }));
+
+    it('registers organizations made before the shared name space, so no user can take their names', async () => {
+      const target = { baseUrl: t.baseUrl, adminToken: ADMIN };
+      const taken = await makeUser(target, 'read', 'clash');
+      const old = uniqueName('oldorg');
+      // As organizations were before migration 1763900100000: in their table, not in the registry.
+      await queryDatabase(t.db.url, `INSERT INTO organizations.organizations (id, name, fullname, plan, name_registered)
+        VALUES ('aaaaaaaaaaaaaaaaaaaaaaa1', $1, $1, 'team', false), ('aaaaaaaaaaaaaaaaaaaaaaa2', $2, $2, 'team', false)`,
+      [old, taken.name.toUpperCase()]);
+      await t.hub.app.get(OrganizationNamesReconciler).runOnce();
+      const user = await http(t.baseUrl, 'POST', '/admin/users', { token: ADMIN, body: { name: old.toUpperCase(), email: `${old}@example.com` } });
+      expect(user.status).toBe(409);
+      const rows = await queryDatabase<{ name: string; name_registered: boolean }>(t.db.url,
+        `SELECT name, name_registered FROM organizations.organizations WHERE id LIKE 'aaaaaaaaaaaaaaaaaaaaaaa%' ORDER BY id`);
+      // The one that clashes with an existing user stays unregistered (logged for the operator).
+      expect(rows).toEqual([{ name: old, name_registered: true }, { name: taken.name.toUpperCase(), name_registered: false }]);
+    });
 
     it('serves /metrics on HUB_METRICS_PORT, and nothing else there', async () => {
       const base = `http://127.0.0.1:${metricsPort}`;

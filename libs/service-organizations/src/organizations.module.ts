@@ -7,6 +7,7 @@ import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from './organizations.tokens';
 import { MembersHandler } from './members/members.handler';
 import { MembershipUseCases } from './members/membership.use-cases';
 import { CreateOrganizationUseCase } from './organizations/create-organization.use-case';
+import { OrganizationNamesReconciler } from './organizations/organization-names.reconciler';
 import { OrganizationsHandler } from './organizations/organizations.handler';
 
 export const ORGANIZATIONS_SCHEMA = 'organizations';
@@ -23,7 +24,7 @@ export class OrganizationsModule {
       module: OrganizationsModule,
       imports: [ServicePersistenceModule.forService(organizationsPersistence(config))],
       controllers: [OrganizationsHandler, MembersHandler],
-      providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases],
+      providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases, OrganizationNamesReconciler],
     };
   }
 }
