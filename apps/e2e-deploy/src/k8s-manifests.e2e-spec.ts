@@ -122,7 +122,7 @@ describe('k8s/', () => {
     it('is scraped by Prometheus on its metrics path and port', () => {
       expect(dep.spec?.template?.metadata?.annotations).toMatchObject({
         'prometheus.io/scrape': 'true',
-        'prometheus.io/port': '8080',
+        'prometheus.io/port': '9090',
         'prometheus.io/path': '/metrics',
       });
     });
@@ -157,7 +157,7 @@ describe('k8s/', () => {
   });
 
   it.each(SERVICES)('exposes only the metrics port of %s (RPC goes over NATS)', (app) => {
-    expect(one('Service', app).spec?.ports?.map((p) => [p.name, p.port])).toEqual([['metrics', 8080]]);
+    expect(one('Service', app).spec?.ports?.map((p) => [p.name, p.port])).toEqual([['metrics', 9090]]);
   });
 
   it('keeps a gateway pod up through voluntary disruptions', () => {

@@ -3,7 +3,7 @@ import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { type NatsConnection } from 'nats';
 import { loadConfig } from '@hub/config';
 import { busModeFrom, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
-import { natsCheck, ObservabilityModule } from '@hub/observability';
+import { metricsAccess, natsCheck, ObservabilityModule } from '@hub/observability';
 import { createGatewayApp, GatewayConfig, GatewayModule } from '@hub/service-gateway';
 
 @Module({})
@@ -14,7 +14,11 @@ class GatewayApp {
       imports: [
         MessagingModule.forRoot({ mode: busModeFrom(natsUrl), rpcTimeoutMs: config.HUB_RPC_TIMEOUT_MS, name: 'gateway' }),
         GatewayModule.forRoot(config),
-        ObservabilityModule.forApp('gateway', { inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection | null) => natsCheck(nc) }),
+        ObservabilityModule.forApp(
+          'gateway',
+          { inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection | null) => natsCheck(nc) },
+          metricsAccess(config, true),
+        ),
       ],
     };
   }

@@ -1,11 +1,13 @@
 import { connect, type NatsConnection } from 'nats';
 import { subject } from '@hub/contracts';
 import {
-  createTestDatabase, makeOrg, credentialsScenarios, describeWithInfra, freePort, http, makeUser, NATS_URL_FOR_TESTS,
+  createTestDatabase, makeOrg, credentialsScenarios, describeWithInfra, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, NATS_URL_FOR_TESTS,
   queryDatabase, type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase, waitForHttp,
 } from '@hub/testing';
 
 const ADMIN = 'distributed-admin-token-for-tests';
+/** The third gateway's tight limits (it sits behind a trusted proxy: the tests at 127.0.0.1). */
+const STRICT = { authFailureLimit: 5, bodyTimeoutMs: 1000, maxConnections: 8, metricsToken: 'metrics-token-for-the-tests' };
 
 /**
  * The distributed mode: gateway, credentials and organizations as separate processes (built
@@ -17,6 +19,7 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   const procs: RunningProcess[] = [];
   let gatewayA = '';
   let gatewayB = '';
+  let gatewayC = '';
 
   beforeAll(async () => {
     [db, smtp] = await Promise.all([createTestDatabase(), startSmtpCapture()]);
@@ -28,20 +31,27 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
       HUB_ADMIN_TOKEN: ADMIN,
       SMTP_URL: smtp.url,
       HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000',
+      HUB_AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
       HOST: '127.0.0.1',
     };
     for (const app of ['credentials', 'organizations']) {
       const r = await runApp(app, common, ['migrate']);
       expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
     }
-    const [pc, po, pa, pb] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const [pc, po, pa, pb, pg] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
     procs.push(startApp('organizations', { ...common, PORT: String(po) }));
     procs.push(startApp('gateway', { ...common, PORT: String(pa) }));
     procs.push(startApp('gateway', { ...common, PORT: String(pb) }));
+    procs.push(startApp('gateway', {
+      ...common, PORT: String(pg), HUB_TRUSTED_PROXIES: '127.0.0.1',
+      HUB_AUTH_FAILURE_LIMIT_PER_MINUTE: String(STRICT.authFailureLimit), HUB_BODY_TIMEOUT_MS: String(STRICT.bodyTimeoutMs),
+      HUB_MAX_CONNECTIONS: String(STRICT.maxConnections), HUB_METRICS_TOKEN: STRICT.metricsToken,
+    }));
     gatewayA = `http://127.0.0.1:${pa}`;
     gatewayB = `http://127.0.0.1:${pb}`;
-    await Promise.all([pc, po, pa, pb].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
+    gatewayC = `http://127.0.0.1:${pg}`;
+    await Promise.all([pc, po, pa, pb, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
   }, 60_000);
 
   afterAll(async () => {
@@ -51,6 +61,14 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   });
 
   credentialsScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN, smtp }));
+
+  describe('hardening (issue 7), two gateway replicas', () => {
+    hardeningScenarios(() => ({ baseUrl: gatewayA, gateways: [gatewayA, gatewayB], adminToken: ADMIN }));
+  });
+
+  describe('hardening (issue 7), a gateway with tight limits', () => {
+    edgeLimitsScenarios(() => ({ baseUrl: gatewayC, adminToken: ADMIN, ...STRICT }));
+  });
 
   it('a revocation through one gateway replica is honoured at once by the other', async () => {
     const t = { baseUrl: gatewayA, adminToken: ADMIN };

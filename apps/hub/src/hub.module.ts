@@ -3,7 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { type NatsConnection } from 'nats';
 import { type DataSource } from 'typeorm';
 import { type BusMode, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
-import { databaseCheck, natsCheck, ObservabilityModule } from '@hub/observability';
+import { databaseCheck, metricsAccess, natsCheck, ObservabilityModule } from '@hub/observability';
 import { CREDENTIALS_DS, type CredentialsConfig, CredentialsModule } from '@hub/service-credentials';
 import { type GatewayConfig, GatewayModule } from '@hub/service-gateway';
 import { ORGANIZATIONS_DS, type OrganizationsConfig, OrganizationsModule } from '@hub/service-organizations';
@@ -38,7 +38,7 @@ export class HubModule {
             databaseCheck('organizations-db', o),
             ...natsCheck(nc),
           ],
-        }),
+        }, metricsAccess(configs.gateway, true)),
       ],
     };
   }

@@ -10,7 +10,7 @@ import {
   type BusMode, BUS_MODE, connectRpcServer, ensureStream, EventBus, InProcessBroker, InProcessRpcClient, NATS_CONNECTION,
   NatsEventBus, RpcClient,
 } from '@hub/messaging';
-import { ObservabilityModule } from '@hub/observability';
+import { metricsAccess, ObservabilityModule } from '@hub/observability';
 import { CredentialsConfig, CredentialsModule } from '@hub/service-credentials';
 import { createGatewayApp, GatewayConfig, GatewayModule } from '@hub/service-gateway';
 import { OrganizationsConfig, OrganizationsModule } from '@hub/service-organizations';
@@ -91,7 +91,7 @@ describeWithInfra('transactional outbox: nothing lost between a commit and the b
         CredentialsModule.forRoot(loadConfig(CredentialsConfig, env)),
         OrganizationsModule.forRoot(loadConfig(OrganizationsConfig, env)),
         GatewayModule.forRoot(gateway),
-        ObservabilityModule.forApp('hub', { inject: [], useFactory: () => [] }),
+        ObservabilityModule.forApp('hub', { inject: [], useFactory: () => [] }, metricsAccess(gateway, true)),
       ],
     };
     app = await createGatewayApp(root, gateway, 'hub');

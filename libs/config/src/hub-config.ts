@@ -1,6 +1,6 @@
 // Explicit type annotations matter: swc emits design:type (used for env conversion) only from them.
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
 const toBool = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()) : value;
@@ -42,6 +42,17 @@ export class HubConfig {
   /** The address users reach the hub at, used in links (avatars, Link headers). Default http://localhost:8080 (the all-in-one hub uses its own PORT). */
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'HUB_PUBLIC_URL must be an http(s) URL' })
   HUB_PUBLIC_URL?: string;
+
+  /**
+   * Port of a separate listener serving only /metrics (keep it off the public network). When
+   * set, /metrics is not served on PORT.
+   */
+  @IsOptional() @IsInt() @Min(1) @Max(65535)
+  HUB_METRICS_PORT?: number;
+
+  /** Bearer token Prometheus sends for /metrics on PORT (used when HUB_METRICS_PORT is unset). */
+  @IsOptional() @IsString() @MinLength(16, { message: 'HUB_METRICS_TOKEN must be at least 16 characters' })
+  HUB_METRICS_TOKEN?: string;
 
   get publicUrl(): string {
     return (this.HUB_PUBLIC_URL ?? "http://localhost:8080").replace(/\/$/, "");

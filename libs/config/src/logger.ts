@@ -13,10 +13,31 @@ export const REDACT_PATHS = [
   '*.token',
   '*.secret',
   '*.credentials',
+  // Query parameters hold token hashes and e-mail addresses (TypeORM's QueryFailedError).
+  'parameters',
+  '*.parameters',
 ];
 
+/** What a database error may say in a log: never its parameters, nor pg's `detail` (it quotes key values). */
+const DROPPED_ERROR_FIELDS = ['parameters', 'detail', 'where', 'driverError'];
+
+/** pino's error serializer, minus the fields that carry users' data. */
+export function serializeError(e: unknown): unknown {
+  if (!(e instanceof Error)) return e;
+  const out = pino.stdSerializers.err(e) as unknown as Record<string, unknown>;
+  for (const f of DROPPED_ERROR_FIELDS) delete out[f];
+  const driver = (e as { driverError?: { code?: unknown } }).driverError;
+  if (driver && typeof driver.code === 'string') out['driverCode'] = driver.code;
+  return out;
+}
+
 export function createPinoLogger(level: string, name: string): Logger {
-  return pino({ level, name, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+  return pino({
+    level,
+    name,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError, error: serializeError },
+  });
 }
 
 /** Nest's start-up chatter (one line per module and route) is debug, not info. */
@@ -28,7 +49,10 @@ export class PinoNestLogger implements LoggerService {
 
   private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, params: unknown[]): void {
     const context = typeof params[params.length - 1] === 'string' ? (params.pop() as string) : undefined;
-    if (typeof message === 'object' && message !== null) {
+    if (message instanceof Error) {
+      // Spreading an error would copy its own fields (a QueryFailedError's parameters) unserialized.
+      this.pino[level]({ err: message, context }, message.message);
+    } else if (typeof message === 'object' && message !== null) {
       const text = typeof params[0] === 'string' ? params[0] : undefined;
       this.pino[level]({ ...(message as object), context }, text);
     } else {

@@ -32,7 +32,9 @@ describe('request DTOs keep the spec bounds', () => {
     expect(problems(RevokeCredentialsDto, { credentials: ['x'.repeat(201)] })).toContain('each item of credentials must be 1..200 characters long');
     expect(problems(RevokeCredentialsDto, { credentials: [''] })).toContain('each item of credentials must be 1..200 characters long');
     expect(problems(RevokeCredentialsDto, { credentials: [] })).toContain('credentials must contain at least 1 item');
-    expect(problems(RevokeCredentialsDto, { credentials: [3] })).toContain('each item of credentials must be a string');
+    expect(problems(RevokeCredentialsDto, { credentials: [3] })).toContain('credentials must be an array of strings; item 0 is number');
+    // Issue 7, finding 10: the message names the real problem, whatever the rule order.
+    expect(problems(RevokeCredentialsDto, { credentials: 'hf_x' })).toEqual(['credentials must be an array of strings']);
   });
 
   it('org revoke: a token with the fixed prefix', () => {

@@ -6,3 +6,4 @@ export * from './credentials';
 export * from './organizations';
 export * from './admin';
 export * from './http';
+export * from './validation';

@@ -1,7 +1,7 @@
 import { type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { createPinoLogger, PinoNestLogger } from '@hub/config';
 import { instrumentHttp } from './observability.module';
 
@@ -10,6 +10,12 @@ export interface FastifyAppOptions {
   name: string;
   logLevel: string;
   bodyLimit?: number;
+  /** Extra Fastify options of the public edge (trusted proxies, framework error shape, timeouts). */
+  fastify?: Omit<FastifyServerOptions, 'logger' | 'bodyLimit'>;
+  /** Registers the app's own application/json parser (Nest's default parser is then not registered). */
+  jsonParser?: (fastify: FastifyInstance) => void;
+  /** Most simultaneous connections; past it new ones are refused (Node closes them at once). */
+  maxConnections?: number;
 }
 
 /**
@@ -24,12 +30,16 @@ function routerError(err: FastifyError, _req: FastifyRequest, reply: FastifyRepl
 
 /** A Nest app on Fastify with pino logs, shutdown hooks and HTTP metrics; not yet listening. */
 export async function createFastifyApp(root: Type | DynamicModule, o: FastifyAppOptions): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: o.bodyLimit ?? 1024 * 1024, logger: false, frameworkErrors: routerError });
+  // The gateway passes its own frameworkErrors (with X-Request-Id); services keep routerError.
+  const adapter = new FastifyAdapter({ frameworkErrors: routerError, ...o.fastify, bodyLimit: o.bodyLimit ?? 1024 * 1024, logger: false });
   // abortOnError false: a failed start throws (and is reported) instead of process.exit(1).
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     abortOnError: false,
+    bodyParser: !o.jsonParser,
     logger: new PinoNestLogger(createPinoLogger(o.logLevel, o.name)),
   });
+  o.jsonParser?.(app.getHttpAdapter().getInstance() as FastifyInstance);
+  if (o.maxConnections !== undefined) (app.getHttpServer() as { maxConnections: number }).maxConnections = o.maxConnections;
   app.enableShutdownHooks();
   instrumentHttp(app);
   return app;

@@ -5,3 +5,4 @@ export * from './observability.module';
 export * from './readiness';
 export * from './create-fastify-app';
 export * from './run-service';
+export * from './metrics-access';

@@ -2,7 +2,9 @@ import { type DynamicModule, type INestApplication, type InjectionToken, Module 
 import { type FastifyInstance } from 'fastify';
 import { HealthController, READINESS_CHECKS, type ReadinessCheck } from './health.controller';
 import { HttpMetrics } from './http-metrics';
+import { METRICS_ACCESS, type MetricsAccess } from './metrics-access';
 import { MetricsController } from './metrics.controller';
+import { MetricsServer } from './metrics-server';
 
 export interface ReadinessChecksFactory {
   inject: InjectionToken[];
@@ -10,17 +12,19 @@ export interface ReadinessChecksFactory {
 }
 
 /**
- * /health/live, /health/ready and /metrics for one app. `checks` builds the readiness checks
+ * /health/live, /health/ready and /metrics for one app (where metrics are served: metricsAccess). `checks` builds the readiness checks
  * from what the app has (DataSources, the NATS connection).
  */
 @Module({})
 export class ObservabilityModule {
-  static forApp(app: string, checks: ReadinessChecksFactory): DynamicModule {
+  static forApp(app: string, checks: ReadinessChecksFactory, metrics: MetricsAccess): DynamicModule {
     return {
       module: ObservabilityModule,
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: HttpMetrics, useValue: new HttpMetrics(app) },
+        { provide: METRICS_ACCESS, useValue: metrics },
+        MetricsServer,
         { provide: READINESS_CHECKS, inject: checks.inject, useFactory: checks.useFactory },
       ],
       exports: [HttpMetrics],

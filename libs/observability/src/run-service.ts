@@ -6,6 +6,7 @@ import { type HubConfig, loadConfig } from '@hub/config';
 import { busModeFrom, connectRpcServer, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
 import { migrateService, type ServicePersistenceOptions } from '@hub/persistence';
 import { createFastifyApp } from './create-fastify-app';
+import { metricsAccess } from './metrics-access';
 import { ObservabilityModule } from './observability.module';
 import { databaseCheck, natsCheck } from './readiness';
 
@@ -43,7 +44,7 @@ export async function runService<C extends HubConfig>(def: ServiceDefinition<C>,
       ObservabilityModule.forApp(def.name, {
         inject: [getDataSourceToken(persistence.name), NATS_CONNECTION],
         useFactory: (ds: DataSource, nc: NatsConnection | null) => [databaseCheck('postgres', ds), ...natsCheck(nc)],
-      }),
+      }, metricsAccess(config, false)),
     ],
   };
   const app = await createFastifyApp(root, { name: def.name, logLevel: config.LOG_LEVEL });

@@ -6,12 +6,14 @@ import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from './credentials.tokens';
 import { CREDENTIALS_ENTITIES } from './credentials.entities';
 import { OutboxMailer } from './mail/outbox-mailer';
 import { CREDENTIALS_MIGRATIONS } from './migrations';
+import { NameRegistryUseCases } from './names/name-registry.use-cases';
+import { NamesHandler } from './names/names.handler';
 import { TokensHandler } from './tokens/tokens.handler';
 import { UsersHandler } from './users/users.handler';
 import { CreateTokenUseCase } from './tokens/create-token.use-case';
 import { CreateUserUseCase } from './users/create-user.use-case';
-import { FindTokenUseCase } from './tokens/find-token.use-case';
 import { GetUserUseCase } from './users/get-user.use-case';
+import { RevokeMemberTokenUseCase } from './tokens/revoke-member-token.use-case';
 import { RevokeLeakedTokensUseCase } from './tokens/revoke-leaked-tokens.use-case';
 import { RevokeTokenForOrgUseCase } from './tokens/revoke-token-for-org.use-case';
 import { VerifyTokenUseCase } from './tokens/verify-token.use-case';
@@ -32,7 +34,7 @@ export class CredentialsModule {
         ServicePersistenceModule.forService(credentialsPersistence(config)),
         OutboxModule.forService({ dataSource: CREDENTIALS_DS, schema: CREDENTIALS_SCHEMA }),
       ],
-      controllers: [UsersHandler, TokensHandler],
+      controllers: [UsersHandler, TokensHandler, NamesHandler],
       providers: [
         { provide: CREDENTIALS_CONFIG, useValue: config },
         OutboxMailer,
@@ -40,9 +42,10 @@ export class CredentialsModule {
         GetUserUseCase,
         CreateTokenUseCase,
         VerifyTokenUseCase,
-        FindTokenUseCase,
         RevokeLeakedTokensUseCase,
         RevokeTokenForOrgUseCase,
+        RevokeMemberTokenUseCase,
+        NameRegistryUseCases,
       ],
     };
   }

@@ -1,3 +1,4 @@
 export * from './organizations.module';
 export * from './organizations.config';
 export * from './organizations.tokens';
+export { OrganizationNamesReconciler } from './organizations/organization-names.reconciler';

@@ -8,6 +8,7 @@ import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from './organizations.tokens';
 import { MembersHandler } from './members/members.handler';
 import { MembershipUseCases } from './members/membership.use-cases';
 import { CreateOrganizationUseCase } from './organizations/create-organization.use-case';
+import { OrganizationNamesReconciler } from './organizations/organization-names.reconciler';
 import { OrganizationsHandler } from './organizations/organizations.handler';
 
 export const ORGANIZATIONS_SCHEMA = 'organizations';
@@ -27,7 +28,7 @@ export class OrganizationsModule {
         OutboxModule.forService({ dataSource: ORGANIZATIONS_DS, schema: ORGANIZATIONS_SCHEMA }),
       ],
       controllers: [OrganizationsHandler, MembersHandler],
-      providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases],
+      providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases, OrganizationNamesReconciler],
     };
   }
 }

@@ -7,3 +7,5 @@ export * from './hub-factory';
 export * from './processes';
 export * from './scenarios/credentials.scenarios';
 export * from './openapi';
+export * from './scenarios/hardening.scenarios';
+export * from './scenarios/edge-limits.scenarios';

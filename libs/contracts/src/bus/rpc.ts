@@ -1,7 +1,7 @@
 import { AdminCreateUserDto } from '../admin';
 import {
-  type AuthInfo, type CreatedToken, CreateTokenRpc, FindTokenRpc, GetUserRpc, type OrgRevocationView, RevokeForOrgRpc,
-  RevokeLeakedRpc, type TokenView, type UserView, VerifyTokenRpc,
+  type AuthInfo, type CreatedToken, CreateTokenRpc, GetUserRpc, type OrgRevocationView, RevokeMemberTokenRpc,
+  ReleaseNameRpc, ReserveNameRpc, RevokeLeakedRpc, type UserView, VerifyTokenRpc,
 } from '../credentials';
 import {
   AddMemberRpc, CreateOrganizationRpc, GetAccessRpc, ListForUserRpc, type MemberView, type OrganizationAccess,
@@ -15,9 +15,12 @@ export const CredentialsRpc = {
   GetUser: rpc<GetUserRpc, UserView>('credentials.user.get', GetUserRpc),
   CreateToken: rpc<CreateTokenRpc, CreatedToken>('credentials.token.create', CreateTokenRpc),
   VerifyToken: rpc<VerifyTokenRpc, AuthInfo>('credentials.token.verify', VerifyTokenRpc),
-  FindToken: rpc<FindTokenRpc, TokenView>('credentials.token.find', FindTokenRpc),
   RevokeLeaked: rpc<RevokeLeakedRpc, { accepted: true }>('credentials.token.revoke-leaked', RevokeLeakedRpc),
-  RevokeForOrg: rpc<RevokeForOrgRpc, OrgRevocationView>('credentials.token.revoke-for-org', RevokeForOrgRpc),
+  /** The whole organization revocation: token lookup, "not your own", "held by a member", the revocation. */
+  RevokeForOrg: rpc<RevokeMemberTokenRpc, OrgRevocationView>('credentials.token.revoke-for-org', RevokeMemberTokenRpc),
+  /** Users and organizations share one case-insensitive name space (409 when taken). */
+  ReserveName: rpc<ReserveNameRpc, { reserved: true }>('credentials.name.reserve', ReserveNameRpc),
+  ReleaseName: rpc<ReleaseNameRpc, { released: boolean }>('credentials.name.release', ReleaseNameRpc),
 } as const;
 
 export const OrganizationsRpc = {

@@ -1,6 +1,7 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { TOKEN_ROLES, type TokenRole } from '../enums';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+import { IsLabel } from '../validation';
 
 export class VerifyTokenRpc {
   @IsString() @Length(1, 200)
@@ -19,19 +20,29 @@ export class CreateTokenRpc {
   @IsIn(TOKEN_ROLES)
   role!: TokenRole;
 
-  @IsOptional() @IsString() @Length(1, 100)
+  @IsOptional() @IsLabel({ minLength: 1, maxLength: 100 })
   displayName?: string;
 }
 
-/** Find one token by raw value or by id; exactly one of the two. */
-export class FindTokenRpc {
-  @IsOptional() @IsString() @Length(1, 200)
+/**
+ * An organization admin (the caller in the context) cuts a member's token off from the
+ * organization: the token by raw value or by id, exactly one of the two.
+ */
+export class RevokeMemberTokenRpc {
+  @IsOptional() @Length(1, 200) @IsString()
   token?: string;
 
   @IsOptional() @Matches(OBJECT_ID_PATTERN, { message: 'tokenId must be a 24-character hexadecimal id' })
   tokenId?: string;
+
+  @Matches(OBJECT_ID_PATTERN)
+  organizationId!: string;
+
+  @Matches(NAME_PATTERN)
+  organizationName!: string;
 }
 
+/** One organization-scoped revocation, once the rules passed (the credentials service's own step). */
 export class RevokeForOrgRpc {
   @Matches(OBJECT_ID_PATTERN)
   tokenId!: string;

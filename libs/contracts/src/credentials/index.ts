@@ -2,3 +2,4 @@ export * from './revoke-credentials.dto';
 export * from './credentials-rpc.dto';
 export * from './credentials.views';
 export * from './credentials.errors';
+export * from './names-rpc.dto';

@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
-import { ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { ArrayMinSize, IsArray, IsIn, IsOptional, Matches, ValidateNested } from 'class-validator';
 import { ORG_PLANS, type OrgPlan } from '../enums';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+import { IsLabel } from '../validation';
 
 export const ROLE_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9 _-]{0,49}$/;
 
@@ -17,7 +18,7 @@ export class CreateOrganizationRpc {
   @Matches(NAME_PATTERN, { message: 'name is not a valid organization name' })
   name!: string;
 
-  @IsOptional() @IsString() @Length(0, 200)
+  @IsOptional() @IsLabel({ minLength: 0, maxLength: 200 })
   fullname?: string;
 
   @IsIn(ORG_PLANS)

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type CreatedToken, type CreateTokenRpc } from '@hub/contracts';
-import { newObjectId } from '@hub/persistence';
+import { newRandomId } from '@hub/persistence';
 import { CREDENTIALS_DS } from '../credentials.tokens';
 import { UserEntity } from '../users/user.entity';
 import { UserNotFoundError } from '../users/users.errors';
@@ -19,7 +19,7 @@ export class CreateTokenUseCase {
     if (!user) throw new UserNotFoundError(dto.user);
     const raw = generateToken();
     const repo = this.ds.getRepository(AccessTokenEntity);
-    const id = newObjectId();
+    const id = newRandomId();
     await repo.insert({
       id,
       userId: user.id,

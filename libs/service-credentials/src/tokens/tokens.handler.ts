@@ -1,12 +1,11 @@
 import {
-  type AuthInfo, type CreatedToken, type OrgRevocationView, CreateTokenRpc, CredentialsRpc, FindTokenRpc, type RequestContext, RevokeForOrgRpc,
-  RevokeLeakedRpc, type TokenView, VerifyTokenRpc,
+  type AuthInfo, type CreatedToken, type OrgRevocationView, CreateTokenRpc, CredentialsRpc, type RequestContext, RevokeMemberTokenRpc,
+  RevokeLeakedRpc, VerifyTokenRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler, RpcCtx, RpcPayload } from '@hub/messaging';
 import { CreateTokenUseCase } from './create-token.use-case';
-import { FindTokenUseCase } from './find-token.use-case';
 import { RevokeLeakedTokensUseCase } from './revoke-leaked-tokens.use-case';
-import { RevokeTokenForOrgUseCase } from './revoke-token-for-org.use-case';
+import { RevokeMemberTokenUseCase } from './revoke-member-token.use-case';
 import { VerifyTokenUseCase } from './verify-token.use-case';
 
 @RpcController()
@@ -14,9 +13,8 @@ export class TokensHandler {
   constructor(
     private readonly createToken: CreateTokenUseCase,
     private readonly verifyToken: VerifyTokenUseCase,
-    private readonly findToken: FindTokenUseCase,
     private readonly revokeLeaked: RevokeLeakedTokensUseCase,
-    private readonly revokeForOrg: RevokeTokenForOrgUseCase,
+    private readonly revokeMemberToken: RevokeMemberTokenUseCase,
   ) {}
 
   @RpcHandler(CredentialsRpc.CreateToken)
@@ -29,11 +27,6 @@ export class TokensHandler {
     return this.verifyToken.execute(dto.token);
   }
 
-  @RpcHandler(CredentialsRpc.FindToken)
-  onFindToken(@RpcPayload() dto: FindTokenRpc): Promise<TokenView> {
-    return this.findToken.execute(dto);
-  }
-
   @RpcHandler(CredentialsRpc.RevokeLeaked)
   async onRevokeLeaked(@RpcPayload() dto: RevokeLeakedRpc): Promise<{ accepted: true }> {
     await this.revokeLeaked.execute(dto.credentials);
@@ -41,7 +34,7 @@ export class TokensHandler {
   }
 
   @RpcHandler(CredentialsRpc.RevokeForOrg)
-  onRevokeForOrg(@RpcPayload() dto: RevokeForOrgRpc, @RpcCtx() ctx: RequestContext): Promise<OrgRevocationView> {
-    return this.revokeForOrg.execute(dto, ctx);
+  onRevokeForOrg(@RpcPayload() dto: RevokeMemberTokenRpc, @RpcCtx() ctx: RequestContext): Promise<OrgRevocationView> {
+    return this.revokeMemberToken.execute(dto, ctx);
   }
 }

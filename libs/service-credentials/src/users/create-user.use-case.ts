@@ -1,14 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, QueryFailedError } from 'typeorm';
-import { type UserView } from '@hub/contracts';
-import { type AdminCreateUserDto } from '@hub/contracts';
+import { type DataSource } from 'typeorm';
+import { type AdminCreateUserDto, type UserView } from '@hub/contracts';
 import { newObjectId } from '@hub/persistence';
 import { type CredentialsConfig } from '../credentials.config';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.tokens';
+import { claimName, uniqueViolation } from '../names/account-names';
+import { EmailTakenError, NameTakenError } from '../names/names.errors';
 import { UserEntity } from './user.entity';
 import { toUserView } from './user.view';
-import { UserExistsError } from './users.errors';
+
+/** The index that keeps e-mails unique whatever their case (migration 1763900000000). */
+const EMAIL_INDEX = 'users_email_lower';
 
 @Injectable()
 export class CreateUserUseCase {
@@ -18,22 +21,20 @@ export class CreateUserUseCase {
   ) {}
 
   async execute(dto: AdminCreateUserDto): Promise<UserView> {
-    const user = this.ds.getRepository(UserEntity).create({
-      id: newObjectId(),
-      name: dto.name,
-      email: dto.email,
-      fullname: dto.fullname ?? dto.name,
-      isPro: false,
-    });
+    const id = newObjectId();
     try {
-      await this.ds.getRepository(UserEntity).insert(user);
+      // The user and its claim on the shared name space commit together.
+      await this.ds.transaction(async (m) => {
+        await m.insert(UserEntity, { id, name: dto.name, email: dto.email, fullname: dto.fullname ?? dto.name, isPro: false });
+        await claimName(m, dto.name, 'user', id);
+      });
     } catch (e) {
-      if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505') {
-        throw new UserExistsError(dto.name);
-      }
+      const violation = uniqueViolation(e);
+      if (violation?.constraint === EMAIL_INDEX) throw new EmailTakenError(dto.email);
+      if (violation) throw new NameTakenError(dto.name);
       throw e;
     }
-    const saved = await this.ds.getRepository(UserEntity).findOneByOrFail({ id: user.id });
+    const saved = await this.ds.getRepository(UserEntity).findOneByOrFail({ id });
     return toUserView(saved, this.config.publicUrl);
   }
 }

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '@hub/contracts';
+import { NotFoundError } from '@hub/contracts';
 
 export class UserNotFoundError extends NotFoundError {
   constructor(name: string) {
@@ -6,9 +6,3 @@ export class UserNotFoundError extends NotFoundError {
   }
 }
 
-/** User and organization names share one namespace; e-mails are unique too. */
-export class UserExistsError extends ConflictError {
-  constructor(name: string) {
-    super(`A user named ${name} already exists`, 'USER_EXISTS');
-  }
-}

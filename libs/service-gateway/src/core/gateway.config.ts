@@ -1,5 +1,8 @@
-import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 import { HubConfig } from '@hub/config';
+
+/** One address or CIDR range (IPv4 or IPv6), as proxy-addr reads them. */
+const PROXY_LIST = /^\s*[0-9a-fA-F:.]+(\/\d{1,3})?(\s*,\s*[0-9a-fA-F:.]+(\/\d{1,3})?)*\s*$/;
 
 export class GatewayConfig extends HubConfig {
   /** Bearer token of the admin API (/admin). The all-in-one mode generates one if unset. */
@@ -18,10 +21,34 @@ export class GatewayConfig extends HubConfig {
   @IsInt() @Min(1)
   HUB_REVOKE_RATE_LIMIT_PER_MINUTE: number = 60;
 
+  /** Failed authentications (bad user or admin token) per minute per address; past it 429. */
+  @IsInt() @Min(1)
+  HUB_AUTH_FAILURE_LIMIT_PER_MINUTE: number = 30;
+
   /** How long a verified token is trusted without asking credentials again (revocations drop it at once). */
   @IsInt() @Min(0) @Max(300_000)
   HUB_AUTH_CACHE_TTL_MS: number = 30_000;
 
   @IsInt() @Min(0)
   HUB_AUTH_CACHE_SIZE: number = 50_000;
+
+  /** Time a client has to send the whole request body once its headers arrived (408 past it). */
+  @IsInt() @Min(100) @Max(600_000)
+  HUB_BODY_TIMEOUT_MS: number = 10_000;
+
+  /** Most simultaneous HTTP connections per gateway; new ones past it are closed at once. */
+  @IsInt() @Min(1)
+  HUB_MAX_CONNECTIONS: number = 10_000;
+
+  /**
+   * Proxies (addresses or CIDR ranges, comma separated) whose X-Forwarded-For is believed: the
+   * client address, which per-address limits count, is then the first untrusted hop. Unset: the
+   * socket's peer address, X-Forwarded-For ignored.
+   */
+  @IsOptional() @Matches(PROXY_LIST, { message: 'HUB_TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges' })
+  HUB_TRUSTED_PROXIES?: string;
+
+  get trustedProxies(): string[] {
+    return (this.HUB_TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  }
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, QueryFailedError } from 'typeorm';
-import { type CreateOrganizationRpc, type OrganizationView, type RequestContext } from '@hub/contracts';
-import { Outbox } from '@hub/messaging';
+import { type CreateOrganizationRpc, CredentialsRpc, type OrganizationView, type RequestContext } from '@hub/contracts';
+import { Outbox, RpcClient } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { recordAudit } from '../audit/record-audit';
 import { recordMembershipChanged } from '../members/membership-events';
@@ -19,6 +19,7 @@ export class CreateOrganizationUseCase {
     @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
     @Inject(ORGANIZATIONS_CONFIG) private readonly config: OrganizationsConfig,
     private readonly outbox: Outbox,
+    private readonly rpc: RpcClient,
   ) {}
 
   /** The organization, its first admins and the events saying so commit together (decision 0007). */
@@ -26,6 +27,8 @@ export class CreateOrganizationUseCase {
     const id = newObjectId();
     const admins = [...new Map(dto.admins.map((a) => [a.id, a])).values()];
     let org: OrganizationEntity;
+    // Users and organizations share one case-insensitive name space, kept by credentials (decision 0009): 409 if taken.
+    await this.rpc.call(CredentialsRpc.ReserveName, { name: dto.name, kind: 'organization', ownerId: id }, ctx);
     try {
       org = await this.outbox.transaction(async (m) => {
         await m.insert(OrganizationEntity, { id, name: dto.name, fullname: dto.fullname ?? dto.name, plan: dto.plan });
@@ -39,6 +42,7 @@ export class CreateOrganizationUseCase {
         return created;
       });
     } catch (e) {
+      await this.rpc.call(CredentialsRpc.ReleaseName, { ownerId: id }, ctx);
       if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505') {
         throw new OrganizationExistsError(dto.name);
       }

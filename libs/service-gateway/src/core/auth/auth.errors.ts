@@ -1,4 +1,4 @@
-import { ForbiddenError, UnauthorizedError } from '@hub/contracts';
+import { ForbiddenError, HubError, UnauthorizedError } from '@hub/contracts';
 
 /** No `Authorization: Bearer …` on a route that needs a user token. */
 export class BearerTokenRequiredError extends UnauthorizedError {
@@ -54,5 +54,16 @@ export class AdminRoleRequiredError extends ForbiddenError {
 export class PlanRequiredError extends ForbiddenError {
   constructor(organization: string, needed: string, current: string) {
     super(`This operation needs the ${needed} plan or higher; ${organization} is on the ${current} plan`, 'PLAN_REQUIRED');
+  }
+}
+
+/** Too many failed authentications from one client address (per minute). */
+export class TooManyAuthFailuresError extends HubError {
+  constructor(limit: number, retryAfterSeconds: number) {
+    super(
+      'TOO_MANY_AUTH_FAILURES',
+      429,
+      `Too many failed authentications from this address: at most ${limit} per 60 s; retry in ${retryAfterSeconds} s`,
+    );
   }
 }

@@ -1,12 +1,13 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { type FastifyRequest } from 'fastify';
-import { type AuthInfo, CredentialsRpc, Events, InvalidCredentialsError } from '@hub/contracts';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
+import { type AuthInfo, CredentialsRpc, Events, HubError, InvalidCredentialsError } from '@hub/contracts';
 import { EventBus, RpcClient } from '@hub/messaging';
 import { type GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { contextOf } from '../http/request-context';
+import { AuthFailureLimiter } from './auth-failure-limiter';
 import { ADMIN_ROUTE, PUBLIC_ROUTE } from './auth.decorators';
 import {
   AdminApiDisabledError, AdminTokenRequiredError, BadAdminTokenError, BearerTokenRequiredError, ReadOnlyTokenError,
@@ -34,6 +35,7 @@ function bearer(req: FastifyRequest): string | null {
 @Injectable()
 export class AuthGuard implements CanActivate, OnModuleInit {
   private readonly adminHash: Buffer | null;
+  private readonly failures: AuthFailureLimiter;
 
   constructor(
     private readonly reflector: Reflector,
@@ -44,6 +46,7 @@ export class AuthGuard implements CanActivate, OnModuleInit {
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.adminHash = config.HUB_ADMIN_TOKEN ? createHash('sha256').update(config.HUB_ADMIN_TOKEN).digest() : null;
+    this.failures = new AuthFailureLimiter(config.HUB_AUTH_FAILURE_LIMIT_PER_MINUTE);
   }
 
   onModuleInit(): void {
@@ -55,31 +58,45 @@ export class AuthGuard implements CanActivate, OnModuleInit {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     const req = context.switchToHttp().getRequest<FastifyRequest>();
-    if (this.reflector.getAllAndOverride<boolean>(ADMIN_ROUTE, targets)) return this.checkAdmin(req);
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    if (this.reflector.getAllAndOverride<boolean>(ADMIN_ROUTE, targets)) return this.checkAdmin(req, reply);
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
     const token = bearer(req);
     if (!token) throw new BearerTokenRequiredError();
-    req.hubAuth = await this.verify(token, req);
+    req.hubAuth = await this.verify(token, req, reply);
     if (req.hubAuth.token.role === 'read' && !SAFE_METHODS.has(req.method)) throw new ReadOnlyTokenError();
     return true;
   }
 
-  private async verify(token: string, req: FastifyRequest): Promise<AuthInfo> {
+  private async verify(token: string, req: FastifyRequest, reply: FastifyReply): Promise<AuthInfo> {
     const hash = sha256(token);
     const cached = this.cache.get(hash);
     if (cached) return cached;
-    if (token.length > 200) throw new InvalidCredentialsError();
-    const info = await this.rpc.call(CredentialsRpc.VerifyToken, { token }, contextOf(req));
-    this.cache.set(hash, info);
-    return info;
+    this.failures.check(req.ip, reply);
+    // A reply read before a revocation committed may arrive after its eviction ran here; the
+    // generation taken now tells, and such a reply serves this request only.
+    const generation = this.cache.generation;
+    try {
+      if (token.length > 200) throw new InvalidCredentialsError();
+      const info = await this.rpc.call(CredentialsRpc.VerifyToken, { token }, contextOf(req));
+      this.cache.setUnlessEvicted(hash, info, generation);
+      return info;
+    } catch (e) {
+      if (e instanceof HubError && e.status === 401) this.failures.failed(req.ip);
+      throw e;
+    }
   }
 
-  private checkAdmin(req: FastifyRequest): boolean {
+  private checkAdmin(req: FastifyRequest, reply: FastifyReply): boolean {
     const token = bearer(req);
     if (!this.adminHash) throw new AdminApiDisabledError();
     if (!token) throw new AdminTokenRequiredError();
+    this.failures.check(req.ip, reply);
     const given = createHash('sha256').update(token).digest();
-    if (!timingSafeEqual(given, this.adminHash)) throw new BadAdminTokenError();
+    if (!timingSafeEqual(given, this.adminHash)) {
+      this.failures.failed(req.ip);
+      throw new BadAdminTokenError();
+    }
     req.hubAdmin = true;
     return true;
   }

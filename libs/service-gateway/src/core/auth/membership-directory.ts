@@ -20,8 +20,10 @@ export class MembershipDirectory {
   async membershipsOf(userId: string, ctx: RequestContext): Promise<UserMembership[]> {
     const cached = this.cache.get(userId);
     if (cached) return cached;
+    const generation = this.cache.generation;
     const fresh = await this.rpc.call(OrganizationsRpc.ListForUser, { userId }, ctx);
-    this.cache.set(userId, fresh);
+    // Not kept if a membership change was announced meanwhile: the reply may predate it.
+    this.cache.setUnlessEvicted(userId, fresh, generation);
     return fresh;
   }
 

@@ -34,3 +34,15 @@ describe('TokenCache', () => {
     expect(c.get('c')).toBeDefined();
   });
 });
+
+describe('TokenCache and a verification racing a revocation', () => {
+  it('does not keep a reply fetched before an eviction that ran while it was in flight', () => {
+    const c = new TokenCache(1000, 10);
+    const before = c.generation;
+    c.deleteTokenIds(['t1']); // the revocation event arrives while the verification is in flight
+    c.setUnlessEvicted('h1', info('t1'), before);
+    expect(c.get('h1')).toBeUndefined();
+    c.setUnlessEvicted('h1', info('t1'), c.generation);
+    expect(c.get('h1')).toBeDefined();
+  });
+});

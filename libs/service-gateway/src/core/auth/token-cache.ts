@@ -8,6 +8,7 @@ import { TtlCache } from './ttl-cache';
  */
 export class TokenCache extends TtlCache<string, AuthInfo> {
   deleteTokenIds(tokenIds: readonly string[]): void {
+    this.markEvicted();
     const ids = new Set(tokenIds);
     for (const [hash, e] of this.entries) if (ids.has(e.value.token.id)) this.entries.delete(hash);
   }

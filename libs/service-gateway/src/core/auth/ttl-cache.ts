@@ -4,6 +4,7 @@
  */
 export class TtlCache<K, V> {
   protected readonly entries = new Map<K, { value: V; expiresAt: number }>();
+  private evictions = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -31,6 +32,25 @@ export class TtlCache<K, V> {
 
   delete(key: K): void {
     this.entries.delete(key);
+    this.evictions++;
+  }
+
+  /**
+   * Changes on every eviction. A caller that fetched a value while an eviction ran may hold a
+   * stale one (read before the change that caused the eviction committed): it takes the
+   * generation before fetching and stores with setUnlessEvicted.
+   */
+  get generation(): number {
+    return this.evictions;
+  }
+
+  protected markEvicted(): void {
+    this.evictions++;
+  }
+
+  /** set, unless anything was evicted since `generation` was read. */
+  setUnlessEvicted(key: K, value: V, generation: number, now = Date.now()): void {
+    if (generation === this.evictions) this.set(key, value, now);
   }
 
   get size(): number {

@@ -4,11 +4,9 @@ import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { HubError } from '@hub/contracts';
 // The request id lives on FastifyRequest through request-context's module augmentation.
 import type {} from './request-context';
+import { type Answer, headerSafe } from './error-answer';
 
-export interface Answer {
-  status: number;
-  message: string;
-}
+export { type Answer, headerSafe };
 
 function fromHttpException(e: HttpException): Answer {
   const body = e.getResponse();
@@ -31,11 +29,6 @@ export function fromFastifyError(e: unknown): Answer | null {
   return { status: err.statusCode, message: String(err.message ?? 'Bad request') };
 }
 
-/** Header values allow no control or non-ASCII characters. */
-export function headerSafe(message: string): string {
-  return message.replace(/[^\x20-\x7e]/g, ' ').slice(0, 500);
-}
-
 /**
  * Every error is `{"error": "<message naming the field or cause>"}` with X-Error-Message.
  * An unknown error is a 500 whose id is in the log, never its details in the body.
@@ -49,6 +42,8 @@ export class HttpErrorFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const req = http.getRequest<FastifyRequest>();
     const answer = this.answer(exception, req);
+    // RFC 6750: a 401 names the scheme the client should use.
+    if (answer.status === 401) void reply.header('WWW-Authenticate', 'Bearer realm="hub"');
     void reply
       .status(answer.status)
       .header('X-Error-Message', headerSafe(answer.message))

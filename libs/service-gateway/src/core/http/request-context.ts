@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type IncomingMessage } from 'node:http';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type AuthInfo, type RequestContext } from '@hub/contracts';
 
@@ -12,10 +13,18 @@ declare module 'fastify' {
 
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Every response carries X-Request-Id: the caller's if it sent a sane one, else a new one. */
+/**
+ * Fastify's genReqId: the caller's X-Request-Id if it is sane, else a new one. As Fastify's own
+ * request id it exists even for errors raised before any hook runs (bad URL, 414).
+ */
+export function requestIdFor(raw: IncomingMessage): string {
+  const given = raw.headers['x-request-id'];
+  return typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
+}
+
+/** Every response carries X-Request-Id. */
 export function assignRequestId(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  const given = req.headers['x-request-id'];
-  req.hubRequestId = typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
+  req.hubRequestId = req.id;
   void reply.header('X-Request-Id', req.hubRequestId);
   done();
 }
