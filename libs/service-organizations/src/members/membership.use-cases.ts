@@ -46,10 +46,21 @@ export class MembershipUseCases {
     return toMemberView(await repo.findOneByOrFail({ organizationId: org.id, userId: dto.user.id }));
   }
 
+  /**
+   * One plain query for the organization and its members (no row: no such organization): an
+   * uncached read on every request, the one bench:gateway compares with a bare handler.
+   */
   async list(organization: string): Promise<MemberView[]> {
-    const org = await this.organization(organization);
-    const members = await this.ds.getRepository(MemberEntity).find({ where: { organizationId: org.id }, order: { userName: 'ASC' } });
-    return members.map(toMemberView);
+    const rows: { user_id: string | null; user_name: string; role: MemberView['role']; created_at: Date | string }[] = await this.ds.query(
+      `SELECT m.user_id, m.user_name, m.role, m.created_at
+         FROM organizations.organizations o LEFT JOIN organizations.members m ON m.organization_id = o.id
+        WHERE o.name = $1 ORDER BY m.user_name`,
+      [organization],
+    );
+    if (rows.length === 0) throw new NotFoundError(`Organization ${organization} not found`, 'ORGANIZATION_NOT_FOUND');
+    return rows.flatMap((r) =>
+      r.user_id === null ? [] : [{ userId: r.user_id, user: r.user_name, role: r.role, addedAt: new Date(r.created_at).toISOString() }],
+    );
   }
 
   async access(organization: string, userId: string): Promise<OrganizationAccess> {
