@@ -1,20 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { type NatsConnection, headers as natsHeaders } from 'nats';
+import { type NatsConnection } from 'nats';
 import { type RequestContext, type RpcDescriptor } from '@hub/contracts';
 import { RpcClient, type RpcCallOptions } from './rpc-client';
 import { toHubError } from './rpc-errors';
-
-interface NestResponsePacket {
-  err?: unknown;
-  response?: unknown;
-  isDisposed?: boolean;
-}
+import { decodeReply, encodeRequest } from './rpc-wire';
 
 /**
- * RPC over NATS request/reply speaking Nest's wire format (`{pattern, data, id}` →
- * `{err, response, isDisposed}`), so services run Nest's own NATS transport. We use
- * nats.js `request` rather than Nest's ClientNats: it shares one reply inbox instead of
- * subscribing a new one per call, and reports "no responders" at once.
+ * RPC over NATS request/reply with our own wire format (rpc-wire.ts), served by RpcServer.
+ * nats.js `request` shares one reply inbox across calls and reports "no responders" at once
+ * (503); its timeout is a 504. No headers: the request id travels in the context, and a
+ * message without headers is cheaper to encode and parse on both ends.
  */
 export class NatsRpcClient extends RpcClient {
   constructor(
@@ -25,21 +19,14 @@ export class NatsRpcClient extends RpcClient {
   }
 
   async call<Req, Res>(rpc: RpcDescriptor<Req, Res>, data: Req, ctx: RequestContext, options?: RpcCallOptions): Promise<Res> {
-    const pattern = rpc.subject;
-    const packet = { pattern, data: { ctx, data }, id: randomUUID() };
-    const h = natsHeaders();
-    h.set('hub-request-id', ctx.requestId);
-    let reply: NestResponsePacket;
+    const subject = rpc.subject;
+    let raw: string;
     try {
-      const msg = await this.nc.request(pattern, JSON.stringify(packet), {
-        timeout: options?.timeoutMs ?? this.defaultTimeoutMs,
-        headers: h,
-      });
-      reply = msg.data.length === 0 ? { err: { code: '503' } } : (JSON.parse(msg.string()) as NestResponsePacket);
+      const msg = await this.nc.request(subject, encodeRequest(data, ctx), { timeout: options?.timeoutMs ?? this.defaultTimeoutMs });
+      raw = msg.string();
     } catch (error) {
-      throw toHubError(error, pattern);
+      throw toHubError(error, subject);
     }
-    if (reply.err !== undefined && reply.err !== null) throw toHubError(reply.err, pattern);
-    return reply.response as Res;
+    return decodeReply<Res>(raw, subject);
   }
 }

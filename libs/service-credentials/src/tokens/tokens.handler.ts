@@ -2,7 +2,7 @@ import {
   type AuthInfo, type CreatedToken, type OrgRevocationView, CreateTokenRpc, CredentialsRpc, FindTokenRpc, type RequestContext, RevokeForOrgRpc,
   RevokeLeakedRpc, type TokenView, VerifyTokenRpc,
 } from '@hub/contracts';
-import { RpcController, RpcHandler, RpcCtx, RpcPayload } from '@hub/messaging';
+import { RpcController, RpcHandler } from '@hub/messaging';
 import { CreateTokenUseCase } from './create-token.use-case';
 import { FindTokenUseCase } from './find-token.use-case';
 import { RevokeLeakedTokensUseCase } from './revoke-leaked-tokens.use-case';
@@ -20,28 +20,28 @@ export class TokensHandler {
   ) {}
 
   @RpcHandler(CredentialsRpc.CreateToken)
-  onCreateToken(@RpcPayload() dto: CreateTokenRpc): Promise<CreatedToken> {
+  onCreateToken(dto: CreateTokenRpc): Promise<CreatedToken> {
     return this.createToken.execute(dto);
   }
 
   @RpcHandler(CredentialsRpc.VerifyToken)
-  onVerifyToken(@RpcPayload() dto: VerifyTokenRpc): Promise<AuthInfo> {
+  onVerifyToken(dto: VerifyTokenRpc): Promise<AuthInfo> {
     return this.verifyToken.execute(dto.token);
   }
 
   @RpcHandler(CredentialsRpc.FindToken)
-  onFindToken(@RpcPayload() dto: FindTokenRpc): Promise<TokenView> {
+  onFindToken(dto: FindTokenRpc): Promise<TokenView> {
     return this.findToken.execute(dto);
   }
 
   @RpcHandler(CredentialsRpc.RevokeLeaked)
-  async onRevokeLeaked(@RpcPayload() dto: RevokeLeakedRpc): Promise<{ accepted: true }> {
+  async onRevokeLeaked(dto: RevokeLeakedRpc): Promise<{ accepted: true }> {
     await this.revokeLeaked.execute(dto.credentials);
     return { accepted: true };
   }
 
   @RpcHandler(CredentialsRpc.RevokeForOrg)
-  onRevokeForOrg(@RpcPayload() dto: RevokeForOrgRpc, @RpcCtx() ctx: RequestContext): Promise<OrgRevocationView> {
+  onRevokeForOrg(dto: RevokeForOrgRpc, ctx: RequestContext): Promise<OrgRevocationView> {
     return this.revokeForOrg.execute(dto, ctx);
   }
 }
