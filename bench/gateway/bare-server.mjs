@@ -27,8 +27,9 @@ const ORGS_SQL = `SELECT o.id, o.name, o.fullname, o.plan, m.role
   FROM organizations.organizations o JOIN organizations.members m ON m.organization_id = o.id
  WHERE m.user_id = $1 ORDER BY o.name`;
 
-// The organizations service's ListMembers query (membership.use-cases.ts), word for word.
-const MEMBERS_SQL = `SELECT m.user_id, m.user_name, m.role, m.created_at
+// The organizations service's ListMembers query (membership.use-cases.ts), word for word, and
+// like it a named prepared statement (planned once per connection).
+const MEMBERS_SQL = `SELECT m.user_id, m.user_name, m.role, to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS added_at
   FROM organizations.organizations o LEFT JOIN organizations.members m ON m.organization_id = o.id
  WHERE o.name = $1 ORDER BY m.user_name`;
 
@@ -85,7 +86,7 @@ app.get('/api/organizations/:name/members', async (req, reply) => {
   if (!row) return reply.code(401).send({ error: 'Invalid credentials' });
   const { name } = req.params;
   if (!(await orgsOf(row.user_id)).some((o) => o.name === name)) return reply.code(403).send({ error: `You are not a member of ${name}` });
-  const { rows } = await pool.query(MEMBERS_SQL, [name]);
+  const { rows } = await pool.query({ name: 'organizations-member-list', text: MEMBERS_SQL, values: [name] });
   if (rows.length === 0) return reply.code(404).send({ error: `Organization ${name} not found` });
   return rows.filter((r) => r.user_id !== null).map((r) => ({ _id: r.user_id, type: 'user', user: r.user_name, role: r.role }));
 });

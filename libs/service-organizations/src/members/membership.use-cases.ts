@@ -5,6 +5,7 @@ import {
   type AddMemberRpc, type MemberView, NotFoundError, type OrganizationAccess, type RequestContext, type UserMembership,
 } from '@hub/contracts';
 import { EventBus } from '@hub/messaging';
+import { preparedQuery } from '@hub/persistence';
 import { publishAudit } from '../audit/publish-audit';
 import { publishMembershipChanged } from './membership-events';
 import { OrganizationEntity } from '../organizations/organization.entity';
@@ -48,19 +49,21 @@ export class MembershipUseCases {
 
   /**
    * One plain query for the organization and its members (no row: no such organization): an
-   * uncached read on every request, the one bench:gateway compares with a bare handler.
+   * uncached read on every request, the one bench:gateway compares with a bare handler; a named
+   * prepared statement on Postgres (planned once per connection). Postgres writes addedAt as the ISO string the view carries, rather than node parsing a Date per row
+   * and formatting it again.
    */
   async list(organization: string): Promise<MemberView[]> {
-    const rows: { user_id: string | null; user_name: string; role: MemberView['role']; created_at: Date | string }[] = await this.ds.query(
-      `SELECT m.user_id, m.user_name, m.role, m.created_at
+    const rows = await preparedQuery<{ user_id: string | null; user_name: string; role: MemberView['role']; added_at: string }>(
+      this.ds,
+      'organizations-member-list',
+      `SELECT m.user_id, m.user_name, m.role, to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS added_at
          FROM organizations.organizations o LEFT JOIN organizations.members m ON m.organization_id = o.id
         WHERE o.name = $1 ORDER BY m.user_name`,
       [organization],
     );
     if (rows.length === 0) throw new NotFoundError(`Organization ${organization} not found`, 'ORGANIZATION_NOT_FOUND');
-    return rows.flatMap((r) =>
-      r.user_id === null ? [] : [{ userId: r.user_id, user: r.user_name, role: r.role, addedAt: new Date(r.created_at).toISOString() }],
-    );
+    return rows.flatMap((r) => (r.user_id === null ? [] : [{ userId: r.user_id, user: r.user_name, role: r.role, addedAt: r.added_at }]));
   }
 
   async access(organization: string, userId: string): Promise<OrganizationAccess> {
