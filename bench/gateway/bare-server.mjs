@@ -5,6 +5,9 @@
 //   cache     like the gateway: the verified token and the user's organizations (one more
 //             query, the organizations service's) kept 30 s in Maps, so whoami at steady
 //             state touches no database
+// GET /api/organizations/:name/members (cache mode): the same auth as whoami (cached token and
+// organizations: the caller must be a member), then the organizations service's members query
+// on every request, as the gateway's one ListMembers RPC does.
 import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
@@ -23,6 +26,12 @@ const TOKEN_SQL = `SELECT t.id AS token_id, t.user_id, t.role, t.display_name, t
 const ORGS_SQL = `SELECT o.id, o.name, o.fullname, o.plan, m.role
   FROM organizations.organizations o JOIN organizations.members m ON m.organization_id = o.id
  WHERE m.user_id = $1 ORDER BY o.name`;
+
+// The organizations service's ListMembers query (membership.use-cases.ts), word for word, and
+// like it a named prepared statement (planned once per connection).
+const MEMBERS_SQL = `SELECT m.user_id, m.user_name, m.role, to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS added_at
+  FROM organizations.organizations o LEFT JOIN organizations.members m ON m.organization_id = o.id
+ WHERE o.name = $1 ORDER BY m.user_name`;
 
 const orgsCache = new Map();
 
@@ -70,6 +79,16 @@ app.get('/api/whoami-v2', async (req, reply) => {
     orgs: orgs.map((o) => ({ type: 'org', id: o.id, name: o.name, fullname: o.fullname, avatarUrl: '', roleInOrg: o.role, plan: o.plan })),
     auth: { type: 'access_token', accessToken: { displayName: row.display_name, role: row.role, createdAt: row.token_created_at } },
   };
+});
+app.get('/api/organizations/:name/members', async (req, reply) => {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  const row = m && m[1].length <= 200 ? await lookup(m[1]) : undefined;
+  if (!row) return reply.code(401).send({ error: 'Invalid credentials' });
+  const { name } = req.params;
+  if (!(await orgsOf(row.user_id)).some((o) => o.name === name)) return reply.code(403).send({ error: `You are not a member of ${name}` });
+  const { rows } = await pool.query({ name: 'organizations-member-list', text: MEMBERS_SQL, values: [name] });
+  if (rows.length === 0) return reply.code(404).send({ error: `Organization ${name} not found` });
+  return rows.filter((r) => r.user_id !== null).map((r) => ({ _id: r.user_id, type: 'user', user: r.user_name, role: r.role }));
 });
 app.get('/health/ready', async () => {
   await pool.query('SELECT 1');

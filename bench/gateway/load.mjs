@@ -1,11 +1,13 @@
-// The load: autocannon on GET /api/whoami-v2 with rotating tokens, and a sequential loop of
-// POST /api/credentials/revoke with 1,000 credentials each. Both run in the bench's own process.
+// The load: autocannon on an authenticated GET (whoami, or an organization's members) with
+// rotating tokens, and a sequential loop of POST /api/credentials/revoke with 1,000 credentials
+// each. Both run in the bench's own process.
 import autocannon from 'autocannon';
 import { assertRunning, cpuAccount, toggleProfiles, waitQuiet } from './processes.mjs';
 import { randomBase62, seededToken, transactions } from './seed.mjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-function cannon(url, tokens, connections, seconds) {
+/** `pathOf(i)`: the path requested with token i (whoami: always the same; members: token i's organization). */
+function cannon(url, tokens, pathOf, connections, seconds) {
   let next = 0;
   return autocannon({
     url,
@@ -14,9 +16,12 @@ function cannon(url, tokens, connections, seconds) {
     requests: [
       {
         method: 'GET',
-        path: '/api/whoami-v2',
+        path: pathOf(0),
         // A different token on every request, round robin over all of them.
-        setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${tokens[next++ % tokens.length]}` } }),
+        setupRequest: (req) => {
+          const i = next++ % tokens.length;
+          return { ...req, path: pathOf(i), headers: { ...req.headers, authorization: `Bearer ${tokens[i]}` } };
+        },
       },
     ],
   });
@@ -26,13 +31,13 @@ function cannon(url, tokens, connections, seconds) {
  * Warm-up, then the measured run. CPU time of the server's processes, of this process
  * (autocannon) and of the whole machine is read around the measured window.
  */
-async function measureWhoamiOnce({ label, url, tokens, procs, dbUrl, connections, seconds, warmupSeconds, quietWaitSeconds }) {
+async function measureLoadOnce({ label, url, tokens, pathOf, procs, dbUrl, connections, seconds, warmupSeconds, quietWaitSeconds }) {
   await waitQuiet(quietWaitSeconds);
-  if (warmupSeconds > 0) await cannon(url, tokens, connections, warmupSeconds);
+  if (warmupSeconds > 0) await cannon(url, tokens, pathOf, connections, warmupSeconds);
   await toggleProfiles(procs);
   const xactsBefore = dbUrl ? await transactions(dbUrl) : 0;
   const account = cpuAccount(procs);
-  const r = await cannon(url, tokens, connections, seconds);
+  const r = await cannon(url, tokens, pathOf, connections, seconds);
   const cpu = account();
   await sleep(1100); // Postgres publishes its statistics at most once a second
   const xacts = dbUrl ? (await transactions(dbUrl)) - xactsBefore : undefined;
@@ -61,8 +66,8 @@ async function measureWhoamiOnce({ label, url, tokens, procs, dbUrl, connections
 }
 
 /** Unmeasured load so the JIT, pools and caches of a freshly started server reach steady state. */
-export async function prime({ url, tokens, connections, primeSeconds }) {
-  if (primeSeconds > 0) await cannon(url, tokens, connections, primeSeconds);
+export async function prime({ url, tokens, pathOf, connections, primeSeconds }) {
+  if (primeSeconds > 0) await cannon(url, tokens, pathOf, connections, primeSeconds);
 }
 
 /** Other work on the machine above this (in cores) during a measurement makes it count as noisy. */
@@ -72,10 +77,10 @@ export const NOISE_CORES = 0.15;
  * Measures again (up to `attempts` times) while other work on the machine used more than
  * NOISE_CORES during the run; keeps the run with the least other work.
  */
-export async function measureWhoami(options) {
+export async function measureLoad(options) {
   let best;
   for (let attempt = 1; attempt <= options.attempts; attempt++) {
-    const r = { ...(await measureWhoamiOnce(options)), attempt };
+    const r = { ...(await measureLoadOnce(options)), attempt };
     if (!best || r.cores.other < best.cores.other) best = r;
     if (r.cores.other <= NOISE_CORES) break;
     console.log(`  other work used ${r.cores.other.toFixed(2)} cores during attempt ${attempt}`);

@@ -1,4 +1,4 @@
-// Printing: the whoami table, the ratios against the bare handler, the revoke table, the note.
+// Printing: a table per authenticated read, its ratios to the bare handler, the revoke table, the note.
 import { cpus, totalmem } from 'node:os';
 
 const f0 = (n) => (n === undefined ? '-' : n.toFixed(0));
@@ -9,8 +9,8 @@ const cores = (c) => ['server', 'postgres', 'nats', 'loadgen', 'other'].map((k) 
 
 const ms = (n) => (n < 1 ? '<1' : String(n));
 
-export function printWhoami(results) {
-  console.log('\nGET /api/whoami-v2 (latencies in ms; CPU in microseconds per request)');
+export function printLoad(title, results) {
+  console.log(`\n${title} (latencies in ms; CPU in microseconds per request)`);
   console.log(
     `${'setup'.padEnd(62)} ${'req/s'.padStart(6)} ${'p50'.padStart(4)} ${'p99'.padStart(4)} ${'mean'.padStart(5)} ${'requests'.padStart(8)}` +
       ` ${'server'.padStart(6)} ${'pg'.padStart(4)} ${'nats'.padStart(4)} ${'total'.padStart(5)} ${'pg tx/req'.padStart(9)}  cores used: server / pg / nats / autocannon / other`,
@@ -36,11 +36,11 @@ const median = (values) => [...values].sort((x, y) => x - y)[Math.floor((values.
  * and then the median: throughput (what the target is about) and capacity (CPU us/req of the
  * bare setup / the hub setup: what is left when the load generator is not the limit).
  */
-export function printRatios(byKey, target) {
-  console.log('\nRatios to the bare handler, median of the per-round ratios [range]: throughput (req/s) and capacity (CPU us/req)');
+export function printRatios(byKey, { tops, bases, targets }) {
+  console.log('Ratios to the bare handler, median of the per-round ratios [range]: throughput (req/s) and capacity (CPU us/req)');
   const rows = [];
-  for (const top of ['b', 'a', 'a2']) {
-    for (const base of ['c', 'd']) {
+  for (const top of tops) {
+    for (const base of bases) {
       const t = byKey[top];
       const b = byKey[base];
       if (!t || !b) continue;
@@ -48,7 +48,8 @@ export function printRatios(byKey, target) {
       const ratio = median(per.map((p) => p.ratio));
       const capacity = median(per.map((p) => p.capacity));
       const range = (k) => `[${pct(Math.min(...per.map((p) => p[k])))}..${pct(Math.max(...per.map((p) => p[k])))}]`;
-      const verdict = top === 'b' ? `  target throughput >= ${pct(target)}: ${ratio >= target ? 'met' : 'NOT met'}` : '';
+      const target = targets[top];
+      const verdict = target === undefined ? '' : `  target throughput >= ${pct(target)}: ${ratio >= target ? 'met' : 'NOT met'}`;
       rows.push({ top, base, ratio, capacity, per });
       console.log(
         `  ${`(${top}) / (${base})`.padEnd(10)} throughput ${pct(ratio).padStart(7)} ${range('ratio').padEnd(18)} capacity ${pct(capacity).padStart(7)} ${range('capacity').padEnd(18)}${verdict}`,
@@ -91,7 +92,7 @@ export function printNote(cfg, results, { code, pgVersion, noise }) {
     ${Math.round(totalmem() / 2 ** 30)} GiB; PostgreSQL ${pgVersion} and NATS (JetStream) already running on the same machine.
     Each server under test runs in its own child process(es); all are started first and primed with ${cfg.primeSeconds} s of
     unmeasured load each (JIT, pools, caches at steady state), then measured one at a time in ${cfg.rounds} rounds
-    (a, a', b, c, d, a, ...); the round with the median req/s is shown. autocannon 9 runs inside the bench process
+    (whoami on a, a', b, c, d, then members on a, a', b, d, then whoami on a, ...); the round with the median req/s is shown. autocannon 9 runs inside the bench process
     itself, so the load generator, the servers, Postgres and NATS all share the same 2 cores. "cores used" splits the
     CPU time of the measured window (read from /proc) into the setup's own Node processes, Postgres, NATS, the bench
     process (autocannon or the revoke client) and anything else on the machine; the columns server, pg, nats and total
@@ -104,7 +105,10 @@ export function printNote(cfg, results, { code, pgVersion, noise }) {
     a fresh Postgres database (DATABASE_URL) so it differs from (b) only by architecture; (a') is the default embedded
     PGlite. (c) runs the token query on every request and answers no organizations; (d) keeps the
     verified token and the user's organizations 30 s, as the gateway does (HUB_AUTH_CACHE_TTL_MS), so the ratio to (d)
-    is like for like; "pg tx/req" shows the database work each setup really did per request.
+    is like for like; "pg tx/req" shows the database work each setup really did per request. members: the same
+    tokens, each asking for its own organization's 10 members; auth and the membership check come from those caches in
+    every setup, then the gateway makes one ListMembers RPC whose handler runs one query, and (d) runs that same query
+    itself: the ratio is the cost of an RPC.
     Rate limits were raised so no request was refused. revoke: ${cfg.revokeRequests} requests one after the other (after
     ${cfg.revokeWarmup} warm-up), each of 1,000 credentials: ${cfg.revokeReal} real seeded tokens never sent before plus unknown random
     tokens; ${cfg.storedTokens.toLocaleString('en')} tokens of ${cfg.tokenUsers} users seeded by SQL; latency from the client (request sent to answer

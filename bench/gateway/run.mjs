@@ -1,14 +1,16 @@
-// Gateway benchmark (`npm run bench:gateway`): authenticated whoami throughput of the all-in-one
-// hub, the distributed gateway + services over NATS, and a bare Fastify + pg handler; then the
-// latency of 1,000-credential revocations against 100,000 stored tokens. Builds the apps, starts
+// Gateway benchmark (`npm run bench:gateway`): throughput of two authenticated reads, whoami (the
+// cached hot path) and an organization's members (uncached: one RPC and one query per request),
+// on the all-in-one hub, the distributed gateway + services over NATS, and a bare Fastify + pg
+// handler; then the latency of 1,000-credential revocations against 100,000 stored tokens. Builds the apps, starts
 // everything itself, prints figures, and stops children and drops its databases even on failure.
 // Not a test: it prints figures. Environment (defaults in brackets):
-//   BENCH_SECONDS [10]            measured seconds of each whoami run
-//   BENCH_WARMUP_SECONDS [2]      unmeasured load right before each whoami run
+//   BENCH_SECONDS [10]            measured seconds of each load run
+//   BENCH_WARMUP_SECONDS [2]      unmeasured load right before each load run
 //   BENCH_PRIME_SECONDS [10]      unmeasured load once per setup before the first round
 //   BENCH_CONNECTIONS [50]        autocannon connections
-//   BENCH_ROUNDS [3]              whoami rounds over all setups; the median round is reported
-//   BENCH_REVOKE_REQUESTS [200]   sequential revocations of 1,000 credentials each
+//   BENCH_ROUNDS [3]              rounds over all loads and setups; the median round is reported
+//   BENCH_WORKLOADS [whoami,members] which authenticated reads to measure
+//   BENCH_REVOKE_REQUESTS [200]   sequential revocations of 1,000 credentials each (0: none)
 //   BENCH_REVOKE_REAL [10]        real (seeded, never sent) tokens among each request's 1,000
 //   BENCH_PGLITE [1]              also measure the all-in-one hub on its embedded PGlite
 //   BENCH_ONLY                    e.g. "b,d": measure only these of a, a2, b, c, d
@@ -22,12 +24,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measureRevoke, measureWhoami, NOISE_CORES, prime } from './load.mjs';
+import { measureLoad, measureRevoke, NOISE_CORES, prime } from './load.mjs';
 import { enableProfiling, killAllNow, stopAll } from './processes.mjs';
 import { summarize } from './profile-summary.mjs';
-import { printNote, printRatios, printRevoke, printWhoami } from './report.mjs';
+import { printLoad, printNote, printRatios, printRevoke } from './report.mjs';
 import {
-  checkWhoami, countRevoked, createDatabase, databaseUrl, dropBusStreams, dropDatabase, postgresVersion, randomBase62, seedTokens, seedWhoamiUsers,
+  checkMembers, checkWhoami, countRevoked, createDatabase, databaseUrl, dropBusStreams, dropDatabase, postgresVersion, randomBase62, seedTokens, seedWhoamiUsers,
 } from './seed.mjs';
 import { startBare, startDistributed, startHub } from './setups.mjs';
 
@@ -51,6 +53,7 @@ const cfg = {
   rounds: num('BENCH_ROUNDS', 3),
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
   only: process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null,
+  workloads: (process.env.BENCH_WORKLOADS || 'whoami,members').split(','),
 };
 const TARGET_RATIO = 0.5;
 const TARGET_REVOKE_P99_MS = 100;
@@ -73,7 +76,30 @@ const labels = {
   d: '(d) bare Fastify + pg, 30 s token and orgs cache (like gw)',
 };
 
+/**
+ * The authenticated reads. whoami: the token and the user's organizations come from the
+ * gateway's caches at steady state (no RPC). members: the same cached auth and org access
+ * check, then one ListMembers RPC and its one query on every request; (d) runs that query
+ * itself after the same cached auth.
+ */
+const WORKLOADS = {
+  whoami: {
+    title: 'GET /api/whoami-v2',
+    keys: ['a', 'a2', 'b', 'c', 'd'],
+    pathOf: () => () => '/api/whoami-v2',
+    ratios: { tops: ['b', 'a', 'a2'], bases: ['c', 'd'], targets: { b: TARGET_RATIO } },
+  },
+  members: {
+    title: 'GET /api/organizations/{name}/members, uncached: one RPC + one query per request',
+    keys: ['a', 'a2', 'b', 'd'],
+    labels: { d: '(d) bare Fastify + pg, cached token and orgs, members query' },
+    pathOf: (s) => (i) => `/api/organizations/${s.orgs[i]}/members`,
+    ratios: { tops: ['b', 'a', 'a2'], bases: ['d'], targets: { b: TARGET_RATIO, a: 0.7 } },
+  },
+};
+
 const want = (key) => !cfg.only || cfg.only.includes(key);
+const labelOf = (workload, key) => WORKLOADS[workload].labels?.[key] ?? labels[key];
 
 function log(message) {
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
@@ -93,15 +119,18 @@ async function seed(url, dbUrl, tag) {
     await seedTokens(dbUrl, { tag, users: cfg.tokenUsers, count: cfg.storedTokens });
     log(`seeded ${cfg.storedTokens} tokens of ${cfg.tokenUsers} users by SQL in ${Date.now() - started} ms`);
   }
-  const { tokens, names } = await seedWhoamiUsers(url, adminToken, { tag, users: cfg.whoamiUsers });
+  const { tokens, names, orgs } = await seedWhoamiUsers(url, adminToken, { tag, users: cfg.whoamiUsers });
   const me = await checkWhoami(url, tokens[0], names[0]);
   if (me.orgs.length !== 1) throw new Error(`whoami of ${names[0]} lists ${me.orgs.length} organizations, expected 1`);
-  return { tokens, names };
+  await checkMembers(url, tokens[0], orgs[0]);
+  return { tokens, names, orgs };
 }
 
-async function whoami(key, { setup, tokens, dbUrl }, round) {
-  log(`whoami, round ${round}/${cfg.rounds}: ${labels[key]}`);
-  const r = await measureWhoami({ label: labels[key], url: setup.url, tokens, procs: setup.procs, dbUrl, ...cfg });
+async function load(workload, key, s, round) {
+  const label = labelOf(workload, key);
+  log(`${workload}, round ${round}/${cfg.rounds}: ${label}`);
+  const { setup, tokens, dbUrl } = s;
+  const r = await measureLoad({ label, url: setup.url, tokens, pathOf: WORKLOADS[workload].pathOf(s), procs: setup.procs, dbUrl, ...cfg });
   log(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`);
   return r;
 }
@@ -173,32 +202,44 @@ async function main() {
     for (const [key, mode] of [['c', 'nocache'], ['d', 'cache']].filter(([k]) => want(k))) {
       const bare = await startBare({ root, logDir, databaseUrl: dbUrl, mode });
       await checkWhoami(bare.url, users.tokens[0], users.names[0]);
+      if (mode === 'cache') await checkMembers(bare.url, users.tokens[0], users.orgs[0]);
       setups[key] = { setup: bare, dbUrl, ...users };
     }
   }
 
+  // (workload, setup) pairs in the order they are measured in each round.
+  const pairs = cfg.workloads.flatMap((w) => WORKLOADS[w].keys.filter((k) => setups[k]).map((k) => [w, k]));
   for (const [key, s] of Object.entries(setups)) {
     log(`priming ${cfg.primeSeconds} s: ${labels[key]}`);
-    await prime({ url: s.setup.url, tokens: s.tokens, ...cfg });
+    for (const w of cfg.workloads.filter((w) => WORKLOADS[w].keys.includes(key))) {
+      await prime({ url: s.setup.url, tokens: s.tokens, pathOf: WORKLOADS[w].pathOf(s), ...cfg, primeSeconds: cfg.primeSeconds / cfg.workloads.length });
+    }
   }
   const runs = {};
   for (let round = 1; round <= cfg.rounds; round++) {
-    for (const [key, s] of Object.entries(setups)) (runs[key] ??= []).push(await whoami(key, s, round));
+    for (const [w, key] of pairs) ((runs[w] ??= {})[key] ??= []).push(await load(w, key, setups[key], round));
   }
-  const whoamiResults = Object.fromEntries(Object.entries(runs).map(([key, list]) => [key, median(list)]));
+  const results = Object.fromEntries(
+    Object.entries(runs).map(([w, byKey]) => [w, Object.fromEntries(Object.entries(byKey).map(([key, list]) => [key, median(list)]))]),
+  );
   const revokeResults = [];
-  for (const key of ['a', 'b'].filter((k) => setups[k])) {
+  for (const key of ['a', 'b'].filter((k) => setups[k] && cfg.revokeRequests > 0)) {
     revokeResults.push(await revoke(key, setups[key].setup, setups[key].dbUrl, setups[key].tag));
   }
   await stopAll();
 
-  const ordered = ['a', 'a2', 'b', 'c', 'd'].filter((k) => whoamiResults[k]).map((k) => whoamiResults[k]);
   console.log(`\n==== Gateway benchmark, run ${runId} ====`);
-  printWhoami(ordered);
-  const ratios = printRatios(whoamiResults, TARGET_RATIO);
-  printRevoke(revokeResults, TARGET_REVOKE_P99_MS);
-  printNote(cfg, [...ordered, ...revokeResults], { code, pgVersion, noise: NOISE_CORES });
-  writeFileSync(join(workDir, 'results.json'), JSON.stringify({ cfg, whoami: whoamiResults, ratios, revoke: revokeResults }, null, 2));
+  const ratios = {};
+  const shown = [];
+  for (const w of cfg.workloads) {
+    const ordered = WORKLOADS[w].keys.filter((k) => results[w]?.[k]).map((k) => results[w][k]);
+    printLoad(WORKLOADS[w].title, ordered);
+    ratios[w] = printRatios(results[w] ?? {}, WORKLOADS[w].ratios);
+    shown.push(...ordered);
+  }
+  if (revokeResults.length > 0) printRevoke(revokeResults, TARGET_REVOKE_P99_MS);
+  printNote(cfg, [...shown, ...revokeResults], { code, pgVersion, noise: NOISE_CORES });
+  writeFileSync(join(workDir, 'results.json'), JSON.stringify({ cfg, results, ratios, revoke: revokeResults }, null, 2));
   console.log(`\nraw results: ${join(workDir, 'results.json')}`);
   if (cfg.cpuProfile && existsSync(profileDir)) {
     console.log('\nCPU profiles of the measured whoami windows (BENCH_CPU_PROF=1: profiling slows the servers, figures above are not comparable)');

@@ -105,7 +105,9 @@ export async function seedWhoamiUsers(base, adminToken, { tag, users }) {
   for (let o = 0; o * 10 < users; o++) {
     await admin(base, adminToken, '/admin/organizations', { name: `o-${tag}-${o}`, plan: 'team', admins: names.slice(o * 10, o * 10 + 10) });
   }
-  return { tokens, names };
+  // orgs[i]: the organization of the user of tokens[i] (the members read asks for it).
+  const orgs = names.map((_, i) => `o-${tag}-${Math.floor(i / 10)}`);
+  return { tokens, names, orgs };
 }
 
 /** One whoami through the server under test: it must know the token's user. */
@@ -114,6 +116,16 @@ export async function checkWhoami(base, token, expectedName) {
   const body = await res.json();
   if (res.status !== 200 || body.name !== expectedName) {
     throw new Error(`whoami check at ${base}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  }
+  return body;
+}
+
+/** The members of token 0's organization through the server under test: its ten users. */
+export async function checkMembers(base, token, org) {
+  const res = await fetch(`${base}/api/organizations/${org}/members`, { headers: { authorization: `Bearer ${token}` } });
+  const body = await res.json();
+  if (res.status !== 200 || !Array.isArray(body) || body.length !== 10) {
+    throw new Error(`members check at ${base}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
   }
   return body;
 }

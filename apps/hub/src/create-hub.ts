@@ -1,6 +1,6 @@
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@hub/config';
-import { type BusMode, busModeFrom, connectRpcServer } from '@hub/messaging';
+import { type BusMode, busModeFrom, RpcServer } from '@hub/messaging';
 import { CredentialsConfig } from '@hub/service-credentials';
 import { createGatewayApp, GatewayConfig } from '@hub/service-gateway';
 import { OrganizationsConfig } from '@hub/service-organizations';
@@ -32,7 +32,7 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
   for (const c of Object.values(configs)) c.HUB_PUBLIC_URL ??= `http://localhost:${gateway.PORT}`;
   const mode = busModeFrom(gateway.NATS_URL);
   const app = await createGatewayApp(HubModule.create(configs, mode), gateway, 'hub');
-  connectRpcServer(app, mode, 'hub');
-  await app.startAllMicroservices();
+  await app.init();
+  await app.get(RpcServer).listen('hub');
   return { app, configs, mode, adminToken: admin.token, adminTokenGenerated: admin.generated };
 }

@@ -7,8 +7,8 @@ import { connect, type JetStreamManager, type NatsConnection } from 'nats';
 import { loadConfig } from '@hub/config';
 import { type AuditEventMessage, Events, type MembershipChangedEvent, Streams, type TokenRevokedEvent } from '@hub/contracts';
 import {
-  type BusMode, BUS_MODE, connectRpcServer, ensureStream, EventBus, InProcessBroker, InProcessRpcClient, NATS_CONNECTION,
-  NatsEventBus, RpcClient,
+  type BusMode, BUS_MODE, ensureStream, EventBus, InProcessBroker, InProcessRpcClient, NATS_CONNECTION,
+  NatsEventBus, RpcClient, RpcServer,
 } from '@hub/messaging';
 import { metricsAccess, ObservabilityModule } from '@hub/observability';
 import { CredentialsConfig, CredentialsModule } from '@hub/service-credentials';
@@ -34,8 +34,9 @@ class InProcessRpcJetStreamEvents {
         { provide: NATS_CONNECTION, useValue: null },
         { provide: RpcClient, useValue: new InProcessRpcClient(mode.broker, 5000) },
         { provide: EventBus, useValue: bus },
+        RpcServer,
       ],
-      exports: [BUS_MODE, NATS_CONNECTION, RpcClient, EventBus],
+      exports: [BUS_MODE, NATS_CONNECTION, RpcClient, EventBus, RpcServer],
     };
   }
 }
@@ -95,8 +96,8 @@ describeWithInfra('transactional outbox: nothing lost between a commit and the b
       ],
     };
     app = await createGatewayApp(root, gateway, 'hub');
-    connectRpcServer(app, mode, 'hub');
-    await app.startAllMicroservices();
+    await app.init();
+    await app.get(RpcServer).listen('hub');
     await app.listen(0, '127.0.0.1');
     await (app.getHttpAdapter().getInstance() as FastifyInstance).ready();
     baseUrl = await app.getUrl();

@@ -9,9 +9,10 @@ import { ensureStream, NatsEventBus } from './events/nats-event-bus';
 import { InProcessRpcClient } from './in-process/in-process-rpc-client';
 import { NatsRpcClient } from './rpc/nats-rpc-client';
 import { RpcClient } from './rpc/rpc-client';
+import { BUS_MODE, NATS_CONNECTION } from './messaging.tokens';
+import { RpcServer } from './rpc-server';
 
-export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
-export const BUS_MODE = Symbol('BUS_MODE');
+export { BUS_MODE, NATS_CONNECTION };
 
 export interface MessagingOptions {
   mode: BusMode;
@@ -80,8 +81,9 @@ export class MessagingModule {
           },
         },
         BusLifecycle,
+        RpcServer,
       ],
-      exports: [RpcClient, EventBus, NATS_CONNECTION, BUS_MODE],
+      exports: [RpcClient, RpcServer, EventBus, NATS_CONNECTION, BUS_MODE],
     };
   }
 }

@@ -3,7 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { type NatsConnection } from 'nats';
 import { type DataSource } from 'typeorm';
 import { type HubConfig, loadConfig } from '@hub/config';
-import { busModeFrom, connectRpcServer, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
+import { busModeFrom, MessagingModule, NATS_CONNECTION, RpcServer } from '@hub/messaging';
 import { migrateService, type ServicePersistenceOptions } from '@hub/persistence';
 import { createFastifyApp } from './create-fastify-app';
 import { metricsAccess } from './metrics-access';
@@ -48,8 +48,8 @@ export async function runService<C extends HubConfig>(def: ServiceDefinition<C>,
     ],
   };
   const app = await createFastifyApp(root, { name: def.name, logLevel: config.LOG_LEVEL });
-  connectRpcServer(app, mode, def.name);
-  await app.startAllMicroservices();
+  await app.init();
+  await app.get(RpcServer).listen(def.name);
   await app.listen(config.PORT, config.HOST);
   Logger.log(`${def.name} service: RPC over ${config.NATS_URL}, health and metrics on port ${config.PORT}`);
 }

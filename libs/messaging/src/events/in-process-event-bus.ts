@@ -1,6 +1,6 @@
 import { type EventDescriptor, type EventSource, subjectFilter } from '@hub/contracts';
 import { EventBus, type DurableConsumerOptions, type Unsubscribe } from './event-bus';
-import { validatePayload } from './payload-validation';
+import { parseEventPayload } from './payload-validation';
 import { BusStore, type BusStoreOptions } from './store/bus-store';
 import { DurableGroup } from './store/durable-group';
 import { subjectMatches } from './subject-match';
@@ -66,7 +66,7 @@ export class InProcessEventBus extends EventBus {
     const listener: Listener = {
       pattern: subjectFilter(source),
       deliver: (text, subject, msgId) => {
-        const parsed = validatePayload(source.payload, text);
+        const parsed = parseEventPayload(source.payload, text);
         if (!parsed.ok) {
           this.deadLetter({ subject, msgId, consumer: 'listen', deliveryCount: 1, reason: 'invalid', error: parsed.error, payload: parsed.payload })
             .catch((err: unknown) => this.logger.warn({ err, subject }, 'could not dead-letter'));

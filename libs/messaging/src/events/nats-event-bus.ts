@@ -7,7 +7,7 @@ import { errorText } from './dead-letter';
 import {
   DEFAULT_MAX_DELIVER, EventBus, type DurableConsumerOptions, redeliveryDelayMs, type Unsubscribe,
 } from './event-bus';
-import { validatePayload } from './payload-validation';
+import { parseEventPayload } from './payload-validation';
 
 export interface StreamSpec {
   name: string;
@@ -82,7 +82,7 @@ export class NatsEventBus extends EventBus {
     const meta = { subject: m.subject, deliveryCount: m.info.deliveryCount, msgId: m.headers?.get('Nats-Msg-Id') || undefined };
     const letter = { subject: m.subject, msgId: meta.msgId, consumer: options.durable, deliveryCount: meta.deliveryCount };
     try {
-      const parsed = validatePayload(options.source.payload, m.string());
+      const parsed = parseEventPayload(options.source.payload, m.string());
       if (!parsed.ok) {
         await this.deadLetter({ ...letter, reason: 'invalid', error: parsed.error, payload: parsed.payload });
         m.ack();
@@ -114,7 +114,7 @@ export class NatsEventBus extends EventBus {
       callback: (err, msg) => {
         if (err) return;
         const msgId = msg.headers?.get('Nats-Msg-Id') || undefined;
-        const parsed = validatePayload(source.payload, msg.string());
+        const parsed = parseEventPayload(source.payload, msg.string());
         if (!parsed.ok) {
           const letter = { subject: msg.subject, msgId, consumer: 'listen', deliveryCount: 1, reason: 'invalid' as const };
           this.deadLetter({ ...letter, error: parsed.error, payload: parsed.payload })

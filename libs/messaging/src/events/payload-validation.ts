@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { type PayloadClass } from '@hub/contracts';
-import { flattenValidationErrors } from '../rpc/rpc-handler.decorators';
+import { flattenValidationErrors } from '../rpc/payload-validation';
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; error: string; payload: unknown };
 
@@ -10,7 +10,7 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; error: string; 
  * class-validator class. Synchronous on purpose: listeners run in publish order. Classes without
  * rules (free-form payloads) accept any JSON object.
  */
-export function validatePayload<T>(cls: PayloadClass<T>, text: string): Validated<T> {
+export function parseEventPayload<T>(cls: PayloadClass<T>, text: string): Validated<T> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

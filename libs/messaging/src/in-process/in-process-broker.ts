@@ -1,30 +1,24 @@
-import { type Server } from '@nestjs/microservices';
-
-export interface InProcessEndpoint {
-  dispatch(pattern: string, message: unknown): Promise<unknown> | undefined;
-}
+/** Serves one subject in-process: the request's JSON in, the reply's JSON out (never rejects). */
+export type InProcessHandler = (raw: string) => Promise<string>;
 
 /**
- * Connects in-process RPC clients to the in-process servers of one all-in-one app. Create one
- * per app (not a global), so tests can run several hubs in one process.
+ * Connects in-process RPC clients to the RpcServer of one all-in-one app. Create one per app
+ * (not a global), so tests can run several hubs in one process.
  */
 export class InProcessBroker {
-  private readonly endpoints = new Set<InProcessEndpoint>();
+  private readonly handlers = new Map<string, InProcessHandler>();
 
-  attach(endpoint: InProcessEndpoint): void {
-    this.endpoints.add(endpoint);
+  serve(subject: string, handler: InProcessHandler): void {
+    if (this.handlers.has(subject)) throw new Error(`${subject} is already served in this process`);
+    this.handlers.set(subject, handler);
   }
 
-  detach(endpoint: InProcessEndpoint | Server): void {
-    this.endpoints.delete(endpoint as InProcessEndpoint);
+  stop(subject: string): void {
+    this.handlers.delete(subject);
   }
 
-  /** undefined when nobody handles the pattern, like NATS "no responders". */
-  dispatch(pattern: string, message: unknown): Promise<unknown> | undefined {
-    for (const endpoint of this.endpoints) {
-      const result = endpoint.dispatch(pattern, message);
-      if (result !== undefined) return result;
-    }
-    return undefined;
+  /** undefined when nobody serves the subject, like NATS "no responders". */
+  dispatch(subject: string, raw: string): Promise<string> | undefined {
+    return this.handlers.get(subject)?.(raw);
   }
 }

@@ -59,7 +59,7 @@ describeWithInfra('transactional outbox on Postgres', () => {
 
   it('publishes what committed, in order, with the outbox id as msgId, and nothing of a rolled-back transaction', async () => {
     const relay = new OutboxRelay(ds, bus, 'svc');
-    const outbox = new Outbox(ds, 'svc', relay);
+    const outbox = new Outbox(ds, 'svc', relay, bus);
     relay.start();
     const ids: string[] = [];
     await outbox.transaction(async (m) => {
@@ -82,7 +82,7 @@ describeWithInfra('transactional outbox on Postgres', () => {
 
   it('refuses an invalid event, failing the transaction that made it', async () => {
     const relay = new OutboxRelay(ds, bus, 'svc');
-    const outbox = new Outbox(ds, 'svc', relay);
+    const outbox = new Outbox(ds, 'svc', relay, bus);
     await expect(outbox.transaction(async (m) => {
       await m.query('INSERT INTO svc.things (n) VALUES (2)');
       await outbox.add(m, Stepped, { n: -5 });
@@ -94,7 +94,7 @@ describeWithInfra('transactional outbox on Postgres', () => {
     got.length = 0;
     const a = new OutboxRelay(ds, bus, 'svc');
     const b = new OutboxRelay(ds, bus, 'svc');
-    const outboxA = new Outbox(ds, 'svc', a);
+    const outboxA = new Outbox(ds, 'svc', a, bus);
     a.start();
     b.start();
     for (let i = 10; i < 20; i++) await outboxA.transaction(async (m) => void (await outboxA.add(m, Stepped, { n: i })));
@@ -102,7 +102,7 @@ describeWithInfra('transactional outbox on Postgres', () => {
     const [lease] = (await ds.query('SELECT holder FROM svc.outbox_relay')) as { holder: string }[];
     // Stop whichever holds the lease: the other one must take over at once.
     await (lease?.holder === a.holder ? a : b).stop();
-    const outboxB = new Outbox(ds, 'svc', b);
+    const outboxB = new Outbox(ds, 'svc', b, bus);
     for (let i = 20; i < 25; i++) await outboxB.transaction(async (m) => void (await outboxB.add(m, Stepped, { n: i })));
     await waitUntil(() => got.length >= 15);
     await new Promise((r) => setTimeout(r, 300));

@@ -43,8 +43,8 @@ export class OutboxModule {
         },
         {
           provide: Outbox,
-          inject: [getDataSourceToken(options.dataSource), OutboxRelay, OPTIONS],
-          useFactory: (ds: DataSource, relay: OutboxRelay, o: OutboxModuleOptions) => new Outbox(ds, o.schema, relay),
+          inject: [getDataSourceToken(options.dataSource), OutboxRelay, EventBus, OPTIONS],
+          useFactory: (ds: DataSource, relay: OutboxRelay, bus: EventBus, o: OutboxModuleOptions) => new Outbox(ds, o.schema, relay, bus),
         },
         OutboxRelayLifecycle,
       ],

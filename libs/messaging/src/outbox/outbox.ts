@@ -1,9 +1,11 @@
+import { Logger } from '@nestjs/common';
 import { validateSync } from 'class-validator';
 import { plainToInstance } from 'class-transformer';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { type EventDescriptor } from '@hub/contracts';
 import { newObjectId } from '@hub/persistence';
-import { flattenValidationErrors } from '../rpc/rpc-handler.decorators';
+import { flattenValidationErrors } from '../rpc/payload-validation';
+import { type EventBus } from '../events/event-bus';
 import { type OutboxRelay } from './outbox-relay';
 
 export interface OutboxAddOptions {
@@ -21,11 +23,16 @@ export interface OutboxAddOptions {
  *   });
  */
 export class Outbox {
+  private readonly logger: Logger;
+
   constructor(
     private readonly ds: DataSource,
     private readonly schema: string,
     private readonly relay: OutboxRelay,
-  ) {}
+    private readonly bus: EventBus,
+  ) {
+    this.logger = new Logger(`Outbox:${schema}`);
+  }
 
   /**
    * Adds an event inside the caller's transaction; returns its id (its msgId on the bus). The
@@ -52,5 +59,19 @@ export class Outbox {
   /** For use cases that run their own transaction: publish what it added now. */
   kick(): void {
     this.relay.kick();
+  }
+
+  /**
+   * Publishes an event a committed transaction added, before the caller answers: for facts other
+   * processes must have heard by then (a revoked token fails on every gateway once the 202 is
+   * back). Same msgId as the outbox row, so the relay's later publish is dropped as a repeat.
+   * Best effort: if the bus is away the relay still has the row, and the caller sees no error.
+   */
+  async publishNow<T>(event: EventDescriptor<T>, payload: T, id: string): Promise<void> {
+    try {
+      await this.bus.publish(event, payload, { msgId: id });
+    } catch (err) {
+      this.logger.warn({ err, subject: event.subject, id }, 'publishing at once failed; the relay will retry');
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { CredentialsRpc, ReleaseNameRpc, ReserveNameRpc } from '@hub/contracts';
-import { RpcController, RpcHandler, RpcPayload } from '@hub/messaging';
+import { RpcController, RpcHandler } from '@hub/messaging';
 import { NameRegistryUseCases } from './name-registry.use-cases';
 
 @RpcController()
@@ -7,12 +7,12 @@ export class NamesHandler {
   constructor(private readonly names: NameRegistryUseCases) {}
 
   @RpcHandler(CredentialsRpc.ReserveName)
-  onReserve(@RpcPayload() dto: ReserveNameRpc): Promise<{ reserved: true }> {
+  onReserve(dto: ReserveNameRpc): Promise<{ reserved: true }> {
     return this.names.reserve(dto);
   }
 
   @RpcHandler(CredentialsRpc.ReleaseName)
-  onRelease(@RpcPayload() dto: ReleaseNameRpc): Promise<{ released: boolean }> {
+  onRelease(dto: ReleaseNameRpc): Promise<{ released: boolean }> {
     return this.names.release(dto);
   }
 }

@@ -34,6 +34,7 @@ export class RevokeLeakedTokensUseCase {
   async execute(credentials: string[]): Promise<void> {
     const hashes = [...new Set(credentials)].map(hashToken);
     // The revocation, its mails and its event commit together (decision 0007).
+    let published: { event: TokenRevokedEvent; id: string } | undefined;
     const revoked = await this.outbox.transaction(async (m) => {
       const rows: RevokedRow[] = await m.query(
         `WITH r AS (
@@ -54,10 +55,12 @@ export class RevokeLeakedTokensUseCase {
       }
       if (rows.length > 0) {
         const event: TokenRevokedEvent = { tokenIds: rows.map((r) => r.id), revokedAt: new Date().toISOString() };
-        await this.outbox.add(m, Events.TokenRevoked, event);
+        published = { event, id: await this.outbox.add(m, Events.TokenRevoked, event) };
       }
       return rows;
     });
+    // Every gateway hears of it before the 202: a revoked token fails everywhere once it is back.
+    if (published) await this.outbox.publishNow(Events.TokenRevoked, published.event, published.id);
     if (revoked.length > 0) this.mailer.kick();
   }
 }

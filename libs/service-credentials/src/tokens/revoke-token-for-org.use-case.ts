@@ -10,8 +10,9 @@ export class RevokeTokenForOrgUseCase {
   ) {}
 
   async execute(dto: RevokeForOrgRpc, ctx: RequestContext): Promise<OrgRevocationView> {
-    // The revocation and its event commit together (decision 0007).
-    const event = await this.outbox.transaction(async (m) => {
+    // The revocation and its event commit together (decision 0007); every gateway hears it
+    // before the caller gets the answer.
+    const { event, id } = await this.outbox.transaction(async (m) => {
       await m.query(
         `INSERT INTO credentials.org_token_revocations (token_id, organization_id, organization_name, revoked_by)
          VALUES ($1, $2, $3, $4) ON CONFLICT (token_id, organization_id) DO NOTHING`,
@@ -26,9 +27,9 @@ export class RevokeTokenForOrgUseCase {
         organizationId: dto.organizationId,
         revokedAt: new Date(row?.created_at ?? Date.now()).toISOString(),
       };
-      await this.outbox.add(m, Events.TokenRevoked, revoked, { aggregate: dto.tokenId });
-      return revoked;
+      return { event: revoked, id: await this.outbox.add(m, Events.TokenRevoked, revoked, { aggregate: dto.tokenId }) };
     });
+    await this.outbox.publishNow(Events.TokenRevoked, event, id);
     return { tokenId: dto.tokenId, organization: dto.organizationName, revokedAt: event.revokedAt };
   }
 }

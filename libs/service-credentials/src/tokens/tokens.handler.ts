@@ -2,7 +2,7 @@ import {
   type AuthInfo, type CreatedToken, type OrgRevocationView, CreateTokenRpc, CredentialsRpc, type RequestContext, RevokeMemberTokenRpc,
   RevokeLeakedRpc, VerifyTokenRpc,
 } from '@hub/contracts';
-import { RpcController, RpcHandler, RpcCtx, RpcPayload } from '@hub/messaging';
+import { RpcController, RpcHandler } from '@hub/messaging';
 import { CreateTokenUseCase } from './create-token.use-case';
 import { RevokeLeakedTokensUseCase } from './revoke-leaked-tokens.use-case';
 import { RevokeMemberTokenUseCase } from './revoke-member-token.use-case';
@@ -18,23 +18,23 @@ export class TokensHandler {
   ) {}
 
   @RpcHandler(CredentialsRpc.CreateToken)
-  onCreateToken(@RpcPayload() dto: CreateTokenRpc): Promise<CreatedToken> {
+  onCreateToken(dto: CreateTokenRpc): Promise<CreatedToken> {
     return this.createToken.execute(dto);
   }
 
   @RpcHandler(CredentialsRpc.VerifyToken)
-  onVerifyToken(@RpcPayload() dto: VerifyTokenRpc): Promise<AuthInfo> {
+  onVerifyToken(dto: VerifyTokenRpc): Promise<AuthInfo> {
     return this.verifyToken.execute(dto.token);
   }
 
   @RpcHandler(CredentialsRpc.RevokeLeaked)
-  async onRevokeLeaked(@RpcPayload() dto: RevokeLeakedRpc): Promise<{ accepted: true }> {
+  async onRevokeLeaked(dto: RevokeLeakedRpc): Promise<{ accepted: true }> {
     await this.revokeLeaked.execute(dto.credentials);
     return { accepted: true };
   }
 
   @RpcHandler(CredentialsRpc.RevokeForOrg)
-  onRevokeForOrg(@RpcPayload() dto: RevokeMemberTokenRpc, @RpcCtx() ctx: RequestContext): Promise<OrgRevocationView> {
+  onRevokeForOrg(dto: RevokeMemberTokenRpc, ctx: RequestContext): Promise<OrgRevocationView> {
     return this.revokeMemberToken.execute(dto, ctx);
   }
 }

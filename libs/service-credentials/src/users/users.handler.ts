@@ -1,5 +1,5 @@
 import { AdminCreateUserDto, CredentialsRpc, GetUserRpc, type UserView } from '@hub/contracts';
-import { RpcController, RpcHandler, RpcPayload } from '@hub/messaging';
+import { RpcController, RpcHandler } from '@hub/messaging';
 import { CreateUserUseCase } from './create-user.use-case';
 import { GetUserUseCase } from './get-user.use-case';
 
@@ -11,12 +11,12 @@ export class UsersHandler {
   ) {}
 
   @RpcHandler(CredentialsRpc.CreateUser)
-  onCreateUser(@RpcPayload() dto: AdminCreateUserDto): Promise<UserView> {
+  onCreateUser(dto: AdminCreateUserDto): Promise<UserView> {
     return this.createUser.execute(dto);
   }
 
   @RpcHandler(CredentialsRpc.GetUser)
-  onGetUser(@RpcPayload() dto: GetUserRpc): Promise<UserView> {
+  onGetUser(dto: GetUserRpc): Promise<UserView> {
     return this.getUser.execute(dto.name);
   }
 }

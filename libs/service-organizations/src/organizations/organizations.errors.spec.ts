@@ -1,12 +1,12 @@
-import { type ArgumentsHost } from '@nestjs/common';
-import { firstValueFrom } from 'rxjs';
 import { type ErrorEnvelope, HubError } from '@hub/contracts';
-import { RpcErrorFilter, toHubError } from '@hub/messaging';
+import { RpcDispatcher, toHubError } from '@hub/messaging';
 import { OrganizationExistsError, OrganizationNotFoundError } from './organizations.errors';
 
 /** What a handler throws, as the gateway receives it after the bus (JSON both ways). */
 async function acrossTheBus(thrown: unknown): Promise<{ envelope: ErrorEnvelope; received: HubError }> {
-  const envelope = await firstValueFrom(new RpcErrorFilter().catch(thrown, {} as ArgumentsHost)).catch((e: ErrorEnvelope) => e);
+  const route = { subject: 'organizations.organization.create', request: class {}, invoke: (): never => { throw thrown; } };
+  const reply = await new RpcDispatcher().handle(route, JSON.stringify({ ctx: { requestId: 'r1' }, data: {} }));
+  const envelope = (JSON.parse(reply) as { error: ErrorEnvelope }).error;
   const wire = JSON.parse(JSON.stringify(envelope)) as unknown;
   return { envelope, received: toHubError(wire, 'organizations.organization.create') };
 }

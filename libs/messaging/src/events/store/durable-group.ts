@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { subjectFilter } from '@hub/contracts';
 import { type DeadLetterInput, errorText } from '../dead-letter';
 import { DEFAULT_MAX_DELIVER, type DurableConsumerOptions, redeliveryDelayMs } from '../event-bus';
-import { validatePayload } from '../payload-validation';
+import { parseEventPayload } from '../payload-validation';
 import { type BusStore, type ConsumerRef, type StoredEvent } from './bus-store';
 
 const BATCH = 16;
@@ -106,7 +106,7 @@ export class DurableGroup {
     if (!sub) return;
     const meta = { subject: m.subject, deliveryCount: m.deliveries, msgId: m.msgId };
     const letter = { subject: m.subject, msgId: m.msgId, consumer: this.ref.durable, deliveryCount: m.deliveries };
-    const parsed = validatePayload(sub.source.payload, m.payload);
+    const parsed = parseEventPayload(sub.source.payload, m.payload);
     if (!parsed.ok) {
       await this.deadLetter({ ...letter, reason: 'invalid', error: parsed.error, payload: parsed.payload });
       await this.store.ack(this.ref, m.seq);

@@ -27,21 +27,23 @@ const EDGE: Record<string, string> = {
   '400': 'Bad input: the message names the field, or the body is not a JSON object',
   '401': 'No bearer token, or an unknown or revoked one',
   '403': 'The token cannot do this (a read token changes nothing; the admin API needs the admin token)',
+  '408': 'The request body did not arrive in time (HUB_BODY_TIMEOUT_MS)',
   '413': 'Request body is too large',
   '414': 'A path segment is too long',
   '415': 'Content-Type must be application/json',
-  '429': 'Too many requests (see the RateLimit and Retry-After headers)',
+  '429': 'Too many requests, or too many failed authentications from this address (see Retry-After)',
+  '431': 'Request headers are too large',
   '500': 'Internal error; its id is in the answer and the log',
   '503': 'A service this operation needs is not available',
   '504': 'A service this operation needs did not answer in time',
 };
 
 function statusesFor(path: string, method: string, op: Operation): string[] {
-  const out = ['429', '500', '503', '504'];
+  const out = ['429', '431', '500', '503', '504'];
   const isPublic = Array.isArray(op.security) && op.security.length === 0;
   if (!isPublic) out.push('401');
   if (!isPublic && !SAFE.has(method)) out.push('403');
-  if (op.requestBody) out.push('400', '413', '415');
+  if (op.requestBody) out.push('400', '408', '413', '415');
   // From the template, not `parameters`: a controller-level `:name` read by a guard is not listed there.
   if (path.includes('{')) out.push('400', '414');
   return out;

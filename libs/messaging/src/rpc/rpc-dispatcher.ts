@@ -1,0 +1,59 @@
+import { HttpException, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import {
+  BadRequestError, checkRequestContext, type ErrorEnvelope, HubError, type PayloadClass, type RequestContext, type RpcMessage,
+} from '@hub/contracts';
+import { validatePayload } from './payload-validation';
+import { type RpcReply } from './rpc-wire';
+
+/** One served RPC: its subject, the class its payload is validated against, the bound handler. */
+export interface RpcRoute {
+  readonly subject: string;
+  readonly request: PayloadClass<unknown>;
+  readonly invoke: (dto: unknown, ctx: RequestContext) => unknown;
+}
+
+/**
+ * The whole receiving side of an RPC, the same over NATS and in-process: parse, check the caller
+ * context, validate the payload into its DTO, call the handler, serialize the reply, and turn
+ * whatever was thrown into the one envelope that crosses the bus. It replaces Nest's
+ * microservice pipeline (context creator, pipes, filters, rxjs), which cost about 200 us of CPU
+ * per call (bench:gateway, decision 0300).
+ */
+export class RpcDispatcher {
+  private readonly logger = new Logger('RpcServer');
+
+  /** `raw`: the request's JSON as it crossed the bus. Resolves with the reply's JSON; never rejects. */
+  async handle(route: RpcRoute, raw: string): Promise<string> {
+    try {
+      const result: unknown = await this.run(route, raw);
+      return result === undefined ? '{}' : JSON.stringify({ result });
+    } catch (error) {
+      const reply: RpcReply = { error: this.toEnvelope(error, route.subject) };
+      return JSON.stringify(reply);
+    }
+  }
+
+  private run(route: RpcRoute, raw: string): unknown {
+    let message: unknown;
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      throw new BadRequestError('the message is not JSON', 'INVALID_MESSAGE');
+    }
+    if (typeof message !== 'object' || message === null) throw new BadRequestError('the message must be an object {ctx, data}', 'INVALID_MESSAGE');
+    const { ctx, data } = message as Partial<RpcMessage<unknown>>;
+    const checked = checkRequestContext(ctx);
+    if ('problem' in checked) throw new BadRequestError(`invalid request context: ${checked.problem}`, 'INVALID_CONTEXT');
+    return route.invoke(validatePayload(route.request, data ?? {}), checked.ctx);
+  }
+
+  private toEnvelope(error: unknown, subject: string): ErrorEnvelope {
+    if (error instanceof HubError) return error.toEnvelope();
+    if (error instanceof HttpException) return { code: `HTTP_${error.getStatus()}`, status: error.getStatus(), message: error.message };
+    const errorId = randomUUID();
+    // `err` as the key: pino prints the stack only under it.
+    this.logger.error({ err: error, errorId, subject }, `Unhandled error ${errorId}`);
+    return { code: 'INTERNAL', status: 500, message: `Internal error (id ${errorId})` };
+  }
+}
