@@ -1,5 +1,8 @@
 import { type DynamicModule, Inject, type INestApplicationContext, type LoggerService, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { IsInt, Min } from 'class-validator';
 import { ConflictError, HubError, type RequestContext, rpc } from '@hub/contracts';
@@ -86,7 +89,8 @@ async function serve(mode: BusMode, controllers: DynamicModule['controllers'], e
   const logger = new CapturingLogger();
   const root: DynamicModule = {
     module: TestRoot,
-    imports: [MessagingModule.forRoot({ mode, rpcTimeoutMs: 5000, name: 'rpc-test' })],
+    // The in-process mode's event bus needs a store even where only RPC is tested: a scratch PGlite.
+    imports: [MessagingModule.forRoot({ mode, rpcTimeoutMs: 5000, name: 'rpc-test', store: { dataDir: mkdtempSync(join(tmpdir(), 'rpc-test-')) } })],
     controllers,
     providers: extra,
   };

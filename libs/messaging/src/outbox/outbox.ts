@@ -8,6 +8,9 @@ import { flattenValidationErrors } from '../rpc/payload-validation';
 import { type EventBus } from '../events/event-bus';
 import { type OutboxRelay } from './outbox-relay';
 
+/** How long publishNow waits for the bus before leaving the event to the relay. */
+const PUBLISH_NOW_TIMEOUT_MS = 1000;
+
 export interface OutboxAddOptions {
   /** What the event is about (an organization id, a user id): kept for diagnosis. */
   aggregate?: string;
@@ -68,10 +71,19 @@ export class Outbox {
    * Best effort: if the bus is away the relay still has the row, and the caller sees no error.
    */
   async publishNow<T>(event: EventDescriptor<T>, payload: T, id: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    // Bounded: with NATS away a JetStream publish waits for its ack well past the RPC timeout.
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), PUBLISH_NOW_TIMEOUT_MS)));
+    const published = this.bus.publish(event, payload, { msgId: id }).then(() => 'sent' as const);
     try {
-      await this.bus.publish(event, payload, { msgId: id });
+      if ((await Promise.race([published, late])) === 'late') {
+        this.logger.warn({ subject: event.subject, id }, 'the bus did not take the event in time; the relay will retry');
+        published.catch(() => undefined);
+      }
     } catch (err) {
       this.logger.warn({ err, subject: event.subject, id }, 'publishing at once failed; the relay will retry');
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

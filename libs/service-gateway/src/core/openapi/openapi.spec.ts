@@ -33,10 +33,10 @@ describe('withEdgeResponses and closeSchemas', () => {
   it('adds what the edge can answer, by kind of operation, and gives every error the error body', () => {
     const d = withEdgeResponses(doc());
     const revoke = d.paths['/api/credentials/revoke'].post.responses as Record<string, { content?: unknown }>;
-    expect(Object.keys(revoke).sort()).toEqual(['202', '400', '413', '415', '429', '500', '503', '504']);
+    expect(Object.keys(revoke).sort()).toEqual(['202', '400', '408', '413', '415', '429', '431', '500', '503', '504']);
     expect(revoke['400']?.content).toEqual({ 'application/json': { schema: error } });
     const members = d.paths['/api/organizations/{name}/members'].get.responses;
-    expect(Object.keys(members).sort()).toEqual(['200', '400', '401', '414', '429', '500', '503', '504']);
+    expect(Object.keys(members).sort()).toEqual(['200', '400', '401', '414', '429', '431', '500', '503', '504']);
   });
 
   it('closes only the named schemas', () => {
