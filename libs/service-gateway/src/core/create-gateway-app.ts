@@ -26,7 +26,7 @@ export async function createGatewayApp(root: Type | DynamicModule, config: Gatew
       genReqId: requestIdFor,
       // proxy-addr semantics: X-Forwarded-For is read only when the peer is one of these.
       trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
-      maxParamLength: MAX_PARAM_LENGTH,
+      routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
       frameworkErrors: answerFrameworkError,
       clientErrorHandler: answerClientError,
       // Backstop for slow headers; slow bodies get the earlier, clearer 408 of limitBodyTime.
