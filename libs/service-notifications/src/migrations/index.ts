@@ -1,0 +1,4 @@
+import { CreateNotifications1764000000000 } from './1764000000000-create-notifications';
+
+/** In order. Never edit one that has landed; add a new one (style.md rule 7). */
+export const NOTIFICATIONS_MIGRATIONS = [CreateNotifications1764000000000];

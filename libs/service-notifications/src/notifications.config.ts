@@ -1,0 +1,3 @@
+import { HubConfig } from '@hub/config';
+
+export class NotificationsConfig extends HubConfig {}
