@@ -1,5 +1,5 @@
 import {
-  BulkNotificationsResult, BulkNotificationsRpc, ListNotificationsRpc, type NotificationSettingsView, type NotificationsPage,
+  type BulkNotificationsResult, BulkNotificationsRpc, ListNotificationsRpc, type NotificationSettingsView, type NotificationsPage,
   OwnSettingsRpc, UpdateNotificationSettingsDto, UpdateWatchDto, type WatchListView,
 } from '../notifications';
 import { rpc } from './descriptors';
