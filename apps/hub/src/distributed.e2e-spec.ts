@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from 'nats';
 import { subject } from '@hub/contracts';
 import {
-  createTestDatabase, makeOrg, credentialsScenarios, describeWithInfra, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, NATS_URL_FOR_TESTS,
+  createTestDatabase, makeOrg, credentialsScenarios, notificationsScenarios, describeWithInfra, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, NATS_URL_FOR_TESTS,
   queryDatabase, type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase, waitForHttp,
 } from '@hub/testing';
 
@@ -34,13 +34,14 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
       HUB_AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
       HOST: '127.0.0.1',
     };
-    for (const app of ['credentials', 'organizations']) {
+    for (const app of ['credentials', 'organizations', 'notifications']) {
       const r = await runApp(app, common, ['migrate']);
       expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
     }
-    const [pc, po, pa, pb, pg] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [pc, po, pa, pb, pg, pn] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
     procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
     procs.push(startApp('organizations', { ...common, PORT: String(po) }));
+    procs.push(startApp('notifications', { ...common, PORT: String(pn) }));
     procs.push(startApp('gateway', { ...common, PORT: String(pa) }));
     procs.push(startApp('gateway', { ...common, PORT: String(pb) }));
     procs.push(startApp('gateway', {
@@ -51,7 +52,7 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
     gatewayA = `http://127.0.0.1:${pa}`;
     gatewayB = `http://127.0.0.1:${pb}`;
     gatewayC = `http://127.0.0.1:${pg}`;
-    await Promise.all([pc, po, pa, pb, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
+    await Promise.all([pc, po, pa, pb, pg, pn].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
   }, 60_000);
 
   afterAll(async () => {
@@ -61,6 +62,10 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   });
 
   credentialsScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN, smtp }));
+
+  describe('notifications (issue 9), a separate process fed over JetStream', () => {
+    notificationsScenarios(() => ({ baseUrl: gatewayB, adminToken: ADMIN }));
+  });
 
   describe('hardening (issue 7), two gateway replicas', () => {
     hardeningScenarios(() => ({ baseUrl: gatewayA, gateways: [gatewayA, gatewayB], adminToken: ADMIN }));

@@ -20,3 +20,4 @@ export * from './in-process/in-process-rpc-client';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
 export * from './outbox/outbox.module';
+export * from './mail/outbox-mailer';

@@ -140,4 +140,6 @@ export const Streams = {
   Credentials: { name: streamName('HUB_CREDENTIALS'), subjects: [subject('hub.credentials.>')] },
   Organizations: { name: streamName('HUB_ORGANIZATIONS'), subjects: [subject('hub.organizations.>')] },
   DeadLetter: { name: streamName('HUB_DEADLETTER'), subjects: [subject('hub.deadletter.>')] },
+  Webhooks: { name: streamName('HUB_WEBHOOKS'), subjects: [subject('hub.webhooks.>')] },
+  Jobs: { name: streamName('HUB_JOBS'), subjects: [subject('hub.jobs.>')] },
 } as const;

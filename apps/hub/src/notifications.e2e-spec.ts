@@ -1,0 +1,61 @@
+import { NotificationMailEvents } from '@hub/contracts';
+import { EventBus } from '@hub/messaging';
+import { describeWithInfra, http, makeOrg, makeUser, notificationsScenarios, type SmtpCapture, startSmtpCapture } from '@hub/testing';
+import { startTestHub, type TestHub } from './testing/test-hub';
+
+const ADMIN = 'notifications-admin-token-for-tests';
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Issue 9 in the all-in-one mode: the in-process durable bus feeds the inbox and the mailer. */
+describeWithInfra('all-in-one hub: notifications', () => {
+  let t: TestHub;
+  let smtp: SmtpCapture;
+  let baseUrl = '';
+
+  beforeAll(async () => {
+    smtp = await startSmtpCapture();
+    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, SMTP_URL: smtp.url }, { listen: true });
+    baseUrl = t.baseUrl;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  notificationsScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+
+  describe('e-mails for other services\' facts', () => {
+    const mailsTo = (name: string): string[] => smtp.mails.filter((m) => m.to.includes(`${name}@example.com`)).map((m) => m.subject);
+
+    it('mails the owner of a suspended webhook once, and the admins of an owning organization', async () => {
+      const hub = { baseUrl, adminToken: ADMIN };
+      const [owner, admin] = [await makeUser(hub), await makeUser(hub)];
+      const org = await makeOrg(hub, 'team', [admin.name]);
+      const bus = t.hub.app.get(EventBus);
+      const event = { webhookId: 'a'.repeat(24), ownerName: owner.name, url: 'https://example.com/hook', suspendedAt: new Date().toISOString() };
+      await bus.publish(NotificationMailEvents.WebhookSuspended, event, { msgId: 'b'.repeat(24) });
+      await bus.publish(NotificationMailEvents.WebhookSuspended, event, { msgId: 'c'.repeat(24) });
+      await bus.publish(NotificationMailEvents.WebhookSuspended, { ...event, ownerName: org.name, ownerType: 'org' }, { msgId: 'd'.repeat(24) });
+      const deadline = Date.now() + 10_000;
+      while ((mailsTo(owner.name).length < 2 || mailsTo(admin.name).length < 1) && Date.now() < deadline) await sleep(50);
+      expect(mailsTo(owner.name)).toEqual([`Your webhook ${'a'.repeat(24)} was suspended`, `Your webhook ${'a'.repeat(24)} was suspended`]);
+      expect(mailsTo(admin.name)).toEqual([`Your webhook ${'a'.repeat(24)} was suspended`]);
+    });
+
+    it('mails job status changes only while job_status is on', async () => {
+      const hub = { baseUrl, adminToken: ADMIN };
+      const [on, off] = [await makeUser(hub), await makeUser(hub)];
+      const patch = await http(baseUrl, 'PATCH', '/api/settings/notifications', { token: off.token, body: { notifications: { job_status: false } } });
+      expect(patch.status).toBe(200);
+      const bus = t.hub.app.get(EventBus);
+      const at = new Date().toISOString();
+      await bus.publish(NotificationMailEvents.JobStatus, { jobId: 'job-1', ownerName: off.name, stage: 'ERROR', at });
+      await bus.publish(NotificationMailEvents.JobStatus, { jobId: 'job-2', ownerName: on.name, stage: 'COMPLETED', at });
+      await smtp.waitFor(smtp.mails.length + 1);
+      await sleep(300);
+      expect(mailsTo(on.name)).toEqual(['Job job-2 is COMPLETED']);
+      expect(mailsTo(off.name)).toEqual([]);
+    });
+  });
+});

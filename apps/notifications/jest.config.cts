@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'notifications',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/apps/notifications',
+};

@@ -1,0 +1,13 @@
+import 'reflect-metadata';
+import { runService } from '@hub/observability';
+import { NotificationsConfig, NotificationsModule, notificationsPersistence } from '@hub/service-notifications';
+
+runService({
+  name: 'notifications',
+  config: NotificationsConfig,
+  module: (config) => NotificationsModule.forRoot(config),
+  persistence: notificationsPersistence,
+}).catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

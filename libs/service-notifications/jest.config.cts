@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'service-notifications',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/service-notifications',
+};

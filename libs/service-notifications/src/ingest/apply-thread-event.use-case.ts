@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource, type EntityManager } from 'typeorm';
+import { type EventUser } from '@hub/contracts';
+import { bumpInboxVersions } from '../inbox/inbox-version';
+import { NOTIFICATIONS_DS } from '../notifications.tokens';
+import { settingOf, type SettingValues } from '../settings/settings.defaults';
+import { type ThreadEvent } from './thread-event';
+
+/**
+ * One event on a thread, in one transaction: record its id (a replay stops here), update the
+ * thread (title, status, who took part, who was mentioned), and give every recipient one
+ * notification for the thread, moved to the top and unread. Recipients: those who took part
+ * or were mentioned (gated by the participating setting) and watchers of the repo, its owner or
+ * the author (gated by web_discussions_watched); never the actor.
+ */
+@Injectable()
+export class ApplyThreadEventUseCase {
+  constructor(@InjectDataSource(NOTIFICATIONS_DS) private readonly ds: DataSource) {}
+
+  /** Returns how many users were notified (0 for a replay). */
+  async apply(e: ThreadEvent): Promise<number> {
+    return this.ds.transaction(async (m) => {
+      const fresh: unknown[] = await m.query(
+        'INSERT INTO notifications.applied_events (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [e.key.slice(0, 140)],
+      );
+      if (fresh.length === 0) return 0;
+      const thread = await this.updateThread(m, e);
+      const watchers = await this.watchers(m, e);
+      const involved = new Set([...thread.participantIds, ...thread.mentionedIds]);
+      const candidates = [...new Set([...involved, ...watchers])].filter((u) => u !== e.actor._id);
+      if (candidates.length === 0) return 0;
+      const settings = await this.settings(m, candidates);
+      const recipients = candidates.filter((u) =>
+        settingOf(settings.get(u), involved.has(u) ? e.participatingSetting : 'web_discussions_watched'),
+      ).sort();
+      if (recipients.length === 0) return 0;
+      await m.query(
+        `INSERT INTO notifications.notifications (user_id, thread_id, read, updated_at, discussion_event_id)
+         SELECT u, $2, false, $3, $4 FROM unnest($1::bpchar[]) AS u
+         ON CONFLICT (user_id, thread_id) DO UPDATE SET read = false, updated_at = EXCLUDED.updated_at, discussion_event_id = EXCLUDED.discussion_event_id`,
+        [recipients, e.threadId, new Date().toISOString(), e.discussionEventId.slice(0, 100)],
+      );
+      await bumpInboxVersions(m, recipients);
+      return recipients.length;
+    });
+  }
+
+  private async updateThread(m: EntityManager, e: ThreadEvent): Promise<{ participantIds: string[]; mentionedIds: string[] }> {
+    const c = e.columns;
+    const [row] = (await m.query(
+      `INSERT INTO notifications.threads (id, type, repo_type, repo_name, post_author, paper_id, article_id, article_slug, item)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
+       ON CONFLICT (id) DO UPDATE SET item = EXCLUDED.item, repo_type = EXCLUDED.repo_type, repo_name = EXCLUDED.repo_name,
+         post_author = EXCLUDED.post_author, paper_id = EXCLUDED.paper_id, article_id = EXCLUDED.article_id, article_slug = EXCLUDED.article_slug
+       RETURNING participants, participant_ids, mentioned_ids`,
+      [e.threadId, e.type, c.repo_type ?? null, c.repo_name ?? null, c.post_author ?? null, c.paper_id ?? null, c.article_id ?? null,
+        c.article_slug ?? null, JSON.stringify(e.item)],
+    )) as [{ participants: EventUser[]; participant_ids: string[]; mentioned_ids: string[] }];
+    const participants = row.participants.filter((p) => p._id !== e.actor._id);
+    // The actor took part: listed first from now on, with their current name and avatar.
+    participants.unshift({ _id: e.actor._id, avatar: e.actor.avatar, user: e.actor.user });
+    const participantIds = participants.map((p) => p._id);
+    const mentionedIds = [...new Set([...row.mentioned_ids.map((x) => x.trim()), ...e.mentions.map((u) => u._id)])];
+    await m.query(
+      'UPDATE notifications.threads SET participants = $2::jsonb, participant_ids = $3::bpchar[], mentioned_ids = $4::bpchar[] WHERE id = $1',
+      [e.threadId, JSON.stringify(participants), participantIds, mentionedIds],
+    );
+    return { participantIds, mentionedIds };
+  }
+
+  private async watchers(m: EntityManager, e: ThreadEvent): Promise<string[]> {
+    if (e.watchTargets.length === 0) return [];
+    const rows: { user_id: string }[] = await m.query(
+      `SELECT DISTINCT w.user_id FROM notifications.watches w
+         JOIN unnest($1::text[], $2::text[]) AS x(type, target) ON w.type = x.type AND lower(w.target) = lower(x.target)`,
+      [e.watchTargets.map((t) => t.type), e.watchTargets.map((t) => t.id)],
+    );
+    return rows.map((r) => r.user_id);
+  }
+
+  private async settings(m: EntityManager, users: string[]): Promise<Map<string, SettingValues>> {
+    const rows: { user_id: string; values: SettingValues }[] = await m.query(
+      'SELECT user_id, values FROM notifications.settings WHERE user_id = ANY($1::bpchar[])', [users],
+    );
+    return new Map(rows.map((r) => [r.user_id, r.values]));
+  }
+}
