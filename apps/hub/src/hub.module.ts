@@ -6,12 +6,14 @@ import { type BusMode, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
 import { databaseCheck, metricsAccess, natsCheck, ObservabilityModule } from '@hub/observability';
 import { CREDENTIALS_DS, type CredentialsConfig, CredentialsModule } from '@hub/service-credentials';
 import { type GatewayConfig, GatewayModule } from '@hub/service-gateway';
+import { JOBS_DS, type JobsConfig, JobsModule } from '@hub/service-jobs';
 import { ORGANIZATIONS_DS, type OrganizationsConfig, OrganizationsModule } from '@hub/service-organizations';
 
 export interface HubConfigs {
   gateway: GatewayConfig;
   credentials: CredentialsConfig;
   organizations: OrganizationsConfig;
+  jobs: JobsConfig;
 }
 
 /** Every service module in one process: the all-in-one composition. */
@@ -30,12 +32,14 @@ export class HubModule {
         }),
         CredentialsModule.forRoot(configs.credentials),
         OrganizationsModule.forRoot(configs.organizations),
+        JobsModule.forRoot(configs.jobs),
         GatewayModule.forRoot(configs.gateway),
         ObservabilityModule.forApp('hub', {
-          inject: [getDataSourceToken(CREDENTIALS_DS), getDataSourceToken(ORGANIZATIONS_DS), NATS_CONNECTION],
-          useFactory: (c: DataSource, o: DataSource, nc: NatsConnection | null) => [
+          inject: [getDataSourceToken(CREDENTIALS_DS), getDataSourceToken(ORGANIZATIONS_DS), getDataSourceToken(JOBS_DS), NATS_CONNECTION],
+          useFactory: (c: DataSource, o: DataSource, j: DataSource, nc: NatsConnection | null) => [
             databaseCheck('credentials-db', c),
             databaseCheck('organizations-db', o),
+            databaseCheck('jobs-db', j),
             ...natsCheck(nc),
           ],
         }, metricsAccess(configs.gateway, true)),

@@ -7,3 +7,4 @@ export * from './organizations';
 export * from './admin';
 export * from './http';
 export * from './validation';
+export * from './jobs';
