@@ -3,6 +3,7 @@ import { loadConfig } from '@hub/config';
 import { type BusMode, busModeFrom, RpcServer } from '@hub/messaging';
 import { CredentialsConfig } from '@hub/service-credentials';
 import { createGatewayApp, GatewayConfig } from '@hub/service-gateway';
+import { JobsConfig } from '@hub/service-jobs';
 import { OrganizationsConfig } from '@hub/service-organizations';
 import { NotificationsConfig } from '@hub/service-notifications';
 import { adminTokenFor } from './admin-token';
@@ -29,6 +30,7 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
     credentials: loadConfig(CredentialsConfig, env),
     organizations: loadConfig(OrganizationsConfig, env),
     notifications: loadConfig(NotificationsConfig, env),
+    jobs: loadConfig(JobsConfig, env),
   };
   // One process, one address: links point at this hub's own port unless told otherwise.
   for (const c of Object.values(configs)) c.HUB_PUBLIC_URL ??= `http://localhost:${gateway.PORT}`;

@@ -6,6 +6,7 @@ import { type BusMode, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
 import { databaseCheck, metricsAccess, natsCheck, ObservabilityModule } from '@hub/observability';
 import { CREDENTIALS_DS, type CredentialsConfig, CredentialsModule } from '@hub/service-credentials';
 import { type GatewayConfig, GatewayModule } from '@hub/service-gateway';
+import { JOBS_DS, type JobsConfig, JobsModule } from '@hub/service-jobs';
 import { ORGANIZATIONS_DS, type OrganizationsConfig, OrganizationsModule } from '@hub/service-organizations';
 import { NOTIFICATIONS_DS, type NotificationsConfig, NotificationsModule } from '@hub/service-notifications';
 
@@ -14,6 +15,7 @@ export interface HubConfigs {
   credentials: CredentialsConfig;
   organizations: OrganizationsConfig;
   notifications: NotificationsConfig;
+  jobs: JobsConfig;
 }
 
 /** Every service module in one process: the all-in-one composition. */
@@ -33,13 +35,18 @@ export class HubModule {
         CredentialsModule.forRoot(configs.credentials),
         OrganizationsModule.forRoot(configs.organizations),
         NotificationsModule.forRoot(configs.notifications),
+        JobsModule.forRoot(configs.jobs),
         GatewayModule.forRoot(configs.gateway),
         ObservabilityModule.forApp('hub', {
-          inject: [getDataSourceToken(CREDENTIALS_DS), getDataSourceToken(ORGANIZATIONS_DS), getDataSourceToken(NOTIFICATIONS_DS), NATS_CONNECTION],
-          useFactory: (c: DataSource, o: DataSource, n: DataSource, nc: NatsConnection | null) => [
+          inject: [
+            getDataSourceToken(CREDENTIALS_DS), getDataSourceToken(ORGANIZATIONS_DS), getDataSourceToken(NOTIFICATIONS_DS),
+            getDataSourceToken(JOBS_DS), NATS_CONNECTION,
+          ],
+          useFactory: (c: DataSource, o: DataSource, n: DataSource, j: DataSource, nc: NatsConnection | null) => [
             databaseCheck('credentials-db', c),
             databaseCheck('organizations-db', o),
             databaseCheck('notifications-db', n),
+            databaseCheck('jobs-db', j),
             ...natsCheck(nc),
           ],
         }, metricsAccess(configs.gateway, true)),

@@ -1,4 +1,4 @@
-import { NotificationMailEvents } from '@hub/contracts';
+import { Events, type JobStatusEvent, NotificationMailEvents } from '@hub/contracts';
 import { EventBus } from '@hub/messaging';
 import { describeWithInfra, http, makeOrg, makeUser, notificationsScenarios, type SmtpCapture, startSmtpCapture } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
@@ -50,11 +50,14 @@ describeWithInfra('all-in-one hub: notifications', () => {
       expect(patch.status).toBe(200);
       const bus = t.hub.app.get(EventBus);
       const at = new Date().toISOString();
-      await bus.publish(NotificationMailEvents.JobStatus, { jobId: 'job-1', ownerName: off.name, stage: 'ERROR', at });
-      await bus.publish(NotificationMailEvents.JobStatus, { jobId: 'job-2', ownerName: on.name, stage: 'COMPLETED', at });
+      const job = (id: string, user: { id: string; name: string }, stage: 'ERROR' | 'COMPLETED'): JobStatusEvent => ({
+        jobId: id, namespace: user.name, ownerId: user.id, createdByName: user.name, stage, failureCount: 0, at,
+      });
+      await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa1', off, 'ERROR'));
+      await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa2', on, 'COMPLETED'));
       await smtp.waitFor(smtp.mails.length + 1);
       await sleep(300);
-      expect(mailsTo(on.name)).toEqual(['Job job-2 is COMPLETED']);
+      expect(mailsTo(on.name)).toEqual(['Job aaaaaaaaaaaaaaaaaaaaaaa2 is COMPLETED']);
       expect(mailsTo(off.name)).toEqual([]);
     });
   });

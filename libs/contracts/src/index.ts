@@ -8,3 +8,4 @@ export * from './admin';
 export * from './http';
 export * from './validation';
 export * from './notifications';
+export * from './jobs';

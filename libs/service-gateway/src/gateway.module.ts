@@ -3,6 +3,7 @@ import { AdminApiModule } from './admin/admin.module';
 import { type GatewayConfig } from './core/gateway.config';
 import { GatewayCoreModule } from './core/gateway-core.module';
 import { CredentialsApiModule } from './credentials/credentials.module';
+import { JobsApiModule } from './jobs/jobs.module';
 import { OrganizationsApiModule } from './organizations/organizations.module';
 import { NotificationsApiModule } from './notifications/notifications.module';
 
@@ -10,7 +11,7 @@ import { NotificationsApiModule } from './notifications/notifications.module';
  * The HTTP edge: owns no tables, reaches services only through the RPC client. One folder and
  * one module per service area; a new area is one more import here.
  */
-const AREAS = [CredentialsApiModule, OrganizationsApiModule, AdminApiModule, NotificationsApiModule];
+const AREAS = [CredentialsApiModule, OrganizationsApiModule, AdminApiModule, NotificationsApiModule, JobsApiModule];
 
 @Module({})
 export class GatewayModule {

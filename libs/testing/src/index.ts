@@ -11,3 +11,5 @@ export * from './scenarios/hardening.scenarios';
 export * from './scenarios/edge-limits.scenarios';
 export * from './notification-factory';
 export * from './scenarios/notifications.scenarios';
+export * from './scenarios/jobs.scenarios';
+export * from './scenarios/jobs-helpers';

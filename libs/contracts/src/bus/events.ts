@@ -3,6 +3,7 @@ import {
   ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Min, ValidateNested,
 } from 'class-validator';
 import { AUDIT_EVENT_TYPES, type AuditEventType, TOKEN_ROLES, type TokenRole } from '../enums';
+import { JobStatusEvent } from '../jobs/jobs-rpc.dto';
 import { OBJECT_ID_PATTERN } from '../names';
 import { event, eventFamily } from './descriptors';
 import { streamName, subject } from './prefix';
@@ -132,6 +133,7 @@ export const Events = {
   Audit: eventFamily<AuditEventMessage>('hub.audit', AuditEventMessage),
   Hub: eventFamily<HubEventPayload>('hub.events', HubEventPayload),
   DeadLetter: eventFamily<DeadLetterMessage>('hub.deadletter', DeadLetterMessage),
+  JobStatus: event<JobStatusEvent>('hub.jobs.job.status', JobStatusEvent),
 } as const;
 
 export const Streams = {

@@ -1,5 +1,4 @@
 import { IsIn, IsISO8601, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { JOB_STAGES, type JobStage } from '../enums';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
 import { event } from '../bus/descriptors';
 
@@ -28,26 +27,6 @@ export class WebhookSuspendedEvent {
   suspendedAt!: string;
 }
 
-/** `hub.jobs.job.status` (published by the jobs service): a job moved to another stage. */
-export class JobStatusEvent {
-  @IsString() @Length(1, 100)
-  jobId!: string;
-
-  /** The user who owns the job (its namespace). */
-  @Matches(NAME_PATTERN)
-  ownerName!: string;
-
-  @IsIn(JOB_STAGES)
-  stage!: JobStage;
-
-  @IsOptional() @IsString() @Length(0, 1000)
-  message?: string;
-
-  @IsISO8601()
-  at!: string;
-}
-
 export const NotificationMailEvents = {
   WebhookSuspended: event<WebhookSuspendedEvent>('hub.webhooks.webhook.suspended', WebhookSuspendedEvent),
-  JobStatus: event<JobStatusEvent>('hub.jobs.job.status', JobStatusEvent),
 } as const;

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import {
-  CredentialsRpc, type JobStatusEvent, NotificationMailEvents, OrganizationsRpc, type RequestContext, Streams, type UserView,
+  CredentialsRpc, Events, type JobStatusEvent, NotificationMailEvents, OrganizationsRpc, type RequestContext, Streams, type UserView,
   type WebhookSuspendedEvent,
 } from '@hub/contracts';
 import { EventBus, type EventMeta, RpcClient, type Unsubscribe } from '@hub/messaging';
@@ -37,7 +37,7 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
         handler: (e, meta) => this.onWebhookSuspended(e, meta),
       }),
       this.bus.consume({
-        stream: Streams.Jobs.name, durable: 'notifications-job-status', source: NotificationMailEvents.JobStatus,
+        stream: Streams.Jobs.name, durable: 'notifications-job-status', source: Events.JobStatus,
         handler: (e, meta) => this.onJobStatus(e, meta),
       }),
     ]);
@@ -55,7 +55,8 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
   }
 
   private async onJobStatus(e: JobStatusEvent, meta: EventMeta): Promise<void> {
-    const owner = await this.user(e.ownerName, contextFor(meta));
+    // The user who started it; an organization's job mails whoever started it, never the org.
+    const owner = await this.user(e.createdByName ?? e.namespace, contextFor(meta));
     const rows: { values: SettingValues }[] = await this.ds.query('SELECT values FROM notifications.settings WHERE user_id = $1', [owner.id]);
     if (!settingOf(rows[0]?.values, 'job_status')) return;
     await this.send(`job-status:${meta.msgId ?? `${e.jobId}:${e.stage}:${e.at}`}`, [owner], jobStatusMail(e, this.config.publicUrl));

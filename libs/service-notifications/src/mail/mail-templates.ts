@@ -22,7 +22,7 @@ export function jobStatusMail(e: JobStatusEvent, publicUrl: string): MailText {
     body: [
       `Your job ${e.jobId} moved to ${e.stage} at ${e.at}.`,
       ...(e.message ? [e.message] : []),
-      `Details: ${publicUrl}/jobs/${e.ownerName}/${e.jobId}`,
+      `Details: ${publicUrl}/jobs/${e.namespace}/${e.jobId}`,
       'You get these mails because job_status is on in your notification settings.',
     ].join('\n\n'),
   };

@@ -41,6 +41,9 @@ export function registerJsonParser(fastify: FastifyInstance): void {
   const lenient = fastify.getDefaultJsonParser('ignore', 'ignore');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    // `@huggingface/hub` posts cancel and duplicate with this content type and no body: no body, not an error
+    // (routes that need one still answer "Request body must be a JSON object").
+    if (text.length === 0) return done(null, undefined);
     if (jsonNestsDeeperThan(text, JSON_MAX_DEPTH)) {
       done(new EdgeError(400, 'JSON_TOO_DEEP', `Request body nests objects or arrays deeper than ${JSON_MAX_DEPTH} levels`), undefined);
       return;

@@ -1,0 +1,63 @@
+import { runJob } from '@huggingface/hub';
+import {
+  createTestDatabase, describeWithInfra, freePort, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, type RunningProcess, runApp,
+  startApp, type TestDatabase, waitForHttp, waitForStage,
+} from '@hub/testing';
+
+const ADMIN = 'jobs-distributed-admin-token';
+
+/**
+ * The jobs launcher distributed: gateway, credentials, organizations and jobs as separate built
+ * processes over real NATS and Postgres; the jobs service is killed mid-run and restarted.
+ */
+describeWithInfra('distributed hub: jobs', () => {
+  let db: TestDatabase;
+  const procs: RunningProcess[] = [];
+  let gateway = '';
+  let common: Record<string, string> = {};
+  let jobsPort = 0;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    common = {
+      DATABASE_URL: db.url, NATS_URL: NATS_URL_FOR_TESTS, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
+      HUB_ADMIN_TOKEN: ADMIN, HOST: '127.0.0.1', HUB_RATE_LIMIT_PER_MINUTE: '100000',
+    };
+    for (const app of ['credentials', 'organizations', 'jobs']) {
+      const r = await runApp(app, common, ['migrate']);
+      expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
+    }
+    const [pc, po, pj, pg] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    jobsPort = pj;
+    procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
+    procs.push(startApp('organizations', { ...common, PORT: String(po) }));
+    procs.push(startApp('jobs', { ...common, PORT: String(pj), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500' }));
+    procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
+    gateway = `http://127.0.0.1:${pg}`;
+    await Promise.all([pc, po, pj, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(procs.map((p) => p.stop()));
+    await db?.drop();
+  });
+
+  jobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+
+  it('a jobs service killed mid-run and restarted settles the job as ERROR (none stays RUNNING)', async () => {
+    const t = { baseUrl: gateway, adminToken: ADMIN };
+    const user = await makeUser(t);
+    const job = await runJob({ namespace: user.name, accessToken: user.token, hubUrl: gateway, dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', 'sleep 60'] });
+    await waitForStage(t, user.token, user.name, job.id, ['RUNNING']);
+    const jobs = procs.find((p) => p.output !== undefined && p.child.spawnargs.some((a) => a.includes('apps/jobs/')));
+    if (!jobs) throw new Error('no jobs process');
+    await jobs.stop('SIGKILL');
+    procs.splice(procs.indexOf(jobs), 1);
+    const again = startApp('jobs', { ...common, PORT: String(jobsPort), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500' });
+    procs.push(again);
+    await waitForHttp(`http://127.0.0.1:${jobsPort}/health/ready`);
+    const settled = await waitForStage(t, user.token, user.name, job.id, ['ERROR', 'COMPLETED', 'CANCELED'], 15_000);
+    expect(settled.status.stage).toBe('ERROR');
+    expect(settled.status.message).toMatch(/jobs service stopped/);
+  });
+});

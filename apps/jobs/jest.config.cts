@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'jobs',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/apps/jobs',
+};

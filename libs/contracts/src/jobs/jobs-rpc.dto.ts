@@ -1,0 +1,142 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested,
+} from 'class-validator';
+import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+import { CreateJobDto, JOB_ENV_KEY, JOB_LABEL_KEY, JOB_LABEL_VALUE, JOB_LIMITS } from './create-job.dto';
+import { JOB_INITIATOR_TYPES, JOB_STAGES, type JobStage } from './jobs.enums';
+import { IsStringMap } from './string-map.validator';
+
+export class JobInitiatorRef {
+  @IsIn(JOB_INITIATOR_TYPES)
+  type!: (typeof JOB_INITIATOR_TYPES)[number];
+
+  @IsString() @Length(1, 100)
+  id!: string;
+
+  @IsOptional() @IsString() @Length(1, 100)
+  name?: string;
+}
+
+export class JobOwnerRef {
+  @Matches(OBJECT_ID_PATTERN)
+  id!: string;
+
+  @Matches(NAME_PATTERN)
+  name!: string;
+
+  @IsIn(['user', 'org'])
+  type!: 'user' | 'org';
+}
+
+export class JobUserRef {
+  @Matches(OBJECT_ID_PATTERN)
+  id!: string;
+
+  @IsString() @Length(1, 100)
+  name!: string;
+}
+
+/**
+ * `jobs.job.create`: start a job in a namespace. The gateway passes the owner it resolved and the
+ * caller; the webhooks service passes `initiator {type: 'webhook', id}` and the `WEBHOOK_*`
+ * variables in `environment` (merged over the spec's environment).
+ */
+export class CreateJobRpc {
+  @Matches(NAME_PATTERN)
+  namespace!: string;
+
+  @ValidateNested() @Type(() => CreateJobDto)
+  spec!: CreateJobDto;
+
+  @ValidateNested() @Type(() => JobInitiatorRef)
+  initiator!: JobInitiatorRef;
+
+  @IsOptional() @IsObject() @IsStringMap(JOB_ENV_KEY, undefined, JOB_LIMITS.mapEntries, JOB_LIMITS.valueLength * 16)
+  environment?: Record<string, string>;
+
+  /** Who owns the namespace; absent: the namespace is taken as a user of that name (webhook callers know no more). */
+  @IsOptional() @ValidateNested() @Type(() => JobOwnerRef)
+  owner?: JobOwnerRef;
+
+  @IsOptional() @ValidateNested() @Type(() => JobUserRef)
+  createdBy?: JobUserRef;
+}
+
+export class JobRefRpc {
+  @Matches(NAME_PATTERN)
+  namespace!: string;
+
+  @Matches(OBJECT_ID_PATTERN, { message: 'jobId must be a 24-character hex id' })
+  jobId!: string;
+}
+
+export class DuplicateJobRpc extends JobRefRpc {
+  @ValidateNested() @Type(() => JobUserRef)
+  createdBy!: JobUserRef;
+}
+
+export class ListJobsRpc {
+  @Matches(NAME_PATTERN)
+  namespace!: string;
+
+  @IsOptional() @IsIn(JOB_STAGES)
+  stage?: JobStage;
+
+  /** `key=value` pairs, all of which must match. */
+  @IsOptional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true })
+  labels?: string[];
+
+  /** Opaque: the id of the last job of the previous page. */
+  @IsOptional() @Matches(OBJECT_ID_PATTERN, { message: 'cursor is not one this server gave out' })
+  cursor?: string;
+
+  @IsInt() @Min(1) @Max(1000)
+  limit!: number;
+}
+
+export class UpdateJobLabelsRpc extends JobRefRpc {
+  @IsObject() @IsStringMap(JOB_LABEL_KEY, JOB_LABEL_VALUE, JOB_LIMITS.mapEntries)
+  labels!: Record<string, string>;
+}
+
+export class JobLogsRpc extends JobRefRpc {
+  /** Lines after this sequence number (0: from the start). */
+  @IsInt() @Min(0)
+  afterSeq!: number;
+
+  /** Only the last N lines (first call of a stream). */
+  @IsOptional() @IsInt() @Min(1) @Max(100_000)
+  tail?: number;
+}
+
+/** `hub.jobs.job.status`: a job changed stage (every transition, through the outbox). */
+export class JobStatusEvent {
+  @Matches(OBJECT_ID_PATTERN)
+  jobId!: string;
+
+  @Matches(NAME_PATTERN)
+  namespace!: string;
+
+  @Matches(OBJECT_ID_PATTERN)
+  ownerId!: string;
+
+  /** The user who started the job (the one job_status mails go to). */
+  @IsOptional() @Matches(NAME_PATTERN)
+  createdByName?: string;
+
+  @IsIn(JOB_STAGES)
+  stage!: JobStage;
+
+  @IsOptional() @IsString()
+  message?: string | null;
+
+  @IsInt() @Min(0)
+  failureCount!: number;
+
+  @IsISO8601()
+  at!: string;
+
+  @IsOptional() @ValidateNested() @Type(() => JobInitiatorRef)
+  initiator?: JobInitiatorRef;
+}

@@ -1,0 +1,118 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { JobExposeDto, JobSshDto, JobVolumeDto } from './create-job.dto';
+import { JOB_FLAVORS, JOB_INITIATOR_TYPES, JOB_STAGES, type JobFlavor, type JobStage } from './jobs.enums';
+
+const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } } as const;
+
+export class JobOwnerView {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: ['user', 'org'] }) type!: 'user' | 'org';
+}
+
+export class JobUserRefView {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+}
+
+export class JobInitiatorView {
+  @ApiProperty({ enum: JOB_INITIATOR_TYPES }) type!: (typeof JOB_INITIATOR_TYPES)[number];
+  @ApiProperty() id!: string;
+  @ApiPropertyOptional() name?: string;
+}
+
+export class JobStatusView {
+  @ApiProperty({ enum: JOB_STAGES }) stage!: JobStage;
+  @ApiProperty({ type: String, nullable: true }) message!: string | null;
+  @ApiPropertyOptional() cancelReason?: string;
+  @ApiProperty() failureCount!: number;
+  @ApiPropertyOptional({ type: [String], description: 'https://<job_id>--<port>.{jobs_domain}, in expose.ports order' }) exposeUrls?: string[];
+  @ApiPropertyOptional({ description: 'ssh://<job_id>@{ssh_host}, only with ssh enabled' }) sshUrl?: string;
+}
+
+export class JobDurationsView {
+  @ApiPropertyOptional() schedulingSecs?: number;
+  @ApiPropertyOptional() runningSecs?: number;
+  @ApiPropertyOptional() totalSecs?: number;
+}
+
+/** Spec 2.2 Job, plus owner.type, type, labels and initiator (what the public clients read). */
+export class JobView {
+  @ApiProperty({ enum: ['job'] }) type!: 'job';
+  @ApiProperty() id!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) startedAt?: string | null;
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) finishedAt?: string | null;
+  @ApiProperty({ type: JobOwnerView }) owner!: JobOwnerView;
+  @ApiProperty({ type: JobUserRefView }) createdBy!: JobUserRefView;
+  @ApiProperty({ type: JobInitiatorView }) initiator!: JobInitiatorView;
+  @ApiPropertyOptional() dockerImage?: string;
+  @ApiPropertyOptional() spaceId?: string;
+  @ApiPropertyOptional({ type: [String] }) command?: string[];
+  @ApiPropertyOptional({ type: [String] }) arguments?: string[];
+  @ApiProperty(STRING_MAP) environment!: Record<string, string>;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'null' }, description: 'secret names; values are never returned' })
+  secrets?: Record<string, null>;
+  @ApiProperty({ enum: JOB_FLAVORS }) flavor!: JobFlavor;
+  @ApiPropertyOptional({ enum: ['amd64', 'arm64'] }) arch?: 'amd64' | 'arm64';
+  @ApiPropertyOptional({ type: Number, nullable: true }) timeoutSeconds?: number | null;
+  @ApiPropertyOptional() timeout?: number;
+  @ApiProperty() attempts!: number;
+  @ApiPropertyOptional({ description: 'retries so far (attempts used minus one)' }) retry?: number;
+  @ApiProperty(STRING_MAP) labels!: Record<string, string>;
+  @ApiPropertyOptional({ type: [JobVolumeDto] }) volumes?: JobVolumeDto[];
+  @ApiPropertyOptional({ type: JobExposeDto }) expose?: JobExposeDto;
+  @ApiPropertyOptional({ type: JobSshDto }) ssh?: JobSshDto;
+  @ApiPropertyOptional() resourceGroupId?: string;
+  @ApiPropertyOptional({ type: JobDurationsView }) durations?: JobDurationsView;
+  @ApiProperty({ type: JobStatusView }) status!: JobStatusView;
+}
+
+/** One line of a job's log as the jobs service keeps it. */
+export class JobLogLine {
+  @ApiProperty() seq!: number;
+  @ApiProperty() data!: string;
+  @ApiProperty({ format: 'date-time' }) timestamp!: string;
+}
+
+export class JobLogsChunk {
+  @ApiProperty({ type: [JobLogLine] }) lines!: JobLogLine[];
+  @ApiProperty({ enum: JOB_STAGES }) stage!: JobStage;
+}
+
+export class JobPage {
+  @ApiProperty({ type: [JobView] }) jobs!: JobView[];
+  @ApiPropertyOptional() nextCursor?: string;
+}
+
+export class JobHardwareAccelerator {
+  @ApiProperty({ enum: ['gpu', 'neuron'] }) type!: 'gpu' | 'neuron';
+  @ApiProperty() model!: string;
+  @ApiProperty() quantity!: string;
+  @ApiProperty() vram!: string;
+  @ApiProperty({ enum: ['Nvidia', 'AWS'] }) manufacturer!: 'Nvidia' | 'AWS';
+}
+
+export class JobHardwareView {
+  @ApiProperty({ enum: JOB_FLAVORS }) name!: JobFlavor;
+  @ApiProperty() prettyName!: string;
+  @ApiProperty() cpu!: string;
+  @ApiProperty() ram!: string;
+  @ApiProperty({ type: JobHardwareAccelerator, nullable: true }) accelerator!: JobHardwareAccelerator | null;
+  @ApiProperty() unitCostMicroUSD!: number;
+  @ApiProperty() unitCostUSD!: number;
+  @ApiProperty() unitLabel!: string;
+}
+
+/** One resource sample of a running job (the local runner reads its main process in /proc). */
+export class JobMetricsSample {
+  @ApiProperty() cpu_usage_pct!: number;
+  @ApiProperty() memory_used_bytes!: number;
+  @ApiProperty({ format: 'date-time' }) timestamp!: string;
+}
+
+export class JobMetricsAnswer {
+  @ApiProperty({ enum: JOB_STAGES }) stage!: JobStage;
+  @ApiPropertyOptional({ type: JobMetricsSample }) sample?: JobMetricsSample;
+}

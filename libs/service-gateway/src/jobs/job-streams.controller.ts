@@ -1,0 +1,99 @@
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type FastifyReply } from 'fastify';
+import { type AuthInfo, JobsRpc, type RequestContext, TERMINAL_JOB_STAGES } from '@hub/contracts';
+import { RpcClient } from '@hub/messaging';
+import { ApiErrorResponse, Ctx, CurrentAuth } from '../core';
+import { JobNamespaces } from './job-namespaces';
+import { JobParam, LogsQuery } from './jobs.params';
+import { sleep, SseStream } from './sse';
+
+const POLL_MS = 100;
+const SSE_ANSWER = { description: 'server-sent events', content: { 'text/event-stream': { schema: { type: 'string' } } } };
+const EVENTS_POLL_MS = 250;
+const METRICS_EVERY_MS = 1000;
+
+/**
+ * The job streams as server-sent events. The gateway polls the jobs service (RPC) and ends the
+ * stream when the job has ended and every line is out: the same in both run modes.
+ */
+@ApiTags('jobs')
+@ApiBearerAuth()
+@Controller('api/jobs/:namespace/:jobId')
+export class JobStreamsController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly namespaces: JobNamespaces,
+  ) {}
+
+  @Get('logs')
+  @ApiOperation({ summary: 'Log lines as server-sent events: data: {"data": "<line>", "timestamp": "<ISO>"}; ends with the job' })
+  @ApiOkResponse(SSE_ANSWER)
+  @ApiErrorResponse(404, 'No such job in this namespace')
+  async logs(@Param() p: JobParam, @Query() q: LogsQuery, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext, @Res() reply: FastifyReply): Promise<void> {
+    const owner = await this.namespaces.resolve(p.namespace, auth, ctx, false);
+    const ref = { namespace: owner.name, jobId: p.jobId };
+    // The first read answers 404 as JSON before the stream opens.
+    let chunk = await this.rpc.call(JobsRpc.Logs, { ...ref, afterSeq: 0, tail: q.tail }, ctx);
+    const sse = new SseStream(reply, ctx.requestId);
+    let after = 0;
+    try {
+      for (;;) {
+        for (const l of chunk.lines) sse.send({ data: l.data, timestamp: l.timestamp });
+        if (chunk.lines.length > 0) after = chunk.lines[chunk.lines.length - 1].seq;
+        // The stage was read before the lines: ended and nothing new means every line is out.
+        if ((TERMINAL_JOB_STAGES.has(chunk.stage) && chunk.lines.length === 0) || sse.isClosed) break;
+        if (chunk.lines.length === 0) await sleep(POLL_MS);
+        chunk = await this.rpc.call(JobsRpc.Logs, { ...ref, afterSeq: after }, ctx);
+      }
+    } finally {
+      sse.end();
+    }
+  }
+
+  @Get('events')
+  @ApiOperation({ summary: 'Stage changes as server-sent events: data: {"stage", "message", "failureCount", "timestamp"}; ends with the job' })
+  @ApiOkResponse(SSE_ANSWER)
+  @ApiErrorResponse(404, 'No such job in this namespace')
+  async events(@Param() p: JobParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext, @Res() reply: FastifyReply): Promise<void> {
+    const owner = await this.namespaces.resolve(p.namespace, auth, ctx, false);
+    const ref = { namespace: owner.name, jobId: p.jobId };
+    let job = await this.rpc.call(JobsRpc.Get, ref, ctx);
+    const sse = new SseStream(reply, ctx.requestId);
+    let last = '';
+    try {
+      for (;;) {
+        const key = `${job.status.stage}|${job.status.failureCount}|${job.status.message ?? ''}`;
+        if (key !== last) {
+          sse.send({ stage: job.status.stage, message: job.status.message, failureCount: job.status.failureCount, timestamp: job.updatedAt });
+          last = key;
+        }
+        if (TERMINAL_JOB_STAGES.has(job.status.stage) || sse.isClosed) break;
+        await sleep(EVENTS_POLL_MS);
+        job = await this.rpc.call(JobsRpc.Get, ref, ctx);
+      }
+    } finally {
+      sse.end();
+    }
+  }
+
+  @Get('metrics')
+  @ApiOperation({ summary: 'CPU and memory samples as server-sent events, one a second while the job runs' })
+  @ApiOkResponse(SSE_ANSWER)
+  @ApiErrorResponse(404, 'No such job in this namespace')
+  async metrics(@Param() p: JobParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext, @Res() reply: FastifyReply): Promise<void> {
+    const owner = await this.namespaces.resolve(p.namespace, auth, ctx, false);
+    const ref = { namespace: owner.name, jobId: p.jobId };
+    let sample = await this.rpc.call(JobsRpc.Metrics, ref, ctx);
+    const sse = new SseStream(reply, ctx.requestId);
+    try {
+      while (!TERMINAL_JOB_STAGES.has(sample.stage) && !sse.isClosed) {
+        if (sample.sample) sse.send(sample.sample);
+        await sleep(METRICS_EVERY_MS);
+        sample = await this.rpc.call(JobsRpc.Metrics, ref, ctx);
+      }
+    } finally {
+      sse.end();
+    }
+  }
+}

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { JobNamespaces } from './job-namespaces';
+import { JobStreamsController } from './job-streams.controller';
+import { JobsController } from './jobs.controller';
+
+/** `/api/jobs/…`: the Jobs API in front of the jobs service. */
+@Module({ controllers: [JobsController, JobStreamsController], providers: [JobNamespaces] })
+export class JobsApiModule {}

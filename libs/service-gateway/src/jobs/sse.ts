@@ -1,0 +1,52 @@
+import { type FastifyReply } from 'fastify';
+
+const KEEP_ALIVE_MS = 15_000;
+
+/** A server-sent-events answer on a hijacked reply: `send` a data line, comments while idle, `end`. */
+export class SseStream {
+  private closed = false;
+  private lastWrite = Date.now();
+  private readonly keepAlive: NodeJS.Timeout;
+
+  constructor(private readonly reply: FastifyReply, requestId: string) {
+    reply.hijack();
+    reply.raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'x-request-id': requestId,
+    });
+    reply.raw.write(': stream open\n\n');
+    reply.raw.on('close', () => { this.closed = true; });
+    this.keepAlive = setInterval(() => {
+      if (Date.now() - this.lastWrite >= KEEP_ALIVE_MS) this.write(': keep-alive\n\n');
+    }, KEEP_ALIVE_MS / 3);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  send(data: unknown): void {
+    this.write(`data: ${JSON.stringify(data)}\n\n`);
+  }
+
+  end(): void {
+    clearInterval(this.keepAlive);
+    if (!this.closed) reply_end(this.reply);
+    this.closed = true;
+  }
+
+  private write(chunk: string): void {
+    if (this.closed) return;
+    this.lastWrite = Date.now();
+    this.reply.raw.write(chunk);
+  }
+}
+
+function reply_end(reply: FastifyReply): void {
+  reply.raw.end();
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

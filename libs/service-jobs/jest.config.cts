@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'service-jobs',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/service-jobs',
+};

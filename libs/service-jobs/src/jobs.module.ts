@@ -1,0 +1,41 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { OutboxModule } from '@hub/messaging';
+import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
+import { type JobsConfig } from './jobs.config';
+import { JOBS_ENTITIES } from './jobs.entities';
+import { JOBS_CONFIG, JOBS_DS } from './jobs.tokens';
+import { JobStore } from './jobs/job-store';
+import { JobsHandler } from './jobs/jobs.handler';
+import { JobsUseCases } from './jobs/jobs.use-cases';
+import { NamespaceResolver } from './jobs/namespace-resolver';
+import { JobLogs } from './logs/job-logs';
+import { JOBS_MIGRATIONS } from './migrations';
+import { JOB_RUNNER } from './runner/job-runner';
+import { JobSupervisor } from './runner/job-supervisor';
+import { LocalRunner } from './runner/local-runner';
+
+export const JOBS_SCHEMA = 'jobs';
+
+export function jobsPersistence(config: JobsConfig): ServicePersistenceOptions {
+  return persistenceOptions({ name: JOBS_DS, schema: JOBS_SCHEMA, entities: JOBS_ENTITIES, migrations: JOBS_MIGRATIONS }, config);
+}
+
+/** The jobs launcher: jobs, their runs on a runner, their logs. */
+@Module({})
+export class JobsModule {
+  static forRoot(config: JobsConfig): DynamicModule {
+    return {
+      module: JobsModule,
+      imports: [
+        ServicePersistenceModule.forService(jobsPersistence(config)),
+        OutboxModule.forService({ dataSource: JOBS_DS, schema: JOBS_SCHEMA }),
+      ],
+      controllers: [JobsHandler],
+      providers: [
+        { provide: JOBS_CONFIG, useValue: config },
+        { provide: JOB_RUNNER, useFactory: () => new LocalRunner(config.workDir, config.HUB_JOBS_RUN_AS_USER) },
+        JobStore, JobLogs, JobSupervisor, JobsUseCases, NamespaceResolver,
+      ],
+    };
+  }
+}

@@ -1,0 +1,75 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource, type EntityManager } from 'typeorm';
+import { type JobStage, NotFoundError } from '@hub/contracts';
+import { Outbox } from '@hub/messaging';
+import { JOBS_DS } from '../jobs.tokens';
+import { recordStatus } from './job-events';
+import { JobEntity } from './job.entity';
+
+export const ACTIVE_STAGES: JobStage[] = ['SCHEDULING', 'RUNNING'];
+
+export type JobPatch = Partial<Pick<JobEntity, 'stage' | 'message' | 'failureCount' | 'startedAt' | 'finishedAt' | 'runner' | 'heartbeatAt' | 'labels'>>;
+
+/** Reads and conditional writes of jobs; every stage change goes out on the bus with it. */
+@Injectable()
+export class JobStore {
+  constructor(
+    @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
+    @Inject(Outbox) private readonly outbox: Outbox,
+  ) {}
+
+  async find(namespace: string, jobId: string): Promise<JobEntity> {
+    const j = await this.ds.getRepository(JobEntity).findOneBy({ id: jobId });
+    if (!j || j.namespace.toLowerCase() !== namespace.toLowerCase() || j.stage === 'DELETED') throw new NotFoundError(`Job ${jobId} not found in ${namespace}`);
+    return j;
+  }
+
+  byId(jobId: string): Promise<JobEntity | null> {
+    return this.ds.getRepository(JobEntity).findOneBy({ id: jobId });
+  }
+
+  /**
+   * Applies the patch only while the job is in one of `from` (so a cancel and an exit cannot both
+   * win); returns the updated job, or null when it had moved on. `extra` runs in the same transaction.
+   */
+  async transition(jobId: string, from: JobStage[], patch: JobPatch, extra?: (m: EntityManager, j: JobEntity) => Promise<void>): Promise<JobEntity | null> {
+    return this.outbox.transaction(async (m) => {
+      const repo = m.getRepository(JobEntity);
+      const j = await repo.createQueryBuilder('j').setLock('pessimistic_write').where('j.id = :id', { id: jobId }).getOne();
+      if (!j || !from.includes(j.stage)) return null;
+      const stageChanged = patch.stage !== undefined && patch.stage !== j.stage;
+      Object.assign(j, patch, { updatedAt: new Date() });
+      await repo.save(j);
+      if (stageChanged || patch.failureCount !== undefined) await recordStatus(this.outbox, m, j);
+      if (extra) await extra(m, j);
+      return j;
+    });
+  }
+
+  /** A running replica's sign of life. */
+  async heartbeat(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.ds.query(`UPDATE jobs.jobs SET heartbeat_at = now() WHERE id = ANY($1)`, [ids]);
+  }
+
+  async saveMetrics(id: string, metrics: NonNullable<JobEntity['metrics']>): Promise<void> {
+    await this.ds.query(`UPDATE jobs.jobs SET metrics = $2 WHERE id = $1`, [id, JSON.stringify(metrics)]);
+  }
+
+  /** Active jobs nobody has touched for `staleMs`: their replica is gone. */
+  async stale(staleMs: number): Promise<string[]> {
+    const rows = await this.ds.query<{ id: string }[]>(
+      `SELECT id FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') AND coalesce(heartbeat_at, created_at) < now() - make_interval(secs => $1)`,
+      [staleMs / 1000],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Which of these jobs were canceled (by any replica). */
+  async canceled(ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.ds.query<{ id: string }[]>(`SELECT id FROM jobs.jobs WHERE id = ANY($1) AND stage = 'CANCELED'`, [ids]);
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,4 @@
+import { CreateJobs1764000100000 } from './1764000100000-create-jobs';
+
+/** In order. Never edit one that has landed; add a new one (style.md rule 7). */
+export const JOBS_MIGRATIONS = [CreateJobs1764000100000];

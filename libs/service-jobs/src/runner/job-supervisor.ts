@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type JobsConfig } from '../jobs.config';
+import { JOBS_CONFIG } from '../jobs.tokens';
+import { JobLogs } from '../logs/job-logs';
+import { type JobEntity } from '../jobs/job.entity';
+import { ACTIVE_STAGES, JobStore } from '../jobs/job-store';
+import { JOB_RUNNER, type JobRun, type JobRunner, type RunExit } from './job-runner';
+import { cpuPercent, type ProcSample, readProc } from './proc-sample';
+
+interface Running {
+  job: JobEntity;
+  run?: JobRun;
+  /** Why we stopped it ourselves (cancel, timeout, shutdown), so its exit is not read as a failure. */
+  stopping?: 'cancel' | 'timeout' | 'shutdown';
+  lastSample?: ProcSample;
+}
+
+/**
+ * Drives the jobs this replica started: SCHEDULING → RUNNING → COMPLETED | ERROR | CANCELED, with
+ * retries (`attempts`), timeouts and cancels from any replica. A heartbeat marks its jobs alive;
+ * any replica settles jobs whose replica went silent, so none stays RUNNING forever.
+ */
+@Injectable()
+export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('JobSupervisor');
+  private readonly replica = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  private readonly running = new Map<string, Running>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: JobStore,
+    private readonly logs: JobLogs,
+    @Inject(JOB_RUNNER) private readonly runner: JobRunner,
+    @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.tick().catch((e: unknown) => this.logger.warn(`tick failed: ${String(e)}`)), this.config.HUB_JOBS_HEARTBEAT_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all([...this.running.values()].map(async (r) => {
+      r.stopping = 'shutdown';
+      r.run?.kill();
+      await r.run?.done.catch(() => undefined);
+    }));
+  }
+
+  /** Starts a job created here (after its transaction committed). */
+  launch(job: JobEntity): void {
+    const r: Running = { job };
+    this.running.set(job.id, r);
+    void this.drive(r).catch((e: unknown) => this.logger.error(`job ${job.id}: ${String(e)}`)).finally(() => this.running.delete(job.id));
+  }
+
+  /** Stops a job this replica runs (the cancel itself is already stored). */
+  stop(jobId: string): void {
+    const r = this.running.get(jobId);
+    if (!r) return;
+    r.stopping ??= 'cancel';
+    r.run?.kill();
+  }
+
+  private async drive(r: Running): Promise<void> {
+    const started = await this.store.transition(r.job.id, ['SCHEDULING'], {
+      stage: 'RUNNING', startedAt: new Date(), runner: this.replica, heartbeatAt: new Date(), message: null,
+    });
+    if (!started) return;
+    const job = started;
+    const sink = this.logs.sink(job.id);
+    let failures = job.failureCount;
+    for (let attempt = 1; ; attempt++) {
+      if (r.stopping) break;
+      const exit = await this.attempt(r, job, attempt, (line) => sink.write(line));
+      await sink.flush();
+      if (r.stopping === 'cancel') break;
+      if (r.stopping === 'shutdown') {
+        await this.finish(job.id, 'ERROR', 'the jobs service stopped while this job ran', failures + 1);
+        break;
+      }
+      if (r.stopping === 'timeout') {
+        await this.finish(job.id, 'ERROR', `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`, failures + 1);
+        break;
+      }
+      if (exit.code === 0) {
+        await this.finish(job.id, 'COMPLETED', null, failures);
+        break;
+      }
+      failures++;
+      const why = exit.error ? `could not start: ${exit.error}` : exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code ?? '?'}`;
+      if (attempt >= job.attempts) {
+        await this.finish(job.id, 'ERROR', `Job failed: ${why}`, failures);
+        break;
+      }
+      // Still RUNNING: the next attempt starts at once; the failure count tells the clients.
+      const next = await this.store.transition(job.id, ['RUNNING'], { failureCount: failures, message: `attempt ${attempt} ${why}; retrying` });
+      if (!next) break;
+    }
+    await this.logs.trim(job.id).catch(() => undefined);
+  }
+
+  private async attempt(r: Running, job: JobEntity, attempt: number, onLine: (l: string) => void): Promise<RunExit> {
+    const spec = job.spec;
+    const run = this.runner.start({
+      jobId: job.id, attempt, command: spec.command, arguments: spec.arguments, dockerImage: spec.dockerImage,
+      flavor: spec.flavor, timeoutSeconds: spec.timeoutSeconds,
+      env: { ...(spec.environment ?? {}), ...job.extraEnv, ...job.secretValues },
+      onLine,
+    });
+    r.run = run;
+    const timeout = spec.timeoutSeconds
+      ? setTimeout(() => { r.stopping ??= 'timeout'; run.kill(); }, spec.timeoutSeconds * 1000 - (Date.now() - (job.startedAt?.getTime() ?? Date.now())))
+      : undefined;
+    try {
+      return await run.done;
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  private finish(jobId: string, stage: 'COMPLETED' | 'ERROR', message: string | null, failureCount: number): Promise<JobEntity | null> {
+    return this.store.transition(jobId, ACTIVE_STAGES, { stage, message, failureCount, finishedAt: new Date(), runner: null });
+  }
+
+  private async sample(r: Running): Promise<void> {
+    const pid = r.run?.pid;
+    const now = pid ? await readProc(pid) : null;
+    if (!now) return;
+    const metrics = { cpu_usage_pct: cpuPercent(r.lastSample, now), memory_used_bytes: now.rssBytes, timestamp: new Date(now.at).toISOString() };
+    r.lastSample = now;
+    await this.store.saveMetrics(r.job.id, metrics);
+  }
+
+  /** Heartbeat for ours, cancels from other replicas, and jobs whose replica went away. */
+  private async tick(): Promise<void> {
+    const ids = [...this.running.keys()];
+    await this.store.heartbeat(ids);
+    for (const r of this.running.values()) await this.sample(r);
+    for (const id of await this.store.canceled(ids)) this.stop(id);
+    for (const id of await this.store.stale(this.config.HUB_JOBS_STALE_MS)) {
+      if (this.running.has(id)) continue;
+      const settled = await this.store.transition(id, ACTIVE_STAGES, {
+        stage: 'ERROR', message: 'the jobs service stopped while this job ran; it was not restarted', finishedAt: new Date(), runner: null,
+      });
+      if (settled) this.logger.warn(`settled job ${id}: its replica went silent`);
+    }
+  }
+}
