@@ -4,6 +4,7 @@ import { type Msg, type NatsConnection, type Subscription } from 'nats';
 import { queueGroup } from '@hub/contracts';
 import { type BusMode } from './bus-mode';
 import { BUS_MODE, NATS_CONNECTION } from './messaging.tokens';
+import { type PublishQueue, publishQueueFor } from './rpc/publish-queue';
 import { RpcDispatcher, type RpcRoute } from './rpc/rpc-dispatcher';
 import { rpcDescriptorOf } from './rpc/rpc-handler.decorators';
 
@@ -30,11 +31,12 @@ export class RpcServer implements BeforeApplicationShutdown {
     if (this.mode.kind === 'nats' && this.nc) {
       const nc = this.nc;
       const queue = queueGroup(service);
+      const replies = publishQueueFor(nc);
       for (const route of routes) {
         // A callback rather than an async iterator: no promise per message before the handler runs.
         const callback = (err: Error | null, msg: Msg): void => {
           if (err) this.logger.error({ err, subject: route.subject }, 'RPC subscription failed');
-          else void this.reply(route, msg);
+          else void this.reply(route, msg, replies);
         };
         this.subscriptions.push(nc.subscribe(route.subject, { queue, callback }));
       }
@@ -56,9 +58,10 @@ export class RpcServer implements BeforeApplicationShutdown {
     await Promise.all(this.subscriptions.splice(0).map((s) => (s.isClosed() ? undefined : s.drain())));
   }
 
-  private async reply(route: RpcRoute, msg: Msg): Promise<void> {
+  private async reply(route: RpcRoute, msg: Msg, queue: PublishQueue): Promise<void> {
     const answer = await this.dispatcher.handle(route, msg.string());
-    if (msg.reply) msg.respond(answer);
+    // Replies of one event-loop turn share a socket write (PublishQueue).
+    if (msg.reply) queue.publish({ subject: msg.reply, payload: answer, onError: (err) => this.logger.error({ err, subject: route.subject }, 'RPC reply failed') });
   }
 
   /** Every @RpcHandler method of the app's controllers and providers, bound to its instance. */

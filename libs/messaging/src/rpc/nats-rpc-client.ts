@@ -2,6 +2,7 @@ import { createInbox, type Msg, type NatsConnection, type Subscription } from 'n
 import { type RequestContext, type RpcDescriptor } from '@hub/contracts';
 import { RpcClient, type RpcCallOptions } from './rpc-client';
 import { toHubError } from './rpc-errors';
+import { type PublishQueue, publishQueueFor } from './publish-queue';
 import { decodeReply, encodeRequest } from './rpc-wire';
 
 interface Pending {
@@ -15,7 +16,8 @@ interface Pending {
  * Replies come to one wildcard inbox subscription, matched by a token, as nats.js `request`
  * does, but without its cost: it builds and throws away a NatsError (with a stack trace) on every
  * successful request (RequestOne.resolver calls cancel()), a few percent of the gateway's CPU on
- * an RPC-bound route (bench:gateway profile). "No responders" arrives as a 503 status message at
+ * an RPC-bound route (bench:gateway profile). Requests of one event-loop turn share a socket
+ * write (PublishQueue). "No responders" arrives as a 503 status message at
  * once; no reply within the timeout is a 504. No headers: the request id travels in the context.
  */
 export class NatsRpcClient extends RpcClient {
@@ -23,12 +25,14 @@ export class NatsRpcClient extends RpcClient {
   private readonly pending = new Map<string, Pending>();
   private next = 0;
   private subscription: Subscription | null = null;
+  private readonly queue: PublishQueue;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly defaultTimeoutMs: number,
   ) {
     super();
+    this.queue = publishQueueFor(nc);
   }
 
   async call<Req, Res>(rpc: RpcDescriptor<Req, Res>, data: Req, ctx: RequestContext, options?: RpcCallOptions): Promise<Res> {
@@ -40,14 +44,17 @@ export class NatsRpcClient extends RpcClient {
         this.pending.delete(token);
         reject({ code: 'TIMEOUT' });
       }, options?.timeoutMs ?? this.defaultTimeoutMs);
-      this.pending.set(token, { resolve, reject, timer });
-      try {
-        this.subscribe();
-        this.nc.publish(subject, payload, { reply: `${this.inbox}.${token}` });
-      } catch (error) {
+      const fail = (error: unknown): void => {
         clearTimeout(timer);
         this.pending.delete(token);
         reject(error);
+      };
+      this.pending.set(token, { resolve, reject, timer });
+      try {
+        this.subscribe();
+        this.queue.publish({ subject, payload, reply: `${this.inbox}.${token}`, onError: fail });
+      } catch (error) {
+        fail(error);
       }
     }).catch((error: unknown) => {
       throw toHubError(error, subject);
