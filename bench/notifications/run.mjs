@@ -107,7 +107,8 @@ async function main() {
         method: 'POST', headers: { authorization: `Bearer ${big.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ read: i % 2 === 0 }),
       }));
       const body = await res.json();
-      if (body.changed < BIG_INBOX / 2) throw new Error(`mark-all changed ${body.changed}`);
+      // The seed leaves a quarter unread: the first call changes those, every later one all 10,000.
+      if (i > 0 && body.changed !== BIG_INBOX) throw new Error(`mark-all changed ${body.changed}`);
     }
 
     const repo = `bench-org/bench-repo-${tag}`;
