@@ -33,18 +33,28 @@ export async function startHub({ root, logDir, adminToken, dataDir, databaseUrl,
 }
 
 /** Gateway + credentials + organizations as separate processes over NATS and Postgres. */
-export async function startDistributed({ root, logDir, adminToken, databaseUrl, natsUrl, busPrefix }) {
+export async function startDistributed({ root, logDir, adminToken, databaseUrl, natsUrl, busPrefix, extraServices = [] }) {
   const common = { DATABASE_URL: databaseUrl, NATS_URL: natsUrl, HUB_BUS_PREFIX: busPrefix, HOST: '127.0.0.1' };
   const app = (name) => join(root, `dist/apps/${name}/main.js`);
   await runNode('credentials-migrate', [app('credentials'), 'migrate'], { env: common, logDir, cwd: root });
   await runNode('organizations-migrate', [app('organizations'), 'migrate'], { env: common, logDir, cwd: root });
+  for (const name of extraServices) await runNode(`${name}-migrate`, [app(name), 'migrate'], { env: common, logDir, cwd: root });
   const [credPort, orgPort, gwPort] = [await freePort(), await freePort(), await freePort()];
   const credentials = startNode('credentials', [app('credentials')], { env: { ...common, PORT: String(credPort) }, logDir, cwd: root });
   const organizations = startNode('organizations', [app('organizations')], { env: { ...common, PORT: String(orgPort) }, logDir, cwd: root });
   const procs = [credentials, organizations];
+  // Other services a bench needs beside these two (e.g. notifications), each on its own port.
+  const extras = [];
+  for (const name of extraServices) {
+    const port = await freePort();
+    const proc = startNode(name, [app(name)], { env: { ...common, PORT: String(port) }, logDir, cwd: root });
+    procs.push(proc);
+    extras.push([proc, port]);
+  }
   try {
     await waitReady(credentials, `http://127.0.0.1:${credPort}/health/ready`);
     await waitReady(organizations, `http://127.0.0.1:${orgPort}/health/ready`);
+    for (const [proc, port] of extras) await waitReady(proc, `http://127.0.0.1:${port}/health/ready`);
     const { DATABASE_URL: _unused, ...gatewayEnv } = common;
     const gateway = startNode('gateway', [app('gateway')], {
       env: { ...gatewayEnv, DATABASE_URL: undefined, ...UNLIMITED, PORT: String(gwPort), HUB_ADMIN_TOKEN: adminToken },

@@ -43,15 +43,19 @@ export class InboxUseCases {
     const offset = `$${params.length}`;
     // One statement: the counts and the page come from one snapshot, so they always agree.
     const rows: PageRow[] = await this.ds.query(
+      // Counting reads only the narrow columns of the user's rows; the 20 items of the page then
+      // fetch their thread's stored item (jsonb) by primary key.
       `WITH f AS MATERIALIZED (
-         SELECT n.thread_id, n.read, n.updated_at, n.discussion_event_id, t.type, t.item, t.participants, (${view}) AS in_view
-           FROM notifications.notifications n JOIN notifications.threads t ON t.id = n.thread_id WHERE n.user_id = $1),
+         SELECT n.thread_id, n.read, n.updated_at, n.discussion_event_id, (${view}) AS in_view
+           FROM notifications.notifications n ${threadJoin(view)} WHERE n.user_id = $1),
        c AS (SELECT count(*) FILTER (WHERE in_view) AS view, count(*) FILTER (WHERE NOT read) AS unread, count(*) AS total FROM f)
-       SELECT c.view, c.unread, c.total, p.type, p.item, p.participants, p.read,
+       SELECT c.view, c.unread, c.total, t.type, t.item, t.participants, p.read,
               to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at, p.discussion_event_id
          FROM c LEFT JOIN LATERAL (
            SELECT * FROM f WHERE in_view AND ${offset}::bigint < c.view
-            ORDER BY updated_at DESC, thread_id DESC LIMIT ${NOTIFICATIONS_PAGE_SIZE} OFFSET ${offset}::bigint) p ON true`,
+            ORDER BY updated_at DESC, thread_id DESC LIMIT ${NOTIFICATIONS_PAGE_SIZE} OFFSET ${offset}::bigint) p ON true
+         LEFT JOIN notifications.threads t ON t.id = p.thread_id
+        ORDER BY p.updated_at DESC, p.thread_id DESC`,
       params,
     );
     const head = rows[0] as PageRow;
@@ -66,14 +70,16 @@ export class InboxUseCases {
     const read = dto.read ?? true;
     return this.bulk(dto, ctx, (where, params) => {
       params.push(read);
-      return `UPDATE notifications.notifications n SET read = $${params.length} FROM notifications.threads t
-               WHERE t.id = n.thread_id AND n.user_id = $1 AND n.read <> $${params.length} AND ${where}`;
+      const from = needsThread(where) ? 'FROM notifications.threads t WHERE t.id = n.thread_id AND' : 'WHERE';
+      return `UPDATE notifications.notifications n SET read = $${params.length} ${from} n.user_id = $1 AND n.read <> $${params.length} AND ${where}`;
     });
   }
 
   delete(dto: BulkNotificationsRpc, ctx: RequestContext): Promise<BulkNotificationsResult> {
-    return this.bulk(dto, ctx, (where) =>
-      `DELETE FROM notifications.notifications n USING notifications.threads t WHERE t.id = n.thread_id AND n.user_id = $1 AND ${where}`);
+    return this.bulk(dto, ctx, (where) => {
+      const using = needsThread(where) ? 'USING notifications.threads t WHERE t.id = n.thread_id AND' : 'WHERE';
+      return `DELETE FROM notifications.notifications n ${using} n.user_id = $1 AND ${where}`;
+    });
   }
 
   /** By ids, or (applyToAll) every notification matching the filters; only the caller's rows. */
@@ -112,4 +118,13 @@ function notModified(etag: string, changedAt: Date, dto: ListNotificationsRpc): 
 /** TypeORM answers an UPDATE/DELETE on Postgres with [rows, rowCount]. */
 function affectedRows(result: unknown): number {
   return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
+}
+
+/** Filters on the thread (repo, author, mentions…) need the join; read state and lastUpdate do not. */
+function needsThread(where: string): boolean {
+  return /\bt\./.test(where);
+}
+
+function threadJoin(where: string): string {
+  return needsThread(where) ? 'JOIN notifications.threads t ON t.id = n.thread_id' : '';
 }
