@@ -1,6 +1,6 @@
 import { runJob } from '@huggingface/hub';
 import {
-  createTestDatabase, describeWithInfra, freePort, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, type RunningProcess, runApp,
+  createTestDatabase, describeWithInfra, freePort, jobsBoundsScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, type RunningProcess, runApp,
   startApp, type TestDatabase, waitForHttp, waitForStage,
 } from '@hub/testing';
 
@@ -43,6 +43,7 @@ describeWithInfra('distributed hub: jobs', () => {
   });
 
   jobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  jobsBoundsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
 
   it('a jobs service killed mid-run and restarted settles the job as ERROR (none stays RUNNING)', async () => {
     const t = { baseUrl: gateway, adminToken: ADMIN };

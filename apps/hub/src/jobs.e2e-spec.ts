@@ -1,4 +1,4 @@
-import { describeWithInfra, jobsScenarios } from '@hub/testing';
+import { describeWithInfra, jobsBoundsScenarios, jobsScenarios } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'jobs-admin-token-for-tests';
@@ -16,4 +16,5 @@ describeWithInfra('all-in-one hub: jobs', () => {
   });
 
   jobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  jobsBoundsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
 });

@@ -11,3 +11,4 @@ export * from './scenarios/hardening.scenarios';
 export * from './scenarios/edge-limits.scenarios';
 export * from './scenarios/jobs.scenarios';
 export * from './scenarios/jobs-helpers';
+export * from './scenarios/jobs-bounds.scenarios';
