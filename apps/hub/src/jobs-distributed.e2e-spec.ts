@@ -1,7 +1,7 @@
 import { runJob } from '@huggingface/hub';
 import {
   createTestDatabase, describeWithInfra, freePort, jobsBoundsScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, type RunningProcess, runApp,
-  startApp, type TestDatabase, waitForHttp, waitForStage,
+  scheduledJobsScenarios, startApp, type TestDatabase, waitForHttp, waitForStage,
 } from '@hub/testing';
 
 const ADMIN = 'jobs-distributed-admin-token';
@@ -31,7 +31,7 @@ describeWithInfra('distributed hub: jobs', () => {
     jobsPort = pj;
     procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
     procs.push(startApp('organizations', { ...common, PORT: String(po) }));
-    procs.push(startApp('jobs', { ...common, PORT: String(pj), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500' }));
+    procs.push(startApp('jobs', { ...common, PORT: String(pj), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200' }));
     procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
     gateway = `http://127.0.0.1:${pg}`;
     await Promise.all([pc, po, pj, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
@@ -44,6 +44,7 @@ describeWithInfra('distributed hub: jobs', () => {
 
   jobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobsBoundsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  scheduledJobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
 
   it('a jobs service killed mid-run and restarted settles the job as ERROR (none stays RUNNING)', async () => {
     const t = { baseUrl: gateway, adminToken: ADMIN };
@@ -54,7 +55,7 @@ describeWithInfra('distributed hub: jobs', () => {
     if (!jobs) throw new Error('no jobs process');
     await jobs.stop('SIGKILL');
     procs.splice(procs.indexOf(jobs), 1);
-    const again = startApp('jobs', { ...common, PORT: String(jobsPort), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500' });
+    const again = startApp('jobs', { ...common, PORT: String(jobsPort), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200' });
     procs.push(again);
     await waitForHttp(`http://127.0.0.1:${jobsPort}/health/ready`);
     const settled = await waitForStage(t, user.token, user.name, job.id, ['ERROR', 'COMPLETED', 'CANCELED'], 15_000);

@@ -1,4 +1,4 @@
-import { describeWithInfra, jobsBoundsScenarios, jobsScenarios } from '@hub/testing';
+import { describeWithInfra, jobsBoundsScenarios, jobsScenarios, scheduledJobsScenarios } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'jobs-admin-token-for-tests';
@@ -8,7 +8,7 @@ describeWithInfra('all-in-one hub: jobs', () => {
   let t: TestHub;
 
   beforeAll(async () => {
-    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, HUB_JOBS_HEARTBEAT_MS: '300' }, { listen: true });
+    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_SCHEDULER_TICK_MS: '200' }, { listen: true });
   });
 
   afterAll(async () => {
@@ -17,4 +17,5 @@ describeWithInfra('all-in-one hub: jobs', () => {
 
   jobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsBoundsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  scheduledJobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
 });

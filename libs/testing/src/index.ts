@@ -12,3 +12,4 @@ export * from './scenarios/edge-limits.scenarios';
 export * from './scenarios/jobs.scenarios';
 export * from './scenarios/jobs-helpers';
 export * from './scenarios/jobs-bounds.scenarios';
+export * from './scenarios/scheduled-jobs.scenarios';
