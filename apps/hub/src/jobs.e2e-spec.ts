@@ -1,4 +1,6 @@
-import { describeWithInfra, jobsBoundsScenarios, jobsScenarios, scheduledJobsScenarios } from '@hub/testing';
+import { JobsRpc } from '@hub/contracts';
+import { RpcClient } from '@hub/messaging';
+import { describeWithInfra, jobsBoundsScenarios, jobsScenarios, makeUser, readSse, scheduledJobsScenarios, waitForStage } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'jobs-admin-token-for-tests';
@@ -18,4 +20,30 @@ describeWithInfra('all-in-one hub: jobs', () => {
   jobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsBoundsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   scheduledJobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+});
+
+describeWithInfra('all-in-one hub: jobs started by another service (webhooks)', () => {
+  let t: TestHub;
+
+  beforeAll(async () => {
+    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN }, { listen: true });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('jobs.job.create with initiator webhook, no owner and WEBHOOK_* environment runs in the user namespace', async () => {
+    const user = await makeUser({ baseUrl: t.baseUrl, adminToken: ADMIN });
+    const rpc = t.hub.app.get(RpcClient);
+    const job = await rpc.call(JobsRpc.Create, {
+      namespace: user.name, initiator: { type: 'webhook', id: '6b0449000000000000000001' },
+      spec: { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', 'echo "$WEBHOOK_PAYLOAD"'], environment: { AB: 'b' } },
+      environment: { WEBHOOK_PAYLOAD: '{"event":{"action":"update"}}' },
+    }, { requestId: 'webhook-test' });
+    expect(job).toMatchObject({ owner: { id: user.id, name: user.name, type: 'user' }, initiator: { type: 'webhook', id: '6b0449000000000000000001' } });
+    await waitForStage({ baseUrl: t.baseUrl, adminToken: ADMIN }, user.token, user.name, job.id, ['COMPLETED']);
+    const logs = await readSse(`${t.baseUrl}/api/jobs/${user.name}/${job.id}/logs`, user.token);
+    expect(logs.data.map((d) => (JSON.parse(d) as { data: string }).data)).toEqual(['{"event":{"action":"update"}}']);
+  });
 });
