@@ -1,7 +1,9 @@
 import { runJob } from '@huggingface/hub';
+import { connect } from 'nats';
+import { subject } from '@hub/contracts';
 import {
-  createTestDatabase, describeWithInfra, freePort, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, type RunningProcess, runApp,
-  startApp, type TestDatabase, waitForHttp, waitForStage,
+  createTestDatabase, describeWithInfra, freePort, jobsBoundsScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, type RunningProcess, runApp,
+  scheduledJobsScenarios, startApp, type TestDatabase, waitForHttp, waitForStage,
 } from '@hub/testing';
 
 const ADMIN = 'jobs-distributed-admin-token';
@@ -31,7 +33,7 @@ describeWithInfra('distributed hub: jobs', () => {
     jobsPort = pj;
     procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
     procs.push(startApp('organizations', { ...common, PORT: String(po) }));
-    procs.push(startApp('jobs', { ...common, PORT: String(pj), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500' }));
+    procs.push(startApp('jobs', { ...common, PORT: String(pj), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200' }));
     procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
     gateway = `http://127.0.0.1:${pg}`;
     await Promise.all([pc, po, pj, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
@@ -43,6 +45,26 @@ describeWithInfra('distributed hub: jobs', () => {
   });
 
   jobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  jobsBoundsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  scheduledJobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+
+  it('publishes every stage change on hub.jobs.job.status and the audit events, through the outbox', async () => {
+    const nc = await connect({ servers: NATS_URL_FOR_TESTS });
+    const got: { subject: string; data: Record<string, unknown> }[] = [];
+    const sub = nc.subscribe(subject('hub.>'), { callback: (_e, m) => got.push({ subject: m.subject, data: JSON.parse(m.string()) as Record<string, unknown> }) });
+    await nc.flush();
+    const t = { baseUrl: gateway, adminToken: ADMIN };
+    const user = await makeUser(t);
+    const job = await runJob({ namespace: user.name, accessToken: user.token, hubUrl: gateway, dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['true'] });
+    await waitForStage(t, user.token, user.name, job.id, ['COMPLETED']);
+    const deadline = Date.now() + 3000;
+    const mine = () => got.filter((g) => g.data['jobId'] === job.id || (g.data['data'] as { jobId?: string } | undefined)?.jobId === job.id);
+    while (mine().length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    sub.unsubscribe();
+    await nc.drain();
+    expect(mine().filter((g) => g.subject === subject('hub.jobs.job.status')).map((g) => g.data['stage'])).toEqual(['SCHEDULING', 'RUNNING', 'COMPLETED']);
+    expect(mine().filter((g) => g.subject === subject('hub.audit.jobs.create'))).toHaveLength(1);
+  });
 
   it('a jobs service killed mid-run and restarted settles the job as ERROR (none stays RUNNING)', async () => {
     const t = { baseUrl: gateway, adminToken: ADMIN };
@@ -53,7 +75,7 @@ describeWithInfra('distributed hub: jobs', () => {
     if (!jobs) throw new Error('no jobs process');
     await jobs.stop('SIGKILL');
     procs.splice(procs.indexOf(jobs), 1);
-    const again = startApp('jobs', { ...common, PORT: String(jobsPort), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500' });
+    const again = startApp('jobs', { ...common, PORT: String(jobsPort), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200' });
     procs.push(again);
     await waitForHttp(`http://127.0.0.1:${jobsPort}/health/ready`);
     const settled = await waitForStage(t, user.token, user.name, job.id, ['ERROR', 'COMPLETED', 'CANCELED'], 15_000);

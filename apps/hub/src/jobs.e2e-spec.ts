@@ -1,4 +1,6 @@
-import { describeWithInfra, jobsScenarios } from '@hub/testing';
+import { JobsRpc } from '@hub/contracts';
+import { RpcClient } from '@hub/messaging';
+import { describeWithInfra, jobsBoundsScenarios, jobsScenarios, makeUser, readSse, scheduledJobsScenarios, waitForStage } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'jobs-admin-token-for-tests';
@@ -8,7 +10,7 @@ describeWithInfra('all-in-one hub: jobs', () => {
   let t: TestHub;
 
   beforeAll(async () => {
-    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, HUB_JOBS_HEARTBEAT_MS: '300' }, { listen: true });
+    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_SCHEDULER_TICK_MS: '200' }, { listen: true });
   });
 
   afterAll(async () => {
@@ -16,4 +18,32 @@ describeWithInfra('all-in-one hub: jobs', () => {
   });
 
   jobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  jobsBoundsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  scheduledJobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+});
+
+describeWithInfra('all-in-one hub: jobs started by another service (webhooks)', () => {
+  let t: TestHub;
+
+  beforeAll(async () => {
+    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN }, { listen: true });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('jobs.job.create with initiator webhook, no owner and WEBHOOK_* environment runs in the user namespace', async () => {
+    const user = await makeUser({ baseUrl: t.baseUrl, adminToken: ADMIN });
+    const rpc = t.hub.app.get(RpcClient);
+    const job = await rpc.call(JobsRpc.Create, {
+      namespace: user.name, initiator: { type: 'webhook', id: '6b0449000000000000000001' },
+      spec: { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', 'echo "$WEBHOOK_PAYLOAD"'], environment: { AB: 'b' } },
+      environment: { WEBHOOK_PAYLOAD: '{"event":{"action":"update"}}' },
+    }, { requestId: 'webhook-test' });
+    expect(job).toMatchObject({ owner: { id: user.id, name: user.name, type: 'user' }, initiator: { type: 'webhook', id: '6b0449000000000000000001' } });
+    await waitForStage({ baseUrl: t.baseUrl, adminToken: ADMIN }, user.token, user.name, job.id, ['COMPLETED']);
+    const logs = await readSse(`${t.baseUrl}/api/jobs/${user.name}/${job.id}/logs`, user.token);
+    expect(logs.data.map((d) => (JSON.parse(d) as { data: string }).data)).toEqual(['{"event":{"action":"update"}}']);
+  });
 });

@@ -39,6 +39,10 @@ export class JobsConfig extends HubConfig {
   @IsInt() @Min(500) @Max(3_600_000)
   HUB_JOBS_STALE_MS: number = 15_000;
 
+  /** How often each replica looks for due scheduled jobs (a firing is claimed once across replicas). */
+  @IsInt() @Min(100) @Max(60_000)
+  HUB_JOBS_SCHEDULER_TICK_MS: number = 1000;
+
   get workDir(): string {
     return this.HUB_JOBS_WORK_DIR ?? join(tmpdir(), 'hub-jobs');
   }

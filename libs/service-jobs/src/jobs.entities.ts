@@ -1,4 +1,5 @@
 import { JobEntity } from './jobs/job.entity';
+import { ScheduledJobEntity } from './scheduled/scheduled-job.entity';
 
-export { JobEntity };
-export const JOBS_ENTITIES = [JobEntity];
+export { JobEntity, ScheduledJobEntity };
+export const JOBS_ENTITIES = [JobEntity, ScheduledJobEntity];

@@ -13,6 +13,9 @@ import { JOBS_MIGRATIONS } from './migrations';
 import { JOB_RUNNER } from './runner/job-runner';
 import { JobSupervisor } from './runner/job-supervisor';
 import { LocalRunner } from './runner/local-runner';
+import { ScheduledJobsHandler } from './scheduled/scheduled-jobs.handler';
+import { ScheduledJobsTicker } from './scheduled/scheduled-jobs.ticker';
+import { ScheduledJobsUseCases } from './scheduled/scheduled-jobs.use-cases';
 
 export const JOBS_SCHEMA = 'jobs';
 
@@ -30,11 +33,11 @@ export class JobsModule {
         ServicePersistenceModule.forService(jobsPersistence(config)),
         OutboxModule.forService({ dataSource: JOBS_DS, schema: JOBS_SCHEMA }),
       ],
-      controllers: [JobsHandler],
+      controllers: [JobsHandler, ScheduledJobsHandler],
       providers: [
         { provide: JOBS_CONFIG, useValue: config },
         { provide: JOB_RUNNER, useFactory: () => new LocalRunner(config.workDir, config.HUB_JOBS_RUN_AS_USER) },
-        JobStore, JobLogs, JobSupervisor, JobsUseCases, NamespaceResolver,
+        JobStore, JobLogs, JobSupervisor, JobsUseCases, NamespaceResolver, ScheduledJobsUseCases, ScheduledJobsTicker,
       ],
     };
   }

@@ -13,3 +13,5 @@ export * from './notification-factory';
 export * from './scenarios/notifications.scenarios';
 export * from './scenarios/jobs.scenarios';
 export * from './scenarios/jobs-helpers';
+export * from './scenarios/jobs-bounds.scenarios';
+export * from './scenarios/scheduled-jobs.scenarios';

@@ -5,3 +5,4 @@ export * from './jobs.views';
 export * from './jobs-rpc.dto';
 export * from './jobs.rpc';
 export * from './job-hardware';
+export * from './scheduled-jobs.dto';

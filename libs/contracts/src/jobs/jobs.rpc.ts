@@ -1,5 +1,6 @@
 import { rpc } from '../bus/descriptors';
 import { CreateJobRpc, DuplicateJobRpc, JobLogsRpc, JobRefRpc, ListJobsRpc, UpdateJobLabelsRpc } from './jobs-rpc.dto';
+import { CreateScheduledJobRpc, ListScheduledJobsRpc, ScheduledJobRefRpc, type ScheduledJobView } from './scheduled-jobs.dto';
 import { type JobLogsChunk, type JobMetricsAnswer, type JobPage, type JobView } from './jobs.views';
 
 /** RPCs of the jobs service. `jobs.job.create` is also what the webhooks service calls. */
@@ -12,4 +13,16 @@ export const JobsRpc = {
   UpdateLabels: rpc<UpdateJobLabelsRpc, JobView>('jobs.job.update-labels', UpdateJobLabelsRpc),
   Logs: rpc<JobLogsRpc, JobLogsChunk>('jobs.job.logs', JobLogsRpc),
   Metrics: rpc<JobRefRpc, JobMetricsAnswer>('jobs.job.metrics', JobRefRpc),
+} as const;
+
+/** Scheduled jobs: each firing runs `jobSpec` as a job with initiator `{type: 'scheduled-job', id}`. */
+export const ScheduledJobsRpc = {
+  Create: rpc<CreateScheduledJobRpc, ScheduledJobView>('jobs.scheduled-job.create', CreateScheduledJobRpc),
+  List: rpc<ListScheduledJobsRpc, ScheduledJobView[]>('jobs.scheduled-job.list', ListScheduledJobsRpc),
+  Get: rpc<ScheduledJobRefRpc, ScheduledJobView>('jobs.scheduled-job.get', ScheduledJobRefRpc),
+  Delete: rpc<ScheduledJobRefRpc, { deleted: true }>('jobs.scheduled-job.delete', ScheduledJobRefRpc),
+  Suspend: rpc<ScheduledJobRefRpc, ScheduledJobView>('jobs.scheduled-job.suspend', ScheduledJobRefRpc),
+  Resume: rpc<ScheduledJobRefRpc, ScheduledJobView>('jobs.scheduled-job.resume', ScheduledJobRefRpc),
+  /** Runs now; 409 with concurrency false while the previous run is still going. */
+  Run: rpc<ScheduledJobRefRpc, JobView>('jobs.scheduled-job.run', ScheduledJobRefRpc),
 } as const;

@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { JobNamespaces } from './job-namespaces';
 import { JobStreamsController } from './job-streams.controller';
 import { JobsController } from './jobs.controller';
+import { ScheduledJobsController } from './scheduled-jobs.controller';
 
 /** `/api/jobs/…`: the Jobs API in front of the jobs service. */
-@Module({ controllers: [JobsController, JobStreamsController], providers: [JobNamespaces] })
+@Module({ controllers: [JobsController, JobStreamsController, ScheduledJobsController], providers: [JobNamespaces] })
 export class JobsApiModule {}

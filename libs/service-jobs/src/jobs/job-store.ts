@@ -39,8 +39,10 @@ export class JobStore {
       const j = await repo.createQueryBuilder('j').setLock('pessimistic_write').where('j.id = :id', { id: jobId }).getOne();
       if (!j || !from.includes(j.stage)) return null;
       const stageChanged = patch.stage !== undefined && patch.stage !== j.stage;
-      Object.assign(j, patch, { updatedAt: new Date() });
-      await repo.save(j);
+      const change = { ...patch, updatedAt: new Date() };
+      Object.assign(j, change);
+      // One UPDATE of the changed columns (save() would read the row again first).
+      await repo.update({ id: jobId }, change);
       if (stageChanged || patch.failureCount !== undefined) await recordStatus(this.outbox, m, j);
       if (extra) await extra(m, j);
       return j;

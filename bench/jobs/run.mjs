@@ -1,0 +1,132 @@
+// Jobs benchmark (`npm run bench:jobs`): launches short jobs on the local runner through the
+// all-in-one hub's HTTP API and prints create-to-RUNNING and create-to-COMPLETED p50/p99, jobs/s,
+// and the log stream's first-line latency. Not a test: it prints figures. Builds the hub, starts
+// it on a fresh Postgres database, stops it and drops the database even on failure.
+// Environment (defaults in brackets):
+//   BENCH_JOBS [200]              jobs launched
+//   BENCH_JOBS_CONCURRENCY [20]   POSTs in flight at once
+//   BENCH_LOG_SAMPLES [20]        jobs whose log stream is opened right after the POST
+//   BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
+// create-to-RUNNING / -COMPLETED come from the job's own timestamps (createdAt, startedAt,
+// finishedAt, set by the jobs service); first-line latency is measured by this client, from
+// sending the POST to reading the first `data:` line of /logs.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const num = (name, fallback) => Number(process.env[name] ?? fallback);
+const JOBS = num('BENCH_JOBS', 200);
+const CONCURRENCY = num('BENCH_JOBS_CONCURRENCY', 20);
+const LOG_SAMPLES = num('BENCH_LOG_SAMPLES', 20);
+const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const ADMIN = `bench-admin-${randomBytes(8).toString('hex')}`;
+const TARGET_RUNNING_P99_MS = 500;
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const freePort = () => new Promise((r) => { const s = createServer().listen(0, () => { const p = s.address().port; s.close(() => r(p)); }); });
+
+async function call(base, method, path, token, body) {
+  const res = await fetch(`${base}${path}`, {
+    method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function firstLine(base, token, ns, spec) {
+  const t0 = performance.now();
+  const job = await call(base, 'POST', `/api/jobs/${ns}`, token, spec);
+  const res = await fetch(`${base}/api/jobs/${ns}/${job.id}/logs`, { headers: { authorization: `Bearer ${token}` } });
+  const reader = res.body.getReader();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += Buffer.from(value).toString();
+    if (text.includes('\ndata: ') || text.startsWith('data: ')) break;
+  }
+  const ms = performance.now() - t0;
+  await reader.cancel();
+  return { ms, id: job.id };
+}
+
+async function main() {
+  console.log('building the hub…');
+  execFileSync('npx', ['nx', 'build', 'hub'], { cwd: root, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
+  const dbName = `bench_jobs_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const dbUrl = ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const hub = spawn(process.execPath, [join(root, 'dist/apps/hub/main.js')], {
+    cwd: root, stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      PATH: process.env.PATH, DATABASE_URL: dbUrl, HUB_MIGRATE_ON_START: 'true', HUB_ADMIN_TOKEN: ADMIN, PORT: String(port), HOST: '127.0.0.1',
+      HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-jobs-')), LOG_LEVEL: 'error', HUB_RATE_LIMIT_PER_MINUTE: '1000000',
+    },
+  });
+  let stderr = '';
+  hub.stderr.on('data', (d) => { stderr = (stderr + d).slice(-5000); });
+  try {
+    for (let i = 0; ; i++) {
+      try { if ((await fetch(`${base}/health/ready`)).ok) break; } catch { /* not yet */ }
+      if (i > 300) throw new Error(`hub did not start: ${stderr}`);
+      await sleep(100);
+    }
+    const name = `bench-${randomBytes(3).toString('hex')}`;
+    await call(base, 'POST', '/admin/users', ADMIN, { name, email: `${name}@example.com` });
+    const { token } = await call(base, 'POST', `/admin/users/${name}/tokens`, ADMIN, { role: 'write' });
+    const spec = { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', 'echo hello'] };
+
+    console.log(`launching ${JOBS} jobs, ${CONCURRENCY} POSTs in flight…`);
+    const ids = [];
+    const t0 = performance.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (next < JOBS) { next++; ids.push((await call(base, 'POST', `/api/jobs/${name}`, token, spec)).id); }
+    }));
+    const launched = performance.now() - t0;
+    let jobs = [];
+    for (;;) {
+      jobs = await call(base, 'GET', `/api/jobs/${name}?limit=1000`, token);
+      if (jobs.filter((j) => ['COMPLETED', 'ERROR', 'CANCELED'].includes(j.status.stage)).length >= JOBS) break;
+      if (performance.now() - t0 > 300_000) throw new Error('jobs did not finish within 5 minutes');
+      await sleep(100);
+    }
+    const wall = Math.max(...jobs.map((j) => Date.parse(j.finishedAt))) - Math.min(...jobs.map((j) => Date.parse(j.createdAt)));
+    const toRunning = jobs.map((j) => Date.parse(j.startedAt) - Date.parse(j.createdAt));
+    const toDone = jobs.map((j) => Date.parse(j.finishedAt) - Date.parse(j.createdAt));
+    const failed = jobs.filter((j) => j.status.stage !== 'COMPLETED').length;
+
+    console.log(`log stream: ${LOG_SAMPLES} jobs, one at a time, POST then GET /logs…`);
+    const first = [];
+    for (let i = 0; i < LOG_SAMPLES; i++) first.push((await firstLine(base, token, name, spec)).ms);
+
+    const f = (x) => `${Math.round(x)} ms`;
+    console.log('');
+    console.log(`jobs: ${JOBS} (${failed} not COMPLETED), POSTs done in ${f(launched)}, all finished in ${f(wall)} → ${(JOBS / (wall / 1000)).toFixed(1)} jobs/s`);
+    console.log(`create → RUNNING   p50 ${f(pct(toRunning, 50))}  p99 ${f(pct(toRunning, 99))}  (target p99 ≤ ${TARGET_RUNNING_P99_MS} ms: ${pct(toRunning, 99) <= TARGET_RUNNING_P99_MS ? 'met' : 'NOT met'})`);
+    console.log(`create → COMPLETED p50 ${f(pct(toDone, 50))}  p99 ${f(pct(toDone, 99))}`);
+    console.log(`log stream first line (client: POST sent → first data line) p50 ${f(pct(first, 50))}  p99 ${f(pct(first, 99))}`);
+  } finally {
+    hub.kill('SIGTERM');
+    await new Promise((r) => hub.once('exit', r));
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });

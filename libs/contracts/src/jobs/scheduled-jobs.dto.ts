@@ -1,0 +1,68 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+import { CreateJobDto } from './create-job.dto';
+import { JobOwnerRef, JobUserRef } from './jobs-rpc.dto';
+import { JobOwnerView, JobUserRefView } from './jobs.views';
+
+/** `POST /api/scheduled-jobs/{namespace}`. */
+export class CreateScheduledJobDto {
+  @ApiProperty({ description: 'cron (5 fields, or 6 with seconds first; UTC) or @hourly, @daily, @weekly, @monthly, @yearly' })
+  @IsString() @Length(1, 200)
+  schedule!: string;
+
+  @ApiPropertyOptional() @IsOptional() @IsBoolean()
+  suspend?: boolean;
+
+  @ApiPropertyOptional({ description: 'false: a firing is skipped while the previous run is still going' }) @IsOptional() @IsBoolean()
+  concurrency?: boolean;
+
+  @ApiProperty({ type: CreateJobDto }) @ValidateNested() @Type(() => CreateJobDto)
+  jobSpec!: CreateJobDto;
+}
+
+export class CreateScheduledJobRpc extends CreateScheduledJobDto {
+  @Matches(NAME_PATTERN)
+  namespace!: string;
+
+  @ValidateNested() @Type(() => JobOwnerRef)
+  owner!: JobOwnerRef;
+
+  @ValidateNested() @Type(() => JobUserRef)
+  createdBy!: JobUserRef;
+}
+
+export class ScheduledJobRefRpc {
+  @Matches(NAME_PATTERN)
+  namespace!: string;
+
+  @Matches(OBJECT_ID_PATTERN, { message: 'scheduledJobId must be a 24-character hex id' })
+  scheduledJobId!: string;
+}
+
+export class ListScheduledJobsRpc {
+  @Matches(NAME_PATTERN)
+  namespace!: string;
+}
+
+export class ScheduledJobStatusView {
+  @ApiPropertyOptional({ type: String, nullable: true }) lastJobId?: string | null;
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) nextJobRunAt?: string | null;
+}
+
+/** What `@huggingface/hub`'s scheduled-job functions read (ApiScheduledJob), plus owner and status. */
+export class ScheduledJobView {
+  @ApiProperty({ enum: ['scheduled-job'] }) type!: 'scheduled-job';
+  @ApiProperty() id!: string;
+  @ApiProperty() schedule!: string;
+  @ApiProperty() suspend!: boolean;
+  @ApiProperty() concurrency!: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ type: JobOwnerView }) owner!: JobOwnerView;
+  @ApiProperty({ type: JobUserRefView }) createdBy!: JobUserRefView;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'the job object of each run (secrets as names with null values)' })
+  jobSpec!: Record<string, unknown>;
+  @ApiProperty({ type: ScheduledJobStatusView }) status!: ScheduledJobStatusView;
+}
