@@ -10,6 +10,9 @@ import { MembershipUseCases } from './members/membership.use-cases';
 import { CreateOrganizationUseCase } from './organizations/create-organization.use-case';
 import { OrganizationNamesReconciler } from './organizations/organization-names.reconciler';
 import { OrganizationsHandler } from './organizations/organizations.handler';
+import { RepoEventsConsumer } from './repositories/repo-events.consumer';
+import { RepositoriesHandler } from './repositories/repositories.handler';
+import { RepositoryCatalogue } from './repositories/repository-catalogue';
 
 export const ORGANIZATIONS_SCHEMA = 'organizations';
 
@@ -27,8 +30,10 @@ export class OrganizationsModule {
         ServicePersistenceModule.forService(organizationsPersistence(config)),
         OutboxModule.forService({ dataSource: ORGANIZATIONS_DS, schema: ORGANIZATIONS_SCHEMA }),
       ],
-      controllers: [OrganizationsHandler, MembersHandler],
-      providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases, OrganizationNamesReconciler],
+      controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler],
+      providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases, OrganizationNamesReconciler,
+        RepositoryCatalogue, RepoEventsConsumer,
+      ],
     };
   }
 }

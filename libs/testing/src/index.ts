@@ -9,3 +9,4 @@ export * from './scenarios/credentials.scenarios';
 export * from './openapi';
 export * from './scenarios/hardening.scenarios';
 export * from './scenarios/edge-limits.scenarios';
+export * from './scenarios/repositories.scenarios';

@@ -3,3 +3,4 @@ export * from './rpc';
 export * from './events';
 export * from './context';
 export * from './descriptors';
+export * from './repo-events';

@@ -6,6 +6,7 @@ import {
 import {
   AddMemberRpc, CreateOrganizationRpc, GetAccessRpc, ListForUserRpc, type MemberView, type OrganizationAccess,
   OrganizationRefRpc, type OrganizationView, type UserMembership,
+  ListRepositoriesRpc, type RepoUsagePage, type RepoUsageView, UpsertRepositoryRpc,
 } from '../organizations';
 import { rpc } from './descriptors';
 
@@ -29,4 +30,10 @@ export const OrganizationsRpc = {
   ListMembers: rpc<OrganizationRefRpc, MemberView[]>('organizations.member.list', OrganizationRefRpc),
   GetAccess: rpc<GetAccessRpc, OrganizationAccess>('organizations.access.get', GetAccessRpc),
   ListForUser: rpc<ListForUserRpc, UserMembership[]>('organizations.membership.list-for-user', ListForUserRpc),
+} as const;
+
+/** The repository catalogue kept by organizations (storage usage listings). */
+export const RepositoriesRpc = {
+  Upsert: rpc<UpsertRepositoryRpc, RepoUsageView>('organizations.repository.upsert', UpsertRepositoryRpc),
+  List: rpc<ListRepositoriesRpc, RepoUsagePage>('organizations.repository.list', ListRepositoriesRpc),
 } as const;

@@ -1,2 +1,3 @@
 export * from './organizations-rpc.dto';
 export * from './organizations.views';
+export * from './repositories.dto';
