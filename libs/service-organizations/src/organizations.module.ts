@@ -10,6 +10,9 @@ import { MembershipUseCases } from './members/membership.use-cases';
 import { CreateOrganizationUseCase } from './organizations/create-organization.use-case';
 import { OrganizationNamesReconciler } from './organizations/organization-names.reconciler';
 import { OrganizationsHandler } from './organizations/organizations.handler';
+import { AuditHandler } from './audit/audit.handler';
+import { AuditIngestConsumer } from './audit/audit-ingest.consumer';
+import { AuditLog } from './audit/audit-log';
 import { RepoEventsConsumer } from './repositories/repo-events.consumer';
 import { RepositoriesHandler } from './repositories/repositories.handler';
 import { RepositoryCatalogue } from './repositories/repository-catalogue';
@@ -30,9 +33,9 @@ export class OrganizationsModule {
         ServicePersistenceModule.forService(organizationsPersistence(config)),
         OutboxModule.forService({ dataSource: ORGANIZATIONS_DS, schema: ORGANIZATIONS_SCHEMA }),
       ],
-      controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler],
+      controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler, AuditHandler],
       providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases, OrganizationNamesReconciler,
-        RepositoryCatalogue, RepoEventsConsumer,
+        RepositoryCatalogue, RepoEventsConsumer, AuditLog, AuditIngestConsumer,
       ],
     };
   }

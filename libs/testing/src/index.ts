@@ -10,3 +10,4 @@ export * from './openapi';
 export * from './scenarios/hardening.scenarios';
 export * from './scenarios/edge-limits.scenarios';
 export * from './scenarios/repositories.scenarios';
+export * from './scenarios/audit.scenarios';

@@ -4,3 +4,4 @@ export * from './events';
 export * from './context';
 export * from './descriptors';
 export * from './repo-events';
+export * from './audit-event';

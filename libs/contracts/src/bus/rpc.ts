@@ -6,7 +6,7 @@ import {
 import {
   AddMemberRpc, CreateOrganizationRpc, GetAccessRpc, ListForUserRpc, type MemberView, type OrganizationAccess,
   OrganizationRefRpc, type OrganizationView, type UserMembership,
-  ListRepositoriesRpc, type RepoUsagePage, type RepoUsageView, UpsertRepositoryRpc,
+  type AuditPage, AuditPageRpc, ListRepositoriesRpc, type RepoUsagePage, type RepoUsageView, UpsertRepositoryRpc,
 } from '../organizations';
 import { rpc } from './descriptors';
 
@@ -36,4 +36,9 @@ export const OrganizationsRpc = {
 export const RepositoriesRpc = {
   Upsert: rpc<UpsertRepositoryRpc, RepoUsageView>('organizations.repository.upsert', UpsertRepositoryRpc),
   List: rpc<ListRepositoriesRpc, RepoUsagePage>('organizations.repository.list', ListRepositoriesRpc),
+} as const;
+
+/** The audit log organizations keeps from `hub.audit.>`, read a page at a time (the export streams them). */
+export const AuditRpc = {
+  Page: rpc<AuditPageRpc, AuditPage>('organizations.audit.page', AuditPageRpc),
 } as const;
