@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource } from 'typeorm';
+import { type DataSource, type EntityManager } from 'typeorm';
 import {
   REPO_USAGE_DEFAULT_PAGE, type RepoType, type RepoUsagePage, type RepoUsageQueryDto, type RepoUsageView, type RepoVisibility,
   type UpsertRepositoryRpc,
@@ -19,7 +19,7 @@ interface Row {
 const ISO = `to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const ORDER = { storage: 'storage', updatedAt: 'updated_at' } as const;
 
-const ownerOf = (name: string): string => name.slice(0, name.indexOf('/'));
+export const ownerOf = (name: string): string => name.slice(0, name.indexOf('/'));
 
 function toView(r: Row): RepoUsageView {
   const storage = Number(r.storage);
@@ -36,15 +36,15 @@ export class RepositoryCatalogue {
   constructor(@InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource) {}
 
   /** Adds a repository or updates it; a missing storage keeps the one known (a settings change carries none). */
-  async upsert(dto: UpsertRepositoryRpc): Promise<RepoUsageView> {
-    await this.ds.query(
+  async upsert(dto: UpsertRepositoryRpc, m: EntityManager = this.ds.manager): Promise<RepoUsageView> {
+    await m.query(
       `INSERT INTO organizations.repositories (type, name, owner, visibility, storage, updated_at)
        VALUES ($1, $2, $3, COALESCE($4, 'public'), COALESCE($5::bigint, 0), COALESCE($6::timestamptz, now()))
        ON CONFLICT (type, name) DO UPDATE SET visibility = COALESCE($4, organizations.repositories.visibility),
          storage = COALESCE($5::bigint, organizations.repositories.storage), updated_at = EXCLUDED.updated_at`,
       [dto.type, dto.name, ownerOf(dto.name), dto.visibility ?? null, dto.storage ?? null, dto.updatedAt ?? null],
     );
-    const [row] = (await this.ds.query(
+    const [row] = (await m.query(
       `SELECT name, type, visibility, storage::text, ${ISO} AS updated_at,
          (SELECT COALESCE(sum(storage), 0)::text FROM organizations.repositories o WHERE lower(o.owner) = lower($3)) AS total
        FROM organizations.repositories WHERE type = $1 AND name = $2`,
@@ -53,19 +53,17 @@ export class RepositoryCatalogue {
     return toView(row as Row);
   }
 
-  async remove(type: RepoType, name: string): Promise<void> {
-    await this.ds.query(`DELETE FROM organizations.repositories WHERE type = $1 AND name = $2`, [type, name]);
+  async remove(type: RepoType, name: string, m: EntityManager = this.ds.manager): Promise<void> {
+    await m.query(`DELETE FROM organizations.repositories WHERE type = $1 AND name = $2`, [type, name]);
   }
 
   /** A move keeps the repository's storage and visibility under its new owner/name. */
-  async move(type: RepoType, from: string, to: string): Promise<void> {
-    await this.ds.transaction(async (m) => {
-      await m.query(`DELETE FROM organizations.repositories WHERE type = $1 AND name = $2`, [type, to]);
-      await m.query(
-        `UPDATE organizations.repositories SET name = $3, owner = $4, updated_at = now() WHERE type = $1 AND name = $2`,
-        [type, from, to, ownerOf(to)],
-      );
-    });
+  async move(type: RepoType, from: string, to: string, m: EntityManager = this.ds.manager): Promise<void> {
+    await m.query(`DELETE FROM organizations.repositories WHERE type = $1 AND name = $2`, [type, to]);
+    await m.query(
+      `UPDATE organizations.repositories SET name = $3, owner = $4, updated_at = now() WHERE type = $1 AND name = $2`,
+      [type, from, to, ownerOf(to)],
+    );
   }
 
   /**

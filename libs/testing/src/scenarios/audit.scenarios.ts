@@ -73,6 +73,20 @@ export function auditScenarios(target: () => HubTarget): void {
       })]);
     });
 
+    it('records the repository events of the organization (hub.events.repo.*)', async () => {
+      const other = await makeOrg(t, 'team', [admin.name]);
+      const publish = (subject: string, payload: unknown): Promise<unknown> =>
+        http(t.baseUrl, 'POST', '/admin/events', { token: t.adminToken, body: { subject, payload } });
+      await publish('hub.events.repo.create', { event: { action: 'create', scope: 'repo' }, repo: { type: 'model', name: `${other.name}/m1`, private: true } });
+      await publish('hub.events.repo.update', { event: { action: 'update', scope: 'repo.config' }, repo: { type: 'model', name: `${other.name}/m1`, private: false } });
+      await publish('hub.events.repo.update', { event: { action: 'update', scope: 'repo.content' }, repo: { type: 'model', name: `${other.name}/m1` } });
+      await publish('hub.events.repo.move', { event: { action: 'move', scope: 'repo' }, repo: { type: 'model', name: `${other.name}/m1` }, movedTo: { name: `${other.name}/m2` } });
+      await publish('hub.events.repo.delete', { event: { action: 'delete', scope: 'repo' }, repo: { type: 'model', name: `${other.name}/m2` } });
+      const res = await eventually(() => exportOf(admin.token, 'author:system', other.name), (r) => r.body.some((e) => e.type === 'repo.delete'));
+      expect(res.body.map((e) => e.type).filter((x) => x.startsWith('repo.'))).toEqual(['repo.delete', 'repo.move', 'repo.update_settings', 'repo.create']);
+      expect(res.body.find((e) => e.type === 'repo.move')?.data).toEqual({ repo: `${other.name}/m1`, type: 'model', movedTo: `${other.name}/m2` });
+    });
+
     it('filters with q: author, ip and type terms, several combining with AND', async () => {
       expect((await exportOf(admin.token, 'type:org.add_user')).body.map((e) => e.type)).toEqual(['org.add_user', 'org.add_user']);
       expect((await exportOf(admin.token, 'author:system type:org.create')).body.map((e) => e.type)).toEqual(['org.create']);
