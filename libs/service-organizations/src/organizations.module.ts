@@ -13,6 +13,8 @@ import { OrganizationsHandler } from './organizations/organizations.handler';
 import { AuditHandler } from './audit/audit.handler';
 import { AuditIngestConsumer } from './audit/audit-ingest.consumer';
 import { AuditLog } from './audit/audit-log';
+import { ResourceGroupsHandler } from './resource-groups/resource-groups.handler';
+import { ResourceGroupUseCases } from './resource-groups/resource-groups.use-cases';
 import { RepoEventsConsumer } from './repositories/repo-events.consumer';
 import { RepositoriesHandler } from './repositories/repositories.handler';
 import { RepositoryCatalogue } from './repositories/repository-catalogue';
@@ -33,9 +35,9 @@ export class OrganizationsModule {
         ServicePersistenceModule.forService(organizationsPersistence(config)),
         OutboxModule.forService({ dataSource: ORGANIZATIONS_DS, schema: ORGANIZATIONS_SCHEMA }),
       ],
-      controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler, AuditHandler],
+      controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler, AuditHandler, ResourceGroupsHandler],
       providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases, OrganizationNamesReconciler,
-        RepositoryCatalogue, RepoEventsConsumer, AuditLog, AuditIngestConsumer,
+        RepositoryCatalogue, RepoEventsConsumer, AuditLog, AuditIngestConsumer, ResourceGroupUseCases,
       ],
     };
   }

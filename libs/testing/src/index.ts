@@ -11,3 +11,4 @@ export * from './scenarios/hardening.scenarios';
 export * from './scenarios/edge-limits.scenarios';
 export * from './scenarios/repositories.scenarios';
 export * from './scenarios/audit.scenarios';
+export * from './scenarios/resource-groups.scenarios';

@@ -6,6 +6,7 @@ import {
 import {
   AddMemberRpc, CreateOrganizationRpc, GetAccessRpc, ListForUserRpc, type MemberView, type OrganizationAccess,
   OrganizationRefRpc, type OrganizationView, type UserMembership,
+  AddResourceGroupReposRpc, AddResourceGroupUsersRpc, CreateResourceGroupRpc, type ResourceGroupView, UpdateResourceGroupRpc,
   type AuditPage, AuditPageRpc, ListRepositoriesRpc, type RepoUsagePage, type RepoUsageView, UpsertRepositoryRpc,
 } from '../organizations';
 import { rpc } from './descriptors';
@@ -41,4 +42,12 @@ export const RepositoriesRpc = {
 /** The audit log organizations keeps from `hub.audit.>`, read a page at a time (the export streams them). */
 export const AuditRpc = {
   Page: rpc<AuditPageRpc, AuditPage>('organizations.audit.page', AuditPageRpc),
+} as const;
+
+/** Resource groups of an organization (spec 2.8): created and filled by the admin API, renamed by org admins. */
+export const ResourceGroupsRpc = {
+  Create: rpc<CreateResourceGroupRpc, ResourceGroupView>('organizations.resource-group.create', CreateResourceGroupRpc),
+  AddUsers: rpc<AddResourceGroupUsersRpc, ResourceGroupView>('organizations.resource-group.add-users', AddResourceGroupUsersRpc),
+  AddRepos: rpc<AddResourceGroupReposRpc, ResourceGroupView>('organizations.resource-group.add-repos', AddResourceGroupReposRpc),
+  Update: rpc<UpdateResourceGroupRpc, ResourceGroupView>('organizations.resource-group.update', UpdateResourceGroupRpc),
 } as const;

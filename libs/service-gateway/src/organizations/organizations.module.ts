@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { OrganizationsController } from './organizations.controller';
 import { RepoUsageController } from './repo-usage.controller';
 import { AuditExportController } from './audit-export.controller';
+import { ResourceGroupsController } from './resource-groups.controller';
 
 /** `/api/organizations/{name}/…` reads of the directory. */
-@Module({ controllers: [OrganizationsController, RepoUsageController, AuditExportController] })
+@Module({ controllers: [OrganizationsController, RepoUsageController, AuditExportController, ResourceGroupsController] })
 export class OrganizationsApiModule {}
