@@ -19,7 +19,7 @@ export class RevokeTokenForOrgUseCase {
         [dto.tokenId, dto.organizationId, dto.organizationName, ctx.userId ?? null],
       )) as unknown[];
       if (inserted.length > 0) {
-        // The organization's audit log (kept by organizations) records who cut which token off (decision 0400).
+        // The organization's audit log (kept by organizations) records who cut which token off (decision 0410).
         const type = 'org.token_approval.authorization_request.revoked';
         const org = { id: dto.organizationId, name: dto.organizationName };
         await this.outbox.add(m, Events.Audit.of(type), auditEvent(ctx, org, type, `Token ${dto.tokenId} revoked for ${org.name}`, {
