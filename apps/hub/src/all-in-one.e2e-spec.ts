@@ -1,4 +1,4 @@
-import { credentialsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios, resourceGroupsScenarios, http, queryDatabase, type SmtpCapture, startSmtpCapture } from '@hub/testing';
+import { credentialsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios, resourceGroupsScenarios, papersScenarios, mcpScenarios, http, queryDatabase, type SmtpCapture, startSmtpCapture } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'all-in-one-admin-token-for-tests';
@@ -24,6 +24,8 @@ describeWithInfra('all-in-one hub: every service in one process', () => {
   repositoriesScenarios(() => ({ baseUrl, adminToken: ADMIN }));
   auditScenarios(() => ({ baseUrl, adminToken: ADMIN }));
   resourceGroupsScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+  papersScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+  mcpScenarios(() => ({ baseUrl, adminToken: ADMIN }));
 
   it('keeps only token hashes and last four characters in the database', async () => {
     const created = await http<{ token: string; id: string }>(baseUrl, 'POST', '/admin/users', {

@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from 'nats';
 import { subject } from '@hub/contracts';
 import {
-  createTestDatabase, makeOrg, credentialsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios, resourceGroupsScenarios, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, NATS_URL_FOR_TESTS,
+  createTestDatabase, makeOrg, credentialsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios, resourceGroupsScenarios, papersScenarios, mcpScenarios, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, NATS_URL_FOR_TESTS,
   queryDatabase, type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase, waitForHttp,
 } from '@hub/testing';
 
@@ -64,6 +64,8 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   repositoriesScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   auditScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   resourceGroupsScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
+  papersScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
+  mcpScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
 
   describe('hardening (issue 7), two gateway replicas', () => {
     hardeningScenarios(() => ({ baseUrl: gatewayA, gateways: [gatewayA, gatewayB], adminToken: ADMIN }));

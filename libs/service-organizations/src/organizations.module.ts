@@ -15,6 +15,10 @@ import { AuditIngestConsumer } from './audit/audit-ingest.consumer';
 import { AuditLog } from './audit/audit-log';
 import { ResourceGroupsHandler } from './resource-groups/resource-groups.handler';
 import { ResourceGroupUseCases } from './resource-groups/resource-groups.use-cases';
+import { McpHandler } from './mcp/mcp.handler';
+import { PaperEventsConsumer } from './papers/paper-events.consumer';
+import { PapersHandler } from './papers/papers.handler';
+import { PaperUseCases } from './papers/papers.use-cases';
 import { RepoEventsConsumer } from './repositories/repo-events.consumer';
 import { RepositoriesHandler } from './repositories/repositories.handler';
 import { RepositoryCatalogue } from './repositories/repository-catalogue';
@@ -35,9 +39,9 @@ export class OrganizationsModule {
         ServicePersistenceModule.forService(organizationsPersistence(config)),
         OutboxModule.forService({ dataSource: ORGANIZATIONS_DS, schema: ORGANIZATIONS_SCHEMA }),
       ],
-      controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler, AuditHandler, ResourceGroupsHandler],
+      controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler, AuditHandler, ResourceGroupsHandler, PapersHandler, McpHandler],
       providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases, OrganizationNamesReconciler,
-        RepositoryCatalogue, RepoEventsConsumer, AuditLog, AuditIngestConsumer, ResourceGroupUseCases,
+        RepositoryCatalogue, RepoEventsConsumer, AuditLog, AuditIngestConsumer, ResourceGroupUseCases, PaperUseCases, PaperEventsConsumer,
       ],
     };
   }

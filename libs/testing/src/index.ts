@@ -12,3 +12,5 @@ export * from './scenarios/edge-limits.scenarios';
 export * from './scenarios/repositories.scenarios';
 export * from './scenarios/audit.scenarios';
 export * from './scenarios/resource-groups.scenarios';
+export * from './scenarios/papers.scenarios';
+export * from './scenarios/mcp.scenarios';

@@ -5,3 +5,4 @@ export * from './context';
 export * from './descriptors';
 export * from './repo-events';
 export * from './audit-event';
+export * from './paper-events';

@@ -6,6 +6,7 @@ import {
 import {
   AddMemberRpc, CreateOrganizationRpc, GetAccessRpc, ListForUserRpc, type MemberView, type OrganizationAccess,
   OrganizationRefRpc, type OrganizationView, type UserMembership,
+  AdminCreatePaperDto, ClaimPaperRpc, type ClaimPaperView, type McpSettingsView, McpUserRpc, type PaperView, SetMcpSettingsRpc,
   AddResourceGroupReposRpc, AddResourceGroupUsersRpc, CreateResourceGroupRpc, type ResourceGroupView, UpdateResourceGroupRpc,
   type AuditPage, AuditPageRpc, ListRepositoriesRpc, type RepoUsagePage, type RepoUsageView, UpsertRepositoryRpc,
 } from '../organizations';
@@ -50,4 +51,16 @@ export const ResourceGroupsRpc = {
   AddUsers: rpc<AddResourceGroupUsersRpc, ResourceGroupView>('organizations.resource-group.add-users', AddResourceGroupUsersRpc),
   AddRepos: rpc<AddResourceGroupReposRpc, ResourceGroupView>('organizations.resource-group.add-repos', AddResourceGroupReposRpc),
   Update: rpc<UpdateResourceGroupRpc, ResourceGroupView>('organizations.resource-group.update', UpdateResourceGroupRpc),
+} as const;
+
+/** Papers and claims of their author entries. */
+export const PapersRpc = {
+  Upsert: rpc<AdminCreatePaperDto, PaperView>('organizations.paper.upsert', AdminCreatePaperDto),
+  Claim: rpc<ClaimPaperRpc, ClaimPaperView>('organizations.paper.claim', ClaimPaperRpc),
+} as const;
+
+/** A user's MCP settings. */
+export const McpRpc = {
+  Get: rpc<McpUserRpc, McpSettingsView>('organizations.mcp.get', McpUserRpc),
+  Set: rpc<SetMcpSettingsRpc, McpSettingsView>('organizations.mcp.set', SetMcpSettingsRpc),
 } as const;
