@@ -1,4 +1,4 @@
-import { credentialsScenarios, describeWithInfra, http, queryDatabase, type SmtpCapture, startSmtpCapture } from '@hub/testing';
+import { credentialsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios, resourceGroupsScenarios, papersScenarios, mcpScenarios, http, queryDatabase, type SmtpCapture, startSmtpCapture } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'all-in-one-admin-token-for-tests';
@@ -21,6 +21,11 @@ describeWithInfra('all-in-one hub: every service in one process', () => {
   });
 
   credentialsScenarios(() => ({ baseUrl, adminToken: ADMIN, smtp }));
+  repositoriesScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+  auditScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+  resourceGroupsScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+  papersScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+  mcpScenarios(() => ({ baseUrl, adminToken: ADMIN }));
 
   it('keeps only token hashes and last four characters in the database', async () => {
     const created = await http<{ token: string; id: string }>(baseUrl, 'POST', '/admin/users', {

@@ -1,7 +1,8 @@
 import { connect, type NatsConnection } from 'nats';
 import { subject } from '@hub/contracts';
 import {
-  createTestDatabase, makeOrg, credentialsScenarios, notificationsScenarios, describeWithInfra, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, NATS_URL_FOR_TESTS,
+  createTestDatabase, makeOrg, credentialsScenarios, notificationsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios,
+  resourceGroupsScenarios, papersScenarios, mcpScenarios, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, NATS_URL_FOR_TESTS,
   queryDatabase, type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase, waitForHttp,
 } from '@hub/testing';
 
@@ -62,6 +63,11 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   });
 
   credentialsScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN, smtp }));
+  repositoriesScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
+  auditScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
+  resourceGroupsScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
+  papersScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
+  mcpScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
 
   describe('notifications (issue 9), a separate process fed over JetStream', () => {
     notificationsScenarios(() => ({ baseUrl: gatewayB, adminToken: ADMIN }));

@@ -10,6 +10,18 @@ import { MembershipUseCases } from './members/membership.use-cases';
 import { CreateOrganizationUseCase } from './organizations/create-organization.use-case';
 import { OrganizationNamesReconciler } from './organizations/organization-names.reconciler';
 import { OrganizationsHandler } from './organizations/organizations.handler';
+import { AuditHandler } from './audit/audit.handler';
+import { AuditIngestConsumer } from './audit/audit-ingest.consumer';
+import { AuditLog } from './audit/audit-log';
+import { ResourceGroupsHandler } from './resource-groups/resource-groups.handler';
+import { ResourceGroupUseCases } from './resource-groups/resource-groups.use-cases';
+import { McpHandler } from './mcp/mcp.handler';
+import { PaperEventsConsumer } from './papers/paper-events.consumer';
+import { PapersHandler } from './papers/papers.handler';
+import { PaperUseCases } from './papers/papers.use-cases';
+import { RepoEventsConsumer } from './repositories/repo-events.consumer';
+import { RepositoriesHandler } from './repositories/repositories.handler';
+import { RepositoryCatalogue } from './repositories/repository-catalogue';
 
 export const ORGANIZATIONS_SCHEMA = 'organizations';
 
@@ -27,8 +39,10 @@ export class OrganizationsModule {
         ServicePersistenceModule.forService(organizationsPersistence(config)),
         OutboxModule.forService({ dataSource: ORGANIZATIONS_DS, schema: ORGANIZATIONS_SCHEMA }),
       ],
-      controllers: [OrganizationsHandler, MembersHandler],
-      providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases, OrganizationNamesReconciler],
+      controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler, AuditHandler, ResourceGroupsHandler, PapersHandler, McpHandler],
+      providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases, OrganizationNamesReconciler,
+        RepositoryCatalogue, RepoEventsConsumer, AuditLog, AuditIngestConsumer, ResourceGroupUseCases, PaperUseCases, PaperEventsConsumer,
+      ],
     };
   }
 }

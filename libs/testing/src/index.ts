@@ -15,3 +15,8 @@ export * from './scenarios/jobs.scenarios';
 export * from './scenarios/jobs-helpers';
 export * from './scenarios/jobs-bounds.scenarios';
 export * from './scenarios/scheduled-jobs.scenarios';
+export * from './scenarios/repositories.scenarios';
+export * from './scenarios/audit.scenarios';
+export * from './scenarios/resource-groups.scenarios';
+export * from './scenarios/papers.scenarios';
+export * from './scenarios/mcp.scenarios';

@@ -4,3 +4,6 @@ export * from './events';
 export * from './context';
 export * from './descriptors';
 export * from './notifications-rpc';
+export * from './repo-events';
+export * from './audit-event';
+export * from './paper-events';

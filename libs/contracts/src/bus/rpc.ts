@@ -6,6 +6,9 @@ import {
 import {
   AddMemberRpc, CreateOrganizationRpc, GetAccessRpc, ListForUserRpc, type MemberView, type OrganizationAccess,
   OrganizationRefRpc, type OrganizationView, type UserMembership,
+  AdminCreatePaperDto, ClaimPaperRpc, type ClaimPaperView, type McpSettingsView, McpUserRpc, type PaperView, SetMcpSettingsRpc,
+  AddResourceGroupReposRpc, AddResourceGroupUsersRpc, CreateResourceGroupRpc, type ResourceGroupView, UpdateResourceGroupRpc,
+  type AuditPage, AuditPageRpc, ListRepositoriesRpc, type RepoUsagePage, type RepoUsageView, UpsertRepositoryRpc,
 } from '../organizations';
 import { rpc } from './descriptors';
 
@@ -29,4 +32,35 @@ export const OrganizationsRpc = {
   ListMembers: rpc<OrganizationRefRpc, MemberView[]>('organizations.member.list', OrganizationRefRpc),
   GetAccess: rpc<GetAccessRpc, OrganizationAccess>('organizations.access.get', GetAccessRpc),
   ListForUser: rpc<ListForUserRpc, UserMembership[]>('organizations.membership.list-for-user', ListForUserRpc),
+} as const;
+
+/** The repository catalogue kept by organizations (storage usage listings). */
+export const RepositoriesRpc = {
+  Upsert: rpc<UpsertRepositoryRpc, RepoUsageView>('organizations.repository.upsert', UpsertRepositoryRpc),
+  List: rpc<ListRepositoriesRpc, RepoUsagePage>('organizations.repository.list', ListRepositoriesRpc),
+} as const;
+
+/** The audit log organizations keeps from `hub.audit.>`, read a page at a time (the export streams them). */
+export const AuditRpc = {
+  Page: rpc<AuditPageRpc, AuditPage>('organizations.audit.page', AuditPageRpc),
+} as const;
+
+/** Resource groups of an organization (spec 2.8): created and filled by the admin API, renamed by org admins. */
+export const ResourceGroupsRpc = {
+  Create: rpc<CreateResourceGroupRpc, ResourceGroupView>('organizations.resource-group.create', CreateResourceGroupRpc),
+  AddUsers: rpc<AddResourceGroupUsersRpc, ResourceGroupView>('organizations.resource-group.add-users', AddResourceGroupUsersRpc),
+  AddRepos: rpc<AddResourceGroupReposRpc, ResourceGroupView>('organizations.resource-group.add-repos', AddResourceGroupReposRpc),
+  Update: rpc<UpdateResourceGroupRpc, ResourceGroupView>('organizations.resource-group.update', UpdateResourceGroupRpc),
+} as const;
+
+/** Papers and claims of their author entries. */
+export const PapersRpc = {
+  Upsert: rpc<AdminCreatePaperDto, PaperView>('organizations.paper.upsert', AdminCreatePaperDto),
+  Claim: rpc<ClaimPaperRpc, ClaimPaperView>('organizations.paper.claim', ClaimPaperRpc),
+} as const;
+
+/** A user's MCP settings. */
+export const McpRpc = {
+  Get: rpc<McpUserRpc, McpSettingsView>('organizations.mcp.get', McpUserRpc),
+  Set: rpc<SetMcpSettingsRpc, McpSettingsView>('organizations.mcp.set', SetMcpSettingsRpc),
 } as const;

@@ -4,7 +4,7 @@ import {
 } from 'class-validator';
 import { DISCUSSION_STATUSES, type DiscussionStatus, REPO_TYPES, type RepoType } from '../enums';
 import { OBJECT_ID_PATTERN } from '../names';
-import { eventFamily } from '../bus/descriptors';
+import { event, eventFamily } from '../bus/descriptors';
 
 /** A user as a notification shows them (spec 2.6 Participant). */
 export class EventUser {
@@ -159,7 +159,8 @@ export class BlogEventPayload extends NotificationEventExtras {
 /** The hub events notifications consumes (each a family under `hub.events.<area>.>`). */
 export const NotificationSourceEvents = {
   Discussion: eventFamily<DiscussionEventPayload>('hub.events.discussion', DiscussionEventPayload),
-  Paper: eventFamily<PaperEventPayload>('hub.events.paper', PaperEventPayload),
+  // Comments on a paper's page; `hub.events.paper.create` (the paper itself) is organizations'.
+  Paper: event<PaperEventPayload>('hub.events.paper.comment', PaperEventPayload),
   Post: eventFamily<PostEventPayload>('hub.events.post', PostEventPayload),
   Blog: eventFamily<BlogEventPayload>('hub.events.blog', BlogEventPayload),
 } as const;

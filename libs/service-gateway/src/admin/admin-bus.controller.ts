@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminCreateRepoDto, AdminPublishEventDto, Events } from '@hub/contracts';
-import { EventBus } from '@hub/messaging';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  AdminCreateRepoDto, AdminPublishEventDto, Events, RepositoriesRpc, RepoUsageView, type RequestContext,
+} from '@hub/contracts';
+import { EventBus, RpcClient } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
-import { AdminOnly, ApiErrorResponse } from '../core';
-import { RepoCatalogueUnavailableError } from './admin.errors';
+import { AdminOnly, Ctx } from '../core';
 import { PublishedEvent } from './admin.views';
 
 @ApiTags('admin')
@@ -12,7 +13,10 @@ import { PublishedEvent } from './admin.views';
 @AdminOnly()
 @Controller('admin')
 export class AdminBusController {
-  constructor(private readonly events: EventBus) {}
+  constructor(
+    private readonly events: EventBus,
+    private readonly rpc: RpcClient,
+  ) {}
 
   @Post('events')
   @HttpCode(202)
@@ -25,9 +29,11 @@ export class AdminBusController {
   }
 
   @Post('repos')
-  @ApiOperation({ summary: 'Add a repository to the catalogue (arrives with repository storage usage)' })
-  @ApiErrorResponse(501, 'The repository catalogue is not available yet')
-  createRepo(@Body() _dto: AdminCreateRepoDto): never {
-    throw new RepoCatalogueUnavailableError();
+  @ApiOperation({ summary: 'Add a repository to the catalogue, or set its visibility and storage (as a repo event would)' })
+  @ApiCreatedResponse({ description: 'The repository as the usage listings show it', type: RepoUsageView })
+  createRepo(@Body() dto: AdminCreateRepoDto, @Ctx() ctx: RequestContext): Promise<RepoUsageView> {
+    return this.rpc.call(RepositoriesRpc.Upsert, {
+      name: dto.name, type: dto.type, visibility: dto.private ? 'private' : 'public', storage: dto.storage,
+    }, ctx);
   }
 }

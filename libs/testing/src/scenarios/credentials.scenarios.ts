@@ -177,7 +177,7 @@ export function credentialsScenarios(target: () => CredentialsScenarioTarget): v
       expectError(await http(t.baseUrl, 'POST', '/admin/users', { token: t.adminToken, body: { name: 'bad name!', email: 'nope' } }), 400, /name/);
       expectError(await http(t.baseUrl, 'POST', '/admin/organizations', { token: t.adminToken, body: { name: 'o-x', plan: 'gold', admins: [user.name] } }), 400, /plan/);
       expectError(await http(t.baseUrl, 'POST', '/admin/organizations', { token: t.adminToken, body: { name: 'o-y', plan: 'team', admins: ['ghost-user-1'] } }), 404, /ghost-user-1/);
-      expectError(await http(t.baseUrl, 'POST', '/admin/repos', { token: t.adminToken, body: { name: 'a/b', type: 'model', private: false, storage: 1 } }), 501);
+      expectError(await http(t.baseUrl, 'POST', '/admin/repos', { token: t.adminToken, body: { name: 'no-slash', type: 'model', private: false, storage: 1 } }), 400, /owner\/name/);
     });
   });
 }

@@ -1,0 +1,48 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  AdminCreateResourceGroupDto, AdminResourceGroupReposDto, AdminResourceGroupUsersDto, CredentialsRpc, type RequestContext,
+  ResourceGroupsRpc, ResourceGroupView,
+} from '@hub/contracts';
+import { RpcClient } from '@hub/messaging';
+import { AdminOnly, ApiErrorResponse, Ctx, OrgNameParam } from '../core';
+import { ResourceGroupParam } from '../organizations/resource-group.params';
+
+/** Resource groups are created and filled by the operator (spec 2.8; the hub has no UI for it). */
+@ApiTags('admin')
+@ApiBearerAuth()
+@AdminOnly()
+@Controller('admin/organizations/:name/resource-groups')
+export class AdminResourceGroupsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a resource group in an organization' })
+  @ApiCreatedResponse({ description: 'The resource group', type: ResourceGroupView })
+  @ApiErrorResponse(404, 'No such organization')
+  create(@Param() p: OrgNameParam, @Body() dto: AdminCreateResourceGroupDto, @Ctx() ctx: RequestContext): Promise<ResourceGroupView> {
+    return this.rpc.call(ResourceGroupsRpc.Create, { ...dto, organization: p.name }, ctx);
+  }
+
+  @Post(':resourceGroupId/users')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Add users to a resource group with their roles (a user already in it gets the new role)' })
+  @ApiOkResponse({ description: 'The resource group', type: ResourceGroupView })
+  @ApiErrorResponse(404, 'No such organization, resource group or user')
+  async addUsers(@Param() p: ResourceGroupParam, @Body() dto: AdminResourceGroupUsersDto, @Ctx() ctx: RequestContext): Promise<ResourceGroupView> {
+    const users = await Promise.all(dto.users.map(async (u) => {
+      const user = await this.rpc.call(CredentialsRpc.GetUser, { name: u.user }, ctx);
+      return { id: user.id, name: user.name, fullname: user.fullname, role: u.role };
+    }));
+    return this.rpc.call(ResourceGroupsRpc.AddUsers, { organization: p.name, groupId: p.resourceGroupId, users }, ctx);
+  }
+
+  @Post(':resourceGroupId/repos')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Add repositories to a resource group' })
+  @ApiOkResponse({ description: 'The resource group', type: ResourceGroupView })
+  @ApiErrorResponse(404, 'No such organization or resource group')
+  addRepos(@Param() p: ResourceGroupParam, @Body() dto: AdminResourceGroupReposDto, @Ctx() ctx: RequestContext): Promise<ResourceGroupView> {
+    return this.rpc.call(ResourceGroupsRpc.AddRepos, { organization: p.name, groupId: p.resourceGroupId, repos: dto.repos }, ctx);
+  }
+}

@@ -1,0 +1,19 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type AuthInfo, McpRpc, McpSettingsView, type RequestContext } from '@hub/contracts';
+import { RpcClient } from '@hub/messaging';
+import { Ctx, CurrentAuth } from '../core';
+
+@ApiTags('mcp')
+@ApiBearerAuth()
+@Controller('api/settings/mcp')
+export class McpController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get()
+  @ApiOperation({ summary: "The caller's MCP tools: built-in ones and Spaces" })
+  @ApiOkResponse({ description: 'The settings (defaults for a new user)', type: McpSettingsView })
+  settings(@CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<McpSettingsView> {
+    return this.rpc.call(McpRpc.Get, { userId: auth.user.id }, ctx);
+  }
+}

@@ -1,0 +1,28 @@
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { PaperEvents, Streams } from '@hub/contracts';
+import { EventBus, type Unsubscribe } from '@hub/messaging';
+import { PaperUseCases } from './papers.use-cases';
+
+/** Papers published on `hub.events.paper.*` (durable; the same paper twice leaves the same rows). */
+@Injectable()
+export class PaperEventsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private stop?: Unsubscribe;
+
+  constructor(
+    private readonly events: EventBus,
+    private readonly papers: PaperUseCases,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.stop = await this.events.consume({
+      stream: Streams.Events.name, durable: 'organizations-papers', source: PaperEvents.Create,
+      handler: async (e) => {
+        await this.papers.upsert(e.paper);
+      },
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop?.();
+  }
+}

@@ -1,0 +1,71 @@
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type AuditEventType, type RepoEventPayload, RepoEvents, type RequestContext, Streams } from '@hub/contracts';
+import { EventBus, Outbox, type Unsubscribe } from '@hub/messaging';
+import { type EntityManager } from 'typeorm';
+import { recordAudit } from '../audit/record-audit';
+import { OrganizationEntity } from '../organizations/organization.entity';
+import { ownerOf, RepositoryCatalogue } from './repository-catalogue';
+
+/** The audit type of a repo event, when it is one the audit log keeps. */
+function auditTypeOf(e: RepoEventPayload): AuditEventType | undefined {
+  switch (e.event.action) {
+    case 'create': return 'repo.create';
+    case 'delete': return 'repo.delete';
+    case 'move': return 'repo.move';
+    case 'update': return e.event.scope === 'repo.config' ? 'repo.update_settings' : undefined;
+    default: return undefined;
+  }
+}
+
+/**
+ * Keeps the catalogue in step with `hub.events.repo.*` (durable: an event published while this
+ * service is down is applied when it comes back; applying one twice leaves the same row) and
+ * records the repository events of organizations in their audit log, in the same transaction.
+ */
+@Injectable()
+export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private stop?: Unsubscribe;
+
+  constructor(
+    private readonly events: EventBus,
+    private readonly outbox: Outbox,
+    private readonly catalogue: RepositoryCatalogue,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.stop = await this.events.consume({
+      stream: Streams.Events.name, durable: 'organizations-repo-catalogue', source: RepoEvents,
+      handler: (e, meta) => this.apply(e, { requestId: `repo-event-${meta.msgId ?? 'unknown'}`.slice(0, 128).replace(/[^A-Za-z0-9._:-]/g, '-') }),
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop?.();
+  }
+
+  async apply(e: RepoEventPayload, ctx: RequestContext): Promise<void> {
+    await this.outbox.transaction(async (m) => {
+      await this.change(e, m);
+      const type = auditTypeOf(e);
+      const org = type ? await this.organizationOf(m, e.repo.name) : null;
+      if (type && org) {
+        const data = { repo: e.repo.name, type: e.repo.type, ...(e.movedTo ? { movedTo: e.movedTo.name } : {}) };
+        await recordAudit(this.outbox, m, ctx, org, type, `${e.repo.type} ${e.repo.name}: ${e.event.action}`, data);
+      }
+    });
+  }
+
+  private async change(e: RepoEventPayload, m: EntityManager): Promise<void> {
+    const { repo } = e;
+    if (e.event.action === 'delete') return this.catalogue.remove(repo.type, repo.name, m);
+    if (e.event.action === 'move' && e.movedTo) return this.catalogue.move(repo.type, repo.name, e.movedTo.name, m);
+    // create, update and anything else that names a repository: it exists (visibility kept unless given).
+    await this.catalogue.upsert({
+      type: repo.type, name: repo.name, visibility: repo.private === undefined ? undefined : repo.private ? 'private' : 'public', storage: repo.storage,
+    }, m);
+  }
+
+  private organizationOf(m: EntityManager, repo: string): Promise<OrganizationEntity | null> {
+    return m.createQueryBuilder(OrganizationEntity, 'o').where('lower(o.name) = lower(:name)', { name: ownerOf(repo) }).getOne();
+  }
+}
