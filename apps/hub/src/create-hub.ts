@@ -4,7 +4,8 @@ import { type BusMode, busModeFrom, RpcServer } from '@hub/messaging';
 import { CredentialsConfig } from '@hub/service-credentials';
 import { createGatewayApp, GatewayConfig } from '@hub/service-gateway';
 import { OrganizationsConfig } from '@hub/service-organizations';
-import { adminTokenFor } from './admin-token';
+import { WebhooksConfig } from '@hub/service-webhooks';
+import { adminTokenFor, secretKeyFor } from './admin-token';
 import { type HubConfigs, HubModule } from './hub.module';
 
 export interface Hub {
@@ -27,7 +28,10 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
     gateway,
     credentials: loadConfig(CredentialsConfig, env),
     organizations: loadConfig(OrganizationsConfig, env),
+    webhooks: loadConfig(WebhooksConfig, env),
   };
+  // Like the admin token: one generated and kept under the data dir when unset (architecture section 8).
+  configs.webhooks.HUB_SECRET_KEY ??= secretKeyFor(gateway.HUB_DATA_DIR);
   // One process, one address: links point at this hub's own port unless told otherwise.
   for (const c of Object.values(configs)) c.HUB_PUBLIC_URL ??= `http://localhost:${gateway.PORT}`;
   const mode = busModeFrom(gateway.NATS_URL);

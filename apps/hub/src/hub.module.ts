@@ -7,11 +7,13 @@ import { databaseCheck, metricsAccess, natsCheck, ObservabilityModule } from '@h
 import { CREDENTIALS_DS, type CredentialsConfig, CredentialsModule } from '@hub/service-credentials';
 import { type GatewayConfig, GatewayModule } from '@hub/service-gateway';
 import { ORGANIZATIONS_DS, type OrganizationsConfig, OrganizationsModule } from '@hub/service-organizations';
+import { WEBHOOKS_DS, type WebhooksConfig, WebhooksModule } from '@hub/service-webhooks';
 
 export interface HubConfigs {
   gateway: GatewayConfig;
   credentials: CredentialsConfig;
   organizations: OrganizationsConfig;
+  webhooks: WebhooksConfig;
 }
 
 /** Every service module in one process: the all-in-one composition. */
@@ -30,12 +32,14 @@ export class HubModule {
         }),
         CredentialsModule.forRoot(configs.credentials),
         OrganizationsModule.forRoot(configs.organizations),
+        WebhooksModule.forRoot(configs.webhooks),
         GatewayModule.forRoot(configs.gateway),
         ObservabilityModule.forApp('hub', {
-          inject: [getDataSourceToken(CREDENTIALS_DS), getDataSourceToken(ORGANIZATIONS_DS), NATS_CONNECTION],
-          useFactory: (c: DataSource, o: DataSource, nc: NatsConnection | null) => [
+          inject: [getDataSourceToken(CREDENTIALS_DS), getDataSourceToken(ORGANIZATIONS_DS), getDataSourceToken(WEBHOOKS_DS), NATS_CONNECTION],
+          useFactory: (c: DataSource, o: DataSource, w: DataSource, nc: NatsConnection | null) => [
             databaseCheck('credentials-db', c),
             databaseCheck('organizations-db', o),
+            databaseCheck('webhooks-db', w),
             ...natsCheck(nc),
           ],
         }, metricsAccess(configs.gateway, true)),

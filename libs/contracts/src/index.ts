@@ -7,3 +7,5 @@ export * from './organizations';
 export * from './admin';
 export * from './http';
 export * from './validation';
+export * from './webhooks';
+export * from './jobs';

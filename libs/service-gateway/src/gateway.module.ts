@@ -4,12 +4,13 @@ import { type GatewayConfig } from './core/gateway.config';
 import { GatewayCoreModule } from './core/gateway-core.module';
 import { CredentialsApiModule } from './credentials/credentials.module';
 import { OrganizationsApiModule } from './organizations/organizations.module';
+import { WebhooksApiModule } from './webhooks/webhooks.module';
 
 /**
  * The HTTP edge: owns no tables, reaches services only through the RPC client. One folder and
  * one module per service area; a new area is one more import here.
  */
-const AREAS = [CredentialsApiModule, OrganizationsApiModule, AdminApiModule];
+const AREAS = [CredentialsApiModule, OrganizationsApiModule, AdminApiModule, WebhooksApiModule];
 
 @Module({})
 export class GatewayModule {

@@ -9,3 +9,5 @@ export * from './scenarios/credentials.scenarios';
 export * from './openapi';
 export * from './scenarios/hardening.scenarios';
 export * from './scenarios/edge-limits.scenarios';
+export * from './webhook-capture';
+export * from './scenarios/webhooks.scenarios';
