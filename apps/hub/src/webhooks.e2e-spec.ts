@@ -10,7 +10,7 @@ describeWithInfra('all-in-one hub: webhooks', () => {
 
   beforeAll(async () => {
     capture = await startWebhookCapture();
-    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, ...WEBHOOK_TEST_ENV }, { listen: true });
+    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, ...WEBHOOK_TEST_ENV, LOG_LEVEL: process.env['WH_LOG'] ?? 'fatal' }, { listen: true });
   });
 
   afterAll(async () => {

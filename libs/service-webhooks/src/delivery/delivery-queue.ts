@@ -4,6 +4,7 @@ import { type DataSource } from 'typeorm';
 import { type WebhookDomain } from '@hub/contracts';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
+import { rowsOf } from './rows';
 
 export interface ClaimedDelivery {
   id: string;
@@ -59,7 +60,7 @@ export class DeliveryQueue {
   }
 
   async claim(limit: number): Promise<ClaimedDelivery[]> {
-    return this.ds.query(
+    return rowsOf<ClaimedDelivery>(await this.ds.query(
       `UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $2::float8 / 1000), attempts = d.attempts + 1
        FROM (SELECT id FROM webhooks.deliveries
              WHERE state = 'pending' AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
@@ -67,7 +68,7 @@ export class DeliveryQueue {
        WHERE d.id = c.id
        RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts`,
       [limit, this.config.HUB_WEBHOOK_LEASE_MS],
-    );
+    ));
   }
 
   async succeeded(id: string): Promise<void> {

@@ -4,6 +4,7 @@ import { Outbox } from '@hub/messaging';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
 import { DeliveryMetrics } from './delivery-metrics';
+import { rowsOf } from './rows';
 
 /**
  * The suspension rule (architecture section 7): a webhook failing with no success for the
@@ -28,11 +29,11 @@ export class WebhookHealth {
   /** Returns true when this failure suspended the webhook. */
   async failed(webhookId: string, why: string, gone: boolean): Promise<boolean> {
     return this.outbox.transaction(async (m) => {
-      const rows: { failing_since: Date; failures: number; disabled: string; owner_id: string; url: string | null }[] = await m.query(
+      const rows = rowsOf<{ failing_since: Date; failures: number; disabled: string; owner_id: string; url: string | null }>(await m.query(
         `UPDATE webhooks.webhooks SET last_trigger_at = now(), failing_since = COALESCE(failing_since, now()), failures = failures + 1
          WHERE id = $1 RETURNING failing_since, failures, disabled, owner_id, url`,
         [webhookId],
-      );
+      ));
       const w = rows[0];
       if (!w || w.disabled !== 'false') return false;
       const failingForS = (Date.now() - new Date(w.failing_since).getTime()) / 1000;
