@@ -11,3 +11,4 @@ export * from './scenarios/hardening.scenarios';
 export * from './scenarios/edge-limits.scenarios';
 export * from './webhook-capture';
 export * from './scenarios/webhooks.scenarios';
+export * from './scenarios/webhooks-kill.scenarios';
