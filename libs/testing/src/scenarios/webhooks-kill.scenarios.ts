@@ -7,6 +7,8 @@ export interface KillNineTarget extends HubTarget {
   capture: WebhookCapture;
   /** Kills the process running deliveries with SIGKILL (and starts it again when there is no other). */
   killMidway(): Promise<void>;
+  /** Kill only once every event was accepted (the all-in-one hub is also the one accepting them). */
+  killAfterPublishing?: boolean;
 }
 
 export interface KillNineLedger {
@@ -15,6 +17,8 @@ export interface KillNineLedger {
   duplicates: number;
   /** Events delivered more than once with different webhook-id headers (must be 0). */
   unstableIds: number;
+  /** Distinct events the receiver had when the process was killed (less than published). */
+  deliveredAtKill: number;
 }
 
 /**
@@ -31,8 +35,11 @@ export async function deliverThroughKillNine(t: KillNineTarget, count = 2000, ti
   });
   if (created.status !== 200) throw new Error(`create answered ${created.status}`);
   let killed = false;
+  let published = false;
+  let deliveredAtKill = 0;
   const killing = (async () => {
-    while (t.capture.at(path).length < count / 4) await new Promise((r) => setTimeout(r, 10));
+    while (t.capture.at(path).length < count / 4 || (t.killAfterPublishing && !published)) await new Promise((r) => setTimeout(r, 10));
+    deliveredAtKill = new Set(t.capture.at(path).map((d) => String((d.json['event'] as Record<string, unknown>)['action']))).size;
     await t.killMidway();
     killed = true;
   })();
@@ -42,6 +49,7 @@ export async function deliverThroughKillNine(t: KillNineTarget, count = 2000, ti
       if (res.status >= 300) throw new Error(`publish answered ${res.status}`);
     }));
   }
+  published = true;
   await killing;
   if (!killed) throw new Error('the process was never killed');
   const deadline = Date.now() + timeoutMs;
@@ -59,6 +67,6 @@ export async function deliverThroughKillNine(t: KillNineTarget, count = 2000, ti
   const seen = ids();
   return {
     published: count, delivered: seen.size, duplicates: t.capture.at(path).length - seen.size,
-    unstableIds: [...seen.values()].filter((s) => s.size > 1).length,
+    unstableIds: [...seen.values()].filter((s) => s.size > 1).length, deliveredAtKill,
   };
 }
