@@ -52,7 +52,6 @@ export class WebhookBodyDto {
 
   @ApiPropertyOptional({ description: 'Printable ASCII; on update absent or null keeps the current secret and "" removes it' })
   @IsOptional() @MaxLength(MAX_SECRET_LENGTH, { message: `secret must be at most ${MAX_SECRET_LENGTH} characters` })
-  // eslint-disable-next-line no-control-regex -- the spec's own pattern
   @Matches(/^[\x20-\x7F]*$/, { message: 'secret must be printable ASCII' })
   @IsString({ message: 'secret must be a string' })
   secret?: string | null;

@@ -44,7 +44,7 @@ export class DeliveryLogStore {
       `INSERT INTO webhooks.delivery_logs (id, webhook_id, delivery_id, trigger, attempt, request_headers, payload, status, response_headers, response_body, duration_ms, error)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [id, a.webhookId, a.deliveryId, a.trigger, a.attempt, JSON.stringify(headers), a.payload, a.result.status, JSON.stringify(a.result.headers),
-        a.result.body.replace(/\u0000/g, ''), a.result.durationMs, a.result.error],
+        a.result.body.split(String.fromCharCode(0)).join('') /* Postgres text refuses NUL */, a.result.durationMs, a.result.error],
     );
     return id;
   }

@@ -39,7 +39,9 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
     const text = JSON.stringify(payload);
     // The msgId dedupes repeats; without one the payload itself is the identity.
     const eventId = meta.msgId ?? createHash('sha256').update(`${meta.subject}\n${text}`).digest('hex').slice(0, 48);
-    const { webhook: _ignored, ...event } = payload;
+    // A `webhook` member from the publisher is dropped: each attempt sets its own.
+    const event: Record<string, unknown> = { ...payload };
+    delete event['webhook'];
     const owner = payload.repo.name.split('/')[0];
     const queued = await this.queue.enqueue({
       eventId, subject: meta.subject, payload: JSON.stringify(event), domain, repoType: payload.repo.type, repoName: payload.repo.name, ownerName: owner,
