@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { SUSPENDED, WebhookEvents } from '@hub/contracts';
 import { Outbox } from '@hub/messaging';
 import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
+import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
 import { DeliveryMetrics } from './delivery-metrics';
 import { rowsOf } from './rows';
 
@@ -17,13 +19,21 @@ export class WebhookHealth {
 
   constructor(
     private readonly outbox: Outbox,
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     private readonly metrics: DeliveryMetrics,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {}
 
+  /**
+   * No event, so no outbox transaction (that would wake the relay on every delivery); and no
+   * write when nothing changes but a lastTriggerAt less than a second old.
+   */
   async succeeded(webhookId: string): Promise<void> {
-    await this.outbox.transaction((m) =>
-      m.query(`UPDATE webhooks.webhooks SET last_trigger_at = now(), failing_since = NULL, failures = 0 WHERE id = $1`, [webhookId]));
+    await this.ds.query(
+      `UPDATE webhooks.webhooks SET last_trigger_at = now(), failing_since = NULL, failures = 0
+       WHERE id = $1 AND (failures > 0 OR last_trigger_at IS NULL OR last_trigger_at < now() - interval '1 second')`,
+      [webhookId],
+    );
   }
 
   /** Returns true when this failure suspended the webhook. */
