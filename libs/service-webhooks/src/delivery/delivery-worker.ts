@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type WebhookRow } from '../management/webhook-row';
 import { WebhookStore } from '../management/webhook.store';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
@@ -57,9 +58,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       try {
         const room = this.config.HUB_WEBHOOK_CONCURRENCY - this.inFlight;
         if (room > 0) claimed = await this.queue.claim(room);
+        const webhooks = claimed.length > 0 ? await this.store.byIds([...new Set(claimed.map((d) => d.webhook_id))]) : new Map<string, WebhookRow>();
         for (const d of claimed) {
           this.inFlight++;
-          void this.deliver(d).finally(() => {
+          void this.deliver(d, webhooks.get(d.webhook_id)).finally(() => {
             this.inFlight--;
             this.wake?.();
           });
@@ -81,9 +83,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
-  private async deliver(d: ClaimedDelivery): Promise<void> {
+  private async deliver(d: ClaimedDelivery, webhook: WebhookRow | undefined): Promise<void> {
     try {
-      const webhook = await this.store.byId(d.webhook_id);
       if (!webhook || webhook.disabled !== 'false') return await this.queue.dropped(d.id);
       const { result, ok } = await this.attempts.run({ webhook, deliveryId: d.id, eventPayload: d.payload, trigger: 'scheduled', attempt: d.attempts });
       this.metrics.latency.observe(result.durationMs / 1000);

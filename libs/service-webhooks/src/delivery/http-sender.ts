@@ -1,10 +1,14 @@
 import { lookup as dnsLookup } from 'node:dns';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { type BlockList, isIP, type LookupFunction } from 'node:net';
 import { isBlockedAddress } from './ssrf-guard';
 
 export const MAX_LOGGED_BODY = 20 * 1024;
+
+// Kept-alive connections: the guard still runs on every new connection (the lookup below), and a
+// reused socket goes to an address that passed it.
+const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 256 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
 
 export interface SendResult {
   /** null when no answer came (refused, timed out, blocked). */
@@ -58,7 +62,7 @@ export function postJson(url: string, body: string, headers: Record<string, stri
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       lookup: guardedLookup(allowed),
       timeout: timeoutMs,
-      agent: false,
+      agent: target.protocol === 'https:' ? agents.https : agents.http,
     }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -27,6 +27,12 @@ export class WebhookStore {
     return rows[0];
   }
 
+  /** The webhooks of a claimed batch, in one query. */
+  async byIds(ids: string[]): Promise<Map<string, WebhookRow>> {
+    const rows: WebhookRow[] = await this.ds.query(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks.webhooks w WHERE w.id = ANY($1)`, [ids]);
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
   async byId(id: string): Promise<WebhookRow | undefined> {
     const rows: WebhookRow[] = await this.ds.query(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks.webhooks w WHERE w.id = $1`, [id]);
     return rows[0];
