@@ -104,9 +104,9 @@ async function seedExtra(dbUrl, ownerId, count) {
   await c.connect();
   try {
     await c.query(`INSERT INTO webhooks.webhooks (id, owner_id, owner_name, url, domains)
-      SELECT lpad(to_hex(i), 24, 'f'), $1, 'bench', 'http://127.0.0.1:9/none', ARRAY['repo'] FROM generate_series(1, $2) i`, [ownerId, count]);
+      SELECT lpad(to_hex(i), 24, '0'), $1, 'bench', 'http://127.0.0.1:9/none', ARRAY['repo'] FROM generate_series(1, $2) i`, [ownerId, count]);
     await c.query(`INSERT INTO webhooks.watched (webhook_id, type, name, position)
-      SELECT lpad(to_hex(i), 24, 'f'), 'model', 'other/repo-' || i, 1 FROM generate_series(1, $1) i`, [count]);
+      SELECT lpad(to_hex(i), 24, '0'), 'model', 'other/repo-' || i, 1 FROM generate_series(1, $1) i`, [count]);
   } finally {
     await c.end();
   }
