@@ -15,3 +15,14 @@ export function adminTokenFor(dataDir: string): { token: string; generated: bool
   writeFileSync(file, token + '\n', { mode: 0o600 });
   return { token, generated: true };
 }
+
+/** HUB_SECRET_KEY of the all-in-one mode when unset: generated once, kept beside the admin token. */
+export function secretKeyFor(dataDir: string): string {
+  const dir = resolve(dataDir);
+  const file = join(dir, 'secret-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true });
+  const key = randomBytes(32).toString('base64url');
+  writeFileSync(file, key + '\n', { mode: 0o600 });
+  return key;
+}

@@ -6,7 +6,8 @@ import { createGatewayApp, GatewayConfig } from '@hub/service-gateway';
 import { JobsConfig } from '@hub/service-jobs';
 import { OrganizationsConfig } from '@hub/service-organizations';
 import { NotificationsConfig } from '@hub/service-notifications';
-import { adminTokenFor } from './admin-token';
+import { WebhooksConfig } from '@hub/service-webhooks';
+import { adminTokenFor, secretKeyFor } from './admin-token';
 import { type HubConfigs, HubModule } from './hub.module';
 
 export interface Hub {
@@ -31,7 +32,10 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
     organizations: loadConfig(OrganizationsConfig, env),
     notifications: loadConfig(NotificationsConfig, env),
     jobs: loadConfig(JobsConfig, env),
+    webhooks: loadConfig(WebhooksConfig, env),
   };
+  // Like the admin token: one generated and kept under the data dir when unset (architecture section 8).
+  configs.webhooks.HUB_SECRET_KEY ??= secretKeyFor(gateway.HUB_DATA_DIR);
   // One process, one address: links point at this hub's own port unless told otherwise.
   for (const c of Object.values(configs)) c.HUB_PUBLIC_URL ??= `http://localhost:${gateway.PORT}`;
   const mode = busModeFrom(gateway.NATS_URL);

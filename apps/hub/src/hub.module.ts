@@ -9,6 +9,7 @@ import { type GatewayConfig, GatewayModule } from '@hub/service-gateway';
 import { JOBS_DS, type JobsConfig, JobsModule } from '@hub/service-jobs';
 import { ORGANIZATIONS_DS, type OrganizationsConfig, OrganizationsModule } from '@hub/service-organizations';
 import { NOTIFICATIONS_DS, type NotificationsConfig, NotificationsModule } from '@hub/service-notifications';
+import { WEBHOOKS_DS, type WebhooksConfig, WebhooksModule } from '@hub/service-webhooks';
 
 export interface HubConfigs {
   gateway: GatewayConfig;
@@ -16,6 +17,7 @@ export interface HubConfigs {
   organizations: OrganizationsConfig;
   notifications: NotificationsConfig;
   jobs: JobsConfig;
+  webhooks: WebhooksConfig;
 }
 
 /** Every service module in one process: the all-in-one composition. */
@@ -36,17 +38,19 @@ export class HubModule {
         OrganizationsModule.forRoot(configs.organizations),
         NotificationsModule.forRoot(configs.notifications),
         JobsModule.forRoot(configs.jobs),
+        WebhooksModule.forRoot(configs.webhooks),
         GatewayModule.forRoot(configs.gateway),
         ObservabilityModule.forApp('hub', {
           inject: [
             getDataSourceToken(CREDENTIALS_DS), getDataSourceToken(ORGANIZATIONS_DS), getDataSourceToken(NOTIFICATIONS_DS),
-            getDataSourceToken(JOBS_DS), NATS_CONNECTION,
+            getDataSourceToken(JOBS_DS), getDataSourceToken(WEBHOOKS_DS), NATS_CONNECTION,
           ],
-          useFactory: (c: DataSource, o: DataSource, n: DataSource, j: DataSource, nc: NatsConnection | null) => [
+          useFactory: (c: DataSource, o: DataSource, n: DataSource, j: DataSource, w: DataSource, nc: NatsConnection | null) => [
             databaseCheck('credentials-db', c),
             databaseCheck('organizations-db', o),
             databaseCheck('notifications-db', n),
             databaseCheck('jobs-db', j),
+            databaseCheck('webhooks-db', w),
             ...natsCheck(nc),
           ],
         }, metricsAccess(configs.gateway, true)),

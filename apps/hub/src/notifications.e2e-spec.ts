@@ -1,4 +1,4 @@
-import { Events, type JobStatusEvent, NotificationMailEvents } from '@hub/contracts';
+import { Events, type JobStatusEvent, WebhookEvents, type WebhookSuspendedEvent } from '@hub/contracts';
 import { EventBus } from '@hub/messaging';
 import { describeWithInfra, http, makeOrg, makeUser, notificationsScenarios, type SmtpCapture, startSmtpCapture } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
@@ -33,10 +33,12 @@ describeWithInfra('all-in-one hub: notifications', () => {
       const [owner, admin] = [await makeUser(hub), await makeUser(hub)];
       const org = await makeOrg(hub, 'team', [admin.name]);
       const bus = t.hub.app.get(EventBus);
-      const event = { webhookId: 'a'.repeat(24), ownerName: owner.name, url: 'https://example.com/hook', suspendedAt: new Date().toISOString() };
-      await bus.publish(NotificationMailEvents.WebhookSuspended, event, { msgId: 'b'.repeat(24) });
-      await bus.publish(NotificationMailEvents.WebhookSuspended, event, { msgId: 'c'.repeat(24) });
-      await bus.publish(NotificationMailEvents.WebhookSuspended, { ...event, ownerName: org.name, ownerType: 'org' }, { msgId: 'd'.repeat(24) });
+      const event: WebhookSuspendedEvent = {
+        webhookId: 'a'.repeat(24), ownerId: owner.id, ownerName: owner.name, url: 'https://example.com/hook', reason: 'failing', suspendedAt: new Date().toISOString(),
+      };
+      await bus.publish(WebhookEvents.Suspended, event, { msgId: 'b'.repeat(24) });
+      await bus.publish(WebhookEvents.Suspended, event, { msgId: 'c'.repeat(24) });
+      await bus.publish(WebhookEvents.Suspended, { ...event, ownerName: org.name, ownerType: 'org' }, { msgId: 'd'.repeat(24) });
       const deadline = Date.now() + 10_000;
       while ((mailsTo(owner.name).length < 2 || mailsTo(admin.name).length < 1) && Date.now() < deadline) await sleep(50);
       expect(mailsTo(owner.name)).toEqual([`Your webhook ${'a'.repeat(24)} was suspended`, `Your webhook ${'a'.repeat(24)} was suspended`]);

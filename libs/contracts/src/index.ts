@@ -8,4 +8,5 @@ export * from './admin';
 export * from './http';
 export * from './validation';
 export * from './notifications';
+export * from './webhooks';
 export * from './jobs';

@@ -20,3 +20,6 @@ export * from './scenarios/audit.scenarios';
 export * from './scenarios/resource-groups.scenarios';
 export * from './scenarios/papers.scenarios';
 export * from './scenarios/mcp.scenarios';
+export * from './webhook-capture';
+export * from './scenarios/webhooks.scenarios';
+export * from './scenarios/webhooks-kill.scenarios';

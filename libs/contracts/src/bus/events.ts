@@ -141,7 +141,7 @@ export const Streams = {
   Audit: { name: streamName('HUB_AUDIT'), subjects: [subject('hub.audit.>')] },
   Credentials: { name: streamName('HUB_CREDENTIALS'), subjects: [subject('hub.credentials.>')] },
   Organizations: { name: streamName('HUB_ORGANIZATIONS'), subjects: [subject('hub.organizations.>')] },
-  DeadLetter: { name: streamName('HUB_DEADLETTER'), subjects: [subject('hub.deadletter.>')] },
   Webhooks: { name: streamName('HUB_WEBHOOKS'), subjects: [subject('hub.webhooks.>')] },
+  DeadLetter: { name: streamName('HUB_DEADLETTER'), subjects: [subject('hub.deadletter.>')] },
   Jobs: { name: streamName('HUB_JOBS'), subjects: [subject('hub.jobs.>')] },
 } as const;

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import {
-  CredentialsRpc, Events, type JobStatusEvent, NotificationMailEvents, OrganizationsRpc, type RequestContext, Streams, type UserView,
+  CredentialsRpc, Events, type JobStatusEvent, WebhookEvents, OrganizationsRpc, type RequestContext, Streams, type UserView,
   type WebhookSuspendedEvent,
 } from '@hub/contracts';
 import { EventBus, type EventMeta, RpcClient, type Unsubscribe } from '@hub/messaging';
@@ -33,7 +33,7 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
   async onApplicationBootstrap(): Promise<void> {
     this.stops = await Promise.all([
       this.bus.consume({
-        stream: Streams.Webhooks.name, durable: 'notifications-webhook-suspended', source: NotificationMailEvents.WebhookSuspended,
+        stream: Streams.Webhooks.name, durable: 'notifications-webhook-suspended', source: WebhookEvents.Suspended,
         handler: (e, meta) => this.onWebhookSuspended(e, meta),
       }),
       this.bus.consume({

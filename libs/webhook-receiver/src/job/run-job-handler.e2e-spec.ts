@@ -36,7 +36,7 @@ describe('runJobHandler in a real child process', () => {
     const payload = repoContentPayload();
     const outcome = await runJob({
       WEBHOOK_PAYLOAD: JSON.stringify(payload),
-      WEBHOOK_REPO_ID: payload.repo.name,
+      WEBHOOK_REPO_ID: 'alice/tiny-model',
       WEBHOOK_REPO_TYPE: payload.repo.type,
       WEBHOOK_SECRET: 'job-secret',
     });

@@ -46,7 +46,7 @@ export async function runJobHandler(handler: WebhookJobHandlerFn, options: RunJo
   const { payload } = loaded;
   const envType = env['WEBHOOK_REPO_TYPE'];
   const context: WebhookJobContext = {
-    repoId: env['WEBHOOK_REPO_ID'] || payload.repo.name,
+    repoId: env['WEBHOOK_REPO_ID'] || payload.repo.name || payload.repo.id || '',
     repoType: isRepoType(envType) ? envType : payload.repo.type,
     secret: env['WEBHOOK_SECRET'] || undefined,
   };

@@ -21,12 +21,14 @@ export type DiscussionStatus = (typeof DISCUSSION_STATUSES)[number];
 export interface WebhookEvent {
   /** e.g. `create`, `update`, `delete`, `move`; any string is accepted. */
   action: string;
-  scope: WebhookEventScope;
+  /** Sent by this hub; spec 4.8 promises only `action`. */
+  scope?: WebhookEventScope;
 }
 
+/** Either member may be missing (the Python client's own payload model makes `api` optional). */
 export interface WebhookUrl {
-  web: string;
-  api: string;
+  web?: string;
+  api?: string;
 }
 
 export interface WebhookAuthorRef {
@@ -34,13 +36,14 @@ export interface WebhookAuthorRef {
 }
 
 export interface WebhookRepo {
+  /** The one member spec 4.8 promises; the others are checked only where present. */
   type: RepoType;
   /** `owner/name` */
-  name: string;
-  id: string;
-  private: boolean;
-  url: WebhookUrl;
-  owner: WebhookAuthorRef;
+  name?: string;
+  id?: string;
+  private?: boolean;
+  url?: WebhookUrl;
+  owner?: WebhookAuthorRef;
   /** Commit the repo's main ref points at after the event, when the hub knows it. */
   headSha?: string;
 }
@@ -80,5 +83,5 @@ export interface WebhookPayload {
   updatedRefs?: WebhookUpdatedRef[];
   updatedConfig?: { private?: boolean };
   movedTo?: { name: string; owner: WebhookAuthorRef };
-  webhook: { id: string; version: 3 };
+  webhook?: { id?: string; version?: number };
 }

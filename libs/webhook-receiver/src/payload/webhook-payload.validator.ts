@@ -63,7 +63,9 @@ const arrayOf =
     return undefined;
   };
 
-const url = shape({ web: required(string), api: required(string) });
+// Spec 4.8 rule 2 promises only repo.type and event.action (and the Python client's own model makes
+// url.api optional), so every other member is checked for its type only where it is present.
+const url = shape({ web: optional(string), api: optional(string) });
 const ref = shape({ id: required(string) });
 
 /** Order matters: the members the spec requires (repo.type, event.action) are checked first. */
@@ -71,16 +73,16 @@ const TOP_LEVEL: [string, Field][] = Object.entries({
   repo: required(
     shape({
       type: required(oneOf(REPO_TYPES)),
-      name: required(string),
-      id: required(string),
-      private: required(boolean),
-      url: required(url),
-      owner: required(ref),
+      name: optional(string),
+      id: optional(string),
+      private: optional(boolean),
+      url: optional(url),
+      owner: optional(ref),
       headSha: optional(string),
     }),
   ),
-  event: required(shape({ action: required(string), scope: required(string) })),
-  webhook: required(shape({ id: required(string), version: required(oneOf([3])) })),
+  event: required(shape({ action: required(string), scope: optional(string) })),
+  webhook: optional(shape({ id: optional(string), version: optional(integer) })),
   discussion: optional(
     shape({
       id: required(string),

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'webhooks',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/apps/webhooks',
+};

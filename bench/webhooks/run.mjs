@@ -1,0 +1,165 @@
+// npm run bench:webhooks — N events matching W webhooks, delivered to a loopback receiver, in the
+// distributed mode (gateway + services + webhooks over NATS and Postgres) and all-in-one (the hub
+// on Postgres, in-process bus). A ledger per run: published × W must equal delivered (distinct
+// event × webhook at the receiver), duplicates apart; a run that does not balance is void.
+// Settings: BENCH_EVENTS (20000), BENCH_WEBHOOKS (10), BENCH_EXTRA_WEBHOOKS (0; e.g. 100000
+// registered but not matching), BENCH_MODES (distributed,all-in-one), BENCH_TIMEOUT_S (600).
+import { createServer } from 'node:http';
+import { createServer as netServer } from 'node:net';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { runNode, startNode, stopAll, waitReady } from '../gateway/processes.mjs';
+import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const N = Number(process.env.BENCH_EVENTS ?? 20000);
+const W = Number(process.env.BENCH_WEBHOOKS ?? 10);
+const EXTRA = Number(process.env.BENCH_EXTRA_WEBHOOKS ?? 0);
+const MODES = (process.env.BENCH_MODES ?? 'distributed,all-in-one').split(',');
+const TIMEOUT_S = Number(process.env.BENCH_TIMEOUT_S ?? 600);
+const ADMIN = 'bench-webhooks-admin-token-0123456789';
+const logDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
+const settings = {
+  HUB_SECRET_KEY: 'bench-webhooks-secret-key-0123456789', HUB_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32', HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: '100000000',
+  HUB_RATE_LIMIT_PER_MINUTE: '1000000000', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+};
+
+async function freePort() {
+  const s = netServer();
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+function rssMb(pid) {
+  try {
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024);
+  } catch {
+    return null;
+  }
+}
+
+async function receiver() {
+  const seen = new Map(); // "action|webhookId" → first receipt time
+  let duplicates = 0;
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const p = JSON.parse(Buffer.concat(chunks).toString());
+      const key = `${p.event.action}|${p.webhook.id}`;
+      if (seen.has(key)) duplicates++;
+      else seen.set(key, performance.now());
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}/hook`, seen, dups: () => duplicates, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+}
+
+async function api(base, method, path, token, body) {
+  const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const json = await res.json().catch(() => ({}));
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function start(mode, dbUrl) {
+  const app = (name) => join(root, `dist/apps/${name}/main.js`);
+  if (mode === 'all-in-one') {
+    const port = await freePort();
+    const hub = startNode('hub', [app('hub')], { env: { ...settings, DATABASE_URL: dbUrl, HUB_MIGRATE_ON_START: 'true', HUB_ADMIN_TOKEN: ADMIN, PORT: String(port), HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-hub-')), NATS_URL: undefined }, logDir, cwd: root });
+    await waitReady(hub, `http://127.0.0.1:${port}/health/ready`, 120_000);
+    return { url: `http://127.0.0.1:${port}`, procs: [hub], deliverers: [hub] };
+  }
+  const common = { ...settings, DATABASE_URL: dbUrl, NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', HUB_BUS_PREFIX: `benchwh${Date.now()}` };
+  for (const s of ['credentials', 'organizations', 'webhooks']) await runNode(`${s}-migrate`, [app(s), 'migrate'], { env: common, logDir, cwd: root });
+  const procs = [];
+  for (const s of ['credentials', 'organizations', 'webhooks', 'gateway']) {
+    const port = await freePort();
+    const p = startNode(s, [app(s)], { env: { ...common, PORT: String(port), HUB_ADMIN_TOKEN: ADMIN }, logDir, cwd: root });
+    await waitReady(p, `http://127.0.0.1:${port}/health/ready`, 120_000);
+    procs.push(Object.assign(p, { url: `http://127.0.0.1:${port}` }));
+  }
+  return { url: procs[3].url, procs, deliverers: [procs[2]] };
+}
+
+async function statements(dbUrl) {
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  try {
+    const r = await c.query('SELECT xact_commit + xact_rollback AS x, tup_inserted + tup_updated + tup_deleted AS w FROM pg_stat_database WHERE datname = current_database()');
+    return { xacts: Number(r.rows[0].x), writes: Number(r.rows[0].w) };
+  } finally {
+    await c.end();
+  }
+}
+
+async function seedExtra(dbUrl, ownerId, count) {
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  try {
+    await c.query(`INSERT INTO webhooks.webhooks (id, owner_id, owner_name, url, domains)
+      SELECT lpad(to_hex(i), 24, '0'), $1, 'bench', 'http://127.0.0.1:9/none', ARRAY['repo'] FROM generate_series(1, $2) i`, [ownerId, count]);
+    await c.query(`INSERT INTO webhooks.watched (webhook_id, type, name, position)
+      SELECT lpad(to_hex(i), 24, '0'), 'model', 'other/repo-' || i, 1 FROM generate_series(1, $1) i`, [count]);
+  } finally {
+    await c.end();
+  }
+}
+
+async function run(mode) {
+  const name = `bench_webhooks_${mode.replace(/-/g, '_')}_${Date.now()}`;
+  await createDatabase(name);
+  const dbUrl = databaseUrl(name);
+  const rx = await receiver();
+  let env;
+  try {
+    env = await start(mode, dbUrl);
+    const user = await api(env.url, 'POST', '/admin/users', ADMIN, { name: `bench${Date.now()}`, email: `bench${Date.now()}@example.com` });
+    const { token } = await api(env.url, 'POST', `/admin/users/${user.name}/tokens`, ADMIN, { role: 'write' });
+    const repo = `${user.name}/model`;
+    for (let i = 0; i < W; i++) await api(env.url, 'POST', '/api/settings/webhooks', token, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: rx.url, secret: 'bench-secret' });
+    if (EXTRA > 0) await seedExtra(dbUrl, user.id, EXTRA);
+    const before = await statements(dbUrl);
+    const published = new Map();
+    const t0 = performance.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: 32 }, async () => {
+      while (next < N) {
+        const i = next++;
+        published.set(`e${i}`, performance.now());
+        await api(env.url, 'POST', '/admin/events', ADMIN, { subject: 'hub.events.repo.update', payload: { event: { action: `e${i}`, scope: 'repo.content' }, repo: { type: 'model', name: repo, id: '0123456789abcdef01234567', private: false, url: { web: 'x', api: 'y' }, owner: { id: user.id } } } });
+      }
+    }));
+    const expected = N * W;
+    let rss = 0;
+    const deadline = Date.now() + TIMEOUT_S * 1000;
+    while (rx.seen.size < expected && Date.now() < deadline) {
+      for (const p of env.deliverers) rss = Math.max(rss, rssMb(p.child.pid) ?? 0);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const elapsed = (Math.max(...rx.seen.values()) - t0) / 1000;
+    const after = await statements(dbUrl);
+    const latencies = [...rx.seen.entries()].map(([k, at]) => at - published.get(k.split('|')[0])).sort((a, b) => a - b);
+    const q = (p) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]);
+    const delivered = rx.seen.size;
+    console.log(JSON.stringify({
+      mode, events: N, webhooks: W, extraWebhooks: EXTRA, published: expected, delivered, lost: expected - delivered, duplicates: rx.dups(),
+      balanced: delivered === expected, deliveriesPerSecond: Math.round(delivered / elapsed), p50ms: q(0.5), p99ms: q(0.99),
+      transactionsPerDelivery: +((after.xacts - before.xacts) / delivered).toFixed(2), rowWritesPerDelivery: +((after.writes - before.writes) / delivered).toFixed(2),
+      delivererPeakRssMb: rss,
+    }));
+  } finally {
+    await stopAll();
+    await rx.close();
+    await dropDatabase(name).catch(() => undefined);
+  }
+}
+
+for (const mode of MODES) await run(mode);
+console.log(`logs: ${logDir}. Transactions and row writes per delivery are from pg_stat_database (whole database, publishing included).`);

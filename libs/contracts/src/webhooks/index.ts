@@ -1,0 +1,6 @@
+export * from './webhook-job.dto';
+export * from './webhook-body.dto';
+export * from './webhooks.views';
+export * from './webhooks-rpc.dto';
+export * from './webhook-events';
+export * from './webhooks-rpc';

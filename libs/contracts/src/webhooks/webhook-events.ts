@@ -1,0 +1,74 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsISO8601, IsObject, IsOptional, IsString, Matches, MinLength, ValidateNested } from 'class-validator';
+import { event, eventFamily } from '../bus/descriptors';
+import { REPO_TYPES, type RepoType } from '../enums';
+import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+
+/** `repo` of payload v3: what matching needs is checked, the rest travels untouched. */
+export class WebhookPayloadRepo {
+  [key: string]: unknown;
+
+  @IsIn(REPO_TYPES)
+  type!: RepoType;
+
+  /** `owner/name` */
+  @Matches(/^[^/\s]+\/[^/\s]+$/, { message: 'repo.name must be owner/name' })
+  name!: string;
+}
+
+export class WebhookPayloadEvent {
+  [key: string]: unknown;
+
+  @IsString() @MinLength(1)
+  action!: string;
+
+  @IsOptional() @IsString()
+  scope?: string;
+}
+
+/**
+ * `hub.events.repo.…` and `hub.events.discussion.…`: webhook payload v3 (architecture section 6).
+ * Lenient on purpose: other areas may add members, and every member reaches the receiver as sent.
+ */
+export class WebhookPayloadV3 {
+  [key: string]: unknown;
+
+  @IsObject() @ValidateNested() @Type(() => WebhookPayloadRepo)
+  repo!: WebhookPayloadRepo;
+
+  @IsObject() @ValidateNested() @Type(() => WebhookPayloadEvent)
+  event!: WebhookPayloadEvent;
+}
+
+/** `hub.webhooks.webhook.suspended`: deliveries kept failing; the notifications service tells the owner. */
+export class WebhookSuspendedEvent {
+  @Matches(OBJECT_ID_PATTERN)
+  webhookId!: string;
+
+  @Matches(OBJECT_ID_PATTERN)
+  ownerId!: string;
+
+  /** The user (or organization) that owns the webhook: who is told. */
+  @Matches(NAME_PATTERN)
+  ownerName!: string;
+
+  @IsOptional() @IsIn(['user', 'org'])
+  ownerType?: 'user' | 'org';
+
+  @IsOptional() @IsString()
+  url?: string;
+
+  /** Why, for people: the last failure and how long it has been failing. */
+  @IsString()
+  reason!: string;
+
+  @IsISO8601()
+  suspendedAt!: string;
+}
+
+export const WebhookEvents = {
+  /** What webhooks consume: one family per domain (spec 6.1). */
+  Repo: eventFamily<WebhookPayloadV3>('hub.events.repo', WebhookPayloadV3),
+  Discussion: eventFamily<WebhookPayloadV3>('hub.events.discussion', WebhookPayloadV3),
+  Suspended: event<WebhookSuspendedEvent>('hub.webhooks.webhook.suspended', WebhookSuspendedEvent),
+} as const;

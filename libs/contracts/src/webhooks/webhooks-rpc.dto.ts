@@ -1,0 +1,49 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+import { WebhookBodyDto } from './webhook-body.dto';
+
+/** Every webhooks RPC names the caller: a user sees and touches only their own webhooks. */
+export class WebhookOwnerRpc {
+  @Matches(OBJECT_ID_PATTERN)
+  ownerId!: string;
+
+  /** The owner's user name: the namespace job webhooks start their jobs in. */
+  @Matches(NAME_PATTERN)
+  ownerName!: string;
+}
+
+export class WebhookRefRpc extends WebhookOwnerRpc {
+  /** Any string: an id that is not ours is a 404, like a missing one. */
+  @IsString()
+  id!: string;
+}
+
+export class CreateWebhookRpc extends WebhookOwnerRpc {
+  @ValidateNested() @Type(() => WebhookBodyDto)
+  body!: WebhookBodyDto;
+}
+
+export class UpdateWebhookRpc extends WebhookRefRpc {
+  @ValidateNested() @Type(() => WebhookBodyDto)
+  body!: WebhookBodyDto;
+}
+
+export class SetWebhookStateRpc extends WebhookRefRpc {
+  @IsIn(['enable', 'disable'])
+  action!: 'enable' | 'disable';
+}
+
+export class ReplayWebhookRpc extends WebhookRefRpc {
+  @IsString()
+  logId!: string;
+}
+
+export class ListWebhookLogsRpc extends WebhookRefRpc {
+  /** The id of the last log of the previous page (newest first). */
+  @IsOptional() @IsString()
+  cursor?: string;
+
+  @IsInt() @Min(1) @Max(100)
+  limit!: number;
+}

@@ -1,0 +1,112 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type FastifyReply } from 'fastify';
+import {
+  type AuthInfo, EmptyAnswer, ForbiddenError, ReplayAnswer, type RequestContext, WebhookAnswer, WebhookBodyDto, WebhookLogView, WebhooksRpc, WebhookView,
+} from '@hub/contracts';
+import { RpcClient } from '@hub/messaging';
+import { ApiErrorResponse, Ctx, CurrentAuth, GATEWAY_CONFIG, type GatewayConfig } from '../core';
+import { WebhookActionParam, WebhookIdParam, WebhookLogParam, WebhookLogsQuery } from './webhook.params';
+
+/** Changing webhooks needs a write token; reading them any token of the owner. */
+function owner(auth: AuthInfo, write: boolean): { ownerId: string; ownerName: string } {
+  if (write && auth.token.role === 'read') throw new ForbiddenError('A token with write access is needed to change webhooks');
+  return { ownerId: auth.user.id, ownerName: auth.user.name };
+}
+
+/** Spec 4.5: a user's webhooks. Another user's webhook is a 404, the same as a missing one. */
+@ApiTags('webhooks')
+@ApiBearerAuth()
+@Controller('api/settings/webhooks')
+export class WebhooksController {
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: "The caller's webhooks" })
+  @ApiOkResponse({ description: 'Bare array (spec 4.5)', type: WebhookView, isArray: true })
+  list(@CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookView[]> {
+    return this.rpc.call(WebhooksRpc.List, owner(auth, false), ctx);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a webhook (exactly one of url, job, jobSourceId)' })
+  @ApiBody({ type: WebhookBodyDto })
+  @ApiOkResponse({ description: 'The webhook', type: WebhookAnswer })
+  @ApiErrorResponse(400, 'A field breaks a rule of spec 4.6; the message names it')
+  @ApiErrorResponse(403, 'A read token')
+  async create(@Body() body: WebhookBodyDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookAnswer> {
+    return { webhook: await this.rpc.call(WebhooksRpc.Create, { ...owner(auth, true), body }, ctx) };
+  }
+
+  @Get(':webhookId')
+  @ApiOperation({ summary: 'One webhook' })
+  @ApiOkResponse({ description: 'The webhook', type: WebhookAnswer })
+  @ApiErrorResponse(404, 'No such webhook of the caller')
+  async get(@Param() p: WebhookIdParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookAnswer> {
+    return { webhook: await this.rpc.call(WebhooksRpc.Get, { ...owner(auth, false), id: p.webhookId }, ctx) };
+  }
+
+  @Post(':webhookId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Replace a webhook (null is absent; an empty watched keeps the current list)' })
+  @ApiBody({ type: WebhookBodyDto })
+  @ApiOkResponse({ description: 'The webhook', type: WebhookAnswer })
+  @ApiErrorResponse(400, 'A field breaks a rule of spec 4.6; the message names it')
+  @ApiErrorResponse(403, 'A read token')
+  @ApiErrorResponse(404, 'No such webhook of the caller')
+  async update(@Param() p: WebhookIdParam, @Body() body: WebhookBodyDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookAnswer> {
+    return { webhook: await this.rpc.call(WebhooksRpc.Update, { ...owner(auth, true), id: p.webhookId, body }, ctx) };
+  }
+
+  @Delete(':webhookId')
+  @ApiOperation({ summary: 'Delete a webhook' })
+  @ApiOkResponse({ description: 'Empty object', type: EmptyAnswer })
+  @ApiErrorResponse(403, 'A read token')
+  @ApiErrorResponse(404, 'No such webhook of the caller')
+  async remove(@Param() p: WebhookIdParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<Record<string, never>> {
+    await this.rpc.call(WebhooksRpc.Delete, { ...owner(auth, true), id: p.webhookId }, ctx);
+    return {};
+  }
+
+  @Get(':webhookId/logs')
+  @ApiOperation({ summary: 'Delivery log, newest first (our extension); next page in the Link header' })
+  @ApiOkResponse({ description: 'Attempts', type: WebhookLogView, isArray: true })
+  @ApiErrorResponse(404, 'No such webhook of the caller')
+  async logs(
+    @Param() p: WebhookIdParam, @Query() q: WebhookLogsQuery, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WebhookLogView[]> {
+    const limit = q.limit ?? 20;
+    const page = await this.rpc.call(WebhooksRpc.ListLogs, { ...owner(auth, false), id: p.webhookId, limit, ...(q.cursor ? { cursor: q.cursor } : {}) }, ctx);
+    if (page.next) {
+      const base = this.config.publicUrl;
+      void reply.header('Link', `<${base}/api/settings/webhooks/${encodeURIComponent(p.webhookId)}/logs?limit=${limit}&cursor=${page.next}>; rel="next"`);
+    }
+    return page.items;
+  }
+
+  @Post(':webhookId/replay/:logId')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Send a logged delivery again to the current URL and secret; answers the receiver's status" })
+  @ApiOkResponse({ description: 'The HTTP status of the replayed delivery', type: ReplayAnswer })
+  @ApiErrorResponse(403, 'A read token')
+  @ApiErrorResponse(404, 'No such webhook of the caller, or no such log')
+  replay(@Param() p: WebhookLogParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<{ status: number }> {
+    return this.rpc.call(WebhooksRpc.Replay, { ...owner(auth, true), id: p.webhookId, logId: p.logId }, ctx);
+  }
+
+  @Post(':webhookId/:action')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'enable (also clears a suspension) or disable' })
+  @ApiOkResponse({ description: 'The webhook', type: WebhookAnswer })
+  @ApiErrorResponse(400, 'action is neither enable nor disable')
+  @ApiErrorResponse(403, 'A read token')
+  @ApiErrorResponse(404, 'No such webhook of the caller')
+  async setState(@Param() p: WebhookActionParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookAnswer> {
+    return { webhook: await this.rpc.call(WebhooksRpc.SetState, { ...owner(auth, true), id: p.webhookId, action: p.action }, ctx) };
+  }
+}

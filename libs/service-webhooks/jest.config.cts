@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'service-webhooks',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/service-webhooks',
+};

@@ -1,0 +1,33 @@
+import { ListWebhookLogsRpc, ReplayWebhookRpc, type WebhookLogPage, WebhooksRpc } from '@hub/contracts';
+import { RpcController, RpcHandler } from '@hub/messaging';
+import { WebhookStore } from '../management/webhook.store';
+import { DeliveryAttempts } from './delivery-attempts';
+import { DeliveryLogStore } from './delivery-log.store';
+import { DeliveryMetrics } from './delivery-metrics';
+
+/** The delivery log of one webhook, and replay (spec 4.5). */
+@RpcController()
+export class DeliveryLogHandler {
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly logs: DeliveryLogStore,
+    private readonly attempts: DeliveryAttempts,
+    private readonly metrics: DeliveryMetrics,
+  ) {}
+
+  @RpcHandler(WebhooksRpc.ListLogs)
+  async onListLogs(dto: ListWebhookLogsRpc): Promise<WebhookLogPage> {
+    const webhook = await this.store.get(dto.ownerId, dto.id);
+    return this.logs.page(webhook.id, dto.limit, dto.cursor);
+  }
+
+  /** The logged payload to the current URL and secret, now; logged as a `replay` attempt. */
+  @RpcHandler(WebhooksRpc.Replay)
+  async onReplay(dto: ReplayWebhookRpc): Promise<{ status: number }> {
+    const webhook = await this.store.get(dto.ownerId, dto.id);
+    const logged = await this.logs.get(webhook.id, dto.logId);
+    const { result, ok } = await this.attempts.run({ webhook, deliveryId: logged.deliveryId, eventPayload: logged.payload, trigger: 'replay', attempt: 1 });
+    this.metrics.attempts.inc({ outcome: ok ? 'success' : 'failure', trigger: 'replay' });
+    return { status: result.status ?? 0 };
+  }
+}

@@ -1,0 +1,35 @@
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { HttpMetrics } from '@hub/observability';
+
+/**
+ * Delivery metrics on the app's /metrics registry (found at bootstrap, wherever the app's
+ * observability module put it): outcomes, attempt latency, retries, suspensions, queue depth.
+ */
+@Injectable()
+export class DeliveryMetrics implements OnApplicationBootstrap {
+  readonly attempts = new Counter({ name: 'hub_webhook_attempts_total', help: 'Delivery attempts by outcome', labelNames: ['outcome', 'trigger'], registers: [] });
+  readonly latency = new Histogram({
+    name: 'hub_webhook_attempt_duration_seconds', help: 'Attempt latency (request to answer)', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [],
+  });
+  readonly retries = new Counter({ name: 'hub_webhook_retries_total', help: 'Failed attempts scheduled for a retry', registers: [] });
+  readonly suspensions = new Counter({ name: 'hub_webhook_suspensions_total', help: 'Webhooks suspended after failure', registers: [] });
+  readonly depth = new Gauge({ name: 'hub_webhook_queue_depth', help: 'Pending deliveries: due now, or scheduled for later', labelNames: ['state'], registers: [] });
+
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  onApplicationBootstrap(): void {
+    let registry: Registry | undefined;
+    try {
+      registry = this.moduleRef.get(HttpMetrics, { strict: false }).registry;
+    } catch {
+      return; // no /metrics in this composition (unit tests)
+    }
+    registry.registerMetric(this.attempts);
+    registry.registerMetric(this.latency);
+    registry.registerMetric(this.retries);
+    registry.registerMetric(this.suspensions);
+    registry.registerMetric(this.depth);
+  }
+}

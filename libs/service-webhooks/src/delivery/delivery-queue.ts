@@ -1,0 +1,102 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+import { type WebhookDomain } from '@hub/contracts';
+import { type WebhooksConfig } from '../webhooks.config';
+import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
+import { rowsOf } from './rows';
+
+export interface ClaimedDelivery {
+  id: string;
+  event_id: string;
+  webhook_id: string;
+  subject: string;
+  payload: string;
+  attempts: number;
+}
+
+export interface MatchInput {
+  eventId: string;
+  subject: string;
+  payload: string;
+  domain: WebhookDomain;
+  repoType: string;
+  repoName: string;
+  ownerName: string;
+}
+
+/**
+ * The delivery queue in the service's own schema (decision 0400): one row per (event, webhook),
+ * claimed with FOR UPDATE SKIP LOCKED under a lease, so replicas share the work and a row whose
+ * process died comes back when its lease runs out.
+ */
+@Injectable()
+export class DeliveryQueue {
+  constructor(
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
+    @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
+  ) {}
+
+  /**
+   * One statement per event: the matching webhooks (by the watched index: the repo itself, or its
+   * owner as a user or an organization), active, in the event's domain and under the daily
+   * trigger limit. The delivery id is derived from (event, webhook), so a repeat of the event
+   * inserts nothing and a retry keeps its `webhook-id`.
+   */
+  async enqueue(e: MatchInput): Promise<number> {
+    const rows: unknown[] = await this.ds.query(
+      `INSERT INTO webhooks.deliveries (id, event_id, webhook_id, subject, payload)
+       SELECT substr(md5($1 || ':' || w.id), 1, 24), $1, w.id, $2, $3
+       FROM webhooks.webhooks w
+       WHERE w.id IN (SELECT x.webhook_id FROM webhooks.watched x
+                      WHERE (lower(x.name) = lower($5) AND x.type = $4) OR (lower(x.name) = lower($6) AND x.type IN ('user', 'org')))
+         AND w.disabled = 'false' AND $7 = ANY(w.domains)
+         AND (SELECT count(*) FROM webhooks.deliveries d WHERE d.webhook_id = w.id AND d.created_at > now() - interval '24 hours') < $8
+       ON CONFLICT (event_id, webhook_id) DO NOTHING
+       RETURNING id`,
+      [e.eventId, e.subject, e.payload, e.repoType, e.repoName, e.ownerName, e.domain, this.config.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY],
+    );
+    return rows.length;
+  }
+
+  async claim(limit: number): Promise<ClaimedDelivery[]> {
+    return rowsOf<ClaimedDelivery>(await this.ds.query(
+      `UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $2::float8 / 1000), attempts = d.attempts + 1
+       FROM (SELECT id FROM webhooks.deliveries
+             WHERE state = 'pending' AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
+             ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED) c
+       WHERE d.id = c.id
+       RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts`,
+      [limit, this.config.HUB_WEBHOOK_LEASE_MS],
+    ));
+  }
+
+  async succeeded(id: string): Promise<void> {
+    await this.ds.query(`UPDATE webhooks.deliveries SET state = 'delivered', lease_until = NULL WHERE id = $1`, [id]);
+  }
+
+  /** Back in the queue after `delayMs`, or given up (`failed`) when the schedule is spent. */
+  async failed(id: string, delayMs: number | null): Promise<void> {
+    if (delayMs === null) {
+      await this.ds.query(`UPDATE webhooks.deliveries SET state = 'failed', lease_until = NULL WHERE id = $1`, [id]);
+      return;
+    }
+    await this.ds.query(
+      `UPDATE webhooks.deliveries SET due_at = now() + make_interval(secs => $2::float8 / 1000), lease_until = NULL WHERE id = $1`,
+      [id, delayMs],
+    );
+  }
+
+  /** A webhook disabled or deleted meanwhile: its pending deliveries are dropped. */
+  async dropped(id: string): Promise<void> {
+    await this.ds.query(`UPDATE webhooks.deliveries SET state = 'dropped', lease_until = NULL WHERE id = $1`, [id]);
+  }
+
+  async depth(): Promise<{ due: number; scheduled: number }> {
+    const rows: { due: string; scheduled: string }[] = await this.ds.query(
+      `SELECT count(*) FILTER (WHERE due_at <= now()) AS due, count(*) FILTER (WHERE due_at > now()) AS scheduled
+       FROM webhooks.deliveries WHERE state = 'pending'`,
+    );
+    return { due: Number(rows[0]?.due ?? 0), scheduled: Number(rows[0]?.scheduled ?? 0) };
+  }
+}

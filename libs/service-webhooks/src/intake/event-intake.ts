@@ -1,0 +1,54 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type EventFamily, type WebhookPayloadV3, Streams, type WebhookDomain, WebhookEvents } from '@hub/contracts';
+import { EventBus, type EventMeta, type Unsubscribe } from '@hub/messaging';
+import { createHash } from 'node:crypto';
+import { DeliveryQueue } from '../delivery/delivery-queue';
+import { DeliveryWorker } from '../delivery/delivery-worker';
+
+/**
+ * Events in: a durable consumer per domain. The message is acked only once its deliveries are
+ * rows in the queue, so an event accepted by the bus reaches every matching webhook even if this
+ * process dies in between (the bus redelivers; the insert is idempotent).
+ */
+@Injectable()
+export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('EventIntake');
+  private readonly stops: Unsubscribe[] = [];
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly queue: DeliveryQueue,
+    private readonly worker: DeliveryWorker,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const families: [EventFamily<WebhookPayloadV3>, WebhookDomain][] = [[WebhookEvents.Repo, 'repo'], [WebhookEvents.Discussion, 'discussion']];
+    for (const [source, domain] of families) {
+      this.stops.push(await this.bus.consume({
+        stream: Streams.Events.name, durable: `webhooks-${domain}`, source, ackWaitMs: 30_000,
+        handler: (payload, meta) => this.take(payload, meta, domain),
+      }));
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.stops.map((stop) => stop()));
+  }
+
+  private async take(payload: WebhookPayloadV3, meta: EventMeta, domain: WebhookDomain): Promise<void> {
+    const text = JSON.stringify(payload);
+    // The msgId dedupes repeats; without one the payload itself is the identity.
+    const eventId = meta.msgId ?? createHash('sha256').update(`${meta.subject}\n${text}`).digest('hex').slice(0, 48);
+    // A `webhook` member from the publisher is dropped: each attempt sets its own.
+    const event: Record<string, unknown> = { ...payload };
+    delete event['webhook'];
+    const owner = payload.repo.name.split('/')[0];
+    const queued = await this.queue.enqueue({
+      eventId, subject: meta.subject, payload: JSON.stringify(event), domain, repoType: payload.repo.type, repoName: payload.repo.name, ownerName: owner,
+    });
+    if (queued > 0) {
+      this.logger.debug({ eventId, queued }, 'deliveries queued');
+      this.worker.poke();
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import { http } from '../http-client';
+import { type HubTarget, makeUser, uniqueName } from '../hub-factory';
+import { type WebhookCapture } from '../webhook-capture';
+import { repoEvent } from './webhooks.scenarios';
+
+export interface KillNineTarget extends HubTarget {
+  capture: WebhookCapture;
+  /** Kills the process running deliveries with SIGKILL (and starts it again when there is no other). */
+  killMidway(): Promise<void>;
+  /** Kill only once every event was accepted (the all-in-one hub is also the one accepting them). */
+  killAfterPublishing?: boolean;
+}
+
+export interface KillNineLedger {
+  published: number;
+  delivered: number;
+  duplicates: number;
+  /** Events delivered more than once with different webhook-id headers (must be 0). */
+  unstableIds: number;
+  /** Distinct events the receiver had when the process was killed (less than published). */
+  deliveredAtKill: number;
+}
+
+/**
+ * Publishes `count` events matching one webhook, kills the delivering process with kill -9 when
+ * about a quarter has arrived, and waits until every event reached the receiver: the ledger
+ * counts each event id once, duplicates apart.
+ */
+export async function deliverThroughKillNine(t: KillNineTarget, count = 2000, timeoutMs = 120_000): Promise<KillNineLedger> {
+  const user = await makeUser(t, 'write', 'kill');
+  const repo = `${user.name}/${uniqueName('bulk')}`;
+  const path = `/${uniqueName('bulk')}`;
+  const created = await http(t.baseUrl, 'POST', '/api/settings/webhooks', {
+    token: user.token, body: { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: t.capture.url(path), secret: 'kill-nine-secret' },
+  });
+  if (created.status !== 200) throw new Error(`create answered ${created.status}`);
+  let killed = false;
+  let published = false;
+  let deliveredAtKill = 0;
+  const killing = (async () => {
+    while (t.capture.at(path).length < count / 4 || (t.killAfterPublishing && !published)) await new Promise((r) => setTimeout(r, 10));
+    deliveredAtKill = new Set(t.capture.at(path).map((d) => String((d.json['event'] as Record<string, unknown>)['action']))).size;
+    await t.killMidway();
+    killed = true;
+  })();
+  for (let i = 0; i < count; i += 50) {
+    await Promise.all(Array.from({ length: Math.min(50, count - i) }, async (_, j) => {
+      const res = await http(t.baseUrl, 'POST', '/admin/events', { token: t.adminToken, body: { subject: 'hub.events.repo.update', payload: repoEvent(repo, 'repo.content', `e${i + j}`) } });
+      if (res.status >= 300) throw new Error(`publish answered ${res.status}`);
+    }));
+  }
+  published = true;
+  await killing;
+  if (!killed) throw new Error('the process was never killed');
+  const deadline = Date.now() + timeoutMs;
+  const ids = (): Map<string, Set<string>> => {
+    const seen = new Map<string, Set<string>>();
+    for (const d of t.capture.at(path)) {
+      const action = String((d.json['event'] as Record<string, unknown>)['action']);
+      const set = seen.get(action) ?? new Set<string>();
+      set.add(String(d.headers['webhook-id']));
+      seen.set(action, set);
+    }
+    return seen;
+  };
+  while (ids().size < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const seen = ids();
+  return {
+    published: count, delivered: seen.size, duplicates: t.capture.at(path).length - seen.size,
+    unstableIds: [...seen.values()].filter((s) => s.size > 1).length, deliveredAtKill,
+  };
+}
