@@ -20,4 +20,5 @@ export * from './in-process/in-process-rpc-client';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
 export * from './outbox/outbox.module';
+export * from './outbox/outbox-tables';
 export * from './mail/outbox-mailer';

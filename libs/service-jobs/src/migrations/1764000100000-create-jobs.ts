@@ -1,4 +1,5 @@
 import { type MigrationInterface, type QueryRunner } from 'typeorm';
+import { createOutboxTablesV1, dropOutboxTablesV1 } from '@hub/messaging';
 
 /** Jobs, their kept log lines, and the service's outbox (decision 0007). */
 export class CreateJobs1764000100000 implements MigrationInterface {
@@ -34,23 +35,11 @@ export class CreateJobs1764000100000 implements MigrationInterface {
       ts timestamptz NOT NULL DEFAULT now(),
       line text NOT NULL)`);
     await q.query(`CREATE INDEX job_logs_job_seq ON jobs.job_logs (job_id, seq)`);
-    await q.query(`CREATE TABLE jobs.outbox (
-      id char(24) PRIMARY KEY,
-      seq bigserial NOT NULL UNIQUE,
-      subject text NOT NULL,
-      payload text NOT NULL,
-      aggregate varchar(64),
-      created_at timestamptz NOT NULL DEFAULT now(),
-      sent_at timestamptz,
-      attempts int NOT NULL DEFAULT 0,
-      last_error text)`);
-    await q.query(`CREATE INDEX outbox_pending ON jobs.outbox (seq) WHERE sent_at IS NULL`);
-    await q.query(`CREATE INDEX outbox_sent_at ON jobs.outbox (sent_at) WHERE sent_at IS NOT NULL`);
-    await q.query(`CREATE TABLE jobs.outbox_relay (id int PRIMARY KEY, holder varchar(64), lease_until timestamptz)`);
-    await q.query(`INSERT INTO jobs.outbox_relay (id) VALUES (1)`);
+    await createOutboxTablesV1(q, 'jobs');
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['outbox_relay', 'outbox', 'job_logs', 'jobs']) await q.query(`DROP TABLE jobs.${t}`);
+    await dropOutboxTablesV1(q, 'jobs');
+    for (const t of ['job_logs', 'jobs']) await q.query(`DROP TABLE jobs.${t}`);
   }
 }
