@@ -22,7 +22,7 @@ export class WatchedItemDto {
 
 /**
  * Spec 4.6, create and update. `null` means absent (older Python clients send `null` for what the
- * caller left out); on update an empty `watched` keeps the current list (decision 0400). The rule
+ * caller left out); on update an empty `watched` keeps the current list (decision 0500). The rule
  * "exactly one of url, job, jobSourceId" is the service's, because update may keep the current one.
  */
 export class WebhookBodyDto {

@@ -26,7 +26,7 @@ export interface MatchInput {
 }
 
 /**
- * The delivery queue in the service's own schema (decision 0400): one row per (event, webhook),
+ * The delivery queue in the service's own schema (decision 0500): one row per (event, webhook),
  * claimed with FOR UPDATE SKIP LOCKED under a lease, so replicas share the work and a row whose
  * process died comes back when its lease runs out.
  */

@@ -13,7 +13,7 @@ import { WebhookHealth } from './webhook-health';
 /**
  * Claims due deliveries and attempts them, up to HUB_WEBHOOK_CONCURRENCY at once. Every replica
  * runs one; SKIP LOCKED and the lease keep them apart, and a lease that runs out (the process was
- * killed) puts the row back, so nothing accepted is lost (decision 0400).
+ * killed) puts the row back, so nothing accepted is lost (decision 0500).
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {

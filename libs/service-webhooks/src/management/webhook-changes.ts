@@ -13,7 +13,7 @@ export interface WebhookChanges {
 }
 
 /**
- * Decision 0400: `null` is absent; a webhook has exactly one target (url, job or jobSourceId); on
+ * Decision 0500: `null` is absent; a webhook has exactly one target (url, job or jobSourceId); on
  * update an absent target, absent domains, an empty or absent `watched` and an absent secret keep
  * what is there (older Python clients send `watched: []` and nulls for what the caller left out).
  */

@@ -2,7 +2,7 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
  * Webhooks, their watched names (the matching index), the delivery queue (one row per event and
- * webhook, claimed with FOR UPDATE SKIP LOCKED under a lease) and the delivery log (decision 0400).
+ * webhook, claimed with FOR UPDATE SKIP LOCKED under a lease) and the delivery log (decision 0500).
  */
 export class CreateWebhooks1764000000000 implements MigrationInterface {
   name = 'CreateWebhooks1764000000000';
