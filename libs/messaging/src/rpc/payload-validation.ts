@@ -1,6 +1,9 @@
 import { plainToInstance } from 'class-transformer';
 import { type ValidationError, type ValidatorOptions, validateSync } from 'class-validator';
-import { BadRequestError, type PayloadClass } from '@hub/contracts';
+import { BadRequestError, cacheValidationMetadata, type PayloadClass } from '@hub/contracts';
+
+// Every RPC payload and event is validated here: keep class-validator's per-class lookups.
+cacheValidationMetadata();
 
 /** class-validator's messages start with the property; nested ones get their path in front. */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): string[] {
