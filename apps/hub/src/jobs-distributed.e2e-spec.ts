@@ -23,7 +23,7 @@ describeWithInfra('distributed hub: jobs', () => {
     db = await createTestDatabase();
     common = {
       DATABASE_URL: db.url, NATS_URL: NATS_URL_FOR_TESTS, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
-      HUB_ADMIN_TOKEN: ADMIN, HOST: '127.0.0.1', HUB_RATE_LIMIT_PER_MINUTE: '100000',
+      HUB_ADMIN_TOKEN: ADMIN, HOST: '127.0.0.1', HUB_RATE_LIMIT_PER_MINUTE: '100000', HUB_SECRET_KEY: 'jobs-distributed-secret-key',
     };
     for (const app of ['credentials', 'organizations', 'jobs']) {
       const r = await runApp(app, common, ['migrate']);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { type SecretBox } from '@hub/config';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG } from '../jobs.tokens';
+import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.tokens';
 import { JobLogs } from '../logs/job-logs';
 import { type JobEntity } from '../jobs/job.entity';
 import { ACTIVE_STAGES, JobStore } from '../jobs/job-store';
@@ -33,6 +34,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     private readonly logs: JobLogs,
     @Inject(JOB_RUNNER) private readonly runner: JobRunner,
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
+    @Inject(JOBS_SECRETS) private readonly secrets: SecretBox,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -107,7 +109,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     const run = this.runner.start({
       jobId: job.id, attempt, command: spec.command, arguments: spec.arguments, dockerImage: spec.dockerImage,
       flavor: spec.flavor, timeoutSeconds: spec.timeoutSeconds,
-      env: { ...(spec.environment ?? {}), ...job.extraEnv, ...job.secretValues },
+      env: { ...(spec.environment ?? {}), ...job.extraEnv, ...this.secrets.openMap(job.secretValues) },
       onLine,
     });
     r.run = run;
