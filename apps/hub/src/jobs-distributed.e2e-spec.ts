@@ -2,7 +2,7 @@ import { runJob } from '@huggingface/hub';
 import { connect } from 'nats';
 import { subject } from '@hub/contracts';
 import {
-  createTestDatabase, describeWithInfra, freePort, jobsBoundsScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, type RunningProcess, runApp,
+  createTestDatabase, describeWithInfra, freePort, jobsBoundsScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, processesWith, type RunningProcess, runApp,
   scheduledJobsScenarios, startApp, type TestDatabase, waitForHttp, waitForStage,
 } from '@hub/testing';
 
@@ -66,11 +66,18 @@ describeWithInfra('distributed hub: jobs', () => {
     expect(mine().filter((g) => g.subject === subject('hub.audit.jobs.create'))).toHaveLength(1);
   });
 
-  it('a jobs service killed mid-run and restarted settles the job as ERROR (none stays RUNNING)', async () => {
+  it('a jobs service killed -9 mid-run and restarted kills the orphaned process group and settles the job as ERROR', async () => {
     const t = { baseUrl: gateway, adminToken: ADMIN };
     const user = await makeUser(t);
-    const job = await runJob({ namespace: user.name, accessToken: user.token, hubUrl: gateway, dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', 'sleep 60'] });
+    const marker = String(800_000 + Math.floor(Math.random() * 99_999));
+    const job = await runJob({
+      namespace: user.name, accessToken: user.token, hubUrl: gateway, dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', `sleep ${marker} & sleep ${marker}; wait`],
+    });
     await waitForStage(t, user.token, user.name, job.id, ['RUNNING']);
+    const seen = Date.now() + 5000;
+    while (processesWith(`sleep ${marker}`).length < 2 && Date.now() < seen) await new Promise((r) => setTimeout(r, 50));
+    // The run handle (process group, start time, boot id) is stored right after the spawn.
+    await new Promise((r) => setTimeout(r, 300));
     const jobs = procs.find((p) => p.output !== undefined && p.child.spawnargs.some((a) => a.includes('apps/jobs/')));
     if (!jobs) throw new Error('no jobs process');
     await jobs.stop('SIGKILL');
@@ -80,6 +87,9 @@ describeWithInfra('distributed hub: jobs', () => {
     await waitForHttp(`http://127.0.0.1:${jobsPort}/health/ready`);
     const settled = await waitForStage(t, user.token, user.name, job.id, ['ERROR', 'COMPLETED', 'CANCELED'], 15_000);
     expect(settled.status.stage).toBe('ERROR');
-    expect(settled.status.message).toMatch(/jobs service stopped/);
+    expect(settled.status.message).toMatch(/jobs service stopped while this job ran; its processes were killed/);
+    const gone = Date.now() + 5000;
+    while (processesWith(`sleep ${marker}`).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
+    expect(processesWith(`sleep ${marker}`)).toEqual([]);
   });
 });

@@ -12,6 +12,8 @@ import { JobLogs } from './logs/job-logs';
 import { jobsMigrations } from './migrations';
 import { JOB_RUNNER } from './runner/job-runner';
 import { JobSupervisor } from './runner/job-supervisor';
+import { JobSweeper } from './runner/job-sweeper';
+import { dockerReachable } from './runner/docker-args';
 import { LocalRunner } from './runner/local-runner';
 import { ScheduledJobsHandler } from './scheduled/scheduled-jobs.handler';
 import { ScheduledJobsTicker } from './scheduled/scheduled-jobs.ticker';
@@ -38,8 +40,8 @@ export class JobsModule {
       providers: [
         { provide: JOBS_CONFIG, useValue: config },
         { provide: JOBS_SECRETS, useValue: secrets },
-        { provide: JOB_RUNNER, useFactory: () => new LocalRunner(config.workDir, config.HUB_JOBS_RUN_AS_USER) },
-        JobStore, JobLogs, JobSupervisor, JobsUseCases, NamespaceResolver, ScheduledJobsUseCases, ScheduledJobsTicker,
+        { provide: JOB_RUNNER, useFactory: () => new LocalRunner({ workDir: config.workDir, runAsUser: config.HUB_JOBS_RUN_AS_USER, docker: config.HUB_JOBS_DOCKER === 'auto' && dockerReachable() }) },
+        JobStore, JobLogs, JobSupervisor, JobSweeper, JobsUseCases, NamespaceResolver, ScheduledJobsUseCases, ScheduledJobsTicker,
       ],
     };
   }

@@ -48,7 +48,7 @@ export class JobsUseCases {
       id: newObjectId(now), namespace: owner.name, owner, createdBy: dto.createdBy ?? { id: owner.id, name: owner.name },
       initiator: dto.initiator, spec: { ...spec, environment: spec.environment ?? {} }, secretValues: sealedSecrets ?? this.secrets.sealMap(secrets ?? {}),
       extraEnv: dto.environment ?? {}, labels: spec.labels ?? {}, stage: 'SCHEDULING', message: null, failureCount: 0,
-      attempts: spec.attempts ?? 1, runner: null, heartbeatAt: now, metrics: null, createdAt: now, updatedAt: now, startedAt: null, finishedAt: null,
+      attempts: spec.attempts ?? 1, runner: null, runHandle: null, heartbeatAt: now, metrics: null, createdAt: now, updatedAt: now, startedAt: null, finishedAt: null,
     } satisfies JobEntity);
     await this.outbox.transaction(async (m) => {
       await m.getRepository(JobEntity).insert(job);
