@@ -13,8 +13,7 @@ import { jobsMigrations } from './migrations';
 import { JOB_RUNNER } from './runner/job-runner';
 import { JobSupervisor } from './runner/job-supervisor';
 import { JobSweeper } from './runner/job-sweeper';
-import { dockerReachable } from './runner/docker-args';
-import { LocalRunner } from './runner/local-runner';
+import { jobRunnerFor } from './runner/job-runner.factory';
 import { ScheduledJobsHandler } from './scheduled/scheduled-jobs.handler';
 import { ScheduledJobsTicker } from './scheduled/scheduled-jobs.ticker';
 import { ScheduledJobsUseCases } from './scheduled/scheduled-jobs.use-cases';
@@ -40,7 +39,7 @@ export class JobsModule {
       providers: [
         { provide: JOBS_CONFIG, useValue: config },
         { provide: JOBS_SECRETS, useValue: secrets },
-        { provide: JOB_RUNNER, useFactory: () => new LocalRunner({ workDir: config.workDir, runAsUser: config.HUB_JOBS_RUN_AS_USER, docker: config.HUB_JOBS_DOCKER === 'auto' && dockerReachable() }) },
+        { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config) },
         JobStore, JobLogs, JobSupervisor, JobSweeper, JobsUseCases, NamespaceResolver, ScheduledJobsUseCases, ScheduledJobsTicker,
       ],
     };

@@ -2,7 +2,7 @@ import { dockerClientEnv, dockerRunArgs } from './docker-args';
 
 const req = {
   jobId: '6b0000000000000000000abc', attempt: 2, flavor: 'cpu-upgrade' as const, dockerImage: 'python:3.12',
-  command: ['python', '-c', 'print(1)'], arguments: ['--x'], env: { HF_TOKEN: 'hf_secret', MODE: 'fast', PATH: '/opt/bin' }, onLine: () => undefined,
+  command: ['python', '-c', 'print(1)'], arguments: ['--x'], env: { MODE: 'fast', PATH: '/opt/bin' }, secrets: { HF_TOKEN: 'hf_secret' }, onLine: () => undefined,
 };
 
 describe('docker run for dockerImage jobs (local runner)', () => {

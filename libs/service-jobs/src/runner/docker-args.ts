@@ -14,7 +14,7 @@ const CLIENT_VARS = new Set(['PATH', 'HOME', 'DOCKER_HOST', 'DOCKER_CONFIG', 'DO
 
 /** The docker client's environment: the job's variables (read by `-e NAME`) and what the client needs to reach the engine. */
 export function dockerClientEnv(req: RunRequest, host: NodeJS.ProcessEnv): Record<string, string> {
-  const env: Record<string, string> = { ...req.env, JOB_ID: req.jobId };
+  const env: Record<string, string> = { ...req.env, ...req.secrets, JOB_ID: req.jobId };
   for (const k of CLIENT_VARS) {
     if (host[k] !== undefined) env[k] = host[k];
     else delete env[k];
@@ -29,7 +29,7 @@ export function dockerClientEnv(req: RunRequest, host: NodeJS.ProcessEnv): Recor
  */
 export function dockerRunArgs(req: RunRequest & { dockerImage: string }): string[] {
   const hw = hardwareOf(req.flavor);
-  const env: Record<string, string> = { ...req.env, JOB_ID: req.jobId };
+  const env: Record<string, string> = { ...req.env, ...req.secrets, JOB_ID: req.jobId };
   return [
     'run', '--rm', '--init',
     '--name', containerName(req.jobId, req.attempt),

@@ -13,8 +13,10 @@ export interface RunRequest {
   /** Attempts in all (the Kubernetes runner hands retries to the Job's backoffLimit). */
   attempts?: number;
   expose?: { ports: number[] };
-  /** The job's own environment and decrypted secrets: nothing else. */
+  /** The job's own environment (and the caller service's additions): nothing else of the hub. */
   env: Record<string, string>;
+  /** The decrypted secrets, set in the environment too (the Kubernetes runner keeps them in a Secret). */
+  secrets: Record<string, string>;
   onLine(line: string): void;
   /** Runners retrying by themselves report each failed attempt (count so far) while the run goes on. */
   onAttemptFailed?(failureCount: number): void;

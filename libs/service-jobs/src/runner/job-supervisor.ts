@@ -120,7 +120,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     const run = this.runner.start({
       jobId: job.id, attempt, command: spec.command, arguments: spec.arguments, dockerImage: spec.dockerImage,
       spaceId: spec.spaceId, flavor: spec.flavor, timeoutSeconds: spec.timeoutSeconds, attempts: job.attempts, expose: spec.expose,
-      env: { ...(spec.environment ?? {}), ...job.extraEnv, ...this.secrets.openMap(job.secretValues) },
+      env: { ...(spec.environment ?? {}), ...job.extraEnv }, secrets: this.secrets.openMap(job.secretValues),
       onLine,
       // A runner retrying by itself (Kubernetes backoffLimit) reports each failure while the job stays RUNNING.
       onAttemptFailed: (failureCount) => void this.store.transition(job.id, ['RUNNING'], { failureCount, message: `attempt ${failureCount} failed; retrying` }),

@@ -42,7 +42,7 @@ export class LocalRunner implements JobRunner {
     const dir = join(this.options.workDir, `${req.jobId}-${req.attempt}`);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (this.identity) chownSync(dir, this.identity.uid, this.identity.gid);
-    const env = { PATH: JOB_PATH, HOME: dir, TMPDIR: dir, JOB_ID: req.jobId, ...req.env };
+    const env = { PATH: JOB_PATH, HOME: dir, TMPDIR: dir, JOB_ID: req.jobId, ...req.env, ...req.secrets };
     const container = this.options.docker && req.dockerImage ? containerName(req.jobId, req.attempt) : undefined;
     const child = req.dockerImage && container
       ? spawn('docker', dockerRunArgs({ ...req, dockerImage: req.dockerImage }), { cwd: dir, env: dockerClientEnv(req, process.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
