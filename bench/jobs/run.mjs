@@ -7,6 +7,8 @@
 //   BENCH_JOBS_CONCURRENCY [20]   POSTs in flight at once
 //   BENCH_LOG_SAMPLES [20]        jobs whose log stream is opened right after the POST
 //   BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
+//   BENCH_SKIP_BUILD [unset]      use dist/apps/hub as built
+//   BENCH_HUB_NODE_ARGS [unset]   node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
 // create-to-RUNNING / -COMPLETED come from the job's own timestamps (createdAt, startedAt,
 // finishedAt, set by the jobs service); first-line latency is measured by this client, from
 // sending the POST to reading the first `data:` line of /logs.
@@ -63,7 +65,7 @@ async function firstLine(base, token, ns, spec) {
 
 async function main() {
   console.log('building the hub…');
-  execFileSync('npx', ['nx', 'build', 'hub'], { cwd: root, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
+  if (!process.env.BENCH_SKIP_BUILD) execFileSync('npx', ['nx', 'build', 'hub'], { cwd: root, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
   const dbName = `bench_jobs_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -71,7 +73,8 @@ async function main() {
   const dbUrl = ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const hub = spawn(process.execPath, [join(root, 'dist/apps/hub/main.js')], {
+  const nodeArgs = (process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const hub = spawn(process.execPath, [...nodeArgs, join(root, 'dist/apps/hub/main.js')], {
     cwd: root, stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       PATH: process.env.PATH, DATABASE_URL: dbUrl, HUB_MIGRATE_ON_START: 'true', HUB_ADMIN_TOKEN: ADMIN, PORT: String(port), HOST: '127.0.0.1',
@@ -83,7 +86,7 @@ async function main() {
   try {
     for (let i = 0; ; i++) {
       try { if ((await fetch(`${base}/health/ready`)).ok) break; } catch { /* not yet */ }
-      if (i > 300) throw new Error(`hub did not start: ${stderr}`);
+      if (i > 1500) throw new Error(`hub did not start: ${stderr}`);
       await sleep(100);
     }
     const name = `bench-${randomBytes(3).toString('hex')}`;

@@ -36,8 +36,9 @@ describeWithInfra('distributed hub: jobs', () => {
     procs.push(startApp('jobs', { ...common, PORT: String(pj), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200' }));
     procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
     gateway = `http://127.0.0.1:${pg}`;
-    await Promise.all([pc, po, pj, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
-  }, 60_000);
+    // Generous: on a shared, loaded machine four Nest apps take a while to boot.
+    await Promise.all([pc, po, pj, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 150_000)));
+  }, 400_000);
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.stop()));
@@ -84,12 +85,12 @@ describeWithInfra('distributed hub: jobs', () => {
     procs.splice(procs.indexOf(jobs), 1);
     const again = startApp('jobs', { ...common, PORT: String(jobsPort), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200' });
     procs.push(again);
-    await waitForHttp(`http://127.0.0.1:${jobsPort}/health/ready`);
+    await waitForHttp(`http://127.0.0.1:${jobsPort}/health/ready`, 150_000);
     const settled = await waitForStage(t, user.token, user.name, job.id, ['ERROR', 'COMPLETED', 'CANCELED'], 15_000);
     expect(settled.status.stage).toBe('ERROR');
     expect(settled.status.message).toMatch(/jobs service stopped while this job ran; its processes were killed/);
     const gone = Date.now() + 5000;
     while (processesWith(`sleep ${marker}`).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
     expect(processesWith(`sleep ${marker}`)).toEqual([]);
-  });
+  }, 240_000);
 });

@@ -53,7 +53,8 @@ export interface JobRun {
 export interface JobRunner {
   /** Whether the runner retries failed attempts itself (then `RunExit.failures` counts them). */
   readonly retriesItself?: boolean;
-  start(req: RunRequest): JobRun;
+  /** Resolves once the run is under way (the local runner paces its spawns: see SpawnPacer). */
+  start(req: RunRequest): Promise<JobRun>;
   /** Stops what a lost run left behind (a crashed service's process group, container or Kubernetes Job). */
   reap(handle: RunHandle): Promise<void>;
 }

@@ -117,7 +117,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
 
   private async attempt(r: Running, job: JobEntity, attempt: number, onLine: (l: string) => void): Promise<RunExit> {
     const spec = job.spec;
-    const run = this.runner.start({
+    const run = await this.runner.start({
       jobId: job.id, attempt, command: spec.command, arguments: spec.arguments, dockerImage: spec.dockerImage,
       spaceId: spec.spaceId, flavor: spec.flavor, timeoutSeconds: spec.timeoutSeconds, attempts: job.attempts, expose: spec.expose,
       env: { ...(spec.environment ?? {}), ...job.extraEnv }, secrets: this.secrets.openMap(job.secretValues),
@@ -126,6 +126,8 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
       onAttemptFailed: (failureCount) => void this.store.transition(job.id, ['RUNNING'], { failureCount, message: `attempt ${failureCount} failed; retrying` }),
     });
     r.run = run;
+    // Canceled or stopped while the run was being started.
+    if (r.stopping) run.kill();
     if (run.handle) await this.store.setHandle(job.id, { ...run.handle, ...(this.self ? { supervisor: this.self } : {}) });
     const timeout = spec.timeoutSeconds
       ? setTimeout(() => { r.stopping ??= 'timeout'; run.kill(); }, spec.timeoutSeconds * 1000 - (Date.now() - (job.startedAt?.getTime() ?? Date.now())))

@@ -23,6 +23,35 @@ const killGroup = (pid: number): void => {
 };
 const dockerRm = (name: string): Promise<void> => new Promise((r) => execFile('docker', ['rm', '-f', name], { timeout: 30_000 }, () => r()));
 
+/**
+ * One spawn per turn of the event loop. `spawn` forks the whole service process synchronously
+ * (milliseconds for a large heap, tens of milliseconds on a loaded machine); 20 launches arriving
+ * together used to fork back to back while the other creates' database answers waited behind
+ * them. Paced, the I/O of a turn (commits, HTTP) runs between two forks.
+ */
+class SpawnPacer {
+  private queue: (() => void)[] = [];
+  private scheduled = false;
+
+  turn(): Promise<void> {
+    return new Promise((resolve) => {
+      this.queue.push(resolve);
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.queue.length === 0) return;
+    this.scheduled = true;
+    // setImmediate queued from the check phase runs on the next loop turn, after its poll (I/O) phase.
+    setImmediate(() => {
+      this.scheduled = false;
+      this.queue.shift()?.();
+      this.schedule();
+    });
+  }
+}
+
 export interface LocalRunnerOptions { workDir: string; runAsUser: string; docker: boolean }
 
 /**
@@ -32,13 +61,15 @@ export interface LocalRunnerOptions { workDir: string; runAsUser: string; docker
  */
 export class LocalRunner implements JobRunner {
   private readonly identity: { uid: number; gid: number } | undefined;
+  private readonly pacer = new SpawnPacer();
 
   constructor(private readonly options: LocalRunnerOptions) {
     // Only root can switch users; anyone else runs jobs as themselves.
     this.identity = process.getuid?.() === 0 ? uidOf(options.runAsUser) : undefined;
   }
 
-  start(req: RunRequest): JobRun {
+  async start(req: RunRequest): Promise<JobRun> {
+    await this.pacer.turn();
     const dir = join(this.options.workDir, `${req.jobId}-${req.attempt}`);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (this.identity) chownSync(dir, this.identity.uid, this.identity.gid);

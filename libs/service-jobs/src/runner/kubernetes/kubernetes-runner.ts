@@ -132,7 +132,7 @@ export class KubernetesRunner implements JobRunner {
 
   constructor(private readonly kube: KubeClient, private readonly settings: ManifestSettings) {}
 
-  start(req: RunRequest): JobRun {
+  async start(req: RunRequest): Promise<JobRun> {
     const abort = new AbortController();
     const name = kubeName(req.jobId);
     const done = new KubeRun(this.kube, this.settings, req, abort.signal).run()
