@@ -46,7 +46,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     this.timer = setInterval(() => void this.tick().catch((e: unknown) => this.logger.warn(`tick failed: ${String(e)}`)), this.config.HUB_JOBS_HEARTBEAT_MS);
     this.timer.unref();
     // A restart kills what the previous process of this machine left running, without waiting for staleness.
-    void this.sweeper.sweep(this.replica).catch((e: unknown) => this.logger.warn(`sweep failed: ${String(e)}`));
+    void this.sweeper.sweep(this.replica, new Set(this.running.keys())).catch((e: unknown) => this.logger.warn(`sweep failed: ${String(e)}`));
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -158,6 +158,6 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     await this.store.heartbeat(ids);
     for (const r of this.running.values()) await this.sample(r);
     for (const id of await this.store.canceled(ids)) this.stop(id);
-    await this.sweeper.sweep(this.replica);
+    await this.sweeper.sweep(this.replica, new Set(this.running.keys()));
   }
 }

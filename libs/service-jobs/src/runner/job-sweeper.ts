@@ -20,13 +20,14 @@ export class JobSweeper {
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
   ) {}
 
-  /** `replica`: this replica's token; its own jobs are never swept. */
-  async sweep(replica: string): Promise<void> {
+  /** `replica`: this replica's token; `own`: the jobs it drives (still SCHEDULING ones have no runner yet): never swept. */
+  async sweep(replica: string, own: ReadonlySet<string>): Promise<void> {
     for (const o of await this.store.orphansOf(bootId(), replica)) {
-      if (o.handle.supervisor && stillRunning(o.handle.supervisor)) continue;
+      if (own.has(o.id) || (o.handle.supervisor && stillRunning(o.handle.supervisor))) continue;
       await this.settle(o.id, 'the jobs service stopped while this job ran; its processes were killed');
     }
     for (const id of await this.store.stale(this.config.HUB_JOBS_STALE_MS, replica)) {
+      if (own.has(id)) continue;
       await this.settle(id, 'the jobs service stopped while this job ran; it was not restarted');
     }
   }
