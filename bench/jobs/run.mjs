@@ -121,7 +121,9 @@ async function main() {
     const wall = Math.max(...jobs.map((j) => Date.parse(j.finishedAt))) - Math.min(...jobs.map((j) => Date.parse(j.createdAt)));
     const toRunning = jobs.map((j) => Date.parse(j.startedAt) - Date.parse(j.createdAt));
     const toDone = jobs.map((j) => Date.parse(j.finishedAt) - Date.parse(j.createdAt));
-    const failed = jobs.filter((j) => j.status.stage !== 'COMPLETED').length;
+    const notDone = jobs.filter((j) => j.status.stage !== 'COMPLETED');
+    const failed = notDone.length;
+    for (const m of new Set(notDone.map((j) => `${j.status.stage}: ${j.status.message}`))) console.log(`not COMPLETED: ${m}`);
 
     console.log(`log stream: ${LOG_SAMPLES} jobs, one at a time, POST then GET /logs…`);
     const first = [];
