@@ -7,14 +7,16 @@
 //   BENCH_JOBS_CONCURRENCY [20]   POSTs in flight at once
 //   BENCH_LOG_SAMPLES [20]        jobs whose log stream is opened right after the POST
 //   BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
+//   BENCH_SKIP_BUILD [unset]      use dist/apps/hub as built
+//   BENCH_HUB_NODE_ARGS [unset]   node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
 // create-to-RUNNING / -COMPLETED come from the job's own timestamps (createdAt, startedAt,
 // finishedAt, set by the jobs service); first-line latency is measured by this client, from
 // sending the POST to reading the first `data:` line of /logs.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -28,6 +30,11 @@ const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL || 'postgres://postgres@127.0.0
 const ADMIN = `bench-admin-${randomBytes(8).toString('hex')}`;
 const TARGET_RUNNING_P99_MS = 500;
 
+/** CPU time (user + system) a process has used so far, from /proc/<pid>/stat (Linux). */
+const cpuMs = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+};
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
@@ -63,7 +70,7 @@ async function firstLine(base, token, ns, spec) {
 
 async function main() {
   console.log('building the hub…');
-  execFileSync('npx', ['nx', 'build', 'hub'], { cwd: root, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
+  if (!process.env.BENCH_SKIP_BUILD) execFileSync('npx', ['nx', 'build', 'hub'], { cwd: root, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
   const dbName = `bench_jobs_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -71,11 +78,14 @@ async function main() {
   const dbUrl = ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const hub = spawn(process.execPath, [join(root, 'dist/apps/hub/main.js')], {
+  const nodeArgs = (process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const hub = spawn(process.execPath, [...nodeArgs, join(root, 'dist/apps/hub/main.js')], {
     cwd: root, stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       PATH: process.env.PATH, DATABASE_URL: dbUrl, HUB_MIGRATE_ON_START: 'true', HUB_ADMIN_TOKEN: ADMIN, PORT: String(port), HOST: '127.0.0.1',
       HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-jobs-')), LOG_LEVEL: 'error', HUB_RATE_LIMIT_PER_MINUTE: '1000000',
+      // A figure, not a failure: on a loaded machine an RPC may take longer than the 5 s default.
+      HUB_RPC_TIMEOUT_MS: '60000',
     },
   });
   let stderr = '';
@@ -83,7 +93,7 @@ async function main() {
   try {
     for (let i = 0; ; i++) {
       try { if ((await fetch(`${base}/health/ready`)).ok) break; } catch { /* not yet */ }
-      if (i > 300) throw new Error(`hub did not start: ${stderr}`);
+      if (i > 1500) throw new Error(`hub did not start: ${stderr}`);
       await sleep(100);
     }
     const name = `bench-${randomBytes(3).toString('hex')}`;
@@ -93,6 +103,7 @@ async function main() {
 
     console.log(`launching ${JOBS} jobs, ${CONCURRENCY} POSTs in flight…`);
     const ids = [];
+    const cpu0 = cpuMs(hub.pid);
     const t0 = performance.now();
     let next = 0;
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -106,10 +117,13 @@ async function main() {
       if (performance.now() - t0 > 300_000) throw new Error('jobs did not finish within 5 minutes');
       await sleep(100);
     }
+    const cpuPerJob = (cpuMs(hub.pid) - cpu0) / JOBS;
     const wall = Math.max(...jobs.map((j) => Date.parse(j.finishedAt))) - Math.min(...jobs.map((j) => Date.parse(j.createdAt)));
     const toRunning = jobs.map((j) => Date.parse(j.startedAt) - Date.parse(j.createdAt));
     const toDone = jobs.map((j) => Date.parse(j.finishedAt) - Date.parse(j.createdAt));
-    const failed = jobs.filter((j) => j.status.stage !== 'COMPLETED').length;
+    const notDone = jobs.filter((j) => j.status.stage !== 'COMPLETED');
+    const failed = notDone.length;
+    for (const m of new Set(notDone.map((j) => `${j.status.stage}: ${j.status.message}`))) console.log(`not COMPLETED: ${m}`);
 
     console.log(`log stream: ${LOG_SAMPLES} jobs, one at a time, POST then GET /logs…`);
     const first = [];
@@ -119,6 +133,7 @@ async function main() {
     console.log('');
     console.log(`jobs: ${JOBS} (${failed} not COMPLETED), POSTs done in ${f(launched)}, all finished in ${f(wall)} → ${(JOBS / (wall / 1000)).toFixed(1)} jobs/s`);
     console.log(`create → RUNNING   p50 ${f(pct(toRunning, 50))}  p99 ${f(pct(toRunning, 99))}  (target p99 ≤ ${TARGET_RUNNING_P99_MS} ms: ${pct(toRunning, 99) <= TARGET_RUNNING_P99_MS ? 'met' : 'NOT met'})`);
+    console.log(`hub CPU time (user+system, /proc) per job, launch to all finished: ${cpuPerJob.toFixed(1)} ms; load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
     console.log(`create → COMPLETED p50 ${f(pct(toDone, 50))}  p99 ${f(pct(toDone, 99))}`);
     console.log(`log stream first line (client: POST sent → first data line) p50 ${f(pct(first, 50))}  p99 ${f(pct(first, 99))}`);
   } finally {

@@ -2,7 +2,7 @@ import { runJob } from '@huggingface/hub';
 import { connect } from 'nats';
 import { subject } from '@hub/contracts';
 import {
-  createTestDatabase, describeWithInfra, freePort, jobsBoundsScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, type RunningProcess, runApp,
+  createTestDatabase, describeWithInfra, freePort, jobsBoundsScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, processesWith, type RunningProcess, runApp,
   scheduledJobsScenarios, startApp, type TestDatabase, waitForHttp, waitForStage,
 } from '@hub/testing';
 
@@ -23,7 +23,7 @@ describeWithInfra('distributed hub: jobs', () => {
     db = await createTestDatabase();
     common = {
       DATABASE_URL: db.url, NATS_URL: NATS_URL_FOR_TESTS, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
-      HUB_ADMIN_TOKEN: ADMIN, HOST: '127.0.0.1', HUB_RATE_LIMIT_PER_MINUTE: '100000',
+      HUB_ADMIN_TOKEN: ADMIN, HOST: '127.0.0.1', HUB_RATE_LIMIT_PER_MINUTE: '100000', HUB_SECRET_KEY: 'jobs-distributed-secret-key',
     };
     for (const app of ['credentials', 'organizations', 'jobs']) {
       const r = await runApp(app, common, ['migrate']);
@@ -36,8 +36,9 @@ describeWithInfra('distributed hub: jobs', () => {
     procs.push(startApp('jobs', { ...common, PORT: String(pj), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200' }));
     procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
     gateway = `http://127.0.0.1:${pg}`;
-    await Promise.all([pc, po, pj, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
-  }, 60_000);
+    // Generous: on a shared, loaded machine four Nest apps take a while to boot.
+    await Promise.all([pc, po, pj, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 150_000)));
+  }, 400_000);
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.stop()));
@@ -66,20 +67,30 @@ describeWithInfra('distributed hub: jobs', () => {
     expect(mine().filter((g) => g.subject === subject('hub.audit.jobs.create'))).toHaveLength(1);
   });
 
-  it('a jobs service killed mid-run and restarted settles the job as ERROR (none stays RUNNING)', async () => {
+  it('a jobs service killed -9 mid-run and restarted kills the orphaned process group and settles the job as ERROR', async () => {
     const t = { baseUrl: gateway, adminToken: ADMIN };
     const user = await makeUser(t);
-    const job = await runJob({ namespace: user.name, accessToken: user.token, hubUrl: gateway, dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', 'sleep 60'] });
+    const marker = String(800_000 + Math.floor(Math.random() * 99_999));
+    const job = await runJob({
+      namespace: user.name, accessToken: user.token, hubUrl: gateway, dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', `sleep ${marker} & sleep ${marker}; wait`],
+    });
     await waitForStage(t, user.token, user.name, job.id, ['RUNNING']);
+    const seen = Date.now() + 5000;
+    while (processesWith(`sleep ${marker}`).length < 2 && Date.now() < seen) await new Promise((r) => setTimeout(r, 50));
+    // The run handle (process group, start time, boot id) is stored right after the spawn.
+    await new Promise((r) => setTimeout(r, 300));
     const jobs = procs.find((p) => p.output !== undefined && p.child.spawnargs.some((a) => a.includes('apps/jobs/')));
     if (!jobs) throw new Error('no jobs process');
     await jobs.stop('SIGKILL');
     procs.splice(procs.indexOf(jobs), 1);
     const again = startApp('jobs', { ...common, PORT: String(jobsPort), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200' });
     procs.push(again);
-    await waitForHttp(`http://127.0.0.1:${jobsPort}/health/ready`);
+    await waitForHttp(`http://127.0.0.1:${jobsPort}/health/ready`, 150_000);
     const settled = await waitForStage(t, user.token, user.name, job.id, ['ERROR', 'COMPLETED', 'CANCELED'], 15_000);
     expect(settled.status.stage).toBe('ERROR');
-    expect(settled.status.message).toMatch(/jobs service stopped/);
-  });
+    expect(settled.status.message).toMatch(/jobs service stopped while this job ran; its processes were killed/);
+    const gone = Date.now() + 5000;
+    while (processesWith(`sleep ${marker}`).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
+    expect(processesWith(`sleep ${marker}`)).toEqual([]);
+  }, 240_000);
 });

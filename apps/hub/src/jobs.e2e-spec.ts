@@ -1,6 +1,7 @@
 import { JobsRpc } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { describeWithInfra, jobsBoundsScenarios, jobsScenarios, makeUser, readSse, scheduledJobsScenarios, waitForStage } from '@hub/testing';
+import { runJob } from '@huggingface/hub';
+import { describeWithInfra, jobsBoundsScenarios, jobsScenarios, makeUser, queryDatabase, readSse, scheduledJobsScenarios, waitForStage } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'jobs-admin-token-for-tests';
@@ -20,6 +21,22 @@ describeWithInfra('all-in-one hub: jobs', () => {
   jobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsBoundsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   scheduledJobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+
+  it('keeps job secrets sealed in the database; the job still reads them in its environment', async () => {
+    const target = { baseUrl: t.baseUrl, adminToken: ADMIN };
+    const user = await makeUser(target);
+    const job = await runJob({
+      namespace: user.name, accessToken: user.token, hubUrl: t.baseUrl, dockerImage: 'alpine:3', flavor: 'cpu-basic',
+      secrets: { API_TOKEN: 'plain-secret-8f3a1c' }, command: ['sh', '-c', 'echo "got:$API_TOKEN"'],
+    });
+    expect(job.secrets).toEqual({ API_TOKEN: null });
+    await waitForStage(target, user.token, user.name, job.id, ['COMPLETED']);
+    const [row] = await queryDatabase<{ row: string; secrets: Record<string, string> }>(t.db.url, `SELECT j::text AS row, secret_values AS secrets FROM jobs.jobs j WHERE id = $1`, [job.id]);
+    expect(row.row).not.toContain('plain-secret-8f3a1c');
+    expect(row.secrets['API_TOKEN']).toMatch(/^v1\./);
+    const logs = await readSse(`${t.baseUrl}/api/jobs/${user.name}/${job.id}/logs`, user.token);
+    expect(logs.data.map((d) => (JSON.parse(d) as { data: string }).data)).toEqual(['got:plain-secret-8f3a1c']);
+  });
 });
 
 describeWithInfra('all-in-one hub: jobs started by another service (webhooks)', () => {

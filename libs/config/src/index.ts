@@ -1,3 +1,4 @@
 export * from './load-config';
 export * from './hub-config';
 export * from './logger';
+export * from './secret-box';

@@ -1,12 +1,40 @@
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HubConfig } from '@hub/config';
+import { HubConfig, SecretBox } from '@hub/config';
 
 export class JobsConfig extends HubConfig {
-  /** Where jobs run: `local` (child processes on this machine, for trusted users) or `kubernetes` (not built yet). */
-  @IsIn(['local'])
+  /** Where jobs run: `local` (child processes or `docker run` on this machine, for trusted users) or `kubernetes` (a batch/v1 Job per run). */
+  @IsIn(['local', 'kubernetes'], { message: 'HUB_JOBS_RUNNER must be local or kubernetes' })
   HUB_JOBS_RUNNER: string = 'local';
+
+  /** Key that seals job secrets at rest (AES-256-GCM). Required by the jobs service; the all-in-one hub keeps a generated one under HUB_DATA_DIR when unset. */
+  @IsOptional() @IsString() @MinLength(16, { message: 'HUB_SECRET_KEY must be at least 16 characters' })
+  HUB_SECRET_KEY?: string;
+
+  /** Local runner: `auto` runs `dockerImage` jobs with `docker run` when a Docker engine answers `docker info`; `off` always runs the command on the host. */
+  @IsIn(['auto', 'off'], { message: 'HUB_JOBS_DOCKER must be auto or off' })
+  HUB_JOBS_DOCKER: string = 'auto';
+
+  /** Kubernetes runner: the namespace its Jobs, Secrets and Services go to (k8s/jobs-rbac.yaml grants exactly that). */
+  @Matches(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, { message: 'HUB_JOBS_K8S_NAMESPACE must be a Kubernetes namespace name' })
+  HUB_JOBS_K8S_NAMESPACE: string = 'hub-jobs';
+
+  /** Kubernetes runner: `in-cluster` (service-account token and CA under /var/run/secrets/kubernetes.io/serviceaccount) or `kubeconfig` (KUBECONFIG or ~/.kube/config, its current context). */
+  @IsIn(['in-cluster', 'kubeconfig'], { message: 'HUB_JOBS_K8S_AUTH must be in-cluster or kubeconfig' })
+  HUB_JOBS_K8S_AUTH: string = 'in-cluster';
+
+  /** Kubernetes runner: the kubeconfig file when HUB_JOBS_K8S_AUTH=kubeconfig. Default: KUBECONFIG, else ~/.kube/config. */
+  @IsOptional() @IsString()
+  KUBECONFIG?: string;
+
+  /** Kubernetes runner: the image that runs `spaceId` jobs (a Space's own image is not built by this hub). */
+  @IsString() @MinLength(1)
+  HUB_JOBS_K8S_SPACE_IMAGE: string = 'python:3.12-slim';
+
+  /** Kubernetes runner: the service account the job pods run as (one with no API rights). */
+  @IsOptional() @Matches(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, { message: 'HUB_JOBS_K8S_POD_SERVICE_ACCOUNT must be a Kubernetes name' })
+  HUB_JOBS_K8S_POD_SERVICE_ACCOUNT?: string;
 
   /** Host part of exposed ports: `https://<job_id>--<port>.<HUB_JOBS_DOMAIN>`. */
   @Matches(/^[a-z0-9.-]+$/, { message: 'HUB_JOBS_DOMAIN must be a host name' })
@@ -42,6 +70,12 @@ export class JobsConfig extends HubConfig {
   /** How often each replica looks for due scheduled jobs (a firing is claimed once across replicas). */
   @IsInt() @Min(100) @Max(60_000)
   HUB_JOBS_SCHEDULER_TICK_MS: number = 1000;
+
+  /** The box sealing job secrets; the service refuses to start without HUB_SECRET_KEY. */
+  secretBox(): SecretBox {
+    if (!this.HUB_SECRET_KEY) throw new Error('HUB_SECRET_KEY is required: it encrypts job secrets at rest');
+    return new SecretBox(this.HUB_SECRET_KEY, 'hub-job-secrets');
+  }
 
   get workDir(): string {
     return this.HUB_JOBS_WORK_DIR ?? join(tmpdir(), 'hub-jobs');

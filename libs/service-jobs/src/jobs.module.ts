@@ -3,16 +3,17 @@ import { OutboxModule } from '@hub/messaging';
 import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
 import { type JobsConfig } from './jobs.config';
 import { JOBS_ENTITIES } from './jobs.entities';
-import { JOBS_CONFIG, JOBS_DS } from './jobs.tokens';
+import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from './jobs.tokens';
 import { JobStore } from './jobs/job-store';
 import { JobsHandler } from './jobs/jobs.handler';
 import { JobsUseCases } from './jobs/jobs.use-cases';
 import { NamespaceResolver } from './jobs/namespace-resolver';
 import { JobLogs } from './logs/job-logs';
-import { JOBS_MIGRATIONS } from './migrations';
+import { jobsMigrations } from './migrations';
 import { JOB_RUNNER } from './runner/job-runner';
 import { JobSupervisor } from './runner/job-supervisor';
-import { LocalRunner } from './runner/local-runner';
+import { JobSweeper } from './runner/job-sweeper';
+import { jobRunnerFor } from './runner/job-runner.factory';
 import { ScheduledJobsHandler } from './scheduled/scheduled-jobs.handler';
 import { ScheduledJobsTicker } from './scheduled/scheduled-jobs.ticker';
 import { ScheduledJobsUseCases } from './scheduled/scheduled-jobs.use-cases';
@@ -20,13 +21,14 @@ import { ScheduledJobsUseCases } from './scheduled/scheduled-jobs.use-cases';
 export const JOBS_SCHEMA = 'jobs';
 
 export function jobsPersistence(config: JobsConfig): ServicePersistenceOptions {
-  return persistenceOptions({ name: JOBS_DS, schema: JOBS_SCHEMA, entities: JOBS_ENTITIES, migrations: JOBS_MIGRATIONS }, config);
+  return persistenceOptions({ name: JOBS_DS, schema: JOBS_SCHEMA, entities: JOBS_ENTITIES, migrations: jobsMigrations(config.secretBox()) }, config);
 }
 
 /** The jobs launcher: jobs, their runs on a runner, their logs. */
 @Module({})
 export class JobsModule {
   static forRoot(config: JobsConfig): DynamicModule {
+    const secrets = config.secretBox();
     return {
       module: JobsModule,
       imports: [
@@ -36,8 +38,9 @@ export class JobsModule {
       controllers: [JobsHandler, ScheduledJobsHandler],
       providers: [
         { provide: JOBS_CONFIG, useValue: config },
-        { provide: JOB_RUNNER, useFactory: () => new LocalRunner(config.workDir, config.HUB_JOBS_RUN_AS_USER) },
-        JobStore, JobLogs, JobSupervisor, JobsUseCases, NamespaceResolver, ScheduledJobsUseCases, ScheduledJobsTicker,
+        { provide: JOBS_SECRETS, useValue: secrets },
+        { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config) },
+        JobStore, JobLogs, JobSupervisor, JobSweeper, JobsUseCases, NamespaceResolver, ScheduledJobsUseCases, ScheduledJobsTicker,
       ],
     };
   }

@@ -31,7 +31,7 @@ export class WebhooksModule {
       controllers: [WebhooksHandler, DeliveryLogHandler],
       providers: [
         { provide: WEBHOOKS_CONFIG, useValue: config },
-        { provide: SecretBox, useValue: new SecretBox(key) },
+        { provide: SecretBox, useValue: new SecretBox(key, 'hub-webhook-secrets') },
         WebhookStore,
         ...DELIVERY_PROVIDERS,
       ],

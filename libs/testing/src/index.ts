@@ -23,3 +23,4 @@ export * from './scenarios/mcp.scenarios';
 export * from './webhook-capture';
 export * from './scenarios/webhooks.scenarios';
 export * from './scenarios/webhooks-kill.scenarios';
+export * from './fake-kube/fake-kube-api';

@@ -59,13 +59,27 @@ export class JobStore {
     await this.ds.query(`UPDATE jobs.jobs SET metrics = $2 WHERE id = $1`, [id, JSON.stringify(metrics)]);
   }
 
-  /** Active jobs nobody has touched for `staleMs`: their replica is gone. */
-  async stale(staleMs: number): Promise<string[]> {
+  /** Active jobs nobody has touched for `staleMs` (and not ours): their replica is gone. */
+  async stale(staleMs: number, replica: string): Promise<string[]> {
     const rows = await this.ds.query<{ id: string }[]>(
-      `SELECT id FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') AND coalesce(heartbeat_at, created_at) < now() - make_interval(secs => $1)`,
-      [staleMs / 1000],
+      `SELECT id FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') AND runner IS DISTINCT FROM $2 AND coalesce(heartbeat_at, created_at) < now() - make_interval(secs => $1)`,
+      [staleMs / 1000, replica],
     );
     return rows.map((r) => r.id);
+  }
+
+  /** Where an attempt runs and who drives it (the job row keeps it until the next attempt). */
+  async setHandle(id: string, handle: NonNullable<JobEntity['runHandle']>): Promise<void> {
+    await this.ds.query(`UPDATE jobs.jobs SET run_handle = $2 WHERE id = $1`, [id, JSON.stringify(handle)]);
+  }
+
+  /** Active jobs driven by another service process of this machine (boot): the sweeper checks whether it still lives. */
+  async orphansOf(bootId: string, replica: string): Promise<{ id: string; handle: NonNullable<JobEntity['runHandle']> }[]> {
+    const rows = await this.ds.query<{ id: string; run_handle: NonNullable<JobEntity['runHandle']> }[]>(
+      `SELECT id, run_handle FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') AND run_handle->'supervisor'->>'bootId' = $1 AND runner IS DISTINCT FROM $2`,
+      [bootId, replica],
+    );
+    return rows.map((r) => ({ id: r.id, handle: r.run_handle }));
   }
 
   /** Which of these jobs were canceled (by any replica). */

@@ -1,5 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { type CreateJobDto, type JobStage } from '@hub/contracts';
+import { type RunHandle } from '../runner/job-runner';
+import { type ProcessIdentity } from '../runner/process-identity';
 
 export interface JobOwner { id: string; name: string; type: 'user' | 'org' }
 export interface JobInitiator { type: 'user' | 'webhook' | 'scheduled-job'; id: string; name?: string }
@@ -24,6 +26,8 @@ export class JobEntity {
   @Column({ type: 'int' }) attempts!: number;
   /** Which replica runs it (its process id token); null while nobody does. */
   @Column({ type: 'varchar', length: 64, nullable: true }) runner!: string | null;
+  /** Where the current attempt runs and which service process drives it: a restart stops an orphan by it. */
+  @Column({ name: 'run_handle', type: 'jsonb', nullable: true }) runHandle!: (RunHandle & { supervisor?: ProcessIdentity }) | null;
   /** Touched by the running replica; a stale one means that replica died (the sweeper settles the job). */
   @Column({ name: 'heartbeat_at', type: 'timestamptz', nullable: true }) heartbeatAt!: Date | null;
   /** The latest resource sample of the running job (written with the heartbeat). */

@@ -5,10 +5,11 @@ import {
   BadRequestError, type CreateJobRpc, type DuplicateJobRpc, type JobLogsChunk, type JobLogsRpc, type JobMetricsAnswer, type JobPage, type JobRefRpc,
   type JobView, type ListJobsRpc, type RequestContext, TERMINAL_JOB_STAGES, type UpdateJobLabelsRpc,
 } from '@hub/contracts';
+import { type SecretBox } from '@hub/config';
 import { newObjectId } from '@hub/persistence';
 import { Outbox } from '@hub/messaging';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG, JOBS_DS } from '../jobs.tokens';
+import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from '../jobs.tokens';
 import { JobLogs } from '../logs/job-logs';
 import { JobSupervisor } from '../runner/job-supervisor';
 import { recordJobAudit, recordStatus } from './job-events';
@@ -24,6 +25,7 @@ export class JobsUseCases {
     @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
     @Inject(Outbox) private readonly outbox: Outbox,
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
+    @Inject(JOBS_SECRETS) private readonly secrets: SecretBox,
     private readonly store: JobStore,
     private readonly logStore: JobLogs,
     private readonly supervisor: JobSupervisor,
@@ -34,7 +36,8 @@ export class JobsUseCases {
     return toJobView(j, { jobsDomain: this.config.HUB_JOBS_DOMAIN, sshHost: this.config.HUB_JOBS_SSH_HOST });
   }
 
-  async create(dto: CreateJobRpc, ctx: RequestContext, secretValues?: Record<string, string>): Promise<JobView> {
+  /** `sealedSecrets`: values already sealed (a duplicate or a scheduled firing); otherwise the spec's are sealed here. */
+  async create(dto: CreateJobRpc, ctx: RequestContext, sealedSecrets?: Record<string, string>): Promise<JobView> {
     const { secrets, ...spec } = dto.spec;
     if (!spec.dockerImage === !spec.spaceId) throw new BadRequestError('Exactly one of dockerImage and spaceId must be given');
     if (!spec.command?.length) throw new BadRequestError('command is required: the runners of this hub do not read an image\'s entrypoint');
@@ -43,9 +46,9 @@ export class JobsUseCases {
     const now = new Date();
     const job = Object.assign(new JobEntity(), {
       id: newObjectId(now), namespace: owner.name, owner, createdBy: dto.createdBy ?? { id: owner.id, name: owner.name },
-      initiator: dto.initiator, spec: { ...spec, environment: spec.environment ?? {} }, secretValues: secretValues ?? secrets ?? {},
+      initiator: dto.initiator, spec: { ...spec, environment: spec.environment ?? {} }, secretValues: sealedSecrets ?? this.secrets.sealMap(secrets ?? {}),
       extraEnv: dto.environment ?? {}, labels: spec.labels ?? {}, stage: 'SCHEDULING', message: null, failureCount: 0,
-      attempts: spec.attempts ?? 1, runner: null, heartbeatAt: now, metrics: null, createdAt: now, updatedAt: now, startedAt: null, finishedAt: null,
+      attempts: spec.attempts ?? 1, runner: null, runHandle: null, heartbeatAt: now, metrics: null, createdAt: now, updatedAt: now, startedAt: null, finishedAt: null,
     } satisfies JobEntity);
     await this.outbox.transaction(async (m) => {
       await m.getRepository(JobEntity).insert(job);

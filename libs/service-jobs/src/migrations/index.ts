@@ -1,5 +1,10 @@
+import { type SecretBox } from '@hub/config';
 import { CreateJobs1764000100000 } from './1764000100000-create-jobs';
 import { CreateScheduledJobs1764000200000 } from './1764000200000-create-scheduled-jobs';
+import { encryptJobSecrets } from './1764000300000-encrypt-job-secrets';
+import { JobRunHandle1764000400000 } from './1764000400000-job-run-handle';
 
-/** In order. Never edit one that has landed; add a new one (style.md rule 7). */
-export const JOBS_MIGRATIONS = [CreateJobs1764000100000, CreateScheduledJobs1764000200000];
+/** In order. Never edit one that has landed; add a new one (style.md rule 7). The secrets one needs the service's key. */
+export function jobsMigrations(box: SecretBox): (new () => unknown)[] {
+  return [CreateJobs1764000100000, CreateScheduledJobs1764000200000, encryptJobSecrets(box), JobRunHandle1764000400000];
+}

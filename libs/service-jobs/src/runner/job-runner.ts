@@ -1,4 +1,5 @@
 import { type JobFlavor } from '@hub/contracts';
+import { type ProcessIdentity } from './process-identity';
 
 export interface RunRequest {
   jobId: string;
@@ -6,29 +7,56 @@ export interface RunRequest {
   command?: string[];
   arguments?: string[];
   dockerImage?: string;
+  spaceId?: string;
   flavor: JobFlavor;
   timeoutSeconds?: number | null;
-  /** The job's own environment and decrypted secrets: nothing else. */
+  /** Attempts in all (the Kubernetes runner hands retries to the Job's backoffLimit). */
+  attempts?: number;
+  expose?: { ports: number[] };
+  /** The job's own environment (and the caller service's additions): nothing else of the hub. */
   env: Record<string, string>;
+  /** The decrypted secrets, set in the environment too (the Kubernetes runner keeps them in a Secret). */
+  secrets: Record<string, string>;
   onLine(line: string): void;
+  /** Runners retrying by themselves report each failed attempt (count so far) while the run goes on. */
+  onAttemptFailed?(failureCount: number): void;
 }
 
 export interface RunExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   error?: string;
+  /** Failed attempts inside the run itself (the Kubernetes Job's own retries); absent for one-attempt runs. */
+  failures?: number;
+  /** Set when the runner itself saw the deadline pass (Kubernetes activeDeadlineSeconds). */
+  timedOut?: boolean;
 }
+
+/**
+ * What a restarted service needs to stop a run it lost track of (stored in `jobs.run_handle`): a
+ * local process group (with its container when run by docker), or a Kubernetes Job.
+ */
+export type RunHandle =
+  | { kind: 'process'; process: ProcessIdentity; container?: string }
+  | { kind: 'kubernetes'; namespace: string; job: string };
 
 export interface JobRun {
   done: Promise<RunExit>;
   /** The main process, for resource samples (absent for runners without one here). */
   pid?: number;
+  /** Where the run lives, kept with the job so an orphan can be stopped after a crash. */
+  handle?: RunHandle;
   /** Stops the run and everything it started. */
   kill(): void;
 }
 
 export interface JobRunner {
-  start(req: RunRequest): JobRun;
+  /** Whether the runner retries failed attempts itself (then `RunExit.failures` counts them). */
+  readonly retriesItself?: boolean;
+  /** Resolves once the run is under way (the local runner paces its spawns: see SpawnPacer). */
+  start(req: RunRequest): Promise<JobRun>;
+  /** Stops what a lost run left behind (a crashed service's process group, container or Kubernetes Job). */
+  reap(handle: RunHandle): Promise<void>;
 }
 
 export const JOB_RUNNER = Symbol('JOB_RUNNER');

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { type SecretBox } from '@hub/config';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG } from '../jobs.tokens';
+import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.tokens';
 import { JobLogs } from '../logs/job-logs';
 import { type JobEntity } from '../jobs/job.entity';
 import { ACTIVE_STAGES, JobStore } from '../jobs/job-store';
 import { JOB_RUNNER, type JobRun, type JobRunner, type RunExit } from './job-runner';
+import { JobSweeper } from './job-sweeper';
 import { cpuPercent, type ProcSample, readProc } from './proc-sample';
+import { identityOf } from './process-identity';
 
 interface Running {
   job: JobEntity;
@@ -27,17 +30,23 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
   private readonly replica = `${process.pid}-${randomBytes(4).toString('hex')}`;
   private readonly running = new Map<string, Running>();
   private timer: NodeJS.Timeout | undefined;
+  /** This service process, recorded with each run: a restart on this machine sees it is gone and kills the orphans. */
+  private readonly self = identityOf(process.pid) ?? undefined;
 
   constructor(
     private readonly store: JobStore,
     private readonly logs: JobLogs,
     @Inject(JOB_RUNNER) private readonly runner: JobRunner,
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
+    @Inject(JOBS_SECRETS) private readonly secrets: SecretBox,
+    private readonly sweeper: JobSweeper,
   ) {}
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.tick().catch((e: unknown) => this.logger.warn(`tick failed: ${String(e)}`)), this.config.HUB_JOBS_HEARTBEAT_MS);
     this.timer.unref();
+    // A restart kills what the previous process of this machine left running, without waiting for staleness.
+    void this.sweeper.sweep(this.replica, new Set(this.running.keys())).catch((e: unknown) => this.logger.warn(`sweep failed: ${String(e)}`));
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -85,13 +94,17 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
         await this.finish(job.id, 'ERROR', `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`, failures + 1);
         break;
       }
-      if (exit.code === 0) {
-        await this.finish(job.id, 'COMPLETED', null, failures);
+      if (exit.timedOut) {
+        await this.finish(job.id, 'ERROR', `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`, failures + (exit.failures ?? 1));
         break;
       }
-      failures++;
+      if (exit.code === 0) {
+        await this.finish(job.id, 'COMPLETED', null, failures + (exit.failures ?? 0));
+        break;
+      }
+      failures += exit.failures ?? 1;
       const why = exit.error ? `could not start: ${exit.error}` : exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code ?? '?'}`;
-      if (attempt >= job.attempts) {
+      if (attempt >= job.attempts || this.runner.retriesItself) {
         await this.finish(job.id, 'ERROR', `Job failed: ${why}`, failures);
         break;
       }
@@ -104,13 +117,18 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
 
   private async attempt(r: Running, job: JobEntity, attempt: number, onLine: (l: string) => void): Promise<RunExit> {
     const spec = job.spec;
-    const run = this.runner.start({
+    const run = await this.runner.start({
       jobId: job.id, attempt, command: spec.command, arguments: spec.arguments, dockerImage: spec.dockerImage,
-      flavor: spec.flavor, timeoutSeconds: spec.timeoutSeconds,
-      env: { ...(spec.environment ?? {}), ...job.extraEnv, ...job.secretValues },
+      spaceId: spec.spaceId, flavor: spec.flavor, timeoutSeconds: spec.timeoutSeconds, attempts: job.attempts, expose: spec.expose,
+      env: { ...(spec.environment ?? {}), ...job.extraEnv }, secrets: this.secrets.openMap(job.secretValues),
       onLine,
+      // A runner retrying by itself (Kubernetes backoffLimit) reports each failure while the job stays RUNNING.
+      onAttemptFailed: (failureCount) => void this.store.transition(job.id, ['RUNNING'], { failureCount, message: `attempt ${failureCount} failed; retrying` }),
     });
     r.run = run;
+    // Canceled or stopped while the run was being started.
+    if (r.stopping) run.kill();
+    if (run.handle) await this.store.setHandle(job.id, { ...run.handle, ...(this.self ? { supervisor: this.self } : {}) });
     const timeout = spec.timeoutSeconds
       ? setTimeout(() => { r.stopping ??= 'timeout'; run.kill(); }, spec.timeoutSeconds * 1000 - (Date.now() - (job.startedAt?.getTime() ?? Date.now())))
       : undefined;
@@ -140,12 +158,6 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     await this.store.heartbeat(ids);
     for (const r of this.running.values()) await this.sample(r);
     for (const id of await this.store.canceled(ids)) this.stop(id);
-    for (const id of await this.store.stale(this.config.HUB_JOBS_STALE_MS)) {
-      if (this.running.has(id)) continue;
-      const settled = await this.store.transition(id, ACTIVE_STAGES, {
-        stage: 'ERROR', message: 'the jobs service stopped while this job ran; it was not restarted', finishedAt: new Date(), runner: null,
-      });
-      if (settled) this.logger.warn(`settled job ${id}: its replica went silent`);
-    }
+    await this.sweeper.sweep(this.replica, new Set(this.running.keys()));
   }
 }

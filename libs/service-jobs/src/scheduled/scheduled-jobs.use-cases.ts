@@ -7,7 +7,8 @@ import {
 } from '@hub/contracts';
 import { Outbox } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
-import { JOBS_DS } from '../jobs.tokens';
+import { type SecretBox } from '@hub/config';
+import { JOBS_DS, JOBS_SECRETS } from '../jobs.tokens';
 import { recordJobAudit } from '../jobs/job-events';
 import { JobStore } from '../jobs/job-store';
 import { JobsUseCases } from '../jobs/jobs.use-cases';
@@ -31,6 +32,7 @@ export class ScheduledJobsUseCases {
     @Inject(Outbox) private readonly outbox: Outbox,
     private readonly jobs: JobsUseCases,
     private readonly store: JobStore,
+    @Inject(JOBS_SECRETS) private readonly secrets: SecretBox,
   ) {}
 
   view(s: ScheduledJobEntity): ScheduledJobView {
@@ -51,7 +53,7 @@ export class ScheduledJobsUseCases {
     const s = Object.assign(new ScheduledJobEntity(), {
       id: newObjectId(now), namespace: dto.owner.name, owner: dto.owner, createdBy: dto.createdBy, schedule: dto.schedule,
       suspend: dto.suspend ?? false, concurrency: dto.concurrency ?? false, jobSpec: { ...spec, environment: spec.environment ?? {} },
-      secretValues: secrets ?? {}, nextRunAt: nextFrom(dto.schedule, now), lastJobId: null, createdAt: now, updatedAt: now,
+      secretValues: this.secrets.sealMap(secrets ?? {}), nextRunAt: nextFrom(dto.schedule, now), lastJobId: null, createdAt: now, updatedAt: now,
     } satisfies ScheduledJobEntity);
     await this.outbox.transaction(async (m) => {
       await m.getRepository(ScheduledJobEntity).insert(s);
