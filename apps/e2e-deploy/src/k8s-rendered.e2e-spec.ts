@@ -109,6 +109,11 @@ describe.each(KUSTOMIZATIONS)('kubectl kustomize %s', (dir) => {
     expect(images).toEqual(services().map((s) => container(s)?.image).sort());
   });
 
+  it('labels the settings and the migration Job, and nothing else, to be applied before the rollout', () => {
+    const early = objects.filter((o) => o.metadata.labels?.['app.kubernetes.io/component'] === 'pre-rollout').map((o) => `${o.kind} ${o.metadata.name}`);
+    expect(early.sort()).toEqual(['ConfigMap hub-config', 'Job hub-migrate']);
+  });
+
   it('gives only the jobs service an API token, bound to exactly the runner rules in its namespace', () => {
     const pods = of('Deployment').map((d) => ({ app: d.metadata.name, spec: d.spec?.template?.spec as unknown as Record<string, unknown> }));
     expect(pods.filter((p) => p.spec['automountServiceAccountToken'] !== false).map((p) => p.app)).toEqual(['jobs']);
