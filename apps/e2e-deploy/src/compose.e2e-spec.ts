@@ -19,7 +19,9 @@ interface ComposeService {
 const APPS = deployableApps();
 const SERVICES = services();
 /** What the stack runs beside the apps. */
-const INFRA = ['postgres', 'nats'];
+const INFRA = ['postgres', 'nats', 'mailpit'];
+/** Apps whose config class reads SMTP_URL: they send mail, through the stack's mail catcher by default. */
+const MAILERS = APPS.filter((app) => configClassesOf(app).some((c) => declaredVars(c.file).includes('SMTP_URL')));
 
 describe('docker/docker-compose.yml', () => {
   const compose = yamlDocuments('docker/docker-compose.yml')[0] as { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
@@ -32,12 +34,22 @@ describe('docker/docker-compose.yml', () => {
   it('runs Postgres, NATS, a migration job per service, every app (the services, the gateway, the all-in-one hub) and nothing else', () => {
     expect(Object.keys(compose.services).sort()).toEqual([...INFRA, ...APPS, ...SERVICES.map((s) => `migrate-${s}`)].sort());
     expect(svc('postgres').image).toBe('postgres:15');
-    expect(svc('nats').image).toBe('nats:2');
+    expect(svc('nats').image).toBe('nats:2-alpine');
   });
 
-  it('runs NATS with JetStream stored on a volume', () => {
+  it('catches every mail the services send in the bundled mail catcher, unless SMTP_URL says otherwise', () => {
+    expect(MAILERS).toEqual(expect.arrayContaining(['credentials', 'notifications']));
+    for (const app of MAILERS.filter((a) => a !== ALL_IN_ONE)) {
+      expect({ app, smtp: svc(app).environment?.['SMTP_URL'] }).toEqual({ app, smtp: '${SMTP_URL:-smtp://mailpit:1025}' });
+      expect(svc(app).depends_on?.['mailpit']).toEqual({ condition: 'service_healthy' });
+    }
+  });
+
+  it('runs NATS with JetStream stored on a volume, healthy only once JetStream answers', () => {
     const nats = svc('nats');
     expect(nats.command).toContain('-js');
+    const monitor = nats.command?.[nats.command.indexOf('-m') + 1];
+    expect(nats.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${monitor}/healthz?js-enabled-only=true`);
     const storeDir = nats.command?.[nats.command.indexOf('-sd') + 1] ?? '';
     const mounts = (nats.volumes ?? []).map((v) => v.split(':'));
     expect(mounts.some(([vol, path]) => compose.volumes && vol in compose.volumes && storeDir.startsWith(path))).toBe(true);
@@ -64,8 +76,9 @@ describe('docker/docker-compose.yml', () => {
     const s = svc(app);
     expect(s.depends_on).toEqual({
       postgres: { condition: 'service_healthy' },
-      nats: { condition: 'service_started' },
+      nats: { condition: 'service_healthy' },
       [`migrate-${app}`]: { condition: 'service_completed_successfully' },
+      ...(MAILERS.includes(app) ? { mailpit: { condition: 'service_healthy' } } : {}),
     });
     expect(s.environment?.['HUB_MIGRATE_ON_START']).toBe('false');
     expect(s.environment?.['DATABASE_URL']).toMatch(/^postgres:\/\/.*@postgres:5432\//);
@@ -85,8 +98,8 @@ describe('docker/docker-compose.yml', () => {
     expect(gw.ports?.some((p) => /:8080$/.test(p))).toBe(true);
   });
 
-  it('has a health check on every long-running service but NATS (whose image has nothing to probe with)', () => {
-    const longRunning = Object.entries(compose.services).filter(([name, s]) => s.restart !== 'no' && name !== 'nats');
+  it('has a health check on every long-running service', () => {
+    const longRunning = Object.entries(compose.services).filter(([, s]) => s.restart !== 'no');
     expect(longRunning.filter(([, s]) => !s.healthcheck?.test?.length).map(([n]) => n)).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { WORKSPACE_ROOT } from '@hub/testing';
 import { runProbe } from './support/probe-runner';
 import { repoFile } from './support/repo-files';
+import { deployableApps } from './support/workspace';
 
 interface Instruction {
   op: string;
@@ -53,6 +54,12 @@ describe('docker/Dockerfile', () => {
     expect(stages(all)).toHaveLength(2);
     expect([build.from, runtime.from]).toEqual(['node:20-bookworm-slim', 'node:20-bookworm-slim']);
     for (const s of [build, runtime]) expect(s.body).toContainEqual({ op: 'ARG', args: 'APP' });
+  });
+
+  it('names every deployable app (discovered in apps/) where a build without APP says what to set', () => {
+    const guard = runs(build).find((r) => r.includes('--build-arg APP=')) ?? '';
+    const named = /APP=([\w|-]+)/.exec(guard)?.[1].split('|') ?? [];
+    expect(named.sort()).toEqual([...deployableApps()].sort());
   });
 
   it('builds with npm install (never npm ci) and nx build of $APP', () => {

@@ -1,5 +1,5 @@
 import { declaredVars, RESERVED_VARS } from './support/config-vars';
-import { byKind, type Container, type K8sObject, k8sObjects } from './support/k8s-objects';
+import { byKind, type Container, K8S_BASE, type K8sObject, k8sObjects } from './support/k8s-objects';
 import { repoDir, yamlDocuments } from './support/repo-files';
 import { configClassesOf, distributedApps, GATEWAY, services } from './support/workspace';
 
@@ -31,15 +31,19 @@ function matches(selector: Record<string, string> | undefined, labels: Record<st
   return Object.keys(selector ?? {}).length > 0 && Object.entries(selector ?? {}).every(([k, v]) => labels[k] === v);
 }
 
-describe('k8s/', () => {
+describe('k8s/base', () => {
   const configMap = one('ConfigMap', 'hub-config');
   const secret = one('Secret', 'hub-secrets');
 
   it('kustomization lists every manifest but the Secret example, and only files that exist', () => {
-    const k = yamlDocuments('k8s/kustomization.yaml')[0] as { namespace: string; resources: string[] };
-    const manifests = repoDir('k8s').filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml');
+    const k = yamlDocuments(`${K8S_BASE}/kustomization.yaml`)[0] as { namespace: string; resources: string[] };
+    const manifests = repoDir(K8S_BASE).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml');
     expect(k.namespace).toBe('hub');
     expect([...k.resources].sort()).toEqual(manifests.filter((f) => f !== 'secret.example.yaml'));
+  });
+
+  it('keeps every manifest in the base or an overlay: a file left in k8s/ itself would never be applied', () => {
+    expect(repoDir('k8s').filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))).toEqual([]);
   });
 
   it('puts everything in the hub namespace', () => {

@@ -45,11 +45,14 @@ export interface K8sObject {
   };
 }
 
-/** Every object in every k8s/*.yaml file, with the file it came from. */
+/** The kustomize base; the overlays (k8s/overlays/<name>) patch it. */
+export const K8S_BASE = 'k8s/base';
+
+/** Every object in every k8s/base/*.yaml file as written (not rendered), with the file it came from. */
 export function k8sObjects(): { file: string; obj: K8sObject }[] {
-  return repoDir('k8s')
+  return repoDir(K8S_BASE)
     .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
-    .flatMap((f) => yamlDocuments(`k8s/${f}`).map((obj) => ({ file: f, obj: obj as K8sObject })));
+    .flatMap((f) => yamlDocuments(`${K8S_BASE}/${f}`).map((obj) => ({ file: f, obj: obj as K8sObject })));
 }
 
 export function byKind(kind: string): K8sObject[] {
