@@ -36,9 +36,10 @@ describe('k8s/base', () => {
   const secret = one('Secret', 'hub-secrets');
 
   it('kustomization lists every manifest but the Secret example, and only files that exist', () => {
-    const k = yamlDocuments(`${K8S_BASE}/kustomization.yaml`)[0] as { namespace: string; resources: string[] };
+    const k = yamlDocuments(`${K8S_BASE}/kustomization.yaml`)[0] as { namespace?: string; resources: string[] };
     const manifests = repoDir(K8S_BASE).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml');
-    expect(k.namespace).toBe('hub');
+    // Each object names its namespace (the runner's Role lives in hub-jobs): no override here.
+    expect(k.namespace).toBeUndefined();
     expect([...k.resources].sort()).toEqual(manifests.filter((f) => f !== 'secret.example.yaml'));
   });
 
@@ -46,10 +47,13 @@ describe('k8s/base', () => {
     expect(repoDir('k8s').filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))).toEqual([]);
   });
 
-  it('puts everything in the hub namespace', () => {
+  it('puts everything in the hub namespace, but the Role and RoleBinding of the jobs runner in hub-jobs', () => {
     expect(one('Namespace', 'hub').metadata.name).toBe('hub');
+    expect(one('Namespace', 'hub-jobs').metadata.name).toBe('hub-jobs');
     const elsewhere = k8sObjects().filter(({ obj }) => obj.kind !== 'Namespace' && obj.metadata.namespace !== 'hub');
-    expect(elsewhere.map(({ file, obj }) => `${file}: ${obj.kind} ${obj.metadata.name}`)).toEqual([]);
+    expect(elsewhere.map(({ file, obj }) => `${file}: ${obj.kind} ${obj.metadata.namespace}/${obj.metadata.name}`)).toEqual([
+      'jobs-rbac.yaml: Role hub-jobs/jobs-runner', 'jobs-rbac.yaml: RoleBinding hub-jobs/jobs-runner',
+    ]);
   });
 
   it('keeps secrets in the Secret example, as placeholders, and out of the ConfigMap', () => {

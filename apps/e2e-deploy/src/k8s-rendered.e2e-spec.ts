@@ -6,11 +6,13 @@ import { KUSTOMIZATIONS, quantity, renderKustomization } from './support/kustomi
 import { configClassesOf, distributedApps, GATEWAY, services } from './support/workspace';
 
 /** What the jobs service may do with the Kubernetes API (its runner), and nothing more. */
+/** The Kubernetes runner's rights (decision 0610), in the namespace jobs run in and nowhere else. */
 const JOBS_RBAC = [
-  'batch/jobs:create', 'batch/jobs:get', 'batch/jobs:list', 'batch/jobs:watch', 'batch/jobs:delete',
+  'batch/jobs:create', 'batch/jobs:get', 'batch/jobs:list', 'batch/jobs:watch', 'batch/jobs:patch', 'batch/jobs:delete',
   '/pods:get', '/pods:list', '/pods:watch', '/pods/log:get',
-  '/secrets:create', '/secrets:get', '/secrets:delete', '/services:create', '/services:get', '/services:delete',
+  '/secrets:create', '/secrets:delete', '/services:create', '/services:delete',
 ].sort();
+const JOBS_NAMESPACE = 'hub-jobs';
 const INGRESS_NAMESPACE = 'ingress-nginx';
 const MONITORING_NAMESPACE = 'monitoring';
 
@@ -48,8 +50,11 @@ describe.each(KUSTOMIZATIONS)('kubectl kustomize %s', (dir) => {
     expect(schemaErrors(nameless)).toMatch(/name/);
   });
 
-  it('puts every object in the hub namespace, and nothing cluster-wide but the Namespace', () => {
-    expect(objects.filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== 'hub').map((o) => `${o.kind} ${o.metadata.name}`)).toEqual([]);
+  it('puts every object in the hub namespace but the Role and RoleBinding of the jobs runner, and nothing cluster-wide but the Namespaces', () => {
+    const elsewhere = objects.filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== 'hub');
+    expect(elsewhere.map((o) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`).sort()).toEqual([`Role ${JOBS_NAMESPACE}/jobs-runner`, `RoleBinding ${JOBS_NAMESPACE}/jobs-runner`]);
+    expect(of('Namespace').map((n) => n.metadata.name).sort()).toEqual(['hub', JOBS_NAMESPACE]);
+    expect(config['HUB_JOBS_K8S_NAMESPACE']).toBe(JOBS_NAMESPACE);
     expect(objects.filter((o) => /^Cluster/.test(o.kind)).map((o) => o.kind)).toEqual([]);
   });
 
@@ -123,6 +128,7 @@ describe.each(KUSTOMIZATIONS)('kubectl kustomize %s', (dir) => {
     const roles = bindings.map((b) => one('Role', (b['roleRef'] as { name: string }).name));
     const granted = roles.flatMap((r) => (r['rules'] as Rule[]).flatMap((rule) => rule.apiGroups.flatMap((g) => rule.resources.flatMap((res) => rule.verbs.map((v) => `${g}/${res}:${v}`)))));
     expect([...new Set(granted)].sort()).toEqual(JOBS_RBAC);
+    expect(roles.map((r) => r.metadata.namespace)).toEqual([JOBS_NAMESPACE]);
     expect(of('RoleBinding').length).toBe(bindings.length);
   });
 

@@ -16,7 +16,7 @@ export class JobsConfig extends HubConfig {
   @IsIn(['auto', 'off'], { message: 'HUB_JOBS_DOCKER must be auto or off' })
   HUB_JOBS_DOCKER: string = 'auto';
 
-  /** Kubernetes runner: the namespace its Jobs, Secrets and Services go to (k8s/jobs-rbac.yaml grants exactly that). */
+  /** Kubernetes runner: the namespace its Jobs, Secrets and Services go to (k8s/base/jobs-rbac.yaml grants exactly that). */
   @Matches(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, { message: 'HUB_JOBS_K8S_NAMESPACE must be a Kubernetes namespace name' })
   HUB_JOBS_K8S_NAMESPACE: string = 'hub-jobs';
 
