@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { type EventUser } from '@hub/contracts';
-import { bumpInboxVersions } from '../inbox/inbox-version';
 import { NOTIFICATIONS_DS } from '../notifications.tokens';
 import { settingOf, type SettingValues } from '../settings/settings.defaults';
 import { type ThreadEvent } from './thread-event';
@@ -19,31 +18,42 @@ export class ApplyThreadEventUseCase {
   constructor(@InjectDataSource(NOTIFICATIONS_DS) private readonly ds: DataSource) {}
 
   /** Returns how many users were notified (0 for a replay). */
-  async apply(e: ThreadEvent): Promise<number> {
+  apply(e: ThreadEvent): Promise<number> {
+    return this.ds.transaction((m) => this.applyIn(m, e));
+  }
+
+  /** Several events in order, in one transaction (one commit for the lot); how many each notified. */
+  applyAll(events: ThreadEvent[]): Promise<number[]> {
     return this.ds.transaction(async (m) => {
-      const fresh: unknown[] = await m.query(
-        'INSERT INTO notifications.applied_events (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [e.key.slice(0, 140)],
-      );
-      if (fresh.length === 0) return 0;
-      const thread = await this.updateThread(m, e);
-      const watchers = await this.watchers(m, e);
-      const involved = new Set([...thread.participantIds, ...thread.mentionedIds]);
-      const candidates = [...new Set([...involved, ...watchers])].filter((u) => u !== e.actor._id);
-      if (candidates.length === 0) return 0;
-      const settings = await this.settings(m, candidates);
-      const recipients = candidates.filter((u) =>
-        settingOf(settings.get(u), involved.has(u) ? e.participatingSetting : 'web_discussions_watched'),
-      ).sort();
-      if (recipients.length === 0) return 0;
-      await m.query(
-        `INSERT INTO notifications.notifications (user_id, thread_id, read, updated_at, discussion_event_id)
-         SELECT u, $2, false, $3, $4 FROM unnest($1::bpchar[]) AS u
-         ON CONFLICT (user_id, thread_id) DO UPDATE SET read = false, updated_at = EXCLUDED.updated_at, discussion_event_id = EXCLUDED.discussion_event_id`,
-        [recipients, e.threadId, new Date().toISOString(), e.discussionEventId.slice(0, 100)],
-      );
-      await bumpInboxVersions(m, recipients);
-      return recipients.length;
+      const notified: number[] = [];
+      for (const e of events) notified.push(await this.applyIn(m, e));
+      return notified;
     });
+  }
+
+  private async applyIn(m: EntityManager, e: ThreadEvent): Promise<number> {
+    const fresh: unknown[] = await m.query(
+      'INSERT INTO notifications.applied_events (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [e.key.slice(0, 140)],
+    );
+    if (fresh.length === 0) return 0;
+    const thread = await this.updateThread(m, e);
+    const watchers = await this.watchers(m, e);
+    const involved = new Set([...thread.participantIds, ...thread.mentionedIds]);
+    const candidates = [...new Set([...involved, ...watchers])].filter((u) => u !== e.actor._id);
+    if (candidates.length === 0) return 0;
+    const settings = await this.settings(m, candidates);
+    const recipients = candidates.filter((u) =>
+      settingOf(settings.get(u), involved.has(u) ? e.participatingSetting : 'web_discussions_watched'),
+    ).sort();
+    if (recipients.length === 0) return 0;
+    await m.query(
+      `INSERT INTO notifications.notifications (user_id, thread_id, read, updated_at, discussion_event_id)
+       SELECT u, $2, false, $3, $4 FROM unnest($1::bpchar[]) AS u
+       ON CONFLICT (user_id, thread_id) DO UPDATE SET read = false, updated_at = EXCLUDED.updated_at, discussion_event_id = EXCLUDED.discussion_event_id`,
+      [recipients, e.threadId, new Date().toISOString(), e.discussionEventId.slice(0, 100)],
+    );
+    // The inbox_state triggers count the new rows and move each recipient's version.
+    return recipients.length;
   }
 
   private async updateThread(m: EntityManager, e: ThreadEvent): Promise<{ participantIds: string[]; mentionedIds: string[] }> {
