@@ -15,6 +15,9 @@ import { type ThreadEvent } from './thread-event';
  */
 @Injectable()
 export class ApplyThreadEventUseCase {
+  /** The last updatedAt given (ms): events applied in the same millisecond still get distinct, ordered times. */
+  private lastStamp = 0;
+
   constructor(@InjectDataSource(NOTIFICATIONS_DS) private readonly ds: DataSource) {}
 
   /** Returns how many users were notified (0 for a replay). */
@@ -50,10 +53,16 @@ export class ApplyThreadEventUseCase {
       `INSERT INTO notifications.notifications (user_id, thread_id, read, updated_at, discussion_event_id)
        SELECT u, $2, false, $3, $4 FROM unnest($1::bpchar[]) AS u
        ON CONFLICT (user_id, thread_id) DO UPDATE SET read = false, updated_at = EXCLUDED.updated_at, discussion_event_id = EXCLUDED.discussion_event_id`,
-      [recipients, e.threadId, new Date().toISOString(), e.discussionEventId.slice(0, 100)],
+      [recipients, e.threadId, this.stamp(), e.discussionEventId.slice(0, 100)],
     );
     // The inbox_state triggers count the new rows and move each recipient's version.
     return recipients.length;
+  }
+
+  /** Newest first must mean applied last: a batch applies several events within one millisecond. */
+  private stamp(): string {
+    this.lastStamp = Math.max(Date.now(), this.lastStamp + 1);
+    return new Date(this.lastStamp).toISOString();
   }
 
   private async updateThread(m: EntityManager, e: ThreadEvent): Promise<{ participantIds: string[]; mentionedIds: string[] }> {
