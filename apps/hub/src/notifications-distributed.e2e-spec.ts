@@ -26,8 +26,11 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
   let baseUrl = '';
 
   const startNotifications = async (): Promise<void> => {
-    notifications = startApp('notifications', { ...common, PORT: String(notificationsPort) });
-    await waitForHttp(`http://127.0.0.1:${notificationsPort}/health/ready`, 60_000);
+    const proc = startApp('notifications', { ...common, PORT: String(notificationsPort) });
+    notifications = proc;
+    await waitForHttp(`http://127.0.0.1:${notificationsPort}/health/ready`, 90_000).catch((err: unknown) => {
+      throw new Error(`notifications did not start: ${String(err)}\n${proc.output()}`);
+    });
   };
   const publish = async (subject: string, payload: unknown, msgId: string): Promise<void> => {
     const h = natsHeaders();
@@ -45,8 +48,8 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
       const r = await runApp(app, common, ['migrate']);
       expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
     }
-    const [pc, po, pg] = await Promise.all([freePort(), freePort(), freePort()]);
-    notificationsPort = await freePort();
+    const [pc, po, pg, pn] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    notificationsPort = pn;
     procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
     procs.push(startApp('organizations', { ...common, PORT: String(po) }));
     procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
@@ -80,7 +83,7 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     };
     const msgId = hexId();
     await publish(WebhookEvents.Suspended.subject, event, msgId);
-    // The same message again (a redelivery past the stream's duplicate window): still one mail.
+    // The same message twice (one Nats-Msg-Id): one mail; the service keys its mails by that id too, for redeliveries.
     await publish(WebhookEvents.Suspended.subject, event, msgId);
     await publish(WebhookEvents.Suspended.subject, { ...event, ownerName: org.name, ownerType: 'org' }, hexId());
     await waitForMails(() => mailsTo(owner).length >= 1 && mailsTo(admin).length >= 1);
@@ -88,8 +91,10 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     expect(mailsTo(owner)).toEqual([`Your webhook ${hook} was suspended`]);
     expect(mailsTo(admin)).toEqual([`Your webhook ${hook} was suspended`]);
     expect(mailsTo(member)).toEqual([]);
-    const raw = smtp.mails.find((m) => m.to.includes(`${owner.name}@example.com`))?.raw ?? '';
-    expect(raw).toContain('https://example.com/hook');
+    // The body is quoted-printable: soft line breaks (`=` at the end of a line) join up.
+    const body = (smtp.mails.find((m) => m.to.includes(`${owner.name}@example.com`))?.raw ?? '').replace(/=\r?\n/g, '');
+    expect(body).toContain('(https://example.com/hook) kept failing');
+    expect(body).toContain('Last error: failing');
   }, 60_000);
 
   it('mails job status changes over SMTP only while job_status is on, once per event', async () => {

@@ -124,11 +124,11 @@ export function notificationsCoverageScenarios(t: () => HubTarget): void {
 
   describe('every bound violated is a clear 400', () => {
     const cases: [string, string, string, unknown, RegExp][] = [
-      ['GET', '/api/notifications?p=-1', '', undefined, /p must not be negative/],
-      ['GET', '/api/notifications?p=9007199254740992', '', undefined, /p must not be greater/],
-      ['GET', '/api/notifications?p=1.5', '', undefined, /p must be an integer/],
-      ['GET', '/api/notifications?p=abc', '', undefined, /p must be an integer/],
-      ['GET', '/api/notifications?p=99999999999999999999', '', undefined, /p must not be greater/],
+      ['GET', '/api/notifications?p=-1', '', undefined, /p must be an integer from 0 to 9007199254740991/],
+      ['GET', '/api/notifications?p=9007199254740992', '', undefined, /p must be an integer from 0 to 9007199254740991/],
+      ['GET', '/api/notifications?p=1.5', '', undefined, /p must be an integer from 0 to 9007199254740991/],
+      ['GET', '/api/notifications?p=abc', '', undefined, /p must be an integer from 0 to 9007199254740991/],
+      ['GET', '/api/notifications?p=99999999999999999999', '', undefined, /p must be an integer from 0 to 9007199254740991/],
       ['GET', `/api/notifications?repoName=${'x'.repeat(201)}`, '', undefined, /repoName must be 1 to 200/],
       ['GET', '/api/notifications?paperId=', '', undefined, /paperId must be 1 to 200/],
       ['POST', '/api/notifications/mark-as-read', '', { discussionIds: Array.from({ length: 1001 }, () => 'a'.repeat(24)) }, /discussionIds must hold at most 1000/],

@@ -2,7 +2,7 @@ import { http } from '../http-client';
 import { type HubTarget, makeUser, type TestUser } from '../hub-factory';
 import { blogEvent, discussionEvent, hexId, paperEvent, postEvent, publishHubEvent } from '../notification-factory';
 import { notificationsCoverageScenarios } from './notifications-coverage.scenarios';
-import { inboxClient, type NotificationItemBody as Item } from './notifications-helpers';
+import { inboxClient, type NotificationItemBody as Item, sleep } from './notifications-helpers';
 const PARTICIPANT_KEYS = ['_id', 'avatar', 'user'];
 const keysOf = (o: unknown): string[] => Object.keys(o as object).sort();
 
