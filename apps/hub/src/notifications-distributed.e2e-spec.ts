@@ -54,9 +54,9 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     procs.push(startApp('organizations', { ...common, PORT: String(po) }));
     procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
     baseUrl = `http://127.0.0.1:${pg}`;
-    await Promise.all([startNotifications(), ...[pc, po, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 60_000))]);
+    await Promise.all([startNotifications(), ...[pc, po, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 90_000))]);
     nc = await connect({ servers: NATS_URL_FOR_TESTS });
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await nc?.close();
