@@ -2,7 +2,8 @@
 // users in real Postgres, read through the distributed gateway (gateway + credentials +
 // organizations + notifications processes over NATS). Prints p50/p99 of the inbox's first page,
 // a deep page, a filtered page and a 304 poll; of mark-as-read applyToAll on a 10,000-item inbox;
-// and the ingest rate (events on the bus to notification rows, fan-out to 100 watchers).
+// and the ingest rate (events on the bus to notification rows, fan-out to 100 watchers); then
+// checks that every per-user counts row still equals a recount of the inbox.
 // Not a test: it prints figures. Environment (defaults in brackets):
 //   BENCH_REQUESTS [500]    sequential requests per read workload
 //   BENCH_MARKS [20]        mark-all requests (alternating read true/false)
@@ -18,7 +19,7 @@ import { connect, headers as natsHeaders } from 'nats';
 import { killAllNow, stopAll } from '../gateway/processes.mjs';
 import { createDatabase, databaseUrl, dropBusStreams, dropDatabase } from '../gateway/seed.mjs';
 import { startDistributed } from '../gateway/setups.mjs';
-import { countForThreads, seedInboxes, seedWatchers } from './seed.mjs';
+import { countForThreads, countsDisagreeing, seedInboxes, seedWatchers } from './seed.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -135,6 +136,7 @@ async function main() {
     }
     const ingestSeconds = (performance.now() - t0) / 1000;
     await nc.close();
+    const disagreeing = await countsDisagreeing(url);
 
     console.log('\nGET /api/notifications through the distributed gateway (sequential requests, ms):');
     for (const r of reads) {
@@ -143,6 +145,7 @@ async function main() {
     }
     console.log(`\nmark-as-read applyToAll on a ${BIG_INBOX}-item inbox: p50 ${pct(markTimes, 50).toFixed(1)} ms  p99 ${pct(markTimes, 99).toFixed(1)} ms  (target <= ${TARGETS.markAll})`);
     console.log(`ingest: ${cfg.events} events x ${WATCHERS} watchers = ${got}/${expected} notifications in ${ingestSeconds.toFixed(2)} s = ${(got / ingestSeconds).toFixed(0)} notifications/s, ${(cfg.events / ingestSeconds).toFixed(0)} events/s  (target >= ${TARGETS.ingest} notifications/s)`);
+    console.log(`counts rows (inbox_state) that differ from a recount of the inbox after all of the above: ${disagreeing} of ${USERS + 1 + WATCHERS} users`);
     await stack.stop();
   } finally {
     await stopAll();

@@ -59,3 +59,12 @@ export async function seedWatchers(url, { repo, watchers }) {
 export async function countForThreads(url, threadIds) {
   return withClient(url, async (c) => Number((await c.query('SELECT count(*) AS n FROM notifications.notifications WHERE thread_id = ANY($1::bpchar[])', [threadIds])).rows[0].n));
 }
+
+/** Users whose inbox_state counts differ from a recount of their rows (must be none). */
+export async function countsDisagreeing(url) {
+  return withClient(url, async (c) => Number((await c.query(`
+    SELECT count(*) AS n FROM notifications.inbox_state s
+      LEFT JOIN (SELECT user_id, count(*) AS total, count(*) FILTER (WHERE NOT read) AS unread FROM notifications.notifications GROUP BY user_id) r
+        ON r.user_id = s.user_id
+     WHERE s.total <> coalesce(r.total, 0) OR s.unread <> coalesce(r.unread, 0)`)).rows[0].n));
+}

@@ -7,6 +7,7 @@ import { InboxUseCases } from './inbox/inbox.use-cases';
 import { NotificationsHandler } from './inbox/notifications.handler';
 import { ApplyThreadEventUseCase } from './ingest/apply-thread-event.use-case';
 import { HubEventsConsumer } from './ingest/hub-events.consumer';
+import { ThreadEventBatcher } from './ingest/thread-event-batcher';
 import { MailEventsConsumer } from './mail/mail-events.consumer';
 import { NotificationsMailer } from './mail/notifications-mailer';
 import { SettingsUseCases } from './settings/settings.use-cases';
@@ -26,7 +27,7 @@ export class NotificationsModule {
       controllers: [NotificationsHandler],
       providers: [
         { provide: NOTIFICATIONS_CONFIG, useValue: config },
-        InboxUseCases, SettingsUseCases, WatchUseCases, ApplyThreadEventUseCase, HubEventsConsumer, NotificationsMailer, MailEventsConsumer,
+        InboxUseCases, SettingsUseCases, WatchUseCases, ApplyThreadEventUseCase, ThreadEventBatcher, HubEventsConsumer, NotificationsMailer, MailEventsConsumer,
       ],
     };
   }

@@ -12,11 +12,13 @@ export const MENTION_FILTERS = ['all', 'participating', 'mentions'] as const;
 const toBoolean = ({ value }: { value: unknown }): unknown => (value === 'true' ? true : value === 'false' ? false : value);
 
 /** The shared query parameters of spec 4.1 (the filters of the four notification operations). */
+const P_BOUND = `p must be an integer from 0 to ${MAX_PAGE_INDEX}`;
+
 export class NotificationFilters {
   @ApiPropertyOptional({ minimum: 0, maximum: MAX_PAGE_INDEX, default: 0, description: 'page index' })
   @IsOptional() @Type(() => Number)
-  @IsInt({ message: 'p must be an integer' }) @Min(0, { message: 'p must not be negative' })
-  @Max(MAX_PAGE_INDEX, { message: `p must not be greater than ${MAX_PAGE_INDEX}` })
+  // One message for every way out of the bound: `p=abc` fails all three checks at once.
+  @IsInt({ message: P_BOUND }) @Min(0, { message: P_BOUND }) @Max(MAX_PAGE_INDEX, { message: P_BOUND })
   p?: number;
 
   @ApiPropertyOptional({ enum: READ_STATUSES, default: 'all' })

@@ -26,6 +26,12 @@ export interface DurableConsumerOptions<T> {
   ackWaitMs?: number;
   /** Deliveries before a failing message goes to the dead-letter subject (default 10). */
   maxDeliver?: number;
+  /**
+   * Messages handled at once by this replica (default 1: strictly one after the other). A
+   * handler that batches its writes (one commit for the messages in flight) needs more than one.
+   * The in-process bus of the all-in-one mode handles one at a time whatever is asked.
+   */
+  concurrency?: number;
 }
 
 export interface Unsubscribe {

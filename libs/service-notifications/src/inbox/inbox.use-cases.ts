@@ -6,13 +6,18 @@ import {
   type BulkNotificationsResult, type BulkNotificationsRpc, type ListNotificationsRpc, type NotificationsPage, type RequestContext,
 } from '@hub/contracts';
 import { preparedQuery } from '@hub/persistence';
-import { NOTIFICATIONS_DS, NOTIFICATIONS_PAGE_SIZE } from '../notifications.tokens';
+import { NOTIFICATIONS_DS } from '../notifications.tokens';
 import { callerOf, filterConditions, whereAll } from './inbox-filters';
 import { NothingSelectedError } from './inbox.errors';
-import { bumpInboxVersions } from './inbox-version';
+import { inboxPageQuery } from './inbox-page.query';
 import { type InboxRow, toNotificationItem } from './notification-item';
 
-interface PageRow extends Partial<InboxRow> {
+interface StateRow {
+  version: string | null;
+  changed_at: Date | string | null;
+}
+
+interface PageRow extends Partial<InboxRow>, StateRow {
   view: string;
   unread: string;
   total: string;
@@ -25,44 +30,23 @@ export class InboxUseCases {
 
   async list(dto: ListNotificationsRpc, ctx: RequestContext): Promise<NotificationsPage> {
     const userId = callerOf(ctx);
-    // The version is read before the page: the page is at least as new as the ETag it travels with.
-    const [state] = await preparedQuery<{ version: string; changed_at: Date }>(
-      this.ds, 'notifications-inbox-state', 'SELECT version, changed_at FROM notifications.inbox_state WHERE user_id = $1', [userId],
-    );
-    const version = state?.version ?? '0';
-    const changedAt = state ? new Date(state.changed_at) : new Date(0);
     const queryHash = createHash('sha1').update(JSON.stringify(dto.filters)).digest('base64url').slice(0, 12);
-    const etag = `W/"${version}-${queryHash}"`;
-    const lastModified = changedAt.toUTCString();
-    if (notModified(etag, changedAt, dto)) return { notModified: true, etag, lastModified };
-
-    const params: unknown[] = [userId];
-    const view = whereAll(filterConditions(dto.filters, params));
-    const start = (dto.filters.p ?? 0) * NOTIFICATIONS_PAGE_SIZE;
-    params.push(start);
-    const offset = `$${params.length}`;
-    // One statement: the counts and the page come from one snapshot, so they always agree.
-    const rows: PageRow[] = await this.ds.query(
-      // Counting reads only the narrow columns of the user's rows; the 20 items of the page then
-      // fetch their thread's stored item (jsonb) by primary key.
-      `WITH f AS MATERIALIZED (
-         SELECT n.thread_id, n.read, n.updated_at, n.discussion_event_id, (${view}) AS in_view
-           FROM notifications.notifications n ${threadJoin(view)} WHERE n.user_id = $1),
-       c AS (SELECT count(*) FILTER (WHERE in_view) AS view, count(*) FILTER (WHERE NOT read) AS unread, count(*) AS total FROM f)
-       SELECT c.view, c.unread, c.total, t.type, t.item, t.participants, p.read,
-              to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at, p.discussion_event_id
-         FROM c LEFT JOIN LATERAL (
-           SELECT * FROM f WHERE in_view AND ${offset}::bigint < c.view
-            ORDER BY updated_at DESC, thread_id DESC LIMIT ${NOTIFICATIONS_PAGE_SIZE} OFFSET ${offset}::bigint) p ON true
-         LEFT JOIN notifications.threads t ON t.id = p.thread_id
-        ORDER BY p.updated_at DESC, p.thread_id DESC`,
-      params,
-    );
+    if (dto.ifNoneMatch !== undefined || dto.ifModifiedSince !== undefined) {
+      // A poll: one primary-key read, no counting or paging while nothing changed.
+      const [state] = await preparedQuery<StateRow>(
+        this.ds, 'notifications-inbox-state', 'SELECT version, changed_at FROM notifications.inbox_state WHERE user_id = $1', [userId],
+      );
+      const v = validators(state, queryHash);
+      if (notModified(v.etag, v.changedAt, dto)) return { notModified: true, etag: v.etag, lastModified: v.changedAt.toUTCString() };
+    }
+    const q = inboxPageQuery(userId, dto.filters);
+    const rows = await preparedQuery<PageRow>(this.ds, q.name, q.text, q.params);
     const head = rows[0] as PageRow;
+    const v = validators(head.version === null ? undefined : head, queryHash);
     const notifications = rows.filter((r) => r.type !== null && r.type !== undefined).map((r) => toNotificationItem(r as InboxRow));
     return {
-      notModified: false, etag, lastModified,
-      page: { notifications, count: { view: Number(head.view), unread: Number(head.unread), all: Number(head.total) }, start },
+      notModified: false, etag: v.etag, lastModified: v.changedAt.toUTCString(),
+      page: { notifications, count: { view: Number(head.view), unread: Number(head.unread), all: Number(head.total) }, start: q.start },
     };
   }
 
@@ -96,11 +80,16 @@ export class InboxUseCases {
       throw new NothingSelectedError();
     }
     return this.ds.transaction(async (m: EntityManager) => {
+      // The inbox_state triggers adjust the counts and move the version (ETag) in this transaction.
       const changed = affectedRows(await m.query(statement(where, params), params));
-      if (changed > 0) await bumpInboxVersions(m, [userId]);
       return { changed };
     });
   }
+}
+
+/** The weak ETag (inbox version + the query) and the last change; a user with no row yet is at version 0. */
+function validators(state: StateRow | undefined, queryHash: string): { etag: string; changedAt: Date } {
+  return { etag: `W/"${state?.version ?? '0'}-${queryHash}"`, changedAt: state?.changed_at ? new Date(state.changed_at) : new Date(0) };
 }
 
 function notModified(etag: string, changedAt: Date, dto: ListNotificationsRpc): boolean {
@@ -123,8 +112,4 @@ function affectedRows(result: unknown): number {
 /** Filters on the thread (repo, author, mentions…) need the join; read state and lastUpdate do not. */
 function needsThread(where: string): boolean {
   return /\bt\./.test(where);
-}
-
-function threadJoin(where: string): string {
-  return needsThread(where) ? 'JOIN notifications.threads t ON t.id = n.thread_id' : '';
 }

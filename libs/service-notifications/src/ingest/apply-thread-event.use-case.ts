@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { type EventUser } from '@hub/contracts';
-import { bumpInboxVersions } from '../inbox/inbox-version';
 import { NOTIFICATIONS_DS } from '../notifications.tokens';
 import { settingOf, type SettingValues } from '../settings/settings.defaults';
 import { type ThreadEvent } from './thread-event';
@@ -16,47 +15,65 @@ import { type ThreadEvent } from './thread-event';
  */
 @Injectable()
 export class ApplyThreadEventUseCase {
+  /** The last updatedAt given (ms): events applied in the same millisecond still get distinct, ordered times. */
+  private lastStamp = 0;
+
   constructor(@InjectDataSource(NOTIFICATIONS_DS) private readonly ds: DataSource) {}
 
   /** Returns how many users were notified (0 for a replay). */
-  async apply(e: ThreadEvent): Promise<number> {
+  apply(e: ThreadEvent): Promise<number> {
+    return this.ds.transaction((m) => this.applyIn(m, e));
+  }
+
+  /** Several events in order, in one transaction (one commit for the lot); how many each notified. */
+  applyAll(events: ThreadEvent[]): Promise<number[]> {
     return this.ds.transaction(async (m) => {
-      const fresh: unknown[] = await m.query(
-        'INSERT INTO notifications.applied_events (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [e.key.slice(0, 140)],
-      );
-      if (fresh.length === 0) return 0;
-      const thread = await this.updateThread(m, e);
-      const watchers = await this.watchers(m, e);
-      const involved = new Set([...thread.participantIds, ...thread.mentionedIds]);
-      const candidates = [...new Set([...involved, ...watchers])].filter((u) => u !== e.actor._id);
-      if (candidates.length === 0) return 0;
-      const settings = await this.settings(m, candidates);
-      const recipients = candidates.filter((u) =>
-        settingOf(settings.get(u), involved.has(u) ? e.participatingSetting : 'web_discussions_watched'),
-      ).sort();
-      if (recipients.length === 0) return 0;
-      await m.query(
-        `INSERT INTO notifications.notifications (user_id, thread_id, read, updated_at, discussion_event_id)
-         SELECT u, $2, false, $3, $4 FROM unnest($1::bpchar[]) AS u
-         ON CONFLICT (user_id, thread_id) DO UPDATE SET read = false, updated_at = EXCLUDED.updated_at, discussion_event_id = EXCLUDED.discussion_event_id`,
-        [recipients, e.threadId, new Date().toISOString(), e.discussionEventId.slice(0, 100)],
-      );
-      await bumpInboxVersions(m, recipients);
-      return recipients.length;
+      const notified: number[] = [];
+      for (const e of events) notified.push(await this.applyIn(m, e));
+      return notified;
     });
   }
 
-  private async updateThread(m: EntityManager, e: ThreadEvent): Promise<{ participantIds: string[]; mentionedIds: string[] }> {
+  private async applyIn(m: EntityManager, e: ThreadEvent): Promise<number> {
+    const thread = await this.updateThread(m, e);
+    if (!thread) return 0;
+    const involved = new Set([...thread.participantIds, ...thread.mentionedIds]);
+    const audience = await this.audience(m, e, [...involved]);
+    const candidates = [...new Set([...involved, ...audience.watchers])].filter((u) => u !== e.actor._id);
+    const recipients = candidates.filter((u) =>
+      settingOf(audience.settings.get(u), involved.has(u) ? e.participatingSetting : 'web_discussions_watched'),
+    ).sort();
+    if (recipients.length === 0) return 0;
+    await m.query(
+      `INSERT INTO notifications.notifications (user_id, thread_id, read, updated_at, discussion_event_id)
+       SELECT u, $2, false, $3, $4 FROM unnest($1::bpchar[]) AS u
+       ON CONFLICT (user_id, thread_id) DO UPDATE SET read = false, updated_at = EXCLUDED.updated_at, discussion_event_id = EXCLUDED.discussion_event_id`,
+      [recipients, e.threadId, this.stamp(), e.discussionEventId.slice(0, 100)],
+    );
+    // The inbox_state triggers count the new rows and move each recipient's version.
+    return recipients.length;
+  }
+
+  /** Newest first must mean applied last: a batch applies several events within one millisecond. */
+  private stamp(): string {
+    this.lastStamp = Math.max(Date.now(), this.lastStamp + 1);
+    return new Date(this.lastStamp).toISOString();
+  }
+
+  /** Records the event's id and updates the thread in one statement; undefined for a replay (nothing written). */
+  private async updateThread(m: EntityManager, e: ThreadEvent): Promise<{ participantIds: string[]; mentionedIds: string[] } | undefined> {
     const c = e.columns;
     const [row] = (await m.query(
-      `INSERT INTO notifications.threads (id, type, repo_type, repo_name, post_author, paper_id, article_id, article_slug, item)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
+      `WITH fresh AS (INSERT INTO notifications.applied_events (id) VALUES ($10) ON CONFLICT DO NOTHING RETURNING id)
+       INSERT INTO notifications.threads (id, type, repo_type, repo_name, post_author, paper_id, article_id, article_slug, item)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb WHERE EXISTS (SELECT 1 FROM fresh)
        ON CONFLICT (id) DO UPDATE SET item = EXCLUDED.item, repo_type = EXCLUDED.repo_type, repo_name = EXCLUDED.repo_name,
          post_author = EXCLUDED.post_author, paper_id = EXCLUDED.paper_id, article_id = EXCLUDED.article_id, article_slug = EXCLUDED.article_slug
        RETURNING participants, participant_ids, mentioned_ids`,
       [e.threadId, e.type, c.repo_type ?? null, c.repo_name ?? null, c.post_author ?? null, c.paper_id ?? null, c.article_id ?? null,
-        c.article_slug ?? null, JSON.stringify(e.item)],
-    )) as [{ participants: EventUser[]; participant_ids: string[]; mentioned_ids: string[] }];
+        c.article_slug ?? null, JSON.stringify(e.item), e.key.slice(0, 140)],
+    )) as [{ participants: EventUser[]; participant_ids: string[]; mentioned_ids: string[] }?];
+    if (!row) return undefined;
     const participants = row.participants.filter((p) => p._id !== e.actor._id);
     // The actor took part: listed first from now on, with their current name and avatar.
     participants.unshift({ _id: e.actor._id, avatar: e.actor.avatar, user: e.actor.user });
@@ -69,20 +86,19 @@ export class ApplyThreadEventUseCase {
     return { participantIds, mentionedIds };
   }
 
-  private async watchers(m: EntityManager, e: ThreadEvent): Promise<string[]> {
-    if (e.watchTargets.length === 0) return [];
-    const rows: { user_id: string }[] = await m.query(
-      `SELECT DISTINCT w.user_id FROM notifications.watches w
-         JOIN unnest($1::text[], $2::text[]) AS x(type, target) ON w.type = x.type AND lower(w.target) = lower(x.target)`,
-      [e.watchTargets.map((t) => t.type), e.watchTargets.map((t) => t.id)],
+  /** Who watches what the event is about, and the settings of them and of the thread's people: one query. */
+  private async audience(m: EntityManager, e: ThreadEvent, involved: string[]): Promise<{ watchers: string[]; settings: Map<string, SettingValues> }> {
+    const rows: { user_id: string; watcher: boolean; values: SettingValues | null }[] = await m.query(
+      `SELECT c.user_id, bool_or(c.watcher) AS watcher, s.values FROM (
+         SELECT w.user_id, true AS watcher FROM notifications.watches w
+           JOIN unnest($1::text[], $2::text[]) AS x(type, target) ON w.type = x.type AND lower(w.target) = lower(x.target)
+         UNION ALL SELECT u, false FROM unnest($3::bpchar[]) AS u) c
+       LEFT JOIN notifications.settings s ON s.user_id = c.user_id
+       GROUP BY c.user_id, s.values`,
+      [e.watchTargets.map((t) => t.type), e.watchTargets.map((t) => t.id), involved],
     );
-    return rows.map((r) => r.user_id);
-  }
-
-  private async settings(m: EntityManager, users: string[]): Promise<Map<string, SettingValues>> {
-    const rows: { user_id: string; values: SettingValues }[] = await m.query(
-      'SELECT user_id, values FROM notifications.settings WHERE user_id = ANY($1::bpchar[])', [users],
-    );
-    return new Map(rows.map((r) => [r.user_id, r.values]));
+    const settings = new Map<string, SettingValues>();
+    for (const r of rows) if (r.values) settings.set(r.user_id, r.values);
+    return { watchers: rows.filter((r) => r.watcher).map((r) => r.user_id), settings };
   }
 }

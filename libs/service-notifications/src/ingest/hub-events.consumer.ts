@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { type EventSource, NotificationSourceEvents, Streams } from '@hub/contracts';
 import { EventBus, type EventMeta, type Unsubscribe } from '@hub/messaging';
-import { ApplyThreadEventUseCase } from './apply-thread-event.use-case';
+import { MAX_EVENTS_PER_COMMIT, ThreadEventBatcher } from './thread-event-batcher';
 import { fromBlog, fromDiscussion, fromPaper, fromPost, type ThreadEvent } from './thread-event';
 
 /**
@@ -15,7 +15,7 @@ export class HubEventsConsumer implements OnApplicationBootstrap, OnModuleDestro
 
   constructor(
     private readonly bus: EventBus,
-    private readonly apply: ApplyThreadEventUseCase,
+    private readonly batcher: ThreadEventBatcher,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -35,9 +35,10 @@ export class HubEventsConsumer implements OnApplicationBootstrap, OnModuleDestro
 
   private consume<T>(durable: string, source: EventSource<T>, toThread: (p: T, meta: EventMeta) => ThreadEvent): Promise<Unsubscribe> {
     return this.bus.consume({
-      stream: Streams.Events.name, durable, source,
+      // Several in flight: the batcher commits those that arrive together in one transaction.
+      stream: Streams.Events.name, durable, source, concurrency: MAX_EVENTS_PER_COMMIT,
       handler: async (payload, meta) => {
-        const notified = await this.apply.apply(toThread(payload, meta));
+        const notified = await this.batcher.submit(toThread(payload, meta));
         this.logger.debug({ subject: meta.subject, msgId: meta.msgId, notified }, 'hub event applied');
       },
     });

@@ -1,11 +1,8 @@
 import { http } from '../http-client';
-import { type HubTarget, makeUser, type TestUser, uniqueName } from '../hub-factory';
+import { type HubTarget, makeUser, type TestUser } from '../hub-factory';
 import { blogEvent, discussionEvent, hexId, paperEvent, postEvent, publishHubEvent } from '../notification-factory';
-
-type Item = Record<string, unknown> & { type: string; updatedAt: string; read: boolean };
-interface Inbox { notifications: Item[]; count: { view: number; unread: number; all: number }; start: number }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+import { notificationsCoverageScenarios } from './notifications-coverage.scenarios';
+import { inboxClient, type NotificationItemBody as Item, sleep } from './notifications-helpers';
 const PARTICIPANT_KEYS = ['_id', 'avatar', 'user'];
 const keysOf = (o: unknown): string[] => Object.keys(o as object).sort();
 
@@ -41,19 +38,7 @@ function expectShape(item: Item): void {
 /** The inbox, paging, filters, read state, deletion, settings and watch lists, fed by hub events (issue 9). */
 export function notificationsScenarios(target: () => HubTarget): void {
   const t = (): HubTarget => target();
-  const inbox = async (u: TestUser, query = '', headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Inbox }> =>
-    http<Inbox>(t().baseUrl, 'GET', `/api/notifications${query}`, { token: u.token, headers });
-  /** Events arrive asynchronously: poll until the inbox holds `all` notifications. */
-  const waitForAll = async (u: TestUser, all: number): Promise<Inbox> => {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const res = await inbox(u);
-      expect(res.status).toBe(200);
-      if (res.body.count.all >= all || Date.now() > deadline) return res.body;
-      await sleep(50);
-    }
-  };
-  const repoName = (owner: TestUser): string => `${owner.name}/${uniqueName('repo')}`;
+  const { inbox, waitForAll, repoName } = inboxClient(t);
 
   it('turns each of the four kinds of event into its spec 2.6 shape, never notifying the actor', async () => {
     const [alice, bob] = [await makeUser(t()), await makeUser(t())];
@@ -241,44 +226,5 @@ export function notificationsScenarios(target: () => HubTarget): void {
     expect(ok.body).toMatchObject({ prepaidAmount: '100', notifications: { launch_prepaid_credits: true, product_updates_after: '2026-01-01T00:00:00Z', job_status: true } });
   });
 
-  describe('every bound violated is a clear 400', () => {
-    const cases: [string, string, string, unknown, RegExp][] = [
-      ['GET', '/api/notifications?p=-1', '', undefined, /p must not be negative/],
-      ['GET', '/api/notifications?p=9007199254740992', '', undefined, /p must not be greater/],
-      ['GET', '/api/notifications?p=1.5', '', undefined, /p must be an integer/],
-      ['GET', '/api/notifications?readStatus=read', '', undefined, /readStatus/],
-      ['GET', '/api/notifications?repoType=car', '', undefined, /repoType/],
-      ['GET', '/api/notifications?mention=me', '', undefined, /mention/],
-      ['GET', '/api/notifications?lastUpdate=yesterday', '', undefined, /lastUpdate/],
-      ['DELETE', '/api/notifications', '', {}, /discussionIds .*applyToAll/],
-      ['DELETE', '/api/notifications', '', { discussionIds: [] }, /at least one/],
-      ['DELETE', '/api/notifications', '', { discussionIds: ['nothex'] }, /24-character/],
-      ['DELETE', '/api/notifications?applyToAll=maybe', '', undefined, /applyToAll/],
-      ['POST', '/api/notifications/mark-as-read', '', { discussionIds: ['x'] }, /24-character/],
-      ['POST', '/api/notifications/mark-as-read', '', { read: 'yes', discussionIds: [] }, /read must be/],
-      ['PATCH', '/api/settings/notifications', '', { notifications: { nope: true } }, /notifications.nope is not a known setting/],
-      ['PATCH', '/api/settings/notifications', '', { notifications: {}, extra: 1 }, /extra is not a known setting/],
-      ['PATCH', '/api/settings/notifications', '', { notifications: { job_status: 'yes' } }, /job_status must be true or false/],
-      ['PATCH', '/api/settings/notifications', '', { notifications: { launch_prepaid_credits: true } }, /prepaidAmount is required/],
-      ['PATCH', '/api/settings/notifications', '', { notifications: {}, prepaidAmount: 'x'.repeat(25) }, /at most 24/],
-      ['PATCH', '/api/settings/notifications', '', { notifications: { product_updates_after: 'soon' } }, /product_updates_after/],
-      ['PATCH', '/api/settings/notifications', '', {}, /notifications must be an object/],
-      ['PATCH', '/api/settings/watch', '', { add: [{ id: 'a', type: 'team' }] }, /type must be one of/],
-      ['PATCH', '/api/settings/watch', '', { add: [{ type: 'user' }] }, /id must be/],
-      ['PATCH', '/api/settings/watch', '', { remove: [] }, /remove is not a known setting/],
-    ];
-    it.each(cases)('%s %s %s %j', async (method, path, _x, body, message) => {
-      const u = await makeUser(t());
-      const res = await http<{ error: string }>(t().baseUrl, method, path, { token: u.token, body });
-      expect({ status: res.status, error: res.body.error }).toEqual({ status: 400, error: expect.stringMatching(message) });
-    });
-
-    it('a huge page is an empty page, fast', async () => {
-      const u = await makeUser(t());
-      const started = Date.now();
-      const res = await inbox(u, '?p=9007199254740991');
-      expect(res.body).toEqual({ notifications: [], count: { view: 0, unread: 0, all: 0 }, start: 9007199254740991 * 20 });
-      expect(Date.now() - started).toBeLessThan(1000);
-    });
-  });
+  notificationsCoverageScenarios(t);
 }

@@ -1,0 +1,156 @@
+import { connect, headers as natsHeaders, type NatsConnection } from 'nats';
+import { Events, type JobStatusEvent, NotificationSourceEvents, WebhookEvents, type WebhookSuspendedEvent } from '@hub/contracts';
+import {
+  addMember, createTestDatabase, describeWithInfra, discussionEvent, freePort, hexId, http, makeOrg, makeUser, NATS_URL_FOR_TESTS, queryDatabase,
+  type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase, type TestUser, waitForHttp,
+} from '@hub/testing';
+
+const ADMIN = 'notifications-distributed-admin-token';
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+interface Inbox { count: { view: number; unread: number; all: number }; notifications: { discussionEventId?: string }[] }
+
+/**
+ * Issue 9 in the distributed mode, what the shared scenarios cannot reach: the notifications
+ * service as its own process, fed over JetStream, mailing through a real SMTP server, and killed
+ * with kill -9 in the middle of an ingest.
+ */
+describeWithInfra('distributed hub: notifications mails and kill -9', () => {
+  let db: TestDatabase;
+  let smtp: SmtpCapture;
+  let nc: NatsConnection;
+  const procs: RunningProcess[] = [];
+  let notifications: RunningProcess | undefined;
+  let common: Record<string, string> = {};
+  let notificationsPort = 0;
+  let baseUrl = '';
+
+  const startNotifications = async (): Promise<void> => {
+    const proc = startApp('notifications', { ...common, PORT: String(notificationsPort) });
+    notifications = proc;
+    await waitForHttp(`http://127.0.0.1:${notificationsPort}/health/ready`, 90_000).catch((err: unknown) => {
+      throw new Error(`notifications did not start: ${String(err)}\n${proc.output()}`);
+    });
+  };
+  const publish = async (subject: string, payload: unknown, msgId: string): Promise<void> => {
+    const h = natsHeaders();
+    h.set('Nats-Msg-Id', msgId);
+    await nc.jetstream().publish(subject, JSON.stringify(payload), { msgID: msgId, headers: h });
+  };
+
+  beforeAll(async () => {
+    [db, smtp] = await Promise.all([createTestDatabase(), startSmtpCapture()]);
+    common = {
+      DATABASE_URL: db.url, NATS_URL: NATS_URL_FOR_TESTS, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e', HUB_ADMIN_TOKEN: ADMIN,
+      SMTP_URL: smtp.url, HOST: '127.0.0.1', HUB_RATE_LIMIT_PER_MINUTE: '1000000',
+    };
+    for (const app of ['credentials', 'organizations', 'notifications']) {
+      const r = await runApp(app, common, ['migrate']);
+      expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
+    }
+    const [pc, po, pg, pn] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    notificationsPort = pn;
+    procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
+    procs.push(startApp('organizations', { ...common, PORT: String(po) }));
+    procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
+    baseUrl = `http://127.0.0.1:${pg}`;
+    await Promise.all([startNotifications(), ...[pc, po, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 90_000))]);
+    nc = await connect({ servers: NATS_URL_FOR_TESTS });
+  }, 180_000);
+
+  afterAll(async () => {
+    await nc?.close();
+    await notifications?.stop();
+    await Promise.all(procs.map((p) => p.stop()));
+    await smtp?.close();
+    await db?.drop();
+  });
+
+  const hub = (): { baseUrl: string; adminToken: string } => ({ baseUrl, adminToken: ADMIN });
+  const mailsTo = (u: TestUser): string[] => smtp.mails.filter((m) => m.to.includes(`${u.name}@example.com`)).map((m) => m.subject);
+  const waitForMails = async (done: () => boolean): Promise<void> => {
+    const deadline = Date.now() + 20_000;
+    while (!done() && Date.now() < deadline) await sleep(100);
+  };
+
+  it('mails a suspended webhook to its owner over SMTP once per event, and to the admins of an owning organization', async () => {
+    const [owner, admin, member] = [await makeUser(hub()), await makeUser(hub()), await makeUser(hub())];
+    const org = await makeOrg(hub(), 'team', [admin.name]);
+    await addMember(hub(), org.name, member.name, 'read');
+    const hook = hexId();
+    const event: WebhookSuspendedEvent = {
+      webhookId: hook, ownerId: owner.id, ownerName: owner.name, url: 'https://example.com/hook', reason: 'failing', suspendedAt: new Date().toISOString(),
+    };
+    const msgId = hexId();
+    await publish(WebhookEvents.Suspended.subject, event, msgId);
+    // The same message twice (one Nats-Msg-Id): one mail; the service keys its mails by that id too, for redeliveries.
+    await publish(WebhookEvents.Suspended.subject, event, msgId);
+    await publish(WebhookEvents.Suspended.subject, { ...event, ownerName: org.name, ownerType: 'org' }, hexId());
+    await waitForMails(() => mailsTo(owner).length >= 1 && mailsTo(admin).length >= 1);
+    await sleep(500);
+    expect(mailsTo(owner)).toEqual([`Your webhook ${hook} was suspended`]);
+    expect(mailsTo(admin)).toEqual([`Your webhook ${hook} was suspended`]);
+    expect(mailsTo(member)).toEqual([]);
+    // The body is quoted-printable: soft line breaks (`=` at the end of a line) join up.
+    const body = (smtp.mails.find((m) => m.to.includes(`${owner.name}@example.com`))?.raw ?? '').replace(/=\r?\n/g, '');
+    expect(body).toContain('(https://example.com/hook) kept failing');
+    expect(body).toContain('Last error: failing');
+  }, 60_000);
+
+  it('mails job status changes over SMTP only while job_status is on, once per event', async () => {
+    const [on, off] = [await makeUser(hub()), await makeUser(hub())];
+    expect((await http(baseUrl, 'PATCH', '/api/settings/notifications', { token: off.token, body: { notifications: { job_status: false } } })).status).toBe(200);
+    const at = new Date().toISOString();
+    const job = (user: TestUser, stage: JobStatusEvent['stage']): JobStatusEvent => ({
+      jobId: hexId(), namespace: user.name, ownerId: user.id, createdByName: user.name, stage, failureCount: 0, at,
+    });
+    const completed = job(on, 'COMPLETED');
+    const msgId = hexId();
+    await publish(Events.JobStatus.subject, job(off, 'ERROR'), hexId());
+    await publish(Events.JobStatus.subject, completed, msgId);
+    await publish(Events.JobStatus.subject, completed, msgId);
+    await waitForMails(() => mailsTo(on).length >= 1);
+    await sleep(500);
+    expect(mailsTo(on)).toEqual([`Job ${completed.jobId} is COMPLETED`]);
+    expect(mailsTo(off)).toEqual([]);
+    const sent = await queryDatabase<{ n: string }>(db.url, 'SELECT count(*) AS n FROM notifications.email_outbox WHERE recipient = $1', [`${on.name}@example.com`]);
+    expect(Number(sent[0]?.n)).toBe(1);
+  }, 60_000);
+
+  it('kill -9 of the notifications process mid-ingest: every event accepted is a notification after the restart, none applied twice', async () => {
+    const [alice, bob, carol] = [await makeUser(hub()), await makeUser(hub()), await makeUser(hub())];
+    const repo = `${alice.name}/kill-nine`;
+    expect((await http(baseUrl, 'PATCH', '/api/settings/watch', { token: carol.token, body: { add: [{ id: repo, type: 'repo' }] } })).status).toBe(200);
+    const TOTAL = 400;
+    const events = Array.from({ length: TOTAL }, (_, i) => discussionEvent({ actor: alice, repo, num: i + 1, mentions: [bob] }));
+    const send = (from: number, to: number): Promise<void[]> =>
+      Promise.all(events.slice(from, to).map((e) => publish(NotificationSourceEvents.Discussion.of('create').subject, e, e['eventId'] as string)));
+    const allOf = async (u: TestUser): Promise<number> => (await http<Inbox>(baseUrl, 'GET', '/api/notifications', { token: u.token })).body.count.all;
+
+    await send(0, TOTAL / 2);
+    // Wait until the ingest is under way, then kill it without a chance to ack or clean up.
+    const started = Date.now();
+    while ((await allOf(carol)) === 0 && Date.now() - started < 30_000) await sleep(20);
+    await notifications?.stop('SIGKILL');
+    const atKill = Number((await queryDatabase<{ n: string }>(db.url, 'SELECT count(*) AS n FROM notifications.applied_events WHERE id LIKE $1', ['discussion:%']))[0]?.n);
+    // Accepted by JetStream while the service is down.
+    await send(TOTAL / 2, TOTAL);
+    await startNotifications();
+
+    const deadline = Date.now() + 90_000;
+    while (((await allOf(bob)) < TOTAL || (await allOf(carol)) < TOTAL) && Date.now() < deadline) await sleep(200);
+    await sleep(1000);
+    expect(atKill).toBeLessThan(TOTAL);
+    for (const u of [bob, carol]) {
+      const first = await http<Inbox>(baseUrl, 'GET', '/api/notifications', { token: u.token });
+      expect(first.body.count).toEqual({ view: TOTAL, unread: TOTAL, all: TOTAL });
+      // Every event moved this inbox's version exactly once: a replay would have moved it again.
+      expect(first.headers.get('etag')).toMatch(new RegExp(`^W/"${TOTAL}-`));
+      const rows = await queryDatabase<{ n: string; ids: string }>(db.url,
+        'SELECT count(*) AS n, count(DISTINCT discussion_event_id) AS ids FROM notifications.notifications WHERE user_id = $1', [u.id]);
+      expect(rows[0]).toEqual({ n: String(TOTAL), ids: String(TOTAL) });
+    }
+    const applied = await queryDatabase<{ n: string }>(db.url, 'SELECT count(*) AS n FROM notifications.applied_events WHERE id LIKE $1', ['discussion:%']);
+    expect(Number(applied[0]?.n)).toBe(TOTAL);
+  }, 240_000);
+});
