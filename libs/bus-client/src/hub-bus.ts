@@ -130,7 +130,7 @@ export class HubBus {
     }
   }
 
-  private async giveUp(options: ConsumeOptions<unknown>, letter: ReturnType<typeof deadLetterFor>): Promise<void> {
+  private async giveUp<T>(options: ConsumeOptions<T>, letter: ReturnType<typeof deadLetterFor>): Promise<void> {
     this.logger.warn(`${options.durable}: ${letter.message.reason} ${letter.message.subject}: ${letter.message.error}`);
     if (options.deadLetter === false) return;
     await this.js.publish(letter.subject, JSON.stringify(letter.message), { msgID: letter.msgId });

@@ -1,5 +1,5 @@
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import { getMetadataStorage, type ValidationTypes } from 'class-validator';
+import { getMetadataStorage } from 'class-validator';
 import { type ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 /** A JSON Schema (draft 7, the AsyncAPI schema format's base), inlined: no `$ref`. */
@@ -46,8 +46,9 @@ const ARRAY_RULES: Record<string, Rule> = {
   arrayUnique: (s) => (s['uniqueItems'] = true),
 };
 
-const CONDITIONAL: `${ValidationTypes.CONDITIONAL_VALIDATION}` = 'conditionalValidation';
-const NESTED: `${ValidationTypes.NESTED_VALIDATION}` = 'nestedValidation';
+// class-validator's ValidationTypes of `@IsOptional`/`@ValidateIf` and `@ValidateNested`.
+const CONDITIONAL = 'conditionalValidation';
+const NESTED = 'nestedValidation';
 
 function nestedClass(target: object, property: string): (new () => unknown) | undefined {
   const meta = defaultMetadataStorage.findTypeMetadata(target as new () => unknown, property);
