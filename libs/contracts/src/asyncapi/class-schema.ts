@@ -1,3 +1,6 @@
+// The import below has no types of its own; webpack builds do not see ambient files, so name it here.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="./class-transformer-storage.d.ts" />
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage } from 'class-validator';
 import { type ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
