@@ -20,6 +20,8 @@ export default [
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:testing'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
             { sourceTag: 'type:package', onlyDependOnLibsWithTags: [] },
+            // Examples use only what a subscriber outside this repository could install.
+            { sourceTag: 'type:example', onlyDependOnLibsWithTags: ['type:package', 'type:testing'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts', 'type:util'] },
             { sourceTag: 'scope:deploy', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:hub', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:credentials', 'scope:organizations', 'scope:notifications', 'scope:jobs', 'scope:webhooks', 'scope:shared'] },

@@ -12,7 +12,9 @@ class GatewayApp {
     return {
       module: GatewayApp,
       imports: [
-        MessagingModule.forRoot({ mode: busModeFrom(natsUrl), rpcTimeoutMs: config.HUB_RPC_TIMEOUT_MS, name: 'gateway' }),
+        MessagingModule.forRoot({
+          mode: busModeFrom(natsUrl), rpcTimeoutMs: config.HUB_RPC_TIMEOUT_MS, name: 'gateway', retentionDays: config.HUB_BUS_RETENTION_DAYS,
+        }),
         GatewayModule.forRoot(config),
         ObservabilityModule.forApp(
           'gateway',

@@ -60,6 +60,10 @@ describe('all-in-one front door: no configuration, embedded database', () => {
     const md = await http<string>(baseUrl, 'GET', '/.well-known/openapi.md');
     expect(md.headers.get('content-type')).toContain('text/markdown');
     expect(md.body).toContain('### POST /api/credentials/revoke');
+    // The bus contract beside it (decision 0700), served whatever the bus mode.
+    const bus = await http<{ asyncapi: string; channels: Record<string, { address: string }> }>(baseUrl, 'GET', '/.well-known/asyncapi.json');
+    expect([bus.status, bus.body.asyncapi, bus.headers.get('content-type')]).toEqual([200, '3.0.0', 'application/json; charset=utf-8']);
+    expect(Object.values(bus.body.channels).map((c) => c.address)).toEqual(expect.arrayContaining(['hub.audit.{type}', 'hub.credentials.token.revoked']));
     expect((await http<string>(baseUrl, 'GET', '/docs')).status).toBe(200);
     expect((await http(baseUrl, 'GET', '/health/live')).status).toBe(200);
     expect((await http(baseUrl, 'GET', '/health/ready')).status).toBe(200);

@@ -31,6 +31,7 @@ export class HubModule {
           mode,
           rpcTimeoutMs: configs.gateway.HUB_RPC_TIMEOUT_MS,
           name: 'hub',
+          retentionDays: configs.gateway.HUB_BUS_RETENTION_DAYS,
           // The in-process bus keeps its events in the hub's own database (schema `bus`).
           store: { databaseUrl: configs.gateway.DATABASE_URL, dataDir: configs.gateway.HUB_DATA_DIR },
         }),

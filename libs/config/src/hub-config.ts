@@ -25,6 +25,13 @@ export class HubConfig {
   @IsInt() @Min(100) @Max(120_000)
   HUB_RPC_TIMEOUT_MS: number = 5000;
 
+  /**
+   * Days the bus streams keep events (JetStream max age; the all-in-one bus prunes after as
+   * long): how far back a new subscriber can replay (decision 0702). Same value on every app.
+   */
+  @IsInt() @Min(1) @Max(3650)
+  HUB_BUS_RETENTION_DAYS: number = 7;
+
   /** Run pending migrations at start. Defaults to on for the embedded database, off with DATABASE_URL. */
   @IsOptional() @Transform(toBool) @IsBoolean()
   HUB_MIGRATE_ON_START?: boolean;

@@ -11,3 +11,4 @@ export * from './notifications';
 export * from './webhooks';
 export * from './jobs';
 export * from './validation-metadata-cache';
+export * from './asyncapi';

@@ -172,6 +172,19 @@ describeWithInfra('in-process bus on Postgres', () => {
 describeWithInfra('JetStream', () => {
   let nc: NatsConnection;
 
+  it('keeps events as many days as HUB_BUS_RETENTION_DAYS says, and follows a change at the next start', async () => {
+    const conn = await connect({ servers: NATS_URL_FOR_TESTS });
+    const jsm = await conn.jetstreamManager();
+    const spec = { name: `${STREAM.name}_RETENTION`, subjects: [subject('test.retention.>')] };
+    const day = 24 * 3600 * 1e9;
+    await ensureStream(jsm, spec);
+    expect((await jsm.streams.info(spec.name)).config.max_age).toBe(7 * day);
+    await ensureStream(jsm, spec, 30);
+    expect((await jsm.streams.info(spec.name)).config.max_age).toBe(30 * day);
+    await jsm.streams.delete(spec.name);
+    await conn.drain();
+  });
+
   eventContract('NATS JetStream event bus', async () => {
     nc = await connect({ servers: NATS_URL_FOR_TESTS });
     const jsm = await nc.jetstreamManager();

@@ -24,6 +24,8 @@ export interface MessagingOptions {
    * Required there: events must survive a restart (decision 0007).
    */
   store?: BusStoreOptions;
+  /** Days the streams (and the in-process bus) keep events: HUB_BUS_RETENTION_DAYS. Default 7. */
+  retentionDays?: number;
 }
 
 /** Opens the NATS connection (if any), creates the streams, and closes it all on shutdown. */
@@ -40,12 +42,12 @@ class BusLifecycle implements OnApplicationShutdown {
   }
 }
 
-async function openNats(url: string, name: string): Promise<NatsConnection> {
+async function openNats(url: string, name: string, retentionDays?: number): Promise<NatsConnection> {
   // noAsyncTraces: nats.js otherwise builds two Error objects per request (about 15 % of the
   // gateway's CPU on RPC-heavy paths, measured by bench:gateway).
   const nc = await connect({ servers: url.split(','), name, maxReconnectAttempts: -1, noAsyncTraces: true });
   const jsm = await nc.jetstreamManager();
-  for (const stream of Object.values(Streams)) await ensureStream(jsm, stream);
+  for (const stream of Object.values(Streams)) await ensureStream(jsm, stream, retentionDays);
   new Logger('Messaging').log(`connected to NATS at ${url}`);
   return nc;
 }
@@ -61,7 +63,7 @@ export class MessagingModule {
         { provide: BUS_MODE, useValue: mode },
         {
           provide: NATS_CONNECTION,
-          useFactory: async () => (mode.kind === 'nats' ? openNats(mode.url, options.name) : null),
+          useFactory: async () => (mode.kind === 'nats' ? openNats(mode.url, options.name, options.retentionDays) : null),
         },
         {
           provide: RpcClient,
@@ -77,7 +79,7 @@ export class MessagingModule {
           useFactory: async (nc: NatsConnection | null) => {
             if (nc) return new NatsEventBus(nc, await nc.jetstreamManager());
             if (!options.store) throw new Error('MessagingModule: the in-process bus needs a store (database URL or data directory)');
-            return InProcessEventBus.open(options.store);
+            return InProcessEventBus.open({ retentionDays: options.retentionDays, ...options.store });
           },
         },
         BusLifecycle,

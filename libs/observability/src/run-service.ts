@@ -39,7 +39,7 @@ export async function runService<C extends HubConfig>(def: ServiceDefinition<C>,
   const root: DynamicModule = {
     module: ServiceApp,
     imports: [
-      MessagingModule.forRoot({ mode, rpcTimeoutMs: config.HUB_RPC_TIMEOUT_MS, name: def.name }),
+      MessagingModule.forRoot({ mode, rpcTimeoutMs: config.HUB_RPC_TIMEOUT_MS, name: def.name, retentionDays: config.HUB_BUS_RETENTION_DAYS }),
       def.module(config),
       ObservabilityModule.forApp(def.name, {
         inject: [getDataSourceToken(persistence.name), NATS_CONNECTION],

@@ -6,6 +6,8 @@ describe('workspace discovery (the deployment specs are only as good as it is)',
     expect(deployableApps()).toEqual(expect.arrayContaining(['gateway', 'credentials', 'organizations', 'hub']));
     expect(deployableApps()).toEqual(expect.arrayContaining([GATEWAY, ALL_IN_ONE]));
     expect(deployableApps()).not.toContain('e2e-deploy');
+    // Examples run beside a hub, never in its deployment (decision 0702).
+    expect(deployableApps()).not.toContain('audit-mirror');
   });
 
   it('finds the services that runService starts, and only deployable apps among them', () => {

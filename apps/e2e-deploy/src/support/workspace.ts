@@ -11,9 +11,18 @@ export const GATEWAY = 'gateway';
 /** Every service in one process (embedded PGlite, in-process bus): compose only, never k8s. */
 export const ALL_IN_ONE = 'hub';
 
-/** Apps with a webpack build: each ships as an image built from docker/Dockerfile with its APP. */
+/**
+ * Apps with a webpack build: each ships as an image built from docker/Dockerfile with its APP.
+ * Examples (tag `type:example`, e.g. the bus subscriber `audit-mirror`) are what other teams
+ * copy, run beside a hub, not part of it (decision 0702).
+ */
 export function deployableApps(): string[] {
-  return repoDir('apps').filter((app) => repoExists(`apps/${app}/webpack.config.js`));
+  return repoDir('apps').filter((app) => repoExists(`apps/${app}/webpack.config.js`) && !isExample(app));
+}
+
+function isExample(app: string): boolean {
+  const project = `apps/${app}/project.json`;
+  return repoExists(project) && (JSON.parse(repoFile(project)) as { tags?: string[] }).tags?.includes('type:example') === true;
 }
 
 /** Apps started by `runService(…)`: each owns a schema, migrates as a one-shot and answers RPC over NATS. */

@@ -25,7 +25,30 @@ export interface EventDescriptor<P> {
   readonly payload: PayloadClass<P>;
 }
 
+/**
+ * Every event and family declared with `event()` / `eventFamily()`, by its subject without the
+ * bus prefix: the AsyncAPI document is generated from this list, so a new descriptor is in it
+ * without anyone listing it again (decision 0700).
+ */
+export interface DeclaredEvent {
+  /** `hub.credentials.token.revoked`, or a family's prefix (`hub.audit`). */
+  readonly name: string;
+  readonly family: boolean;
+  readonly payload: PayloadClass<unknown>;
+}
+
+const declared: DeclaredEvent[] = [];
+
+function declare(entry: DeclaredEvent): void {
+  if (!declared.some((d) => d.name === entry.name && d.family === entry.family && d.payload === entry.payload)) declared.push(entry);
+}
+
+export function declaredEvents(): readonly DeclaredEvent[] {
+  return declared;
+}
+
 export function event<P>(name: string, payload: PayloadClass<P>): EventDescriptor<P> {
+  declare({ name, family: false, payload: payload as PayloadClass<unknown> });
   return { subject: subject(name), payload };
 }
 
@@ -40,6 +63,7 @@ export interface EventFamily<P> {
 }
 
 export function eventFamily<P>(prefix: string, payload: PayloadClass<P>): EventFamily<P> {
+  declare({ name: prefix, family: true, payload: payload as PayloadClass<unknown> });
   return {
     pattern: subject(`${prefix}.>`),
     payload,

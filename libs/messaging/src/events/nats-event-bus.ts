@@ -8,20 +8,24 @@ import {
   DEFAULT_MAX_DELIVER, EventBus, type DurableConsumerOptions, redeliveryDelayMs, type Unsubscribe,
 } from './event-bus';
 import { parseEventPayload } from './payload-validation';
+import { DEFAULT_RETENTION_DAYS } from './store/bus-store';
 
 export interface StreamSpec {
   name: string;
   subjects: readonly string[];
 }
 
-/** Creates the stream or updates its subjects; safe to call from every replica at boot. */
-export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
+/**
+ * Creates the stream or updates its subjects and max age; safe to call from every replica at
+ * boot (give every app the same HUB_BUS_RETENTION_DAYS: the last one up sets it).
+ */
+export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, retentionDays = DEFAULT_RETENTION_DAYS): Promise<void> {
   const config = {
     name: spec.name,
     subjects: [...spec.subjects],
     retention: RetentionPolicy.Limits,
     storage: StorageType.File,
-    max_age: nanos(7 * 24 * 3600 * 1000),
+    max_age: nanos(retentionDays * 24 * 3600 * 1000),
     duplicate_window: nanos(2 * 60 * 1000),
   };
   try {

@@ -8,12 +8,13 @@ import { answerClientError, answerFrameworkError, MAX_PARAM_LENGTH } from './htt
 import { registerJsonParser } from './http/json-body';
 import { assignRequestId, requestIdFor } from './http/request-context';
 import { setSecurityHeaders } from './http/security-headers';
+import { serveAsyncApi } from './openapi/asyncapi';
 import { serveOpenApi } from './openapi/openapi';
 
 /**
  * Creates (not yet listening) the Fastify-based Nest app for a root module that includes
  * GatewayModule: request ids, body limit and timeout, connection cap, trusted proxies, error
- * shape (ours even for errors Fastify or Node raise first), security headers, metrics, OpenAPI.
+ * shape (ours even for errors Fastify or Node raise first), security headers, metrics, OpenAPI and AsyncAPI.
  */
 export async function createGatewayApp(root: Type | DynamicModule, config: GatewayConfig, name = 'gateway'): Promise<NestFastifyApplication> {
   const app = await createFastifyApp(root, {
@@ -38,5 +39,6 @@ export async function createGatewayApp(root: Type | DynamicModule, config: Gatew
   fastify.addHook('onRequest', setSecurityHeaders);
   limitBodyTime(fastify, config.HUB_BODY_TIMEOUT_MS);
   serveOpenApi(app);
+  serveAsyncApi(app);
   return app;
 }

@@ -24,10 +24,11 @@ interface OpenApiDocument {
 }
 
 /**
- * Served beside the API, not part of it: the document itself, Swagger UI and Prometheus text.
+ * Served beside the API, not part of it: the document itself, the bus's AsyncAPI document (decision
+ * 0700), Swagger UI and Prometheus text.
  * Everything else a suite receives must be an operation of the document.
  */
-const OUTSIDE_THE_API = [/^\/\.well-known\/openapi\.(json|md)$/, /^\/docs(-yaml|-json)?(\/.*)?$/, /^\/metrics$/];
+const OUTSIDE_THE_API = [/^\/\.well-known\/(openapi\.(json|md)|asyncapi\.json)$/, /^\/docs(-yaml|-json)?(\/.*)?$/, /^\/metrics$/];
 
 const DOC_ID = 'hub-openapi';
 

@@ -5,10 +5,15 @@ import { BUS_MIGRATIONS } from './bus-migrations';
 
 export const BUS_SCHEMA = 'bus';
 
+/** How long the bus keeps events unless HUB_BUS_RETENTION_DAYS says otherwise. */
+export const DEFAULT_RETENTION_DAYS = 7;
+
 /** Where the all-in-one bus keeps its events: the hub's own database (Postgres or PGlite). */
 export interface BusStoreOptions {
   databaseUrl?: string;
   dataDir: string;
+  /** Days events are kept (HUB_BUS_RETENTION_DAYS), as the JetStream streams' max age. Default 7. */
+  retentionDays?: number;
 }
 
 export interface StoredEvent {
@@ -24,12 +29,12 @@ export interface ConsumerRef {
   durable: string;
 }
 
-/** Events are kept this long, like the JetStream streams' max age. */
-const RETENTION = `interval '7 days'`;
-
 /** The SQL of the in-process bus. Every call is one statement or a short sequence; none holds a transaction open. */
 export class BusStore {
-  constructor(readonly ds: DataSource) {}
+  constructor(
+    readonly ds: DataSource,
+    private readonly retentionDays = DEFAULT_RETENTION_DAYS,
+  ) {}
 
   static async open(o: BusStoreOptions): Promise<BusStore> {
     const ds = await new DataSource({
@@ -37,7 +42,7 @@ export class BusStore {
       name: 'bus',
     }).initialize();
     await runMigrations(ds, BUS_SCHEMA);
-    return new BusStore(ds);
+    return new BusStore(ds, o.retentionDays);
   }
 
   async close(): Promise<void> {
@@ -132,8 +137,9 @@ export class BusStore {
   /** Drops events past the retention period that no consumer still holds. */
   async prune(): Promise<void> {
     await this.ds.query(
-      `DELETE FROM bus.events e WHERE e.published_at < now() - ${RETENTION}
+      `DELETE FROM bus.events e WHERE e.published_at < now() - make_interval(days => $1)
           AND NOT EXISTS (SELECT 1 FROM bus.pending p WHERE p.seq = e.seq)`,
+      [this.retentionDays],
     );
   }
 }

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'bus-client',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/libs/bus-client',
+};

@@ -1,0 +1,5 @@
+export * from './asyncapi-document';
+export * from './class-schema';
+export * from './event-docs';
+export * from './schema-compat';
+export * from './payload-types';
