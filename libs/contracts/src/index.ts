@@ -10,3 +10,4 @@ export * from './validation';
 export * from './notifications';
 export * from './webhooks';
 export * from './jobs';
+export * from './scim';
