@@ -95,7 +95,7 @@ export class ScimGroupsController {
   }
 
   @Delete(':id')
-  @ScimScoped()
+  @ScimScoped('no content')
   @HttpCode(204)
   @ApiOperation({ summary: 'Deprovision a group: the resource group stays, without its provisioned users and no longer managed by SCIM' })
   @ApiNoContentResponse({ description: 'Gone' })

@@ -99,7 +99,7 @@ export class ScimUsersController {
   }
 
   @Delete(':id')
-  @ScimScoped()
+  @ScimScoped('no content')
   @HttpCode(204)
   @ApiOperation({ summary: 'Deprovision a user: it leaves the organization and its resource groups (the hub user stays)' })
   @ApiNoContentResponse({ description: 'Gone' })
