@@ -105,7 +105,7 @@ async function main() {
     await admin(stack.url, adminToken, '/admin/users', { name, email: `${name}@example.com` });
     const { token } = await admin(stack.url, adminToken, `/admin/users/${name}/tokens`, { role: 'write' });
     const org = await admin(stack.url, adminToken, '/admin/organizations', { name: `bench-org-${tag}`, plan: 'enterprise', admins: [name] });
-    let t0 = performance.now();
+    const t0 = performance.now();
     await seedAuditEvents(url, { organizationId: org.id, organization: org.name, count: cfg.events, publicUrl: stack.url });
     console.log(`seeded ${cfg.events} audit events in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
