@@ -47,7 +47,7 @@ async function exportOnce(stack, org, token, q) {
   const sampler = setInterval(() => watched.forEach((p) => { peak[p.name] = Math.max(peak[p.name], rssOf(p.child.pid)); }), 5);
   const cpu = cpuAccount(stack.procs);
   const t0 = performance.now();
-  const res = await fetch(`${stack.url}/api/organizations/${org}/audit-log/export${q ? `?q=${encodeURIComponent(q)}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${stack.url}/api/organizations/${org}/audit-log/export${q ? `?q=${encodeURIComponent(q)}` : ''}`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(180_000) });
   if (res.status !== 200) throw new Error(`export answered ${res.status}: ${await res.text()}`);
   const chunks = [];
   for await (const chunk of res.body) chunks.push(chunk);
@@ -117,6 +117,7 @@ async function main() {
       for (let i = 0; i < cfg.exports; i++) all.push(await exportOnce(stack, org.name, token, q));
       all.sort((a, b) => a.seconds - b.seconds);
       results.push({ label, best: all[0], worst: all[all.length - 1] });
+      console.log(`  ${label}: ${all.map((r) => `${r.events} events in ${r.seconds.toFixed(2)} s`).join(', ')}`);
     }
     const ing = await ingest(stack, url, org, busPrefix);
 

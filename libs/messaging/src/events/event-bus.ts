@@ -26,6 +26,11 @@ export interface DurableConsumerOptions<T> {
   ackWaitMs?: number;
   /** Deliveries before a failing message goes to the dead-letter subject (default 10). */
   maxDeliver?: number;
+  /**
+   * Messages handled at once on NATS (default 1: one after the other, in order). For handlers
+   * that need no order, e.g. to batch their writes. The in-process bus handles one at a time.
+   */
+  concurrency?: number;
 }
 
 export interface Unsubscribe {

@@ -65,8 +65,15 @@ export class NatsEventBus extends EventBus {
     });
     const consumer = await this.js.consumers.get(options.stream, options.durable);
     const messages = await consumer.consume({ max_messages: 64 });
+    const limit = Math.max(1, options.concurrency ?? 1);
     const loop = (async () => {
-      for await (const m of messages) await this.take(m, options);
+      const inFlight = new Set<Promise<void>>();
+      for await (const m of messages) {
+        const taken: Promise<void> = this.take(m, options).finally(() => inFlight.delete(taken));
+        inFlight.add(taken);
+        if (inFlight.size >= limit) await Promise.race(inFlight);
+      }
+      await Promise.all(inFlight);
     })().catch((err: unknown) => this.logger.error({ err, durable: options.durable }, 'consumer stopped'));
     const stop: Unsubscribe = async () => {
       this.stops.delete(stop);
