@@ -1,16 +1,6 @@
 // Seeds organizations.audit_events with SQL, as the ingest would have stored them: `doc` is the
 // event as the export answers it (spec 2.9), the columns beside it are what q and the cursor read.
-import pg from 'pg';
-
-export async function withClient(url, fn) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+import { withClient } from '../notifications/seed.mjs';
 
 export const TYPES = ['repo.create', 'org.add_user', 'repo.update_settings', 'resource_group.add_users'];
 export const AUTHORS = 50;

@@ -2,11 +2,11 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
-  type OrganizationAccess, type RequestContext, SCIM_SCHEMAS, type ScimGroupRecord, ScimGroupView, ScimListView, ScimRpc,
+  type OrganizationAccess, type RequestContext, type ScimGroupRecord, ScimGroupView, ScimListView, ScimRpc,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { Ctx, CurrentOrg, OrgNameParam } from '../core';
-import { project, renderGroup, scimBase } from './scim-render';
+import { listResponse, project, renderGroup, scimBase } from './scim-render';
 import { ScimIdParam, scimId } from './scim.params';
 import { scimBody, scimQuery } from './scim-query';
 import { ApiScimError, ScimController, ScimScoped } from './scim.decorators';
@@ -36,10 +36,7 @@ export class ScimGroupsController {
     const q = scimQuery(query);
     const page = await this.rpc.call(ScimRpc.ListGroups, { organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count }, ctx);
     const base = scimBase(req, org.organization.name);
-    return {
-      schemas: [SCIM_SCHEMAS.ListResponse], totalResults: page.totalResults, startIndex: page.startIndex, itemsPerPage: page.items.length,
-      Resources: page.items.map((g) => project(renderGroup(g, base), q.attributes, q.excludedAttributes)),
-    };
+    return listResponse(page, (g) => renderGroup(g, base), q);
   }
 
   @Get(':id')

@@ -1,5 +1,6 @@
 import { type FastifyRequest } from 'fastify';
-import { SCIM_SCHEMAS, type ScimGroupRecord, type ScimUserRecord } from '@hub/contracts';
+import { SCIM_SCHEMAS, type ScimGroupRecord, type ScimPage, type ScimUserRecord } from '@hub/contracts';
+import { type ScimQuery } from './scim-query';
 
 /** The base of this organization's SCIM endpoints, absolute (meta.location, member $ref). */
 export function scimBase(req: FastifyRequest, organization: string): string {
@@ -54,4 +55,12 @@ export function project(resource: Record<string, unknown>, attributes?: string, 
     if (keep) return keep.has(k.toLowerCase());
     return !drop?.has(k.toLowerCase());
   }));
+}
+
+/** RFC 7644 3.4.2: a ListResponse of one page, each resource rendered and projected. */
+export function listResponse<T>(page: ScimPage<T>, render: (item: T) => Record<string, unknown>, q: ScimQuery): Record<string, unknown> {
+  return {
+    schemas: [SCIM_SCHEMAS.ListResponse], totalResults: page.totalResults, startIndex: page.startIndex, itemsPerPage: page.items.length,
+    Resources: page.items.map((item) => project(render(item), q.attributes, q.excludedAttributes)),
+  };
 }

@@ -2,11 +2,11 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
-  type OrganizationAccess, type RequestContext, SCIM_SCHEMAS, ScimListView, ScimRpc, type ScimUserRecord, ScimUserView,
+  type OrganizationAccess, type RequestContext, ScimListView, ScimRpc, type ScimUserRecord, ScimUserView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { Ctx, CurrentOrg, MembershipCache, OrgNameParam } from '../core';
-import { project, renderUser, scimBase } from './scim-render';
+import { listResponse, project, renderUser, scimBase } from './scim-render';
 import { ScimIdParam, scimId } from './scim.params';
 import { scimBody, scimQuery } from './scim-query';
 import { ApiScimError, ScimController, ScimScoped } from './scim.decorators';
@@ -41,10 +41,7 @@ export class ScimUsersController {
     const q = scimQuery(query);
     const page = await this.rpc.call(ScimRpc.ListUsers, { organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count }, ctx);
     const base = scimBase(req, org.organization.name);
-    return {
-      schemas: [SCIM_SCHEMAS.ListResponse], totalResults: page.totalResults, startIndex: page.startIndex, itemsPerPage: page.items.length,
-      Resources: page.items.map((u) => project(renderUser(u, base), q.attributes, q.excludedAttributes)),
-    };
+    return listResponse(page, (u) => renderUser(u, base), q);
   }
 
   @Get(':id')
