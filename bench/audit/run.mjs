@@ -112,9 +112,14 @@ async function main() {
     const runs = [['full export', undefined], ['q=type:repo.create', 'type:repo.create'], ['q=author:user7 type:repo.update_settings', 'author:user7 type:repo.update_settings']];
     const results = [];
     for (const [label, q] of runs) {
-      await exportOnce(stack, org.name, token, q); // warm-up
       const all = [];
-      for (let i = 0; i < cfg.exports; i++) all.push(await exportOnce(stack, org.name, token, q));
+      try {
+        await exportOnce(stack, org.name, token, q); // warm-up
+        for (let i = 0; i < cfg.exports; i++) all.push(await exportOnce(stack, org.name, token, q));
+      } catch (e) {
+        console.log(`  ${label}: failed: ${e.message}`);
+        continue;
+      }
       all.sort((a, b) => a.seconds - b.seconds);
       results.push({ label, best: all[0], worst: all[all.length - 1] });
       console.log(`  ${label}: ${all.map((r) => `${r.events} events in ${r.seconds.toFixed(2)} s`).join(', ')}`);
