@@ -25,15 +25,15 @@ function adminToken(env) {
   }
 }
 
-async function callHub(env, { path, body }) {
+async function callHub(env, { method = 'POST', path, body }) {
   const base = (env.HUB_URL || 'http://localhost:8080').replace(/\/+$/, '');
   const token = adminToken(env);
   let res;
   try {
     res = await fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
+      method,
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(30_000),
     });
   } catch (e) {

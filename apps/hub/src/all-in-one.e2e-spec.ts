@@ -1,3 +1,4 @@
+import { scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios } from '@hub/testing';
 import { credentialsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios, resourceGroupsScenarios, papersScenarios, mcpScenarios, http, queryDatabase, type SmtpCapture, startSmtpCapture } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
@@ -26,6 +27,9 @@ describeWithInfra('all-in-one hub: every service in one process', () => {
   resourceGroupsScenarios(() => ({ baseUrl, adminToken: ADMIN }));
   papersScenarios(() => ({ baseUrl, adminToken: ADMIN }));
   mcpScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+  scimScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+  scimIdentityProviderScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+  membersAdminScenarios(() => ({ baseUrl, adminToken: ADMIN }));
 
   it('keeps only token hashes and last four characters in the database', async () => {
     const created = await http<{ token: string; id: string }>(baseUrl, 'POST', '/admin/users', {

@@ -1,4 +1,5 @@
 import { connect, type NatsConnection } from 'nats';
+import { scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios } from '@hub/testing';
 import { subject } from '@hub/contracts';
 import {
   createTestDatabase, makeOrg, credentialsScenarios, notificationsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios,
@@ -68,6 +69,9 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   resourceGroupsScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   papersScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   mcpScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
+  scimScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
+  scimIdentityProviderScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
+  membersAdminScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
 
   describe('notifications (issue 9), a separate process fed over JetStream', () => {
     notificationsScenarios(() => ({ baseUrl: gatewayB, adminToken: ADMIN }));

@@ -12,3 +12,4 @@ export * from './webhooks';
 export * from './jobs';
 export * from './validation-metadata-cache';
 export * from './asyncapi';
+export * from './scim';

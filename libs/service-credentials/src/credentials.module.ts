@@ -13,6 +13,7 @@ import { UsersHandler } from './users/users.handler';
 import { CreateTokenUseCase } from './tokens/create-token.use-case';
 import { CreateUserUseCase } from './users/create-user.use-case';
 import { GetUserUseCase } from './users/get-user.use-case';
+import { ProvisionUserUseCase } from './users/provision-user.use-case';
 import { RevokeMemberTokenUseCase } from './tokens/revoke-member-token.use-case';
 import { RevokeLeakedTokensUseCase } from './tokens/revoke-leaked-tokens.use-case';
 import { RevokeTokenForOrgUseCase } from './tokens/revoke-token-for-org.use-case';
@@ -40,6 +41,7 @@ export class CredentialsModule {
         OutboxMailer,
         CreateUserUseCase,
         GetUserUseCase,
+        ProvisionUserUseCase,
         CreateTokenUseCase,
         VerifyTokenUseCase,
         RevokeLeakedTokensUseCase,

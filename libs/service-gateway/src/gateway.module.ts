@@ -7,13 +7,14 @@ import { JobsApiModule } from './jobs/jobs.module';
 import { OrganizationsApiModule } from './organizations/organizations.module';
 import { NotificationsApiModule } from './notifications/notifications.module';
 import { WebhooksApiModule } from './webhooks/webhooks.module';
+import { ScimApiModule } from './scim/scim.module';
 
 /**
  * The HTTP edge: owns no tables, reaches services only through the RPC client. One folder and
  * one module per service area; a new area is one more import here.
  */
 const AREAS = [
-  CredentialsApiModule, OrganizationsApiModule, AdminApiModule, NotificationsApiModule, JobsApiModule, WebhooksApiModule,
+  CredentialsApiModule, OrganizationsApiModule, AdminApiModule, NotificationsApiModule, JobsApiModule, WebhooksApiModule, ScimApiModule,
 ];
 
 @Module({})

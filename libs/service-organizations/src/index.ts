@@ -2,3 +2,4 @@ export * from './organizations.module';
 export * from './organizations.config';
 export * from './organizations.tokens';
 export { OrganizationNamesReconciler } from './organizations/organization-names.reconciler';
+export { RepoEventsConsumer } from './repositories/repo-events.consumer';

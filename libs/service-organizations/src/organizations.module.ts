@@ -7,6 +7,10 @@ import { type OrganizationsConfig } from './organizations.config';
 import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from './organizations.tokens';
 import { MembersHandler } from './members/members.handler';
 import { MembershipUseCases } from './members/membership.use-cases';
+import { MemberAdminUseCases } from './members/member-admin.use-cases';
+import { ScimHandler } from './scim/scim.handler';
+import { ScimGroupsUseCases } from './scim/scim-groups.use-cases';
+import { ScimUsersUseCases } from './scim/scim-users.use-cases';
 import { CreateOrganizationUseCase } from './organizations/create-organization.use-case';
 import { OrganizationNamesReconciler } from './organizations/organization-names.reconciler';
 import { OrganizationsHandler } from './organizations/organizations.handler';
@@ -39,9 +43,10 @@ export class OrganizationsModule {
         ServicePersistenceModule.forService(organizationsPersistence(config)),
         OutboxModule.forService({ dataSource: ORGANIZATIONS_DS, schema: ORGANIZATIONS_SCHEMA }),
       ],
-      controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler, AuditHandler, ResourceGroupsHandler, PapersHandler, McpHandler],
+      controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler, AuditHandler, ResourceGroupsHandler, PapersHandler, McpHandler, ScimHandler],
       providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases, OrganizationNamesReconciler,
         RepositoryCatalogue, RepoEventsConsumer, AuditLog, AuditIngestConsumer, ResourceGroupUseCases, PaperUseCases, PaperEventsConsumer,
+        MemberAdminUseCases, ScimUsersUseCases, ScimGroupsUseCases,
       ],
     };
   }

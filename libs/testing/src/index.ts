@@ -24,3 +24,7 @@ export * from './webhook-capture';
 export * from './scenarios/webhooks.scenarios';
 export * from './scenarios/webhooks-kill.scenarios';
 export * from './fake-kube/fake-kube-api';
+export * from './scenarios/scim-helpers';
+export * from './scenarios/scim.scenarios';
+export * from './scenarios/scim-idp.scenarios';
+export * from './scenarios/members-admin.scenarios';

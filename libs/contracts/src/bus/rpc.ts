@@ -1,6 +1,6 @@
 import { AdminCreateUserDto } from '../admin';
 import {
-  type AuthInfo, type CreatedToken, CreateTokenRpc, GetUserRpc, type OrgRevocationView, RevokeMemberTokenRpc,
+  type AuthInfo, type CreatedToken, CreateTokenRpc, GetUserRpc, type OrgRevocationView, type ProvisionedUser, ProvisionUserRpc, RevokeMemberTokenRpc,
   ReleaseNameRpc, ReserveNameRpc, RevokeLeakedRpc, type UserView, VerifyTokenRpc,
 } from '../credentials';
 import {
@@ -8,8 +8,12 @@ import {
   OrganizationRefRpc, type OrganizationView, type UserMembership,
   AdminCreatePaperDto, ClaimPaperRpc, type ClaimPaperView, type McpSettingsView, McpUserRpc, type PaperView, SetMcpSettingsRpc,
   AddResourceGroupReposRpc, AddResourceGroupUsersRpc, CreateResourceGroupRpc, type ResourceGroupView, UpdateResourceGroupRpc,
+  ChangeRoleRpc, MemberRefRpc, RemoveResourceGroupUserRpc,
   type AuditPage, AuditPageRpc, ListRepositoriesRpc, type RepoUsagePage, type RepoUsageView, UpsertRepositoryRpc,
 } from '../organizations';
+import {
+  type ScimDeleted, type ScimGroupRecord, ScimListRpc, type ScimPage, ScimPatchRpc, ScimResourceRpc, type ScimUserRecord, ScimWriteRpc,
+} from '../scim';
 import { rpc } from './descriptors';
 
 /** RPCs `<service>.<resource>.<verb>` with their request and reply types, declared once (style.md rule 2). */
@@ -24,6 +28,8 @@ export const CredentialsRpc = {
   /** Users and organizations share one case-insensitive name space (409 when taken). */
   ReserveName: rpc<ReserveNameRpc, { reserved: true }>('credentials.name.reserve', ReserveNameRpc),
   ReleaseName: rpc<ReleaseNameRpc, { released: boolean }>('credentials.name.release', ReleaseNameRpc),
+  /** SCIM provisioning: the user of that name (any case), or a new one (decision 0420). */
+  ProvisionUser: rpc<ProvisionUserRpc, ProvisionedUser>('credentials.user.provision', ProvisionUserRpc),
 } as const;
 
 export const OrganizationsRpc = {
@@ -32,6 +38,8 @@ export const OrganizationsRpc = {
   ListMembers: rpc<OrganizationRefRpc, MemberView[]>('organizations.member.list', OrganizationRefRpc),
   GetAccess: rpc<GetAccessRpc, OrganizationAccess>('organizations.access.get', GetAccessRpc),
   ListForUser: rpc<ListForUserRpc, UserMembership[]>('organizations.membership.list-for-user', ListForUserRpc),
+  RemoveMember: rpc<MemberRefRpc, { removed: true }>('organizations.member.remove', MemberRefRpc),
+  ChangeRole: rpc<ChangeRoleRpc, MemberView>('organizations.member.change-role', ChangeRoleRpc),
 } as const;
 
 /** The repository catalogue kept by organizations (storage usage listings). */
@@ -51,6 +59,7 @@ export const ResourceGroupsRpc = {
   AddUsers: rpc<AddResourceGroupUsersRpc, ResourceGroupView>('organizations.resource-group.add-users', AddResourceGroupUsersRpc),
   AddRepos: rpc<AddResourceGroupReposRpc, ResourceGroupView>('organizations.resource-group.add-repos', AddResourceGroupReposRpc),
   Update: rpc<UpdateResourceGroupRpc, ResourceGroupView>('organizations.resource-group.update', UpdateResourceGroupRpc),
+  RemoveUser: rpc<RemoveResourceGroupUserRpc, ResourceGroupView>('organizations.resource-group.remove-user', RemoveResourceGroupUserRpc),
 } as const;
 
 /** Papers and claims of their author entries. */
@@ -63,4 +72,20 @@ export const PapersRpc = {
 export const McpRpc = {
   Get: rpc<McpUserRpc, McpSettingsView>('organizations.mcp.get', McpUserRpc),
   Set: rpc<SetMcpSettingsRpc, McpSettingsView>('organizations.mcp.set', SetMcpSettingsRpc),
+} as const;
+
+/** SCIM 2.0 provisioning of an Enterprise Plus organization (decision 0420); the gateway renders the resources. */
+export const ScimRpc = {
+  ListUsers: rpc<ScimListRpc, ScimPage<ScimUserRecord>>('organizations.scim.user.list', ScimListRpc),
+  GetUser: rpc<ScimResourceRpc, ScimUserRecord>('organizations.scim.user.get', ScimResourceRpc),
+  CreateUser: rpc<ScimWriteRpc, ScimUserRecord>('organizations.scim.user.create', ScimWriteRpc),
+  ReplaceUser: rpc<ScimWriteRpc, ScimUserRecord>('organizations.scim.user.replace', ScimWriteRpc),
+  PatchUser: rpc<ScimPatchRpc, ScimUserRecord>('organizations.scim.user.patch', ScimPatchRpc),
+  DeleteUser: rpc<ScimResourceRpc, ScimDeleted>('organizations.scim.user.delete', ScimResourceRpc),
+  ListGroups: rpc<ScimListRpc, ScimPage<ScimGroupRecord>>('organizations.scim.group.list', ScimListRpc),
+  GetGroup: rpc<ScimResourceRpc, ScimGroupRecord>('organizations.scim.group.get', ScimResourceRpc),
+  CreateGroup: rpc<ScimWriteRpc, ScimGroupRecord>('organizations.scim.group.create', ScimWriteRpc),
+  ReplaceGroup: rpc<ScimWriteRpc, ScimGroupRecord>('organizations.scim.group.replace', ScimWriteRpc),
+  PatchGroup: rpc<ScimPatchRpc, ScimGroupRecord>('organizations.scim.group.patch', ScimPatchRpc),
+  DeleteGroup: rpc<ScimResourceRpc, ScimDeleted>('organizations.scim.group.delete', ScimResourceRpc),
 } as const;

@@ -58,3 +58,18 @@ export class RevokeLeakedRpc {
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(1000) @IsString({ each: true }) @Length(1, 200, { each: true })
   credentials!: string[];
 }
+
+/**
+ * SCIM provisioning (organizations asks): the user of this name (any case, decision 0009), or a
+ * new one with this e-mail when none exists.
+ */
+export class ProvisionUserRpc {
+  @IsString() @Matches(NAME_PATTERN, { message: 'userName must be a hub user name (1..96 letters, digits, "-", "_" or ".")' })
+  name!: string;
+
+  @IsOptional() @IsString() @Length(3, 254)
+  email?: string;
+
+  @IsOptional() @IsLabel({ minLength: 0, maxLength: 200 })
+  fullname?: string;
+}

@@ -89,3 +89,9 @@ export class OrgRevocationView {
   @ApiProperty({ format: 'date-time' })
   revokedAt!: string;
 }
+
+/** The user SCIM provisioning found or created. */
+export interface ProvisionedUser {
+  user: UserView;
+  created: boolean;
+}

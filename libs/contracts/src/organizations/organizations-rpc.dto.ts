@@ -53,3 +53,14 @@ export class ListForUserRpc {
   @Matches(OBJECT_ID_PATTERN)
   userId!: string;
 }
+
+/** A member by user id (admin API: remove, change role). */
+export class MemberRefRpc extends OrganizationRefRpc {
+  @Matches(OBJECT_ID_PATTERN)
+  userId!: string;
+}
+
+export class ChangeRoleRpc extends MemberRefRpc {
+  @Matches(ROLE_PATTERN)
+  role!: string;
+}

@@ -152,3 +152,14 @@ export class ResourceGroupView {
   @ApiProperty({ type: [ResourceGroupUserView] }) users!: ResourceGroupUserView[];
   @ApiProperty({ type: [ResourceGroupRepoView] }) resources!: ResourceGroupRepoView[];
 }
+
+export class RemoveResourceGroupUserRpc extends ResourceGroupRefRpc {
+  @Matches(OBJECT_ID_PATTERN) userId!: string;
+}
+
+/** PATCH /admin/organizations/{name}/members/{user}. */
+export class AdminChangeRoleDto {
+  @ApiProperty({ description: 'admin, write, contributor, read, no_access, or a custom role name' })
+  @Matches(ROLE_PATTERN, { message: ROLE_RULE }) @IsString({ message: 'role must be a string' })
+  role!: string;
+}

@@ -1,4 +1,4 @@
-import { NotFoundError } from '@hub/contracts';
+import { BadRequestError, NotFoundError } from '@hub/contracts';
 
 export class UserNotFoundError extends NotFoundError {
   constructor(name: string) {
@@ -6,3 +6,9 @@ export class UserNotFoundError extends NotFoundError {
   }
 }
 
+
+export class EmailRequiredError extends BadRequestError {
+  constructor(name: string) {
+    super(`No user named ${name} exists: emails must give an address to create one`, 'SCIM_INVALID_VALUE');
+  }
+}

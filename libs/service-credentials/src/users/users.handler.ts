@@ -1,13 +1,15 @@
-import { AdminCreateUserDto, CredentialsRpc, GetUserRpc, type UserView } from '@hub/contracts';
+import { AdminCreateUserDto, CredentialsRpc, GetUserRpc, type ProvisionedUser, ProvisionUserRpc, type UserView } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { CreateUserUseCase } from './create-user.use-case';
 import { GetUserUseCase } from './get-user.use-case';
+import { ProvisionUserUseCase } from './provision-user.use-case';
 
 @RpcController()
 export class UsersHandler {
   constructor(
     private readonly createUser: CreateUserUseCase,
     private readonly getUser: GetUserUseCase,
+    private readonly provisionUser: ProvisionUserUseCase,
   ) {}
 
   @RpcHandler(CredentialsRpc.CreateUser)
@@ -18,5 +20,10 @@ export class UsersHandler {
   @RpcHandler(CredentialsRpc.GetUser)
   onGetUser(dto: GetUserRpc): Promise<UserView> {
     return this.getUser.execute(dto.name);
+  }
+
+  @RpcHandler(CredentialsRpc.ProvisionUser)
+  onProvisionUser(dto: ProvisionUserRpc): Promise<ProvisionedUser> {
+    return this.provisionUser.execute(dto);
   }
 }

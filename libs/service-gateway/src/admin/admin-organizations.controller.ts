@@ -1,11 +1,12 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  AdminAddMemberDto, AdminCreateOrganizationDto, CredentialsRpc, MemberView, OrganizationsRpc, OrganizationView, type RequestContext,
+  AdminAddMemberDto, AdminChangeRoleDto, AdminCreateOrganizationDto, CredentialsRpc, MemberView, OrganizationsRpc, OrganizationView, type RequestContext,
   type UserView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { AdminOnly, ApiErrorResponse, Ctx, MembershipCache, OrgNameParam } from '../core';
+import { MemberParam } from './admin.params';
 
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -46,6 +47,30 @@ export class AdminOrganizationsController {
     const member = await this.rpc.call(OrganizationsRpc.AddMember, {
       organization: p.name, user: { id: user.id, name: user.name }, role: dto.role,
     }, ctx);
+    this.memberships.delete(user.id);
+    return member;
+  }
+
+  @Delete(':name/members/:user')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Remove a member (and its SCIM provisioning and resource group entries)' })
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiErrorResponse(404, 'No such organization, user or member')
+  @ApiErrorResponse(409, 'The member is the last admin')
+  async removeMember(@Param() p: MemberParam, @Ctx() ctx: RequestContext): Promise<void> {
+    const user = await this.user(p.user, ctx);
+    await this.rpc.call(OrganizationsRpc.RemoveMember, { organization: p.name, userId: user.id }, ctx);
+    this.memberships.delete(user.id);
+  }
+
+  @Patch(':name/members/:user')
+  @ApiOperation({ summary: "Change a member's role" })
+  @ApiOkResponse({ description: 'The membership', type: MemberView })
+  @ApiErrorResponse(404, 'No such organization, user or member')
+  @ApiErrorResponse(409, 'The member is the last admin')
+  async changeRole(@Param() p: MemberParam, @Body() dto: AdminChangeRoleDto, @Ctx() ctx: RequestContext): Promise<MemberView> {
+    const user = await this.user(p.user, ctx);
+    const member = await this.rpc.call(OrganizationsRpc.ChangeRole, { organization: p.name, userId: user.id, role: dto.role }, ctx);
     this.memberships.delete(user.id);
     return member;
   }

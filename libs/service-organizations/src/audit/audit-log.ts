@@ -71,15 +71,17 @@ export class AuditLog {
     }
     values.push(dto.limit);
     const rows = (await this.ds.query(
-      `SELECT id, ${TS} AS created_at, doc FROM organizations.audit_events WHERE ${where.join(' AND ')}
+      // The ISO text gets its own name: `AS created_at` would make ORDER BY sort that text (a sort of
+      // every matching row per page) instead of walking the (organization_id, created_at, id) index.
+      `SELECT id, ${TS} AS created_iso, doc FROM organizations.audit_events WHERE ${where.join(' AND ')}
        ORDER BY created_at DESC, id DESC LIMIT $${values.length}`,
       values,
-    )) as { id: string; created_at: string; doc: string }[];
+    )) as { id: string; created_iso: string; doc: string }[];
     const last = rows[rows.length - 1];
     return {
       json: rows.map((r) => r.doc).join(','),
       count: rows.length,
-      ...(last && rows.length === dto.limit ? { last: { createdAt: last.created_at, id: last.id } } : {}),
+      ...(last && rows.length === dto.limit ? { last: { createdAt: last.created_iso, id: last.id } } : {}),
     };
   }
 }

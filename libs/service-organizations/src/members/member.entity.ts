@@ -15,6 +15,10 @@ export class MemberEntity {
   @Column({ type: 'varchar', length: 50 })
   role!: string;
 
+  /** A SCIM-provisioned member the identity provider deactivated: not a member for any purpose until restored. */
+  @Column({ type: 'boolean', default: false })
+  suspended!: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -61,7 +61,7 @@ export class MembershipUseCases {
       this.ds,
       'organizations-member-list',
       `SELECT m.user_id, m.user_name, m.role, to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS added_at
-         FROM organizations.organizations o LEFT JOIN organizations.members m ON m.organization_id = o.id
+         FROM organizations.organizations o LEFT JOIN organizations.members m ON m.organization_id = o.id AND NOT m.suspended
         WHERE o.name = $1 ORDER BY m.user_name`,
       [organization],
     );
@@ -72,7 +72,8 @@ export class MembershipUseCases {
   async access(organization: string, userId: string): Promise<OrganizationAccess> {
     const org = await this.organization(organization);
     const member = await this.ds.getRepository(MemberEntity).findOneBy({ organizationId: org.id, userId });
-    return { organization: toOrganizationView(org, this.config.publicUrl), role: member?.role ?? null };
+    // A suspended member (SCIM active: false) is no member until the identity provider restores it.
+    return { organization: toOrganizationView(org, this.config.publicUrl), role: member && !member.suspended ? member.role : null };
   }
 
   /** whoami asks this on every cache miss: one plain query, no entity hydration. */
@@ -81,7 +82,7 @@ export class MembershipUseCases {
       await this.ds.query(
         `SELECT o.id, o.name, o.fullname, o.plan, o.created_at, m.role
            FROM organizations.members m JOIN organizations.organizations o ON o.id = m.organization_id
-          WHERE m.user_id = $1 ORDER BY o.name`,
+          WHERE m.user_id = $1 AND NOT m.suspended ORDER BY o.name`,
         [userId],
       );
     return rows.map((r) => ({

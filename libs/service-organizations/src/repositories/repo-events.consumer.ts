@@ -35,7 +35,7 @@ export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplication
   async onApplicationBootstrap(): Promise<void> {
     this.stop = await this.events.consume({
       stream: Streams.Events.name, durable: 'organizations-repo-catalogue', source: RepoEvents,
-      handler: (e, meta) => this.apply(e, { requestId: `repo-event-${meta.msgId ?? 'unknown'}`.slice(0, 128).replace(/[^A-Za-z0-9._:-]/g, '-') }),
+      handler: (e, meta) => this.apply(e, { requestId: `repo-event-${meta.msgId ?? 'unknown'}`.slice(0, 128).replace(/[^A-Za-z0-9._:-]/g, '-') }, meta.msgId),
     });
   }
 
@@ -43,8 +43,14 @@ export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplication
     await this.stop?.();
   }
 
-  async apply(e: RepoEventPayload, ctx: RequestContext): Promise<void> {
+  /**
+   * Applies one event. With its bus id, an event applied before (a redelivery after a crash
+   * between commit and ack, a second publish of the same id) changes nothing and records no
+   * second audit event: the id is kept in the same transaction as the change.
+   */
+  async apply(e: RepoEventPayload, ctx: RequestContext, msgId?: string): Promise<void> {
     await this.outbox.transaction(async (m) => {
+      if (msgId && !(await this.firstTime(m, msgId))) return;
       await this.change(e, m);
       const type = auditTypeOf(e);
       const org = type ? await this.organizationOf(m, e.repo.name) : null;
@@ -63,6 +69,13 @@ export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplication
     await this.catalogue.upsert({
       type: repo.type, name: repo.name, visibility: repo.private === undefined ? undefined : repo.private ? 'private' : 'public', storage: repo.storage,
     }, m);
+  }
+
+  private async firstTime(m: EntityManager, msgId: string): Promise<boolean> {
+    const rows = (await m.query(
+      `INSERT INTO organizations.repo_events_applied (msg_id) VALUES ($1) ON CONFLICT (msg_id) DO NOTHING RETURNING msg_id`, [msgId.slice(0, 128)],
+    )) as unknown[];
+    return rows.length > 0;
   }
 
   private organizationOf(m: EntityManager, repo: string): Promise<OrganizationEntity | null> {

@@ -1,5 +1,5 @@
 import {
-  AddResourceGroupReposRpc, AddResourceGroupUsersRpc, CreateResourceGroupRpc, type RequestContext, ResourceGroupsRpc,
+  AddResourceGroupReposRpc, AddResourceGroupUsersRpc, CreateResourceGroupRpc, RemoveResourceGroupUserRpc, type RequestContext, ResourceGroupsRpc,
   type ResourceGroupView, UpdateResourceGroupRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
@@ -27,5 +27,10 @@ export class ResourceGroupsHandler {
   @RpcHandler(ResourceGroupsRpc.Update)
   onUpdate(dto: UpdateResourceGroupRpc, ctx: RequestContext): Promise<ResourceGroupView> {
     return this.groups.update(dto, ctx);
+  }
+
+  @RpcHandler(ResourceGroupsRpc.RemoveUser)
+  onRemoveUser(dto: RemoveResourceGroupUserRpc, ctx: RequestContext): Promise<ResourceGroupView> {
+    return this.groups.removeUser(dto, ctx);
   }
 }

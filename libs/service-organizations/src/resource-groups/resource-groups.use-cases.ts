@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import {
   type AddResourceGroupReposRpc, type AddResourceGroupUsersRpc, type CreateResourceGroupRpc, type RequestContext,
-  type ResourceGroupRefRpc, type ResourceGroupView, type UpdateResourceGroupRpc,
+  type RemoveResourceGroupUserRpc, type ResourceGroupRefRpc, type ResourceGroupView, type UpdateResourceGroupRpc,
 } from '@hub/contracts';
 import { Outbox } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
@@ -12,7 +12,8 @@ import { OrganizationEntity } from '../organizations/organization.entity';
 import { OrganizationNotFoundError } from '../organizations/organizations.errors';
 import { type OrganizationsConfig } from '../organizations.config';
 import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.tokens';
-import { ResourceGroupNotFoundError } from './resource-groups.errors';
+import { recordMembershipChanged } from '../members/membership-events';
+import { ResourceGroupNotFoundError, ResourceGroupUserNotFoundError, ScimManagedGroupError } from './resource-groups.errors';
 import { readResourceGroup } from './resource-group.view';
 
 /** Resource groups: each change and its audit event commit together (decision 0007). */
@@ -31,10 +32,14 @@ export class ResourceGroupUseCases {
   }
 
   /** The organization and the group, which must belong to it (another organization's group is "not found"). */
-  private async scope(m: EntityManager, ref: ResourceGroupRefRpc): Promise<OrganizationEntity> {
+  private async scope(m: EntityManager, ref: ResourceGroupRefRpc, users?: 'users'): Promise<OrganizationEntity> {
     const org = await this.organization(m, ref.organization);
-    const [found] = (await m.query(`SELECT 1 FROM organizations.resource_groups WHERE id = $1 AND organization_id = $2 FOR UPDATE`, [ref.groupId, org.id])) as unknown[];
+    const [found] = (await m.query(
+      `SELECT scim_linked FROM organizations.resource_groups WHERE id = $1 AND organization_id = $2 FOR UPDATE`, [ref.groupId, org.id],
+    )) as { scim_linked: boolean }[];
     if (!found) throw new ResourceGroupNotFoundError(org.name, ref.groupId);
+    // A group linked to a SCIM group has its users from the identity provider only (decision 0420).
+    if (users && found.scim_linked) throw new ScimManagedGroupError(ref.groupId);
     return org;
   }
 
@@ -60,7 +65,7 @@ export class ResourceGroupUseCases {
 
   addUsers(dto: AddResourceGroupUsersRpc, ctx: RequestContext): Promise<ResourceGroupView> {
     return this.outbox.transaction(async (m) => {
-      const org = await this.scope(m, dto);
+      const org = await this.scope(m, dto, 'users');
       for (const u of dto.users) {
         await m.query(
           `INSERT INTO organizations.resource_group_users (group_id, user_id, user_name, fullname, role, added_by) VALUES ($1, $2, $3, $4, $5, $6)
@@ -68,6 +73,7 @@ export class ResourceGroupUseCases {
           [dto.groupId, u.id, u.name, u.fullname, u.role, ctx.userName ?? null],
         );
       }
+      await recordMembershipChanged(this.outbox, m, org.id, dto.users.map((u) => u.id));
       await recordAudit(this.outbox, m, ctx, org, 'resource_group.add_users', `${dto.users.length} user(s) added to resource group ${dto.groupId}`, {
         resourceGroupId: dto.groupId, users: dto.users.map((u) => ({ user: u.name, role: u.role })),
       });
@@ -101,6 +107,22 @@ export class ResourceGroupUseCases {
       );
       await recordAudit(this.outbox, m, ctx, org, 'resource_group.settings', `Resource group ${dto.groupId} settings changed`, {
         resourceGroupId: dto.groupId, ...dto.changes,
+      });
+      return this.view(m, dto.groupId);
+    });
+  }
+
+  removeUser(dto: RemoveResourceGroupUserRpc, ctx: RequestContext): Promise<ResourceGroupView> {
+    return this.outbox.transaction(async (m) => {
+      const org = await this.scope(m, dto, 'users');
+      const [user] = (await m.query(
+        `SELECT user_name, role FROM organizations.resource_group_users WHERE group_id = $1 AND user_id = $2`, [dto.groupId, dto.userId],
+      )) as { user_name: string; role: string }[];
+      if (!user) throw new ResourceGroupUserNotFoundError(dto.groupId, dto.userId);
+      await m.query(`DELETE FROM organizations.resource_group_users WHERE group_id = $1 AND user_id = $2`, [dto.groupId, dto.userId]);
+      await recordMembershipChanged(this.outbox, m, org.id, [dto.userId]);
+      await recordAudit(this.outbox, m, ctx, org, 'resource_group.remove_users', `${user.user_name} removed from resource group ${dto.groupId}`, {
+        resourceGroupId: dto.groupId, users: [{ user: user.user_name, role: user.role }],
       });
       return this.view(m, dto.groupId);
     });

@@ -31,6 +31,7 @@ interface OpenApiDocument {
 const OUTSIDE_THE_API = [/^\/\.well-known\/(openapi\.(json|md)|asyncapi\.json)$/, /^\/docs(-yaml|-json)?(\/.*)?$/, /^\/metrics$/];
 
 const DOC_ID = 'hub-openapi';
+const JSON_TYPES = ['application/json', 'application/scim+json'] as const;
 
 interface Template {
   path: string;
@@ -75,9 +76,11 @@ export class OpenApiResponseValidator {
     for (const [path, item] of Object.entries(this.doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
         for (const [status, r] of Object.entries(op?.responses ?? {})) {
-          if (r.content?.['application/json']?.schema) {
-            this.validatorFor(`${method} ${path} ${status}`, r.content['application/json'].schema);
-            n++;
+          for (const type of JSON_TYPES) {
+            if (r.content?.[type]?.schema) {
+              this.validatorFor(`${method} ${path} ${status} ${type}`, r.content[type].schema);
+              n++;
+            }
           }
         }
       }
@@ -102,19 +105,24 @@ export class OpenApiResponseValidator {
     const template = this.matchPath(path);
     const op = template ? this.doc.paths[template]?.[method] : undefined;
     if (!template || !op) {
-      if (r.status === 404) return this.bodyProblems('router 404', { $ref: '#/components/schemas/ErrorBody' }, r);
+      if (r.status === 404) {
+        const scim = /\/scim\/v2(\/|$)/.test(path);
+        return this.bodyProblems(`router 404${scim ? ' scim' : ''}`, { $ref: `#/components/schemas/${scim ? 'ScimErrorBody' : 'ErrorBody'}` }, r);
+      }
       return [`${r.method} ${path} is not an operation of the OpenAPI document (answered ${r.status})`];
     }
     const declared = op.responses?.[String(r.status)] ?? op.responses?.['default'];
     if (!declared) {
       return [`${r.method} ${template} answered ${r.status}, which the document does not declare (declared: ${Object.keys(op.responses ?? {}).join(', ')})`];
     }
-    const isJson = /^application\/json\b/i.test(r.contentType ?? '');
-    const media = declared.content?.['application/json'];
+    // application/json, or application/scim+json for SCIM operations (RFC 7644 3.1).
+    const type = /^application\/(scim\+)?json\b/i.exec(r.contentType ?? '')?.[0]?.toLowerCase();
+    const isJson = type !== undefined;
+    const media = type ? declared.content?.[type] : undefined;
     if (r.body === undefined && !isJson) return [];
     if (!isJson) return [`${r.method} ${template} ${r.status}: content type ${r.contentType ?? 'none'} is not declared`];
     if (!media?.schema) return [`${r.method} ${template} ${r.status}: a JSON body, but the document declares no schema for it`];
-    return this.bodyProblems(`${method} ${template} ${r.status}`, media.schema, r);
+    return this.bodyProblems(`${method} ${template} ${r.status} ${type}`, media.schema, r);
   }
 
   /** Throws with every problem (and the body) when the answer breaks the document. */

@@ -18,6 +18,8 @@ export interface OrgScopeRequirement {
   role?: 'admin';
   /** Lowest plan the organization must be on. */
   minPlan?: OrgPlan;
+  /** The token must have write permission, even to read (SCIM, spec 5.5). */
+  writeToken?: boolean;
 }
 
 /** The route acts on the organization in `:name`: membership, role and plan are checked. */

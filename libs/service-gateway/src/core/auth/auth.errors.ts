@@ -57,6 +57,12 @@ export class PlanRequiredError extends ForbiddenError {
   }
 }
 
+export class WriteTokenRequiredError extends ForbiddenError {
+  constructor(organization: string) {
+    super(`This operation on ${organization} needs a token with write permission; this one has the read role`, 'WRITE_TOKEN_REQUIRED');
+  }
+}
+
 /** Too many failed authentications from one client address (per minute). */
 export class TooManyAuthFailuresError extends HubError {
   constructor(limit: number, retryAfterSeconds: number) {

@@ -4,7 +4,7 @@ import { type FastifyRequest } from 'fastify';
 import { type OrganizationAccess, PLAN_LABELS, planAtLeast } from '@hub/contracts';
 import { contextOf } from '../http/request-context';
 import { ORG_SCOPED, type OrgScopeRequirement } from './auth.decorators';
-import { AdminRoleRequiredError, NotAMemberError, PlanRequiredError, TokenRevokedByOrgError } from './auth.errors';
+import { AdminRoleRequiredError, NotAMemberError, PlanRequiredError, TokenRevokedByOrgError, WriteTokenRequiredError } from './auth.errors';
 import { MembershipDirectory } from './membership-directory';
 
 declare module 'fastify' {
@@ -36,6 +36,7 @@ export class OrgAccessGuard implements CanActivate {
     if (auth.revokedOrganizationIds.includes(org.id)) throw new TokenRevokedByOrgError(org.name);
     if (access.role === null) throw new NotAMemberError(org.name);
     if (need.role === 'admin' && access.role !== 'admin') throw new AdminRoleRequiredError(org.name, access.role);
+    if (need.writeToken && auth.token.role === 'read') throw new WriteTokenRequiredError(org.name);
     if (need.minPlan && !planAtLeast(org.plan, need.minPlan)) {
       throw new PlanRequiredError(org.name, PLAN_LABELS[need.minPlan], PLAN_LABELS[org.plan]);
     }

@@ -5,6 +5,7 @@ import { HubError } from '@hub/contracts';
 // The request id lives on FastifyRequest through request-context's module augmentation.
 import type {} from './request-context';
 import { type Answer, headerSafe } from './error-answer';
+import { isScimRequest, scimErrorBody } from './scim-error';
 
 export { type Answer, headerSafe };
 
@@ -44,11 +45,14 @@ export class HttpErrorFilter implements ExceptionFilter {
     const answer = this.answer(exception, req);
     // RFC 6750: a 401 names the scheme the client should use.
     if (answer.status === 401) void reply.header('WWW-Authenticate', 'Bearer realm="hub"');
+    const { contentType, body } = isScimRequest(req.url)
+      ? scimErrorBody(exception, answer)
+      : { contentType: 'application/json; charset=utf-8', body: { error: answer.message } };
     void reply
       .status(answer.status)
       .header('X-Error-Message', headerSafe(answer.message))
-      .header('Content-Type', 'application/json; charset=utf-8')
-      .send({ error: answer.message });
+      .header('Content-Type', contentType)
+      .send(body);
   }
 
   private answer(exception: unknown, req: FastifyRequest): Answer {

@@ -39,7 +39,8 @@ export function registerJsonParser(fastify: FastifyInstance): void {
   const standard = fastify.getDefaultJsonParser('error', 'error');
   // Fastify's parser drops the cause; parsing again without the prototype checks tells it.
   const lenient = fastify.getDefaultJsonParser('ignore', 'ignore');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done) => {
+  // SCIM clients (Okta, Entra ID) send application/scim+json (RFC 7644 3.1): the same JSON, the same rules.
+  fastify.addContentTypeParser(['application/json', 'application/scim+json'], { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     // `@huggingface/hub` posts cancel and duplicate with this content type and no body: no body, not an error
     // (routes that need one still answer "Request body must be a JSON object").

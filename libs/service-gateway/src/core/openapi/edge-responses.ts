@@ -57,7 +57,10 @@ export function withEdgeResponses<T>(document: T, errorSchemaRef = '#/components
       const op = item[method] as Operation | undefined;
       if (!op) continue;
       op.responses ??= {};
-      const errorContent = { 'application/json': { schema: { $ref: errorSchemaRef } } };
+      // SCIM operations answer every error as application/scim+json in RFC 7644's shape (decision 0420).
+      const errorContent: Record<string, { schema: unknown }> = path.includes('/scim/v2')
+        ? { 'application/scim+json': { schema: { $ref: '#/components/schemas/ScimErrorBody' } } }
+        : { 'application/json': { schema: { $ref: errorSchemaRef } } };
       for (const status of statusesFor(path, method, op)) {
         op.responses[status] ??= { description: EDGE[status] ?? 'Error', content: errorContent };
       }

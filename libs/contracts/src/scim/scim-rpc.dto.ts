@@ -1,0 +1,78 @@
+import { IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+import { SCIM_MAX_RESULTS } from './scim.constants';
+
+/** The organization a SCIM call acts on (the gateway checked owner, token and plan). */
+export class ScimOrgRpc {
+  @Matches(NAME_PATTERN)
+  organization!: string;
+}
+
+export class ScimListRpc extends ScimOrgRpc {
+  /** The raw `filter` query (RFC 7644 3.4.2.2); the service parses the subset it supports. */
+  @IsOptional() @IsString() @Length(0, 1000)
+  filter?: string;
+
+  @IsInt() @Min(1)
+  startIndex!: number;
+
+  @IsInt() @Min(0) @Max(SCIM_MAX_RESULTS)
+  count!: number;
+}
+
+export class ScimResourceRpc extends ScimOrgRpc {
+  @Matches(OBJECT_ID_PATTERN)
+  id!: string;
+}
+
+/** A create or replace: the SCIM resource as the identity provider sent it (read leniently by the service). */
+export class ScimWriteRpc extends ScimOrgRpc {
+  @IsOptional() @Matches(OBJECT_ID_PATTERN)
+  id?: string;
+
+  @IsObject()
+  resource!: Record<string, unknown>;
+}
+
+/** A PATCH: the PatchOp message as sent (Operations with op, path, value). */
+export class ScimPatchRpc extends ScimResourceRpc {
+  @IsObject()
+  patch!: Record<string, unknown>;
+}
+
+/** One provisioned user, as the gateway renders it (meta.location added there). */
+export interface ScimUserRecord {
+  id: string;
+  /** The hub user it provisions (not rendered: the gateway drops its cached memberships). */
+  userId: string;
+  userName: string;
+  externalId: string | null;
+  givenName: string | null;
+  familyName: string | null;
+  emails: string[];
+  active: boolean;
+  created: string;
+  lastModified: string;
+  version: number;
+}
+
+export interface ScimGroupRecord {
+  id: string;
+  displayName: string;
+  externalId: string | null;
+  members: { value: string; display: string }[];
+  created: string;
+  lastModified: string;
+  version: number;
+}
+
+export interface ScimPage<T> {
+  totalResults: number;
+  startIndex: number;
+  items: T[];
+}
+
+/** What a SCIM delete touched: the hub users whose memberships changed. */
+export interface ScimDeleted {
+  userIds: string[];
+}

@@ -1,0 +1,62 @@
+import { Controller, Get, Param, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { type FastifyRequest } from 'fastify';
+import { type OrganizationAccess, ScimListView, ScimResourceNotFoundError } from '@hub/contracts';
+import { CurrentOrg, OrgNameParam } from '../core';
+import { listOf, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
+import { scimBase } from './scim-render';
+import { ScimIdParam } from './scim.params';
+import { ScimController, ScimScoped } from './scim.decorators';
+
+const OBJECT = { type: 'object', additionalProperties: true } as const;
+
+function one(all: Record<string, unknown>[], id: string, kind: string): Record<string, unknown> {
+  const found = all.find((r) => r['id'] === id);
+  if (!found) throw new ScimResourceNotFoundError(kind, id.slice(0, 100));
+  return found;
+}
+
+/** RFC 7644 4: ServiceProviderConfig, ResourceTypes, Schemas (under the same gate as the resources). */
+@ScimController()
+@Controller('api/organizations/:name/scim/v2')
+export class ScimDiscoveryController {
+  @Get('ServiceProviderConfig')
+  @ScimScoped()
+  @ApiOperation({ summary: 'What this SCIM server supports (PATCH, filter, ETags; no bulk, sort or password change)' })
+  @ApiOkResponse({ description: 'The configuration', schema: OBJECT })
+  config(@Param() _p: OrgNameParam, @CurrentOrg() org: OrganizationAccess, @Req() req: FastifyRequest): Record<string, unknown> {
+    return serviceProviderConfig(scimBase(req, org.organization.name));
+  }
+
+  @Get('ResourceTypes')
+  @ScimScoped()
+  @ApiOperation({ summary: 'The resource types: User and Group' })
+  @ApiOkResponse({ description: 'A ListResponse', type: ScimListView })
+  resourceTypes(@Param() _p: OrgNameParam, @CurrentOrg() org: OrganizationAccess, @Req() req: FastifyRequest): Record<string, unknown> {
+    return listOf(resourceTypes(scimBase(req, org.organization.name)));
+  }
+
+  @Get('ResourceTypes/:id')
+  @ScimScoped()
+  @ApiOperation({ summary: 'One resource type' })
+  @ApiOkResponse({ description: 'The resource type', schema: OBJECT })
+  resourceType(@Param() p: ScimIdParam, @CurrentOrg() org: OrganizationAccess, @Req() req: FastifyRequest): Record<string, unknown> {
+    return one(resourceTypes(scimBase(req, org.organization.name)), p.id, 'ResourceType');
+  }
+
+  @Get('Schemas')
+  @ScimScoped()
+  @ApiOperation({ summary: 'The User and Group schemas, with the attributes the hub keeps' })
+  @ApiOkResponse({ description: 'A ListResponse', type: ScimListView })
+  schemas(@Param() _p: OrgNameParam, @CurrentOrg() org: OrganizationAccess, @Req() req: FastifyRequest): Record<string, unknown> {
+    return listOf(schemas(scimBase(req, org.organization.name)));
+  }
+
+  @Get('Schemas/:id')
+  @ScimScoped()
+  @ApiOperation({ summary: 'One schema, by its URN' })
+  @ApiOkResponse({ description: 'The schema', schema: OBJECT })
+  schema(@Param() p: ScimIdParam, @CurrentOrg() org: OrganizationAccess, @Req() req: FastifyRequest): Record<string, unknown> {
+    return one(schemas(scimBase(req, org.organization.name)), p.id, 'Schema');
+  }
+}

@@ -1,0 +1,102 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  type OrganizationAccess, type RequestContext, type ScimGroupRecord, ScimGroupView, ScimListView, ScimRpc,
+} from '@hub/contracts';
+import { RpcClient } from '@hub/messaging';
+import { Ctx, CurrentOrg, OrgNameParam } from '../core';
+import { listResponse, project, renderGroup, scimBase } from './scim-render';
+import { ScimIdParam, scimId } from './scim.params';
+import { scimBody, scimQuery } from './scim-query';
+import { ApiScimError, ScimController, ScimScoped } from './scim.decorators';
+
+/** SCIM Groups: resource groups whose users the identity provider manages (decision 0420). */
+@ScimController()
+@Controller('api/organizations/:name/scim/v2/Groups')
+export class ScimGroupsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  private answer(req: FastifyRequest, reply: FastifyReply, org: OrganizationAccess, g: ScimGroupRecord, q: Record<string, unknown> = {}): Record<string, unknown> {
+    void reply.header('etag', `W/"${g.version}"`);
+    const { attributes, excludedAttributes } = scimQuery(q);
+    return project(renderGroup(g, scimBase(req, org.organization.name)), attributes, excludedAttributes);
+  }
+
+  @Get()
+  @ScimScoped()
+  @ApiOperation({ summary: 'List SCIM groups: filter (displayName eq, externalId eq, id eq, members eq; joined by and), startIndex, count' })
+  @ApiQuery({ name: 'filter', required: false }) @ApiQuery({ name: 'startIndex', required: false }) @ApiQuery({ name: 'count', required: false })
+  @ApiQuery({ name: 'attributes', required: false }) @ApiQuery({ name: 'excludedAttributes', required: false })
+  @ApiOkResponse({ description: 'A ListResponse (empty when nothing matches)', type: ScimListView })
+  @ApiScimError(400, 'An unsupported filter (scimType invalidFilter) or a malformed paging parameter')
+  async list(
+    @Param() _p: OrgNameParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext, @Req() req: FastifyRequest,
+  ): Promise<Record<string, unknown>> {
+    const q = scimQuery(query);
+    const page = await this.rpc.call(ScimRpc.ListGroups, { organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count }, ctx);
+    const base = scimBase(req, org.organization.name);
+    return listResponse(page, (g) => renderGroup(g, base), q);
+  }
+
+  @Get(':id')
+  @ScimScoped()
+  @ApiOperation({ summary: 'One SCIM group (excludedAttributes=members leaves the members out)' })
+  @ApiOkResponse({ description: 'The group', type: ScimGroupView })
+  async get(
+    @Param() p: ScimIdParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    return this.answer(req, reply, org, await this.rpc.call(ScimRpc.GetGroup, { organization: org.organization.name, id: scimId(p.id, 'Group') }, ctx), query);
+  }
+
+  @Post()
+  @ScimScoped()
+  @ApiOperation({ summary: 'Provision a group: links the resource group of that name (empty, auto-join off) or creates one' })
+  @ApiCreatedResponse({ description: 'The group (Location header: its URL)', type: ScimGroupView })
+  @ApiScimError(400, 'displayName missing or too long, or a member that is not a provisioned user (scimType invalidValue)')
+  @ApiScimError(409, 'A group of that name is already provisioned (uniqueness), or its resource group has users or auto-join on')
+  async create(
+    @Param() _p: OrgNameParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    const group = await this.rpc.call(ScimRpc.CreateGroup, { organization: org.organization.name, resource: scimBody(body) }, ctx);
+    void reply.header('location', `${scimBase(req, org.organization.name)}/Groups/${group.id}`);
+    return this.answer(req, reply, org, group);
+  }
+
+  @Put(':id')
+  @ScimScoped()
+  @ApiOperation({ summary: 'Replace a group: its name and its members' })
+  @ApiOkResponse({ description: 'The group', type: ScimGroupView })
+  @ApiScimError(400, 'A bad attribute value or member (scimType invalidValue)')
+  async replace(
+    @Param() p: ScimIdParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    const group = await this.rpc.call(ScimRpc.ReplaceGroup, { organization: org.organization.name, id: scimId(p.id, 'Group'), resource: scimBody(body) }, ctx);
+    return this.answer(req, reply, org, group);
+  }
+
+  @Patch(':id')
+  @ScimScoped()
+  @ApiOperation({ summary: 'Change a group with PatchOp operations (members add/remove/replace, displayName)' })
+  @ApiOkResponse({ description: 'The group', type: ScimGroupView })
+  @ApiScimError(400, 'A malformed operation, path or value (scimType invalidValue, invalidPath, noTarget, mutability)')
+  async patch(
+    @Param() p: ScimIdParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    const group = await this.rpc.call(ScimRpc.PatchGroup, { organization: org.organization.name, id: scimId(p.id, 'Group'), patch: scimBody(body) }, ctx);
+    return this.answer(req, reply, org, group);
+  }
+
+  @Delete(':id')
+  @ScimScoped('no content')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Deprovision a group: the resource group stays, without its provisioned users and no longer managed by SCIM' })
+  @ApiNoContentResponse({ description: 'Gone' })
+  async delete(@Param() p: ScimIdParam, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext): Promise<void> {
+    await this.rpc.call(ScimRpc.DeleteGroup, { organization: org.organization.name, id: scimId(p.id, 'Group') }, ctx);
+  }
+}

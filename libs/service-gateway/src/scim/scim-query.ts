@@ -1,0 +1,43 @@
+import { SCIM_MAX_RESULTS, ScimInvalidValueError } from '@hub/contracts';
+
+export interface ScimQuery {
+  filter?: string;
+  startIndex: number;
+  count: number;
+  attributes?: string;
+  excludedAttributes?: string;
+}
+
+function text(q: Record<string, unknown>, key: string): string | undefined {
+  const v = q[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v.length > 1000) throw new ScimInvalidValueError(`${key} must be given once, at most 1000 characters`);
+  return v;
+}
+
+function integer(q: Record<string, unknown>, key: string, fallback: number): number {
+  const v = text(q, key);
+  if (v === undefined || v === '') return fallback;
+  if (!/^-?\d{1,15}$/.test(v)) throw new ScimInvalidValueError(`${key} must be an integer`);
+  return Number(v);
+}
+
+/**
+ * The query of a SCIM read (RFC 7644 3.4.2): a startIndex below 1 counts as 1, a negative count as
+ * 0, and a count above the maximum is cut to it, as the RFC says.
+ */
+export function scimQuery(q: Record<string, unknown>): ScimQuery {
+  return {
+    filter: text(q, 'filter'),
+    startIndex: Math.max(1, integer(q, 'startIndex', 1)),
+    count: Math.min(SCIM_MAX_RESULTS, Math.max(0, integer(q, 'count', 100))),
+    attributes: text(q, 'attributes'),
+    excludedAttributes: text(q, 'excludedAttributes'),
+  };
+}
+
+/** A SCIM body must be a JSON object (an empty or other body is invalidSyntax-like: named here). */
+export function scimBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ScimInvalidValueError('Request body must be a JSON object (a SCIM resource or PatchOp message)');
+  return body as Record<string, unknown>;
+}

@@ -1,0 +1,108 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  type OrganizationAccess, type RequestContext, ScimListView, ScimRpc, type ScimUserRecord, ScimUserView,
+} from '@hub/contracts';
+import { RpcClient } from '@hub/messaging';
+import { Ctx, CurrentOrg, MembershipCache, OrgNameParam } from '../core';
+import { listResponse, project, renderUser, scimBase } from './scim-render';
+import { ScimIdParam, scimId } from './scim.params';
+import { scimBody, scimQuery } from './scim-query';
+import { ApiScimError, ScimController, ScimScoped } from './scim.decorators';
+
+/** SCIM Users of an Enterprise Plus organization (RFC 7644, spec 5.5-5.7, decision 0420). */
+@ScimController()
+@Controller('api/organizations/:name/scim/v2/Users')
+export class ScimUsersController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly memberships: MembershipCache,
+  ) {}
+
+  /** The user, with ETag and the query's attribute selection; this gateway forgets the user's cached memberships at once. */
+  private answer(req: FastifyRequest, reply: FastifyReply, org: OrganizationAccess, u: ScimUserRecord, q: Record<string, unknown> = {}): Record<string, unknown> {
+    this.memberships.delete(u.userId);
+    void reply.header('etag', `W/"${u.version}"`);
+    const { attributes, excludedAttributes } = scimQuery(q);
+    return project(renderUser(u, scimBase(req, org.organization.name)), attributes, excludedAttributes);
+  }
+
+  @Get()
+  @ScimScoped()
+  @ApiOperation({ summary: 'List provisioned users: filter (userName eq, externalId eq, id eq, active eq; joined by and), startIndex, count' })
+  @ApiQuery({ name: 'filter', required: false }) @ApiQuery({ name: 'startIndex', required: false }) @ApiQuery({ name: 'count', required: false })
+  @ApiQuery({ name: 'attributes', required: false }) @ApiQuery({ name: 'excludedAttributes', required: false })
+  @ApiOkResponse({ description: 'A ListResponse (empty when nothing matches)', type: ScimListView })
+  @ApiScimError(400, 'An unsupported filter (scimType invalidFilter) or a malformed paging parameter')
+  async list(
+    @Param() _p: OrgNameParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext, @Req() req: FastifyRequest,
+  ): Promise<Record<string, unknown>> {
+    const q = scimQuery(query);
+    const page = await this.rpc.call(ScimRpc.ListUsers, { organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count }, ctx);
+    const base = scimBase(req, org.organization.name);
+    return listResponse(page, (u) => renderUser(u, base), q);
+  }
+
+  @Get(':id')
+  @ScimScoped()
+  @ApiOperation({ summary: 'One provisioned user' })
+  @ApiOkResponse({ description: 'The user', type: ScimUserView })
+  async get(
+    @Param() p: ScimIdParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    return this.answer(req, reply, org, await this.rpc.call(ScimRpc.GetUser, { organization: org.organization.name, id: scimId(p.id, 'User') }, ctx), query);
+  }
+
+  @Post()
+  @ScimScoped()
+  @ApiOperation({ summary: 'Provision a user: the hub user of that userName (any case), or a new one with the primary e-mail; it joins the organization' })
+  @ApiCreatedResponse({ description: 'The user (Location header: its URL)', type: ScimUserView })
+  @ApiScimError(400, 'userName missing or not a hub user name, a bad e-mail, or no e-mail to create a new user (scimType invalidValue)')
+  @ApiScimError(409, 'The userName is already provisioned here, or taken by an organization, or the e-mail belongs to another user (scimType uniqueness)')
+  async create(
+    @Param() _p: OrgNameParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    const user = await this.rpc.call(ScimRpc.CreateUser, { organization: org.organization.name, resource: scimBody(body) }, ctx);
+    void reply.header('location', `${scimBase(req, org.organization.name)}/Users/${user.id}`);
+    return this.answer(req, reply, org, user);
+  }
+
+  @Put(':id')
+  @ScimScoped()
+  @ApiOperation({ summary: 'Replace a user (attributes the hub does not keep are ignored; userName may change case only)' })
+  @ApiOkResponse({ description: 'The user', type: ScimUserView })
+  @ApiScimError(400, 'A bad attribute value, or userName changed (scimType invalidValue, mutability)')
+  async replace(
+    @Param() p: ScimIdParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    return this.answer(req, reply, org, await this.rpc.call(ScimRpc.ReplaceUser, { organization: org.organization.name, id: scimId(p.id, 'User'), resource: scimBody(body) }, ctx));
+  }
+
+  @Patch(':id')
+  @ScimScoped()
+  @ApiOperation({ summary: 'Change a user with PatchOp operations (active: false suspends the membership, true restores it)' })
+  @ApiOkResponse({ description: 'The user', type: ScimUserView })
+  @ApiScimError(400, 'A malformed operation, path or value (scimType invalidValue, invalidPath, noTarget, mutability)')
+  @ApiScimError(409, 'Suspending the last admin of the organization')
+  async patch(
+    @Param() p: ScimIdParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    return this.answer(req, reply, org, await this.rpc.call(ScimRpc.PatchUser, { organization: org.organization.name, id: scimId(p.id, 'User'), patch: scimBody(body) }, ctx));
+  }
+
+  @Delete(':id')
+  @ScimScoped('no content')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Deprovision a user: it leaves the organization and its resource groups (the hub user stays)' })
+  @ApiNoContentResponse({ description: 'Gone' })
+  @ApiScimError(409, 'The user is the last admin of the organization')
+  async delete(@Param() p: ScimIdParam, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext): Promise<void> {
+    const { userIds } = await this.rpc.call(ScimRpc.DeleteUser, { organization: org.organization.name, id: scimId(p.id, 'User') }, ctx);
+    userIds.forEach((id) => this.memberships.delete(id));
+  }
+}
