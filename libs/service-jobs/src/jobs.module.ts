@@ -6,6 +6,7 @@ import { JOBS_ENTITIES } from './jobs.entities';
 import { JOBS_CONFIG, JOBS_DS } from './jobs.tokens';
 import { JobStore } from './jobs/job-store';
 import { JobsHandler } from './jobs/jobs.handler';
+import { JobSpecUseCase } from './jobs/job-spec.use-case';
 import { JobsUseCases } from './jobs/jobs.use-cases';
 import { NamespaceResolver } from './jobs/namespace-resolver';
 import { JobLogs } from './logs/job-logs';
@@ -37,7 +38,7 @@ export class JobsModule {
       providers: [
         { provide: JOBS_CONFIG, useValue: config },
         { provide: JOB_RUNNER, useFactory: () => new LocalRunner(config.workDir, config.HUB_JOBS_RUN_AS_USER) },
-        JobStore, JobLogs, JobSupervisor, JobsUseCases, NamespaceResolver, ScheduledJobsUseCases, ScheduledJobsTicker,
+        JobStore, JobLogs, JobSupervisor, JobsUseCases, JobSpecUseCase, NamespaceResolver, ScheduledJobsUseCases, ScheduledJobsTicker,
       ],
     };
   }

@@ -79,13 +79,13 @@ export class DeliveryAttempts {
     const environment: Record<string, string> = { WEBHOOK_PAYLOAD: body, WEBHOOK_REPO_ID: repo.name ?? '', WEBHOOK_REPO_TYPE: repo.type ?? '' };
     if (secret !== undefined) environment['WEBHOOK_SECRET'] = secret;
     try {
-      // Copying a job by jobSourceId needs a jobs RPC that does not exist yet: a clear, logged failure.
-      if (!w.job) throw new Error(`starting a copy of job ${w.job_source_id ?? '?'} (jobSourceId) is not supported yet`);
+      const ctx = { requestId: `webhook-${w.id}`, userId: w.owner_id, userName: w.owner_name };
+      // jobSourceId: the source job's spec as it is now, read with the owner's rights (decision 0501).
+      const spec = w.job ?? (await this.rpc.call(JobsRpc.Spec, { jobId: w.job_source_id ?? '', reader: { id: w.owner_id, name: w.owner_name } }, ctx)).spec;
       const job = await this.rpc.call(JobsRpc.Create, {
         // The 4.6 job object, validated again by the jobs service against its own class.
-        namespace: w.owner_name, spec: w.job as unknown as CreateJobDto,
-        initiator: { type: 'webhook', id: w.id }, environment,
-      }, { requestId: `webhook-${w.id}`, userId: w.owner_id, userName: w.owner_name });
+        namespace: w.owner_name, spec: spec as CreateJobDto, initiator: { type: 'webhook', id: w.id }, environment,
+      }, ctx);
       return { status: 200, headers: {}, body: JSON.stringify({ jobId: job.id }), error: null, durationMs: Math.round(performance.now() - started) };
     } catch (err) {
       return { status: null, headers: {}, body: '', error: `jobs.job.create: ${err instanceof Error ? err.message : String(err)}`, durationMs: Math.round(performance.now() - started) };

@@ -117,9 +117,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async housekeeping(): Promise<void> {
     if (Date.now() - this.lastHousekeeping < 10_000) return;
     this.lastHousekeeping = Date.now();
-    const depth = await this.queue.depth();
-    this.metrics.depth.set({ state: 'due' }, depth.due);
-    this.metrics.depth.set({ state: 'scheduled' }, depth.scheduled);
     await this.logs.purgeOlderThan(this.config.HUB_WEBHOOK_LOG_RETENTION_DAYS);
   }
 }
