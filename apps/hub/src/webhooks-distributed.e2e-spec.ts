@@ -39,8 +39,9 @@ describeWithInfra('distributed hub: webhooks', () => {
     procs.push(...replicas);
     procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
     gateway = `http://127.0.0.1:${pg}`;
-    await Promise.all(ports.map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
-  }, 90_000);
+    // Generous: five Node processes booting at once on a loaded 2-core machine.
+    await Promise.all(ports.map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 120_000)));
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.stop()));

@@ -11,41 +11,21 @@ export interface WebhooksScenarioTarget extends HubTarget {
   scrapeMetrics: () => Promise<string[]>;
 }
 
-/** The sum over replicas of one sample (`name{labels}`), or null when no replica reports it. */
-export function metricSum(texts: string[], sample: string): number | null {
+/**
+ * The sum over replicas of a metric's samples carrying `labels` (the app adds labels of its own,
+ * e.g. `app`), or null when no replica reports one.
+ */
+export function metricSum(texts: string[], name: string, labels: Record<string, string> = {}): number | null {
   let sum: number | null = null;
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
   for (const text of texts) {
     for (const line of text.split('\n')) {
-      if (line.startsWith(`${sample} `)) sum = (sum ?? 0) + Number(line.slice(sample.length + 1));
+      const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (\S+)$/.exec(line);
+      if (!m || m[1] !== name || !wanted.every((w) => (m[2] ?? '').includes(w))) continue;
+      sum = (sum ?? 0) + Number(m[3]);
     }
   }
   return sum;
-}
-
-/** Settings every run mode gives the hub for these scenarios: fast retries, loopback allowed. */
-export const WEBHOOK_TEST_ENV = {
-  HUB_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
-  HUB_WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.2,0.2,0.2',
-  HUB_WEBHOOK_SUSPEND_AFTER_FAILURES: '4',
-  HUB_WEBHOOK_POLL_MS: '50',
-  HUB_WEBHOOK_TIMEOUT_MS: '2000',
-  HUB_SECRET_KEY: 'webhook-secret-key-for-the-tests',
-};
-
-type Body = Record<string, unknown>;
-interface WebhookJson { id: string; disabled: boolean | string; hasSecret: boolean; url?: string; watched: Body[]; domains: string[]; lastTriggerAt?: string }
-
-/** A payload v3 as the repo area would publish it. */
-export function repoEvent(repo: string, scope = 'repo.content', action = 'update', type = 'model'): Body {
-  const [owner] = repo.split('/');
-  const payload: Body = {
-    event: { action, scope },
-    repo: { type, name: repo, id: '0123456789abcdef01234567', private: false, url: { web: `http://hub.test/${repo}`, api: `http://hub.test/api/models/${repo}` }, owner: { id: owner } },
-  };
-  if (scope.startsWith('discussion')) {
-    payload['discussion'] = { id: 'abcdefabcdefabcdefabcdef', num: 1, title: 't', url: { web: 'http://hub.test/d', api: 'http://hub.test/api/d' }, status: 'open', author: { id: 'x' }, isPullRequest: false };
-  }
-  return payload;
 }
 
 /** Published and delivered one at a time: no more than `limit` reach the receiver in 24 h. */
@@ -299,18 +279,18 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
       await t().capture.waitFor('/much-later', 1);
       let texts: string[] = [];
       const deadline = Date.now() + 5000;
-      while (!((metricSum(texts, 'hub_webhook_queue_depth{state="scheduled"}') ?? 0) >= 1) && Date.now() < deadline) {
+      while (!((metricSum(texts, 'hub_webhook_queue_depth', { state: 'scheduled' }) ?? 0) >= 1) && Date.now() < deadline) {
         texts = await t().scrapeMetrics();
         await new Promise((r) => setTimeout(r, 100));
       }
-      expect(metricSum(texts, 'hub_webhook_attempts_total{outcome="success",trigger="scheduled"}')).toBeGreaterThan(0);
-      expect(metricSum(texts, 'hub_webhook_attempts_total{outcome="http_5xx",trigger="scheduled"}')).toBeGreaterThan(0);
-      expect(metricSum(texts, 'hub_webhook_attempts_total{outcome="http_3xx",trigger="scheduled"}')).toBeGreaterThan(0);
+      expect(metricSum(texts, 'hub_webhook_attempts_total', { outcome: 'success', trigger: 'scheduled' })).toBeGreaterThan(0);
+      expect(metricSum(texts, 'hub_webhook_attempts_total', { outcome: 'http_5xx', trigger: 'scheduled' })).toBeGreaterThan(0);
+      expect(metricSum(texts, 'hub_webhook_attempts_total', { outcome: 'http_3xx', trigger: 'scheduled' })).toBeGreaterThan(0);
       expect(metricSum(texts, 'hub_webhook_attempt_duration_seconds_count')).toBeGreaterThan(0);
       expect(metricSum(texts, 'hub_webhook_retries_total')).toBeGreaterThan(0);
       expect(metricSum(texts, 'hub_webhook_suspensions_total')).toBeGreaterThanOrEqual(1);
-      expect(metricSum(texts, 'hub_webhook_queue_depth{state="scheduled"}')).toBeGreaterThanOrEqual(1);
-      expect(metricSum(texts, 'hub_webhook_queue_depth{state="due"}')).not.toBeNull();
+      expect(metricSum(texts, 'hub_webhook_queue_depth', { state: 'scheduled' })).toBeGreaterThanOrEqual(1);
+      expect(metricSum(texts, 'hub_webhook_queue_depth', { state: 'due' })).not.toBeNull();
       await api(alice, 'DELETE', `/${w.id}`);
     });
 
