@@ -28,6 +28,32 @@ export function metricSum(texts: string[], name: string, labels: Record<string, 
   return sum;
 }
 
+/** Settings every run mode gives the hub for these scenarios: fast retries, loopback allowed. */
+export const WEBHOOK_TEST_ENV = {
+  HUB_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
+  HUB_WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.2,0.2,0.2',
+  HUB_WEBHOOK_SUSPEND_AFTER_FAILURES: '4',
+  HUB_WEBHOOK_POLL_MS: '50',
+  HUB_WEBHOOK_TIMEOUT_MS: '2000',
+  HUB_SECRET_KEY: 'webhook-secret-key-for-the-tests',
+};
+
+type Body = Record<string, unknown>;
+interface WebhookJson { id: string; disabled: boolean | string; hasSecret: boolean; url?: string; watched: Body[]; domains: string[]; lastTriggerAt?: string }
+
+/** A payload v3 as the repo area would publish it. */
+export function repoEvent(repo: string, scope = 'repo.content', action = 'update', type = 'model'): Body {
+  const [owner] = repo.split('/');
+  const payload: Body = {
+    event: { action, scope },
+    repo: { type, name: repo, id: '0123456789abcdef01234567', private: false, url: { web: `http://hub.test/${repo}`, api: `http://hub.test/api/models/${repo}` }, owner: { id: owner } },
+  };
+  if (scope.startsWith('discussion')) {
+    payload['discussion'] = { id: 'abcdefabcdefabcdefabcdef', num: 1, title: 't', url: { web: 'http://hub.test/d', api: 'http://hub.test/api/d' }, status: 'open', author: { id: 'x' }, isPullRequest: false };
+  }
+  return payload;
+}
+
 /** Published and delivered one at a time: no more than `limit` reach the receiver in 24 h. */
 export async function expectDailyLimit(t: WebhooksScenarioTarget, user: TestUser, limit: number): Promise<void> {
   const repo = `${user.name}/${uniqueName('busy')}`;
