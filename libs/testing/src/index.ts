@@ -22,4 +22,5 @@ export * from './scenarios/papers.scenarios';
 export * from './scenarios/mcp.scenarios';
 export * from './webhook-capture';
 export * from './scenarios/webhooks.scenarios';
+export * from './scenarios/webhooks-helpers';
 export * from './scenarios/webhooks-kill.scenarios';
