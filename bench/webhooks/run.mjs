@@ -178,7 +178,10 @@ async function run(mode) {
       for (const p of env.deliverers) rss = Math.max(rss, rssMb(p.child.pid) ?? 0);
       await new Promise((r) => setTimeout(r, 200));
     }
-    const elapsed = (Math.max(...rx.seen.values()) - t0) / 1000;
+    // No spread: 200,000 arguments overflow the stack (the default N × W).
+    let last = t0;
+    for (const at of rx.seen.values()) if (at > last) last = at;
+    const elapsed = (last - t0) / 1000;
     const used = cpu();
     await toggleProfiles(env.deliverers);
     await new Promise((r) => setTimeout(r, 1000)); // late duplicates
