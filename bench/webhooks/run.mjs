@@ -3,7 +3,10 @@
 // on Postgres, in-process bus). A ledger per run: published × W must equal delivered (distinct
 // event × webhook at the receiver), duplicates apart; a run that does not balance is void.
 // Settings: BENCH_EVENTS (20000), BENCH_WEBHOOKS (10), BENCH_EXTRA_WEBHOOKS (0; e.g. 100000
-// registered but not matching), BENCH_MODES (distributed,all-in-one), BENCH_TIMEOUT_S (600).
+// registered but not matching), BENCH_MODES (distributed,all-in-one), BENCH_TIMEOUT_S (900),
+// BENCH_RATE (deliveries/s offered, open loop: events go out at BENCH_RATE / W per second; 0 = as
+// fast as 32 publishers can, which measures the backlog's drain rather than a sustained rate),
+// BENCH_CPU_PROF=<dir> (V8 CPU profile of the delivering process over the measured window).
 import { createServer } from 'node:http';
 import { createServer as netServer } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -11,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { runNode, startNode, stopAll, waitReady } from '../gateway/processes.mjs';
+import { cpuAccount, enableProfiling, runNode, startNode, stopAll, toggleProfiles, waitReady } from '../gateway/processes.mjs';
 import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,7 +22,9 @@ const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const W = Number(process.env.BENCH_WEBHOOKS ?? 10);
 const EXTRA = Number(process.env.BENCH_EXTRA_WEBHOOKS ?? 0);
 const MODES = (process.env.BENCH_MODES ?? 'distributed,all-in-one').split(',');
-const TIMEOUT_S = Number(process.env.BENCH_TIMEOUT_S ?? 600);
+const TIMEOUT_S = Number(process.env.BENCH_TIMEOUT_S ?? 900);
+const RATE = Number(process.env.BENCH_RATE ?? 1000);
+if (process.env.BENCH_CPU_PROF) enableProfiling(process.env.BENCH_CPU_PROF);
 const ADMIN = 'bench-webhooks-admin-token-0123456789';
 const logDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
 const settings = {
@@ -68,6 +73,18 @@ async function api(base, method, path, token, body) {
   return json;
 }
 
+/** A publish the loaded machine's NATS timed out (5xx) is tried again: at worst a duplicate, which the ledger counts. */
+async function withRetries(call, tries = 5) {
+  for (let i = 1; ; i++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (i >= tries || !/: 5\d\d /.test(String(err.message))) throw err;
+      await new Promise((r) => setTimeout(r, 200 * i));
+    }
+  }
+}
+
 async function start(mode, dbUrl) {
   const app = (name) => join(root, `dist/apps/${name}/main.js`);
   if (mode === 'all-in-one') {
@@ -94,6 +111,18 @@ async function statements(dbUrl) {
   try {
     const r = await c.query('SELECT xact_commit + xact_rollback AS x, tup_inserted + tup_updated + tup_deleted AS w FROM pg_stat_database WHERE datname = current_database()');
     return { xacts: Number(r.rows[0].x), writes: Number(r.rows[0].w) };
+  } finally {
+    await c.end();
+  }
+}
+
+async function failedAttempts(dbUrl) {
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  try {
+    const r = await c.query(`SELECT coalesce(error, 'HTTP ' || status) AS why, count(*)::int AS n FROM webhooks.delivery_logs
+      WHERE status IS NULL OR status >= 300 GROUP BY 1 ORDER BY 2 DESC LIMIT 3`);
+    return Object.fromEntries(r.rows.map((x) => [x.why.slice(0, 80), x.n]));
   } finally {
     await c.end();
   }
@@ -126,16 +155,22 @@ async function run(mode) {
     for (let i = 0; i < W; i++) await api(env.url, 'POST', '/api/settings/webhooks', token, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: rx.url, secret: 'bench-secret' });
     if (EXTRA > 0) await seedExtra(dbUrl, user.id, EXTRA);
     const before = await statements(dbUrl);
+    const cpu = cpuAccount(env.deliverers);
+    await toggleProfiles(env.deliverers);
     const published = new Map();
     const t0 = performance.now();
+    const eventGapMs = RATE > 0 ? (1000 * W) / RATE : 0;
     let next = 0;
     await Promise.all(Array.from({ length: 32 }, async () => {
       while (next < N) {
         const i = next++;
+        const wait = t0 + i * eventGapMs - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         published.set(`e${i}`, performance.now());
-        await api(env.url, 'POST', '/admin/events', ADMIN, { subject: 'hub.events.repo.update', payload: { event: { action: `e${i}`, scope: 'repo.content' }, repo: { type: 'model', name: repo, id: '0123456789abcdef01234567', private: false, url: { web: 'x', api: 'y' }, owner: { id: user.id } } } });
+        await withRetries(() => api(env.url, 'POST', '/admin/events', ADMIN, { subject: 'hub.events.repo.update', payload: { event: { action: `e${i}`, scope: 'repo.content' }, repo: { type: 'model', name: repo, id: '0123456789abcdef01234567', private: false, url: { web: 'x', api: 'y' }, owner: { id: user.id } } } }));
       }
     }));
+    const publishedIn = (performance.now() - t0) / 1000;
     const expected = N * W;
     let rss = 0;
     const deadline = Date.now() + TIMEOUT_S * 1000;
@@ -143,16 +178,25 @@ async function run(mode) {
       for (const p of env.deliverers) rss = Math.max(rss, rssMb(p.child.pid) ?? 0);
       await new Promise((r) => setTimeout(r, 200));
     }
-    const elapsed = (Math.max(...rx.seen.values()) - t0) / 1000;
+    // No spread: 200,000 arguments overflow the stack (the default N × W).
+    let last = t0;
+    for (const at of rx.seen.values()) if (at > last) last = at;
+    const elapsed = (last - t0) / 1000;
+    const used = cpu();
+    await toggleProfiles(env.deliverers);
+    await new Promise((r) => setTimeout(r, 1000)); // late duplicates
     const after = await statements(dbUrl);
     const latencies = [...rx.seen.entries()].map(([k, at]) => at - published.get(k.split('|')[0])).sort((a, b) => a - b);
     const q = (p) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]);
     const delivered = rx.seen.size;
     console.log(JSON.stringify({
-      mode, events: N, webhooks: W, extraWebhooks: EXTRA, published: expected, delivered, lost: expected - delivered, duplicates: rx.dups(),
-      balanced: delivered === expected, deliveriesPerSecond: Math.round(delivered / elapsed), p50ms: q(0.5), p99ms: q(0.99),
-      transactionsPerDelivery: +((after.xacts - before.xacts) / delivered).toFixed(2), rowWritesPerDelivery: +((after.writes - before.writes) / delivered).toFixed(2),
-      delivererPeakRssMb: rss,
+      mode, events: N, webhooks: W, extraWebhooks: EXTRA, offeredPerSecond: RATE || 'max', publishedPerSecond: Math.round(expected / publishedIn),
+      published: expected, delivered, lost: expected - delivered, duplicates: rx.dups(),
+      balanced: delivered === expected, deliveriesPerSecond: Math.round(delivered / elapsed), p50ms: q(0.5), p99ms: q(0.99), maxMs: q(1),
+      transactionsPerDelivery: +((after.xacts - before.xacts) / delivered).toFixed(3), rowWritesPerDelivery: +((after.writes - before.writes) / delivered).toFixed(2),
+      delivererCpuMsPerDelivery: +(used.ms.server / delivered).toFixed(3), postgresCpuMsPerDelivery: +(used.ms.postgres / delivered).toFixed(3),
+      benchCpuMsPerDelivery: +(used.ms.loadgen / delivered).toFixed(3), otherSessionsCores: +used.cores.other.toFixed(2),
+      delivererPeakRssMb: rss, failedAttempts: await failedAttempts(dbUrl),
     }));
   } finally {
     await stopAll();
@@ -162,4 +206,4 @@ async function run(mode) {
 }
 
 for (const mode of MODES) await run(mode);
-console.log(`logs: ${logDir}. Transactions and row writes per delivery are from pg_stat_database (whole database, publishing included).`);
+console.log(`logs: ${logDir}. Transactions and row writes per delivery are from pg_stat_database (the run's database only, publishing and intake included; each statement is its own transaction on the delivery path). Postgres CPU counts every postgres process on the machine, other sessions' too.`);

@@ -17,6 +17,7 @@ describeWithInfra('distributed hub: webhooks', () => {
   const procs: RunningProcess[] = [];
   const replicas: RunningProcess[] = [];
   let gateway = '';
+  let replicaPorts: number[] = [];
 
   beforeAll(async () => {
     [db, capture] = await Promise.all([createTestDatabase(), startWebhookCapture()]);
@@ -31,14 +32,16 @@ describeWithInfra('distributed hub: webhooks', () => {
     }
     const ports = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     const [pc, po, pw1, pw2, pg] = ports;
+    replicaPorts = [pw1, pw2];
     procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
     procs.push(startApp('organizations', { ...common, PORT: String(po) }));
     replicas.push(startApp('webhooks', { ...common, PORT: String(pw1) }), startApp('webhooks', { ...common, PORT: String(pw2) }));
     procs.push(...replicas);
     procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
     gateway = `http://127.0.0.1:${pg}`;
-    await Promise.all(ports.map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
-  }, 90_000);
+    // Generous: five Node processes booting at once on a loaded 2-core machine.
+    await Promise.all(ports.map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 120_000)));
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.stop()));
@@ -46,7 +49,11 @@ describeWithInfra('distributed hub: webhooks', () => {
     await db?.drop();
   });
 
-  webhooksScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url }));
+  webhooksScenarios(() => ({
+    baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url,
+    // Each replica serves its own /metrics on its PORT (a service port carries only health and metrics).
+    scrapeMetrics: () => Promise.all(replicaPorts.map(async (p) => (await fetch(`http://127.0.0.1:${p}/metrics`)).text())),
+  }));
 
   it('a job webhook starts its job through jobs.job.create with WEBHOOK_PAYLOAD; no responder is a failed attempt, retried', async () => {
     const user = await makeUser({ baseUrl: gateway, adminToken: ADMIN }, 'write', 'jobber');

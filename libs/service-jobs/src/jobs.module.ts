@@ -6,6 +6,7 @@ import { JOBS_ENTITIES } from './jobs.entities';
 import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from './jobs.tokens';
 import { JobStore } from './jobs/job-store';
 import { JobsHandler } from './jobs/jobs.handler';
+import { JobSpecUseCase } from './jobs/job-spec.use-case';
 import { JobsUseCases } from './jobs/jobs.use-cases';
 import { NamespaceResolver } from './jobs/namespace-resolver';
 import { JobLogs } from './logs/job-logs';
@@ -40,7 +41,7 @@ export class JobsModule {
         { provide: JOBS_CONFIG, useValue: config },
         { provide: JOBS_SECRETS, useValue: secrets },
         { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config) },
-        JobStore, JobLogs, JobSupervisor, JobSweeper, JobsUseCases, NamespaceResolver, ScheduledJobsUseCases, ScheduledJobsTicker,
+        JobStore, JobLogs, JobSupervisor, JobSweeper, JobsUseCases, JobSpecUseCase, NamespaceResolver, ScheduledJobsUseCases, ScheduledJobsTicker,
       ],
     };
   }

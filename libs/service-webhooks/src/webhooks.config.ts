@@ -34,7 +34,7 @@ export class WebhooksConfig extends HubConfig {
 
   /** Attempts in flight at once per process. */
   @IsInt() @Min(1) @Max(1000)
-  HUB_WEBHOOK_CONCURRENCY: number = 32;
+  HUB_WEBHOOK_CONCURRENCY: number = 128;
 
   /** How often an idle worker looks for due deliveries. */
   @IsInt() @Min(10) @Max(60_000)

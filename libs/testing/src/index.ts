@@ -22,6 +22,7 @@ export * from './scenarios/papers.scenarios';
 export * from './scenarios/mcp.scenarios';
 export * from './webhook-capture';
 export * from './scenarios/webhooks.scenarios';
+export * from './scenarios/webhooks-helpers';
 export * from './scenarios/webhooks-kill.scenarios';
 export * from './fake-kube/fake-kube-api';
 export * from './scenarios/scim-helpers';

@@ -6,3 +6,4 @@ export * from './jobs-rpc.dto';
 export * from './jobs.rpc';
 export * from './job-hardware';
 export * from './scheduled-jobs.dto';
+export * from './job-spec.dto';

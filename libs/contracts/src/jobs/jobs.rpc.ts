@@ -1,5 +1,6 @@
 import { rpc } from '../bus/descriptors';
 import { CreateJobRpc, DuplicateJobRpc, JobLogsRpc, JobRefRpc, ListJobsRpc, UpdateJobLabelsRpc } from './jobs-rpc.dto';
+import { type JobSpecAnswer, JobSpecRpc } from './job-spec.dto';
 import { CreateScheduledJobRpc, ListScheduledJobsRpc, ScheduledJobRefRpc, type ScheduledJobView } from './scheduled-jobs.dto';
 import { type JobLogsChunk, type JobMetricsAnswer, type JobPage, type JobView } from './jobs.views';
 
@@ -13,6 +14,8 @@ export const JobsRpc = {
   UpdateLabels: rpc<UpdateJobLabelsRpc, JobView>('jobs.job.update-labels', UpdateJobLabelsRpc),
   Logs: rpc<JobLogsRpc, JobLogsChunk>('jobs.job.logs', JobLogsRpc),
   Metrics: rpc<JobRefRpc, JobMetricsAnswer>('jobs.job.metrics', JobRefRpc),
+  /** The spec of a job the reader may read (webhooks' jobSourceId). */
+  Spec: rpc<JobSpecRpc, JobSpecAnswer>('jobs.job.spec', JobSpecRpc),
 } as const;
 
 /** Scheduled jobs: each firing runs `jobSpec` as a job with initiator `{type: 'scheduled-job', id}`. */

@@ -1,10 +1,10 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsISO8601, IsObject, IsOptional, IsString, Matches, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, Min, MinLength, ValidateNested } from 'class-validator';
 import { event, eventFamily } from '../bus/descriptors';
 import { REPO_TYPES, type RepoType } from '../enums';
-import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+import { NAME_PATTERN, OBJECT_ID_PATTERN, REPO_ID_PATTERN } from '../names';
 
-/** `repo` of payload v3: what matching needs is checked, the rest travels untouched. */
+/** `repo` of payload v3: what its consumers read is checked, the rest travels untouched. */
 export class WebhookPayloadRepo {
   [key: string]: unknown;
 
@@ -12,7 +12,22 @@ export class WebhookPayloadRepo {
   type!: RepoType;
 
   /** `owner/name` */
-  @Matches(/^[^/\s]+\/[^/\s]+$/, { message: 'repo.name must be owner/name' })
+  @Matches(REPO_ID_PATTERN, { message: 'repo.name must be owner/name' }) @IsString({ message: 'repo.name must be owner/name' })
+  name!: string;
+
+  /** Private repos reach only webhooks of owners who can see them (decision 0501). */
+  @IsOptional() @IsBoolean()
+  private?: boolean;
+
+  /** Bytes used, when the publisher knows it (the organizations' repository catalogue reads it). */
+  @IsOptional() @IsInt() @Min(0)
+  storage?: number;
+}
+
+export class WebhookPayloadMovedTo {
+  [key: string]: unknown;
+
+  @Matches(REPO_ID_PATTERN, { message: 'movedTo.name must be owner/name' }) @IsString({ message: 'movedTo.name must be owner/name' })
   name!: string;
 }
 
@@ -27,7 +42,8 @@ export class WebhookPayloadEvent {
 }
 
 /**
- * `hub.events.repo.…` and `hub.events.discussion.…`: webhook payload v3 (architecture section 6).
+ * `hub.events.repo.…` and `hub.events.discussion.…`: webhook payload v3 (architecture section 6),
+ * the one reading of it for every consumer (webhooks, the organizations' catalogue: decision 0501).
  * Lenient on purpose: other areas may add members, and every member reaches the receiver as sent.
  */
 export class WebhookPayloadV3 {
@@ -38,6 +54,10 @@ export class WebhookPayloadV3 {
 
   @IsObject() @ValidateNested() @Type(() => WebhookPayloadEvent)
   event!: WebhookPayloadEvent;
+
+  /** On `move` events: where the repo went. */
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => WebhookPayloadMovedTo)
+  movedTo?: WebhookPayloadMovedTo;
 }
 
 /** `hub.webhooks.webhook.suspended`: deliveries kept failing; the notifications service tells the owner. */

@@ -38,6 +38,7 @@ export class WebhooksController {
   @ApiOkResponse({ description: 'The webhook', type: WebhookAnswer })
   @ApiErrorResponse(400, 'A field breaks a rule of spec 4.6; the message names it')
   @ApiErrorResponse(403, 'A read token')
+  @ApiErrorResponse(404, 'jobSourceId names no job the caller can read (decision 0501)')
   async create(@Body() body: WebhookBodyDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookAnswer> {
     return { webhook: await this.rpc.call(WebhooksRpc.Create, { ...owner(auth, true), body }, ctx) };
   }
@@ -57,7 +58,7 @@ export class WebhooksController {
   @ApiOkResponse({ description: 'The webhook', type: WebhookAnswer })
   @ApiErrorResponse(400, 'A field breaks a rule of spec 4.6; the message names it')
   @ApiErrorResponse(403, 'A read token')
-  @ApiErrorResponse(404, 'No such webhook of the caller')
+  @ApiErrorResponse(404, 'No such webhook of the caller, or a jobSourceId naming no job the caller can read')
   async update(@Param() p: WebhookIdParam, @Body() body: WebhookBodyDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookAnswer> {
     return { webhook: await this.rpc.call(WebhooksRpc.Update, { ...owner(auth, true), id: p.webhookId, body }, ctx) };
   }

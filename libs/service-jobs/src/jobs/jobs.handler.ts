@@ -1,13 +1,17 @@
 import {
-  CreateJobRpc, DuplicateJobRpc, type JobLogsChunk, JobLogsRpc, type JobMetricsAnswer, type JobPage, JobRefRpc, JobsRpc, type JobView, ListJobsRpc,
+  CreateJobRpc, DuplicateJobRpc, type JobSpecAnswer, JobSpecRpc, type JobLogsChunk, JobLogsRpc, type JobMetricsAnswer, type JobPage, JobRefRpc, JobsRpc, type JobView, ListJobsRpc,
   type RequestContext, UpdateJobLabelsRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
+import { JobSpecUseCase } from './job-spec.use-case';
 import { JobsUseCases } from './jobs.use-cases';
 
 @RpcController()
 export class JobsHandler {
-  constructor(private readonly jobs: JobsUseCases) {}
+  constructor(
+    private readonly jobs: JobsUseCases,
+    private readonly jobSpec: JobSpecUseCase,
+  ) {}
 
   @RpcHandler(JobsRpc.Create)
   onCreate(dto: CreateJobRpc, ctx: RequestContext): Promise<JobView> {
@@ -47,5 +51,10 @@ export class JobsHandler {
   @RpcHandler(JobsRpc.Logs)
   onLogs(dto: JobLogsRpc): Promise<JobLogsChunk> {
     return this.jobs.logs(dto);
+  }
+
+  @RpcHandler(JobsRpc.Spec)
+  onSpec(dto: JobSpecRpc, ctx: RequestContext): Promise<JobSpecAnswer> {
+    return this.jobSpec.execute(dto, ctx);
   }
 }

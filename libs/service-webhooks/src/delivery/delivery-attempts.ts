@@ -6,7 +6,7 @@ import { type WebhookRow } from '../management/webhook-row';
 import { SecretBox } from '../secrets/secret-box';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
-import { DeliveryLogStore } from './delivery-log.store';
+import { DeliveryLogStore, type LoggedAttempt } from './delivery-log.store';
 import { postJson, type SendResult } from './http-sender';
 import { standardWebhookHeaders } from './signature';
 import { parseNetworks } from './ssrf-guard';
@@ -18,6 +18,11 @@ export interface AttemptInput {
   eventPayload: string;
   trigger: DeliveryTrigger;
   attempt: number;
+}
+
+export interface SentAttempt {
+  ok: boolean;
+  log: LoggedAttempt;
 }
 
 export interface AttemptOutcome {
@@ -40,9 +45,16 @@ export class DeliveryAttempts {
     this.allowed = parseNetworks(config.HUB_WEBHOOK_ALLOWED_NETWORKS);
   }
 
+  /** One attempt, logged now (replay). */
   async run(a: AttemptInput): Promise<AttemptOutcome> {
+    const sent = await this.send(a);
+    const logId = await this.logs.add(sent.log);
+    return { result: sent.log.result, ok: sent.ok, logId };
+  }
+
+  /** One attempt, not logged yet: the caller records `log` (the worker does so in groups). */
+  async send(a: AttemptInput, secret = this.secretOf(a.webhook)): Promise<SentAttempt> {
     const body = withWebhook(a.eventPayload, a.webhook.id);
-    const secret = a.webhook.secret_enc ? this.box.open(a.webhook.secret_enc) : undefined;
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'hub-webhooks/1' };
     let result: SendResult;
     if (a.webhook.url !== null) {
@@ -53,10 +65,11 @@ export class DeliveryAttempts {
       result = await this.startJob(a.webhook, body, secret);
     }
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
-    const logId = await this.logs.add({
-      webhookId: a.webhook.id, deliveryId: a.deliveryId, trigger: a.trigger, attempt: a.attempt, requestHeaders: headers, payload: body, result,
-    });
-    return { result, ok, logId };
+    return { ok, log: { webhookId: a.webhook.id, deliveryId: a.deliveryId, trigger: a.trigger, attempt: a.attempt, requestHeaders: headers, payload: body, result } };
+  }
+
+  secretOf(webhook: WebhookRow): string | undefined {
+    return webhook.secret_enc ? this.box.open(webhook.secret_enc) : undefined;
   }
 
   /** Job webhooks (spec 4.8 rule 5): the jobs service starts it; no responder is a retriable failure. */
@@ -66,13 +79,13 @@ export class DeliveryAttempts {
     const environment: Record<string, string> = { WEBHOOK_PAYLOAD: body, WEBHOOK_REPO_ID: repo.name ?? '', WEBHOOK_REPO_TYPE: repo.type ?? '' };
     if (secret !== undefined) environment['WEBHOOK_SECRET'] = secret;
     try {
-      // Copying a job by jobSourceId needs a jobs RPC that does not exist yet: a clear, logged failure.
-      if (!w.job) throw new Error(`starting a copy of job ${w.job_source_id ?? '?'} (jobSourceId) is not supported yet`);
+      const ctx = { requestId: `webhook-${w.id}`, userId: w.owner_id, userName: w.owner_name };
+      // jobSourceId: the source job's spec as it is now, read with the owner's rights (decision 0501).
+      const spec = w.job ?? (await this.rpc.call(JobsRpc.Spec, { jobId: w.job_source_id ?? '', reader: { id: w.owner_id, name: w.owner_name } }, ctx)).spec;
       const job = await this.rpc.call(JobsRpc.Create, {
         // The 4.6 job object, validated again by the jobs service against its own class.
-        namespace: w.owner_name, spec: w.job as unknown as CreateJobDto,
-        initiator: { type: 'webhook', id: w.id }, environment,
-      }, { requestId: `webhook-${w.id}`, userId: w.owner_id, userName: w.owner_name });
+        namespace: w.owner_name, spec: spec as CreateJobDto, initiator: { type: 'webhook', id: w.id }, environment,
+      }, ctx);
       return { status: 200, headers: {}, body: JSON.stringify({ jobId: job.id }), error: null, durationMs: Math.round(performance.now() - started) };
     } catch (err) {
       return { status: null, headers: {}, body: '', error: `jobs.job.create: ${err instanceof Error ? err.message : String(err)}`, durationMs: Math.round(performance.now() - started) };
@@ -80,7 +93,10 @@ export class DeliveryAttempts {
   }
 }
 
+/** The event's JSON object with `webhook` appended, without parsing it again (intake wrote it with JSON.stringify). */
 function withWebhook(eventPayload: string, webhookId: string): string {
-  const payload = JSON.parse(eventPayload) as Record<string, unknown>;
-  return JSON.stringify({ ...payload, webhook: { id: webhookId, version: 3 } });
+  const trimmed = eventPayload.trimEnd();
+  if (!trimmed.endsWith('}')) return JSON.stringify({ webhook: { id: webhookId, version: 3 } });
+  const empty = /^\{\s*\}$/.test(trimmed);
+  return `${trimmed.slice(0, -1)}${empty ? '' : ','}"webhook":{"id":${JSON.stringify(webhookId)},"version":3}}`;
 }

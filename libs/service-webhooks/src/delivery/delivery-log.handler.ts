@@ -26,8 +26,15 @@ export class DeliveryLogHandler {
   async onReplay(dto: ReplayWebhookRpc): Promise<{ status: number }> {
     const webhook = await this.store.get(dto.ownerId, dto.id);
     const logged = await this.logs.get(webhook.id, dto.logId);
-    const { result, ok } = await this.attempts.run({ webhook, deliveryId: logged.deliveryId, eventPayload: logged.payload, trigger: 'replay', attempt: 1 });
+    const { result, ok } = await this.attempts.run({ webhook, deliveryId: logged.deliveryId, eventPayload: withoutWebhook(logged.payload), trigger: 'replay', attempt: 1 });
     this.metrics.attempts.inc({ outcome: ok ? 'success' : 'failure', trigger: 'replay' });
     return { status: result.status ?? 0 };
   }
+}
+
+/** The logged body carries the `webhook` member of its attempt; the replay sets its own. */
+function withoutWebhook(logged: string): string {
+  const body = JSON.parse(logged) as Record<string, unknown>;
+  delete body['webhook'];
+  return JSON.stringify(body);
 }

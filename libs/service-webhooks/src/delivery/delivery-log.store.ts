@@ -31,22 +31,28 @@ interface LogRow {
   created_at: Date;
 }
 
+export const LOG_COLUMNS = 'id, webhook_id, delivery_id, trigger, attempt, request_headers, payload, status, response_headers, response_body, duration_ms, error';
+
+/** The values of LOG_COLUMNS for one attempt: a fresh id, the secret redacted, no NUL (Postgres text refuses it). */
+export function logRow(a: LoggedAttempt): unknown[] {
+  const headers = { ...a.requestHeaders };
+  if (headers['x-webhook-secret'] !== undefined) headers['x-webhook-secret'] = '[redacted]';
+  return [newObjectId(), a.webhookId, a.deliveryId, a.trigger, a.attempt, JSON.stringify(headers), a.payload, a.result.status,
+    JSON.stringify(a.result.headers), a.result.body.split(String.fromCharCode(0)).join(''), a.result.durationMs, a.result.error];
+}
+
 /** One row per attempt (architecture section 7); the secret never reaches it. */
 @Injectable()
 export class DeliveryLogStore {
   constructor(@InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource) {}
 
   async add(a: LoggedAttempt): Promise<string> {
-    const id = newObjectId();
-    const headers = { ...a.requestHeaders };
-    if (headers['x-webhook-secret'] !== undefined) headers['x-webhook-secret'] = '[redacted]';
+    const row = logRow(a);
     await this.ds.query(
-      `INSERT INTO webhooks.delivery_logs (id, webhook_id, delivery_id, trigger, attempt, request_headers, payload, status, response_headers, response_body, duration_ms, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [id, a.webhookId, a.deliveryId, a.trigger, a.attempt, JSON.stringify(headers), a.payload, a.result.status, JSON.stringify(a.result.headers),
-        a.result.body.split(String.fromCharCode(0)).join('') /* Postgres text refuses NUL */, a.result.durationMs, a.result.error],
+      `INSERT INTO webhooks.delivery_logs (${LOG_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      row,
     );
-    return id;
+    return row[0] as string;
   }
 
   /** Newest first; `cursor` is the last id of the previous page. */
@@ -72,6 +78,7 @@ export class DeliveryLogStore {
   async purgeOlderThan(days: number): Promise<void> {
     await this.ds.query(`DELETE FROM webhooks.delivery_logs WHERE created_at < now() - make_interval(days => $1)`, [days]);
     await this.ds.query(`DELETE FROM webhooks.deliveries WHERE state <> 'pending' AND created_at < now() - make_interval(days => $1)`, [days]);
+    await this.ds.query(`DELETE FROM webhooks.trigger_counts WHERE hour < now() - interval '25 hours'`);
   }
 }
 

@@ -2,6 +2,7 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { HttpMetrics } from '@hub/observability';
+import { DeliveryQueue } from './delivery-queue';
 
 /**
  * Delivery metrics on the app's /metrics registry (found at bootstrap, wherever the app's
@@ -15,9 +16,19 @@ export class DeliveryMetrics implements OnApplicationBootstrap {
   });
   readonly retries = new Counter({ name: 'hub_webhook_retries_total', help: 'Failed attempts scheduled for a retry', registers: [] });
   readonly suspensions = new Counter({ name: 'hub_webhook_suspensions_total', help: 'Webhooks suspended after failure', registers: [] });
-  readonly depth = new Gauge({ name: 'hub_webhook_queue_depth', help: 'Pending deliveries: due now, or scheduled for later', labelNames: ['state'], registers: [] });
+  /** Read from the queue at scrape time (one small query), so it is never stale. */
+  readonly depth: Gauge<'state'>;
 
-  constructor(private readonly moduleRef: ModuleRef) {}
+  constructor(private readonly moduleRef: ModuleRef, queue: DeliveryQueue) {
+    this.depth = new Gauge({
+      name: 'hub_webhook_queue_depth', help: 'Pending deliveries: due now, or scheduled for later (retries waiting)', labelNames: ['state'], registers: [],
+      async collect() {
+        const depth = await queue.depth();
+        this.set({ state: 'due' }, depth.due);
+        this.set({ state: 'scheduled' }, depth.scheduled);
+      },
+    });
+  }
 
   onApplicationBootstrap(): void {
     let registry: Registry | undefined;

@@ -23,6 +23,8 @@ export interface MatchInput {
   repoType: string;
   repoName: string;
   ownerName: string;
+  /** Set for a private repo: the owners allowed to see it; only their webhooks match (decision 0501). */
+  allowedOwners?: string[];
 }
 
 /**
@@ -39,22 +41,32 @@ export class DeliveryQueue {
 
   /**
    * One statement per event: the matching webhooks (by the watched index: the repo itself, or its
-   * owner as a user or an organization), active, in the event's domain and under the daily
-   * trigger limit. The delivery id is derived from (event, webhook), so a repeat of the event
+   * owner as a user or an organization), active, in the event's domain, allowed to see the repo
+   * and under the daily trigger limit (hourly counters, bumped in the same statement). The delivery id is derived from (event, webhook), so a repeat of the event
    * inserts nothing and a retry keeps its `webhook-id`.
    */
   async enqueue(e: MatchInput): Promise<number> {
     const rows: unknown[] = await this.ds.query(
-      `INSERT INTO webhooks.deliveries (id, event_id, webhook_id, subject, payload)
-       SELECT substr(md5($1 || ':' || w.id), 1, 24), $1, w.id, $2, $3
-       FROM webhooks.webhooks w
-       WHERE w.id IN (SELECT x.webhook_id FROM webhooks.watched x
-                      WHERE (lower(x.name) = lower($5) AND x.type = $4) OR (lower(x.name) = lower($6) AND x.type IN ('user', 'org')))
-         AND w.disabled = 'false' AND $7 = ANY(w.domains)
-         AND (SELECT count(*) FROM webhooks.deliveries d WHERE d.webhook_id = w.id AND d.created_at > now() - interval '24 hours') < $8
-       ON CONFLICT (event_id, webhook_id) DO NOTHING
-       RETURNING id`,
-      [e.eventId, e.subject, e.payload, e.repoType, e.repoName, e.ownerName, e.domain, this.config.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY],
+      `WITH m AS (
+         SELECT w.id FROM webhooks.webhooks w
+         WHERE w.id IN (SELECT x.webhook_id FROM webhooks.watched x
+                        WHERE (lower(x.name) = lower($5) AND x.type = $4) OR (lower(x.name) = lower($6) AND x.type IN ('user', 'org')))
+           AND w.disabled = 'false' AND $7 = ANY(w.domains)
+           AND ($9::text[] IS NULL OR w.owner_id = ANY($9::text[]))
+           AND COALESCE((SELECT sum(c.count) FROM webhooks.trigger_counts c
+                         WHERE c.webhook_id = w.id AND c.hour > date_trunc('hour', now()) - interval '24 hours'), 0) < $8),
+       ins AS (
+         INSERT INTO webhooks.deliveries (id, event_id, webhook_id, subject, payload)
+         SELECT substr(md5($1 || ':' || m.id), 1, 24), $1, m.id, $2, $3 FROM m
+         ON CONFLICT (event_id, webhook_id) DO NOTHING
+         RETURNING id, webhook_id),
+       counted AS (
+         INSERT INTO webhooks.trigger_counts (webhook_id, hour, count)
+         SELECT webhook_id, date_trunc('hour', now()), count(*) FROM ins GROUP BY webhook_id
+         ON CONFLICT (webhook_id, hour) DO UPDATE SET count = webhooks.trigger_counts.count + EXCLUDED.count)
+       SELECT id FROM ins`,
+      [e.eventId, e.subject, e.payload, e.repoType, e.repoName, e.ownerName, e.domain, this.config.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY,
+        e.allowedOwners ?? null],
     );
     return rows.length;
   }
@@ -69,10 +81,6 @@ export class DeliveryQueue {
        RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts`,
       [limit, this.config.HUB_WEBHOOK_LEASE_MS],
     ));
-  }
-
-  async succeeded(id: string): Promise<void> {
-    await this.ds.query(`UPDATE webhooks.deliveries SET state = 'delivered', lease_until = NULL WHERE id = $1`, [id]);
   }
 
   /** Back in the queue after `delayMs`, or given up (`failed`) when the schedule is spent. */
@@ -90,6 +98,18 @@ export class DeliveryQueue {
   /** A webhook disabled or deleted meanwhile: its pending deliveries are dropped. */
   async dropped(id: string): Promise<void> {
     await this.ds.query(`UPDATE webhooks.deliveries SET state = 'dropped', lease_until = NULL WHERE id = $1`, [id]);
+  }
+
+  /** Owners of the webhooks the event would match, whatever the repo's visibility. */
+  async candidateOwners(e: MatchInput): Promise<string[]> {
+    const rows: { owner_id: string }[] = await this.ds.query(
+      `SELECT DISTINCT w.owner_id FROM webhooks.webhooks w
+       WHERE w.id IN (SELECT x.webhook_id FROM webhooks.watched x
+                      WHERE (lower(x.name) = lower($2) AND x.type = $1) OR (lower(x.name) = lower($3) AND x.type IN ('user', 'org')))
+         AND w.disabled = 'false' AND $4 = ANY(w.domains)`,
+      [e.repoType, e.repoName, e.ownerName, e.domain],
+    );
+    return rows.map((r) => r.owner_id);
   }
 
   async depth(): Promise<{ due: number; scheduled: number }> {

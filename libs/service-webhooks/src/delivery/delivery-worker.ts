@@ -7,11 +7,13 @@ import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
 import { type ClaimedDelivery, DeliveryQueue } from './delivery-queue';
+import { OutcomeRecorder } from './outcome-recorder';
 import { nextDelayMs } from './retry-policy';
 import { WebhookHealth } from './webhook-health';
 
 /**
- * Claims due deliveries and attempts them, up to HUB_WEBHOOK_CONCURRENCY at once. Every replica
+ * Claims due deliveries in batches and attempts them, up to HUB_WEBHOOK_CONCURRENCY at once; the
+ * outcomes are written in groups (OutcomeRecorder). Every replica
  * runs one; SKIP LOCKED and the lease keep them apart, and a lease that runs out (the process was
  * killed) puts the row back, so nothing accepted is lost (decision 0500).
  */
@@ -30,6 +32,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly attempts: DeliveryAttempts,
     private readonly health: WebhookHealth,
     private readonly logs: DeliveryLogStore,
+    private readonly outcomes: OutcomeRecorder,
     private readonly metrics: DeliveryMetrics,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {}
@@ -53,26 +56,21 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async run(): Promise<void> {
+    const concurrency = this.config.HUB_WEBHOOK_CONCURRENCY;
     while (this.running) {
       let claimed: ClaimedDelivery[] = [];
       try {
-        const room = this.config.HUB_WEBHOOK_CONCURRENCY - this.inFlight;
-        if (room > 0) claimed = await this.queue.claim(room);
-        const webhooks = claimed.length > 0 ? await this.store.byIds([...new Set(claimed.map((d) => d.webhook_id))]) : new Map<string, WebhookRow>();
-        for (const d of claimed) {
-          this.inFlight++;
-          void this.deliver(d, webhooks.get(d.webhook_id)).finally(() => {
-            this.inFlight--;
-            this.wake?.();
-          });
-        }
+        const room = concurrency - this.inFlight;
+        // Claim in batches: a quarter of the room at least, unless idle (fewer, larger statements).
+        if (room > 0 && (this.inFlight === 0 || room >= Math.ceil(concurrency / 4))) claimed = await this.queue.claim(room);
+        if (claimed.length > 0) this.start(claimed, await this.store.byIds([...new Set(claimed.map((d) => d.webhook_id))]));
         await this.housekeeping();
       } catch (err) {
         this.logger.warn({ err }, 'claiming deliveries failed; retrying');
       }
-      if (claimed.length === 0 || this.inFlight >= this.config.HUB_WEBHOOK_CONCURRENCY) {
+      if (claimed.length === 0 || this.inFlight >= concurrency) {
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, this.config.HUB_WEBHOOK_POLL_MS);
+          const t = setTimeout(resolve, claimed.length === 0 && this.inFlight === 0 ? this.config.HUB_WEBHOOK_POLL_MS : 50);
           this.wake = () => {
             clearTimeout(t);
             resolve();
@@ -83,17 +81,28 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
-  private async deliver(d: ClaimedDelivery, webhook: WebhookRow | undefined): Promise<void> {
+  private start(claimed: ClaimedDelivery[], webhooks: Map<string, WebhookRow>): void {
+    const secrets = new Map<string, string | undefined>(); // opened once per batch and webhook
+    for (const d of claimed) {
+      const webhook = webhooks.get(d.webhook_id);
+      if (webhook && !secrets.has(webhook.id)) secrets.set(webhook.id, this.attempts.secretOf(webhook));
+      this.inFlight++;
+      void this.deliver(d, webhook, webhook && secrets.get(webhook.id)).finally(() => {
+        this.inFlight--;
+        if (this.inFlight <= concurrencyFloor(this.config.HUB_WEBHOOK_CONCURRENCY)) this.wake?.();
+      });
+    }
+  }
+
+  private async deliver(d: ClaimedDelivery, webhook: WebhookRow | undefined, secret: string | undefined): Promise<void> {
     try {
       if (!webhook || webhook.disabled !== 'false') return await this.queue.dropped(d.id);
-      const { result, ok } = await this.attempts.run({ webhook, deliveryId: d.id, eventPayload: d.payload, trigger: 'scheduled', attempt: d.attempts });
+      const { ok, log } = await this.attempts.send({ webhook, deliveryId: d.id, eventPayload: d.payload, trigger: 'scheduled', attempt: d.attempts }, secret);
+      const result = log.result;
       this.metrics.latency.observe(result.durationMs / 1000);
       this.metrics.attempts.inc({ outcome: ok ? 'success' : result.status === null ? 'error' : `http_${Math.floor(result.status / 100)}xx`, trigger: 'scheduled' });
-      if (ok) {
-        await this.queue.succeeded(d.id);
-        await this.health.succeeded(webhook.id);
-        return;
-      }
+      await this.outcomes.record(log, ok);
+      if (ok) return;
       const why = result.error ?? `HTTP ${result.status}`;
       const suspended = await this.health.failed(webhook.id, why, result.status === 410);
       const delay = suspended ? null : nextDelayMs(this.config.retrySchedule, d.attempts, result.headers['retry-after']);
@@ -108,11 +117,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async housekeeping(): Promise<void> {
     if (Date.now() - this.lastHousekeeping < 10_000) return;
     this.lastHousekeeping = Date.now();
-    const depth = await this.queue.depth();
-    this.metrics.depth.set({ state: 'due' }, depth.due);
-    this.metrics.depth.set({ state: 'scheduled' }, depth.scheduled);
     await this.logs.purgeOlderThan(this.config.HUB_WEBHOOK_LOG_RETENTION_DAYS);
   }
+}
+
+/** Wake the claimer once this few attempts are left in flight (it claims the room in one batch). */
+function concurrencyFloor(concurrency: number): number {
+  return concurrency - Math.ceil(concurrency / 4);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,11 +1,13 @@
 import { EventIntake } from '../intake/event-intake';
+import { PrivateRepoAccess } from '../intake/private-repo-access';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryWorker } from './delivery-worker';
+import { OutcomeRecorder } from './outcome-recorder';
 import { WebhookHealth } from './webhook-health';
 
 export { DeliveryLogHandler } from './delivery-log.handler';
 
-export const DELIVERY_PROVIDERS = [DeliveryQueue, DeliveryLogStore, DeliveryAttempts, DeliveryMetrics, WebhookHealth, DeliveryWorker, EventIntake];
+export const DELIVERY_PROVIDERS = [DeliveryQueue, DeliveryLogStore, DeliveryAttempts, DeliveryMetrics, OutcomeRecorder, WebhookHealth, DeliveryWorker, EventIntake, PrivateRepoAccess];

@@ -2,8 +2,9 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { type EventFamily, type WebhookPayloadV3, Streams, type WebhookDomain, WebhookEvents } from '@hub/contracts';
 import { EventBus, type EventMeta, type Unsubscribe } from '@hub/messaging';
 import { createHash } from 'node:crypto';
-import { DeliveryQueue } from '../delivery/delivery-queue';
+import { DeliveryQueue, type MatchInput } from '../delivery/delivery-queue';
 import { DeliveryWorker } from '../delivery/delivery-worker';
+import { PrivateRepoAccess } from './private-repo-access';
 
 /**
  * Events in: a durable consumer per domain. The message is acked only once its deliveries are
@@ -19,6 +20,7 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly bus: EventBus,
     private readonly queue: DeliveryQueue,
     private readonly worker: DeliveryWorker,
+    private readonly visibility: PrivateRepoAccess,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -43,9 +45,11 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
     const event: Record<string, unknown> = { ...payload };
     delete event['webhook'];
     const owner = payload.repo.name.split('/')[0];
-    const queued = await this.queue.enqueue({
+    const match: MatchInput = {
       eventId, subject: meta.subject, payload: JSON.stringify(event), domain, repoType: payload.repo.type, repoName: payload.repo.name, ownerName: owner,
-    });
+    };
+    if (payload.repo['private'] === true) match.allowedOwners = await this.visibility.allowedOwners(match, payload.repo);
+    const queued = await this.queue.enqueue(match);
     if (queued > 0) {
       this.logger.debug({ eventId, queued }, 'deliveries queued');
       this.worker.poke();

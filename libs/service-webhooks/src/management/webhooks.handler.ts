@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import {
-  CreateWebhookRpc, SetWebhookStateRpc, UpdateWebhookRpc, type WebhookView, WebhookOwnerRpc, WebhookRefRpc, WebhooksRpc,
+  CreateWebhookRpc, JobsRpc, type RequestContext, SetWebhookStateRpc, UpdateWebhookRpc, type WebhookView, WebhookOwnerRpc, WebhookRefRpc, WebhooksRpc,
 } from '@hub/contracts';
-import { RpcController, RpcHandler } from '@hub/messaging';
+import { RpcClient, RpcController, RpcHandler } from '@hub/messaging';
 import { SecretBox } from '../secrets/secret-box';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
@@ -16,6 +16,7 @@ export class WebhooksHandler {
   constructor(
     private readonly store: WebhookStore,
     private readonly box: SecretBox,
+    private readonly rpc: RpcClient,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {}
 
@@ -30,16 +31,18 @@ export class WebhooksHandler {
   }
 
   @RpcHandler(WebhooksRpc.Create)
-  async onCreate(dto: CreateWebhookRpc): Promise<WebhookView> {
+  async onCreate(dto: CreateWebhookRpc, ctx: RequestContext): Promise<WebhookView> {
     const c = changesFrom(dto.body);
+    if (c.jobSourceId) await this.checkSourceJob(c.jobSourceId, dto, ctx);
     const id = await this.store.insert({ id: dto.ownerId, name: dto.ownerName }, c, c.secret ? this.box.seal(c.secret) : null);
     return this.onGet({ ownerId: dto.ownerId, ownerName: dto.ownerName, id });
   }
 
   @RpcHandler(WebhooksRpc.Update)
-  async onUpdate(dto: UpdateWebhookRpc): Promise<WebhookView> {
+  async onUpdate(dto: UpdateWebhookRpc, ctx: RequestContext): Promise<WebhookView> {
     const current = await this.store.get(dto.ownerId, dto.id);
     const c = changesFrom(dto.body, current);
+    if (c.jobSourceId && c.jobSourceId !== current.job_source_id) await this.checkSourceJob(c.jobSourceId, dto, ctx);
     await this.store.update(current.id, c, c.secret === undefined ? undefined : c.secret === null ? null : this.box.seal(c.secret));
     return this.onGet(dto);
   }
@@ -54,5 +57,10 @@ export class WebhooksHandler {
   async onSetState(dto: SetWebhookStateRpc): Promise<WebhookView> {
     await this.store.setDisabled((await this.store.get(dto.ownerId, dto.id)).id, dto.action === 'disable');
     return this.onGet(dto);
+  }
+
+  /** A jobSourceId must name a job the owner can read (decision 0501): else the jobs service's 404. */
+  private async checkSourceJob(jobId: string, owner: { ownerId: string; ownerName: string }, ctx: RequestContext): Promise<void> {
+    await this.rpc.call(JobsRpc.Spec, { jobId, reader: { id: owner.ownerId, name: owner.ownerName } }, ctx);
   }
 }

@@ -1,7 +1,7 @@
 import { http } from '../http-client';
 import { type HubTarget, makeUser, uniqueName } from '../hub-factory';
 import { type WebhookCapture } from '../webhook-capture';
-import { repoEvent } from './webhooks.scenarios';
+import { repoEvent } from './webhooks-helpers';
 
 export interface KillNineTarget extends HubTarget {
   capture: WebhookCapture;

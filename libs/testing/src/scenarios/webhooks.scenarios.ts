@@ -3,10 +3,13 @@ import { http } from '../http-client';
 import { type HubTarget, makeOrg, makeUser, type TestUser, uniqueName } from '../hub-factory';
 import { queryDatabase } from '../test-database';
 import { type WebhookCapture } from '../webhook-capture';
+import { metricSum, repoEvent } from './webhooks-helpers';
 
 export interface WebhooksScenarioTarget extends HubTarget {
   capture: WebhookCapture;
   databaseUrl: string;
+  /** The /metrics text of every process that delivers (one or more replicas). */
+  scrapeMetrics: () => Promise<string[]>;
 }
 
 /** Settings every run mode gives the hub for these scenarios: fast retries, loopback allowed. */
@@ -21,19 +24,6 @@ export const WEBHOOK_TEST_ENV = {
 
 type Body = Record<string, unknown>;
 interface WebhookJson { id: string; disabled: boolean | string; hasSecret: boolean; url?: string; watched: Body[]; domains: string[]; lastTriggerAt?: string }
-
-/** A payload v3 as the repo area would publish it. */
-export function repoEvent(repo: string, scope = 'repo.content', action = 'update', type = 'model'): Body {
-  const [owner] = repo.split('/');
-  const payload: Body = {
-    event: { action, scope },
-    repo: { type, name: repo, id: '0123456789abcdef01234567', private: false, url: { web: `http://hub.test/${repo}`, api: `http://hub.test/api/models/${repo}` }, owner: { id: owner } },
-  };
-  if (scope.startsWith('discussion')) {
-    payload['discussion'] = { id: 'abcdefabcdefabcdefabcdef', num: 1, title: 't', url: { web: 'http://hub.test/d', api: 'http://hub.test/api/d' }, status: 'open', author: { id: 'x' }, isPullRequest: false };
-  }
-  return payload;
-}
 
 export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
   let alice: TestUser;
@@ -259,6 +249,55 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
       }
       expect(logs[0]).toMatchObject({ status: null, error: expect.stringMatching(/blocked/) });
       expect(t().capture.at('/ssrf')).toHaveLength(0);
+    });
+
+    it('reports deliveries by outcome, attempt latency, retries, suspensions and queue depth on /metrics', async () => {
+      // Runs after the retry and suspension scenarios above: their attempts are counted.
+      t().capture.on('/much-later', () => ({ status: 503, headers: { 'retry-after': '3600' } }));
+      const repo = `${alice.name}/${uniqueName('r')}`;
+      const w = await create(alice, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: hook('much-later') });
+      await publish('hub.events.repo.update', repoEvent(repo));
+      await t().capture.waitFor('/much-later', 1);
+      let texts: string[] = [];
+      const deadline = Date.now() + 5000;
+      while (!((metricSum(texts, 'hub_webhook_queue_depth', { state: 'scheduled' }) ?? 0) >= 1) && Date.now() < deadline) {
+        texts = await t().scrapeMetrics();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(metricSum(texts, 'hub_webhook_attempts_total', { outcome: 'success', trigger: 'scheduled' })).toBeGreaterThan(0);
+      expect(metricSum(texts, 'hub_webhook_attempts_total', { outcome: 'http_5xx', trigger: 'scheduled' })).toBeGreaterThan(0);
+      expect(metricSum(texts, 'hub_webhook_attempts_total', { outcome: 'http_3xx', trigger: 'scheduled' })).toBeGreaterThan(0);
+      expect(metricSum(texts, 'hub_webhook_attempt_duration_seconds_count')).toBeGreaterThan(0);
+      expect(metricSum(texts, 'hub_webhook_retries_total')).toBeGreaterThan(0);
+      expect(metricSum(texts, 'hub_webhook_suspensions_total')).toBeGreaterThanOrEqual(1);
+      expect(metricSum(texts, 'hub_webhook_queue_depth', { state: 'scheduled' })).toBeGreaterThanOrEqual(1);
+      expect(metricSum(texts, 'hub_webhook_queue_depth', { state: 'due' })).not.toBeNull();
+      await api(alice, 'DELETE', `/${w.id}`);
+    });
+
+    it('never tells a webhook about a private repo its owner cannot see', async () => {
+      const org = await makeOrg(t(), 'team', [alice.name]);
+      const privateEvent = (repo: string, ownerId: string, action: string): Body => {
+        const e = repoEvent(repo, 'repo.content', action);
+        return { ...e, repo: { ...(e['repo'] as Body), private: true, owner: { id: ownerId } } };
+      };
+      // Watching a user: only that user's own webhook hears of their private repo.
+      await create(alice, { watched: [{ type: 'user', name: alice.name }], domains: ['repo'], url: hook('own-private') });
+      await create(bob, { watched: [{ type: 'user', name: alice.name }], domains: ['repo'], url: hook('stranger-private') });
+      // Watching an organization: its member hears of its private repos, an outsider does not.
+      await create(alice, { watched: [{ type: 'org', name: org.name }], domains: ['repo'], url: hook('member-private') });
+      await create(bob, { watched: [{ type: 'org', name: org.name }, { type: 'model', name: `${org.name}/secret` }], domains: ['repo'], url: hook('outsider-private') });
+      await publish('hub.events.repo.update', privateEvent(`${alice.name}/hidden`, alice.id, 'p1'));
+      await publish('hub.events.repo.update', privateEvent(`${org.name}/secret`, org.id, 'p2'));
+      await publish('hub.events.repo.update', repoEvent(`${org.name}/open`, 'repo.content', 'p3'));
+      await t().capture.waitFor('/own-private', 1);
+      const member = await t().capture.waitFor('/member-private', 2);
+      expect(member.map((d) => (d.json['event'] as Body)['action']).sort()).toEqual(['p2', 'p3']);
+      const outsider = await t().capture.waitFor('/outsider-private', 1);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(outsider.map((d) => (d.json['event'] as Body)['action'])).toEqual(['p3']);
+      expect(t().capture.at('/outsider-private')).toHaveLength(1);
+      expect(t().capture.at('/stranger-private')).toHaveLength(0);
     });
 
     it('lists the delivery log newest first with a Link header, and replay answers the receiver\'s status', async () => {

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { HubError, type JobSpecAnswer, type JobSpecRpc, NotFoundError, OrganizationsRpc, type RequestContext } from '@hub/contracts';
+import { RpcClient } from '@hub/messaging';
+import { JobStore } from './job-store';
+
+/**
+ * The spec of a job for a webhook's `jobSourceId` (decision 0501): readable when the job is in the
+ * reader's own namespace, or in an organization the reader belongs to. Anything else is a 404
+ * like a missing job, so ids of other namespaces cannot be probed. Secret values stay here.
+ */
+@Injectable()
+export class JobSpecUseCase {
+  constructor(
+    private readonly store: JobStore,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  async execute(dto: JobSpecRpc, ctx: RequestContext): Promise<JobSpecAnswer> {
+    const job = await this.store.byId(dto.jobId);
+    const missing = new NotFoundError(`Job ${dto.jobId} not found`);
+    if (!job || job.stage === 'DELETED') throw missing;
+    if (!(await this.canRead(job.owner, dto.reader, ctx))) throw missing;
+    return { namespace: job.namespace, spec: job.spec };
+  }
+
+  private async canRead(owner: { id: string; name: string; type: 'user' | 'org' }, reader: { id: string }, ctx: RequestContext): Promise<boolean> {
+    if (owner.type === 'user') return owner.id === reader.id;
+    try {
+      const access = await this.rpc.call(OrganizationsRpc.GetAccess, { organization: owner.name, userId: reader.id }, ctx);
+      return access.role !== null;
+    } catch (err) {
+      if (err instanceof HubError && err.status === 404) return false;
+      throw err;
+    }
+  }
+}
