@@ -55,7 +55,8 @@ describe('all-in-one front door: no configuration, embedded database', () => {
     expect(doc.body.openapi).toBe('3.1.0');
     expect(doc.body.info.version).toBe('0.0.1');
     expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/api/whoami-v2', '/api/credentials/revoke']));
-    expect(Object.keys(doc.body.paths).some((p) => /\/v\d+\//.test(p))).toBe(false);
+    // No version segment (spec 9), but SCIM's own, which RFC 7644 clients expect (issue 10, decision 0420).
+    expect(Object.keys(doc.body.paths).filter((p) => /\/v\d+\//.test(p) && !p.includes('/scim/v2/'))).toEqual([]);
     expect(JSON.stringify(doc.body)).not.toContain('"nullable"');
     const md = await http<string>(baseUrl, 'GET', '/.well-known/openapi.md');
     expect(md.headers.get('content-type')).toContain('text/markdown');

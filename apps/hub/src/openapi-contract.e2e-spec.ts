@@ -28,11 +28,14 @@ describeWithInfra('the OpenAPI document is a checked contract', () => {
         const statuses = Object.keys(op.responses);
         const success = statuses.filter((s) => /^2/.test(s));
         if (success.length === 0 && !statuses.includes('501')) missing.push(`${method} ${path}: no success answer`);
-        // Server-sent-event streams (the job logs, events, metrics) declare text/event-stream instead (decision 0600).
-        const schemaOf = (s: string): unknown => op.responses[s]?.content?.['application/json']?.schema ?? op.responses[s]?.content?.['text/event-stream']?.schema;
-        for (const s of success) if (!schemaOf(s)) missing.push(`${method} ${path} ${s}: no schema`);
+        // Server-sent-event streams (the job logs, events, metrics) declare text/event-stream instead (decision 0600);
+        // SCIM answers application/scim+json, its errors in RFC 7644's shape (decision 0420).
+        const scim = path.includes('/scim/v2/');
+        const [json, errorBody] = scim ? ['application/scim+json', 'ScimErrorBody'] : ['application/json', 'ErrorBody'];
+        const schemaOf = (s: string): unknown => op.responses[s]?.content?.[json]?.schema ?? op.responses[s]?.content?.['text/event-stream']?.schema;
+        for (const s of success) if (s !== '204' && !schemaOf(s)) missing.push(`${method} ${path} ${s}: no schema`);
         for (const s of statuses.filter((x) => Number(x) >= 400)) {
-          if (op.responses[s]?.content?.['application/json']?.schema?.$ref !== '#/components/schemas/ErrorBody') missing.push(`${method} ${path} ${s}: not ErrorBody`);
+          if (op.responses[s]?.content?.[json]?.schema?.$ref !== `#/components/schemas/${errorBody}`) missing.push(`${method} ${path} ${s}: not ${errorBody}`);
         }
         for (const s of ['429', '500']) if (!statuses.includes(s)) missing.push(`${method} ${path}: no ${s}`);
         if (op.security?.length !== 0 && !statuses.includes('401')) missing.push(`${method} ${path}: no 401`);

@@ -1,10 +1,23 @@
-import { WebhookEvents, WebhookPayloadV3 } from '../webhooks/webhook-events';
+import { Type } from 'class-transformer';
+import { IsObject, IsString, Matches, ValidateNested } from 'class-validator';
+import { REPO_ID_PATTERN } from '../names';
+import { WebhookPayloadRepo, WebhookPayloadV3 } from '../webhooks/webhook-events';
+import { eventFamily } from './descriptors';
+
+/** The catalogue keeps only repository ids the hub could have made (owner and name rules). */
+export class RepoEventRepo extends WebhookPayloadRepo {
+  @Matches(REPO_ID_PATTERN, { message: 'repo.name must be owner/name' }) @IsString({ message: 'repo.name must be owner/name' })
+  declare name: string;
+}
 
 /**
  * `hub.events.repo.<…>` as the organizations' repository catalogue reads it: the webhook payload
- * v3, one class for every consumer (decision 0501), so a payload one accepts the other accepts.
+ * v3 (decision 0501), every member checked the same way, with the stricter repository name the
+ * released bus contract already had for this channel (docs/asyncapi/released.json, decision 0701).
  */
-export type RepoEventPayload = WebhookPayloadV3;
-export const RepoEventPayload = WebhookPayloadV3;
+export class RepoEventPayload extends WebhookPayloadV3 {
+  @IsObject() @ValidateNested() @Type(() => RepoEventRepo)
+  declare repo: RepoEventRepo;
+}
 
-export const RepoEvents = WebhookEvents.Repo;
+export const RepoEvents = eventFamily<RepoEventPayload>('hub.events.repo', RepoEventPayload);

@@ -11,8 +11,11 @@ export class WebhookPayloadRepo {
   @IsIn(REPO_TYPES)
   type!: RepoType;
 
-  /** `owner/name` */
-  @Matches(REPO_ID_PATTERN, { message: 'repo.name must be owner/name' }) @IsString({ message: 'repo.name must be owner/name' })
+  /**
+   * `owner/name`, as leniently as the released bus contract (docs/asyncapi/released.json): a
+   * stricter pattern would dead-letter events other areas publish today (decision 0701).
+   */
+  @Matches(/^[^/\s]+\/[^/\s]+$/, { message: 'repo.name must be owner/name' }) @IsString({ message: 'repo.name must be owner/name' })
   name!: string;
 
   /** Private repos reach only webhooks of owners who can see them (decision 0501). */

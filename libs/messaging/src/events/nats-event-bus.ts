@@ -2,7 +2,7 @@ import {
   AckPolicy, DeliverPolicy, headers as natsHeaders, type JetStreamClient, type JetStreamManager, type JsMsg,
   type NatsConnection, nanos, RetentionPolicy, StorageType,
 } from 'nats';
-import { type EventDescriptor, type EventSource, subjectFilter } from '@hub/contracts';
+import { type EventDescriptor, type EventSource, ServiceUnavailableError, subjectFilter } from '@hub/contracts';
 import { errorText } from './dead-letter';
 import {
   DEFAULT_MAX_DELIVER, EventBus, type DurableConsumerOptions, redeliveryDelayMs, type Unsubscribe,
@@ -53,7 +53,14 @@ export class NatsEventBus extends EventBus {
     const subject = event.subject;
     const h = natsHeaders();
     if (options?.msgId) h.set('Nats-Msg-Id', options.msgId);
-    await this.js.publish(subject, JSON.stringify(payload), { msgID: options?.msgId, headers: h });
+    try {
+      await this.js.publish(subject, JSON.stringify(payload), { msgID: options?.msgId, headers: h });
+    } catch (err) {
+      // JetStream did not take it (timed out, no stream, NATS away): the caller may try again,
+      // so it is a 503 naming the cause, not an unexplained 500. The outbox relay retries anyway.
+      this.logger.warn({ err, subject }, 'publish failed');
+      throw new ServiceUnavailableError(`The event bus did not take the event (${subject}); try again`, 'BUS_UNAVAILABLE');
+    }
   }
 
   async consume<T>(options: DurableConsumerOptions<T>): Promise<Unsubscribe> {
