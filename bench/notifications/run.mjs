@@ -9,8 +9,10 @@
 //   BENCH_MARKS [20]        mark-all requests (alternating read true/false)
 //   BENCH_EVENTS [500]      ingest events (each notifies 100 watchers)
 //   BENCH_SKIP_BUILD [0]    1: use the apps already in dist/
+//   BENCH_SLOWEST [0]       N: print the N slowest requests of each read (index and ms)
 //   NATS_URL [nats://127.0.0.1:4222], BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -47,16 +49,17 @@ async function admin(base, token, path, body) {
   return res.json();
 }
 
-async function measureReads(base, users, label, query, headersFor = () => ({})) {
-  const times = [];
-  let statuses = new Map();
-  for (let i = 0; i < cfg.requests; i++) {
-    const u = users[i % users.length];
-    const res = await timed(times, () => fetch(`${base}/api/notifications${query}`, { headers: { authorization: `Bearer ${u.token}`, ...headersFor(u) } }));
-    await res.arrayBuffer();
-    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-  }
-  return { label, p50: pct(times, 50), p99: pct(times, 99), statuses: Object.fromEntries(statuses) };
+/** The read workloads, measured one after the other by reader.mjs in a fresh process (see there why). */
+async function measureReads(base, workloads) {
+  // Asynchronous, so this process keeps draining the servers' log pipes meanwhile.
+  const { stdout: out } = await promisify(execFile)(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'reader.mjs'), JSON.stringify({ base, requests: cfg.requests, workloads })], { maxBuffer: 64 << 20 });
+  return JSON.parse(out).map(({ label, times, startedAt, statuses }) => {
+    if (process.env.BENCH_SLOWEST) {
+      const slow = times.map((ms, i) => [i, ms]).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_SLOWEST));
+      console.log(`  ${label}: slowest ${slow.map(([i, ms]) => `#${i} ${ms.toFixed(1)} (at ${startedAt[i]})`).join(', ')}`);
+    }
+    return { label, p50: pct(times, 50), p99: pct(times, 99), statuses };
+  });
 }
 
 async function main() {
@@ -95,12 +98,13 @@ async function main() {
       etags.set(u.id, res.headers.get('etag'));
       await res.arrayBuffer();
     }
-    const reads = [
-      await measureReads(stack.url, real, 'first page', ''),
-      await measureReads(stack.url, real, 'deep page (p=40)', '?p=40'),
-      await measureReads(stack.url, real, 'filtered (unread, model, participating)', '?readStatus=unread&repoType=model&mention=participating'),
-      await measureReads(stack.url, real, '304 poll (If-None-Match)', '', (u) => ({ 'if-none-match': etags.get(u.id) })),
-    ];
+    const users = (headersFor = () => ({})) => real.map((u) => ({ token: u.token, headers: headersFor(u) }));
+    const reads = await measureReads(stack.url, [
+      { label: 'first page', query: '', users: users() },
+      { label: 'deep page (p=40)', query: '?p=40', users: users() },
+      { label: 'filtered (unread, model, participating)', query: '?readStatus=unread&repoType=model&mention=participating', users: users() },
+      { label: '304 poll (If-None-Match)', query: '', users: users((u) => ({ 'if-none-match': etags.get(u.id) })) },
+    ]);
 
     const markTimes = [];
     for (let i = 0; i < cfg.marks; i++) {

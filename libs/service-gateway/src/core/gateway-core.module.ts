@@ -1,19 +1,20 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { AuthGuard } from './auth/auth.guard';
+import { Authenticator } from './auth/authenticator';
+import { EdgeGuard } from './auth/edge.guard';
 import { MembershipCache } from './auth/membership-cache';
 import { MembershipDirectory } from './auth/membership-directory';
-import { OrgAccessGuard } from './auth/org-access.guard';
+import { OrgAccess } from './auth/org-access';
 import { TokenCache } from './auth/token-cache';
 import { type GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG } from './gateway.tokens';
 import { HttpErrorFilter } from './http/http-error.filter';
 import { HubValidationPipe } from './http/validation.pipe';
-import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RateLimits } from './rate-limit/rate-limits';
 
 /**
- * The shared edge, global so every area module can inject its caches and config. Guards run in
- * this order: authentication, rate limit, organization access.
+ * The shared edge, global so every area module can inject its caches and config. One global
+ * guard (EdgeGuard) checks, in this order: authentication, rate limit, organization access.
  */
 @Global()
 @Module({})
@@ -29,9 +30,10 @@ export class GatewayCoreModule {
       module: GatewayCoreModule,
       providers: [
         ...shared,
-        { provide: APP_GUARD, useClass: AuthGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
-        { provide: APP_GUARD, useClass: OrgAccessGuard },
+        Authenticator,
+        RateLimits,
+        OrgAccess,
+        { provide: APP_GUARD, useClass: EdgeGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         { provide: APP_PIPE, useClass: HubValidationPipe },
       ],

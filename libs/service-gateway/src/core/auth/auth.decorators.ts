@@ -6,6 +6,7 @@ import { contextOf } from '../http/request-context';
 export const PUBLIC_ROUTE = 'hub:public';
 export const ADMIN_ROUTE = 'hub:admin';
 export const ORG_SCOPED = 'hub:org-scoped';
+export const STRICT_RATE_LIMIT = 'hub:rate-limit-strict';
 
 /** No bearer token needed (spec 4.2: the leaked-token revocation). */
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_ROUTE, true);
@@ -21,6 +22,9 @@ export interface OrgScopeRequirement {
   /** The token must have write permission, even to read (SCIM, spec 5.5). */
   writeToken?: boolean;
 }
+
+/** The stricter per-address limit of public endpoints that do expensive or sensitive work. */
+export const StrictRateLimit = (): MethodDecorator => SetMetadata(STRICT_RATE_LIMIT, true);
 
 /** The route acts on the organization in `:name`: membership, role and plan are checked. */
 export const OrgScoped = (req: OrgScopeRequirement = {}): MethodDecorator => SetMetadata(ORG_SCOPED, req);

@@ -33,4 +33,10 @@ export class MembershipDirectory {
     if (member) return { organization: member.organization, role: member.role };
     return this.rpc.call(OrganizationsRpc.GetAccess, { organization, userId }, ctx);
   }
+
+  /** accessTo without waiting: the answer when the cache holds the user's memberships and they include the organization. */
+  cachedAccessTo(organization: string, userId: string): OrganizationAccess | undefined {
+    const member = this.cache.get(userId)?.find((m) => m.organization.name === organization);
+    return member && { organization: member.organization, role: member.role };
+  }
 }

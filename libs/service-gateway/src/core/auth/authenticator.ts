@@ -1,6 +1,5 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type AuthInfo, CredentialsRpc, Events, HubError, InvalidCredentialsError } from '@hub/contracts';
 import { EventBus, RpcClient } from '@hub/messaging';
@@ -8,17 +7,18 @@ import { type GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { contextOf } from '../http/request-context';
 import { AuthFailureLimiter } from './auth-failure-limiter';
-import { ADMIN_ROUTE, PUBLIC_ROUTE } from './auth.decorators';
 import {
   AdminApiDisabledError, AdminTokenRequiredError, BadAdminTokenError, BearerTokenRequiredError, ReadOnlyTokenError,
 } from './auth.errors';
 import { MembershipCache } from './membership-cache';
+import { type RouteRules } from './route-rules';
 import { TokenCache } from './token-cache';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function sha256(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  // The one-shot hash: no Hash object per request on the hot path.
+  return hash('sha256', value, 'hex');
 }
 
 function bearer(req: FastifyRequest): string | null {
@@ -29,16 +29,15 @@ function bearer(req: FastifyRequest): string | null {
 }
 
 /**
- * Every route needs a bearer token unless marked @Public; /admin routes need HUB_ADMIN_TOKEN.
- * A read token cannot change anything.
+ * Who is calling: every route needs a bearer token unless marked @Public; /admin routes need
+ * HUB_ADMIN_TOKEN. A read token cannot change anything. Synchronous when the token is cached.
  */
 @Injectable()
-export class AuthGuard implements CanActivate, OnModuleInit {
+export class Authenticator implements OnModuleInit {
   private readonly adminHash: Buffer | null;
   private readonly failures: AuthFailureLimiter;
 
   constructor(
-    private readonly reflector: Reflector,
     private readonly rpc: RpcClient,
     private readonly events: EventBus,
     private readonly cache: TokenCache,
@@ -55,23 +54,19 @@ export class AuthGuard implements CanActivate, OnModuleInit {
     this.events.listen(Events.MembershipChanged, (e) => e.userIds.forEach((id) => this.memberships.delete(id)));
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    const req = context.switchToHttp().getRequest<FastifyRequest>();
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
-    if (this.reflector.getAllAndOverride<boolean>(ADMIN_ROUTE, targets)) return this.checkAdmin(req, reply);
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+  /** Sets req.hubAuth (or req.hubAdmin) or throws the 401/403 that says why not. */
+  authenticate(req: FastifyRequest, reply: FastifyReply, rules: RouteRules): void | Promise<void> {
+    if (rules.admin) return this.checkAdmin(req, reply);
+    if (rules.public) return;
     const token = bearer(req);
     if (!token) throw new BearerTokenRequiredError();
-    req.hubAuth = await this.verify(token, req, reply);
-    if (req.hubAuth.token.role === 'read' && !SAFE_METHODS.has(req.method)) throw new ReadOnlyTokenError();
-    return true;
-  }
-
-  private async verify(token: string, req: FastifyRequest, reply: FastifyReply): Promise<AuthInfo> {
     const hash = sha256(token);
     const cached = this.cache.get(hash);
-    if (cached) return cached;
+    if (cached) return accept(req, cached);
+    return this.verify(token, hash, req, reply).then((info) => accept(req, info));
+  }
+
+  private async verify(token: string, hash: string, req: FastifyRequest, reply: FastifyReply): Promise<AuthInfo> {
     this.failures.check(req.ip, reply);
     // A reply read before a revocation committed may arrive after its eviction ran here; the
     // generation taken now tells, and such a reply serves this request only.
@@ -87,7 +82,7 @@ export class AuthGuard implements CanActivate, OnModuleInit {
     }
   }
 
-  private checkAdmin(req: FastifyRequest, reply: FastifyReply): boolean {
+  private checkAdmin(req: FastifyRequest, reply: FastifyReply): void {
     const token = bearer(req);
     if (!this.adminHash) throw new AdminApiDisabledError();
     if (!token) throw new AdminTokenRequiredError();
@@ -98,6 +93,10 @@ export class AuthGuard implements CanActivate, OnModuleInit {
       throw new BadAdminTokenError();
     }
     req.hubAdmin = true;
-    return true;
   }
+}
+
+function accept(req: FastifyRequest, info: AuthInfo): void {
+  req.hubAuth = info;
+  if (info.token.role === 'read' && !SAFE_METHODS.has(req.method)) throw new ReadOnlyTokenError();
 }

@@ -1,38 +1,25 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Inject, Injectable } from '@nestjs/common';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { TooManyRequestsError } from './rate-limit.errors';
 import { RateLimiter } from './rate-limiter';
 
-const STRICT = 'hub:rate-limit-strict';
-
-/** The stricter per-address limit of public endpoints that do expensive or sensitive work. */
-export const StrictRateLimit = (): MethodDecorator => SetMetadata(STRICT, true);
-
 /**
  * Sets RateLimit / RateLimit-Policy (IETF draft) on every limited response; 429 past the limit.
- * Runs after authentication, so users are counted by id and anonymous callers by address.
+ * Runs after authentication (EdgeGuard), so users are counted by id and anonymous callers by address.
  */
 @Injectable()
-export class RateLimitGuard implements CanActivate {
+export class RateLimits {
   private readonly general: RateLimiter;
   private readonly strict: RateLimiter;
 
-  constructor(
-    private readonly reflector: Reflector,
-    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
-  ) {
+  constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.general = new RateLimiter(config.HUB_RATE_LIMIT_PER_MINUTE);
     this.strict = new RateLimiter(config.HUB_REVOKE_RATE_LIMIT_PER_MINUTE);
   }
 
-  canActivate(context: ExecutionContext): boolean {
-    const http = context.switchToHttp();
-    const req = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
-    const strict = this.reflector.get<boolean | undefined>(STRICT, context.getHandler());
+  hit(req: FastifyRequest, reply: FastifyReply, strict: boolean): void {
     const limiter = strict ? this.strict : this.general;
     const key = strict || !req.hubAuth ? `ip:${req.ip}` : `user:${req.hubAuth.user.id}`;
     const d = limiter.hit(key);
@@ -42,6 +29,5 @@ export class RateLimitGuard implements CanActivate {
       void reply.header('Retry-After', String(d.resetSeconds));
       throw new TooManyRequestsError(d.limit, d.windowSeconds, d.resetSeconds);
     }
-    return true;
   }
 }
