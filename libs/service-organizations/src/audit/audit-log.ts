@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import {
-  type AuditEventMessage, type AuditLogEventView, type AuditPage, type AuditPageRpc, avatarUrl, OBJECT_ID_PATTERN,
+  type AuditEventMessage, type AuditLogEventView, type AuditPage, type AuditPageRpc, avatarUrl, OBJECT_ID_PATTERN, TailedReply,
 } from '@hub/contracts';
 import { type OrganizationsConfig } from '../organizations.config';
 import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.tokens';
@@ -14,9 +14,8 @@ export function auditId(msgId: string): string {
 }
 
 /**
- * Bytes of event JSON in one page at most (a page holds one event at least, whatever its size).
- * The reply escapes the text once more (at most twice as long), so a page stays under NATS' 1 MB
- * message limit; a page of 1,000 large events had no such bound.
+ * Bytes of event JSON in one page at most (a page holds one event at least, whatever its size),
+ * so that a page stays under NATS' 1 MB message limit: a page of 1,000 large events had no bound.
  */
 export const AUDIT_PAGE_BYTES = 448 * 1024;
 
@@ -44,10 +43,29 @@ export function auditPageQuery(dto: AuditPageRpc): { sql: string; values: unknow
   values.push(dto.limit);
   // The ISO text gets its own name: `AS created_at` would make ORDER BY sort that text (a sort of
   // every matching row per page) instead of walking the index.
-  const sql = `SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_iso, doc
+  const sql = `SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_iso, doc, octet_length(doc) AS bytes
       FROM organizations.audit_events WHERE ${where.join(' AND ')}
      ORDER BY created_at DESC, id DESC LIMIT $${values.length}`;
   return { sql, values };
+}
+
+/**
+ * The events' JSON texts joined by commas, as UTF-8 bytes: each text is encoded once, straight
+ * into one buffer of the size Postgres counted (no joined string, no second encoding of the
+ * reply: they were most of the service's CPU per page, with the garbage they left, bench:audit).
+ */
+function joinedBytes(rows: { doc: string; bytes: number }[]): Buffer {
+  const size = rows.reduce((sum, r) => sum + r.bytes, Math.max(0, rows.length - 1));
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const r of rows) {
+    if (at > 0) out[at++] = 0x2c; // ,
+    const written = out.write(r.doc, at);
+    // Postgres counts bytes in the database's encoding: anything but UTF-8 takes the plain way.
+    if (written !== r.bytes) return Buffer.from(rows.map((x) => x.doc).join(','));
+    at += written;
+  }
+  return out;
 }
 
 /** Organizations' audit log: written by the ingest, read newest first by the export. */
@@ -92,20 +110,17 @@ export class AuditLog {
   /** One page, newest first, after the cursor, at most `limit` events and `maxBytes` of JSON; every term of the filter must hold. */
   async page(dto: AuditPageRpc, maxBytes = AUDIT_PAGE_BYTES): Promise<AuditPage> {
     const { sql, values } = auditPageQuery(dto);
-    const rows = (await this.ds.query(sql, values)) as { id: string; created_iso: string; doc: string }[];
+    const rows = (await this.ds.query(sql, values)) as { id: string; created_iso: string; doc: string; bytes: number }[];
     let kept = 0;
     for (let bytes = 0; kept < rows.length; kept++) {
-      bytes += Buffer.byteLength(rows[kept].doc) + 1;
+      bytes += rows[kept].bytes + 1;
       if (kept > 0 && bytes > maxBytes) break;
     }
     const page = kept === rows.length ? rows : rows.slice(0, kept);
     const last = page[page.length - 1];
     // More may follow when the page filled its limit or was cut by its byte budget.
     const more = rows.length === dto.limit || kept < rows.length;
-    return {
-      json: page.map((r) => r.doc).join(','),
-      count: page.length,
-      ...(last && more ? { last: { createdAt: last.created_iso, id: last.id } } : {}),
-    };
+    const head = { count: page.length, ...(last && more ? { last: { createdAt: last.created_iso, id: last.id } } : {}) };
+    return new TailedReply(head, joinedBytes(page));
   }
 }
