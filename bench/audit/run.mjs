@@ -10,8 +10,9 @@
 //   BENCH_REUSE [0]         1: keep the database (BENCH_DB [bench_audit_reuse]) and its seeded events
 //                           for the next run, which seeds only when the organization has too few
 //   BENCH_ONLY [all]        export (exports only) or ingest (ingest only)
-//   BENCH_CPU_PROF [0]      1: V8 CPU profiles of the gateway and organizations over the measured full exports
-//                           (profiling slows them: the times of that run are not comparable)
+//   BENCH_CPU_PROF [0]      1: V8 CPU profiles of the gateway and organizations over the measured full exports,
+//                           or of organizations over the ingest with BENCH_ONLY=ingest (profiling slows them:
+//                           the times of that run are not comparable)
 //   BENCH_SKIP_BUILD [0]    1: use the apps already in dist/
 //   NATS_URL [nats://127.0.0.1:4222], BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
 import { execFileSync } from 'node:child_process';
@@ -21,7 +22,7 @@ import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, headers as natsHeaders } from 'nats';
-import { cpuAccount, enableProfiling, stopAll, toggleProfiles } from '../gateway/processes.mjs';
+import { cpuAccount, enableProfiling, startNode, stop, stopAll, toggleProfiles } from '../gateway/processes.mjs';
 import { summarize } from '../gateway/profile-summary.mjs';
 import { createDatabase, databaseUrl, dropBusStreams, dropDatabase } from '../gateway/seed.mjs';
 import { startDistributed } from '../gateway/setups.mjs';
@@ -116,20 +117,16 @@ async function exportOnce(stack, org, token, q, pgCpu) {
   return { seconds, bytes: body.length, events, growth, cpu: { ...used.byServer, postgres: pg(), nats: used.ms.nats, bench: used.ms.loadgen }, busyCores: used.busyCores, load: load() };
 }
 
-/** Publishes cfg.ingest audit events on hub.audit.<type> (JetStream, distinct ids) and waits until the service has stored them all. */
-async function ingest(stack, url, dbName, org, busPrefix, tag) {
+/** Publishes cfg.ingest audit events on hub.audit.<type> (JetStream, distinct ids, 1,000 awaited at a time). */
+async function publishAuditEvents(org, busPrefix, idPrefix) {
   const nc = await connect({ servers: cfg.natsUrl });
   const js = nc.jetstream();
-  const organizations = stack.procs.find((p) => p.name === 'organizations');
-  const cpu = cpuAccount(stack.procs);
-  const pg = await postgresCpu(url, dbName);
-  const t0 = performance.now();
   const type = 'org.update_settings';
   for (let sent = 0; sent < cfg.ingest; sent += 1000) {
     await Promise.all(Array.from({ length: Math.min(1000, cfg.ingest - sent) }, (_, k) => {
       const i = sent + k;
       const h = natsHeaders();
-      h.set('Nats-Msg-Id', `${tag}${i.toString(16).padStart(16, '0')}`); // an object id, as the outbox's ids are
+      h.set('Nats-Msg-Id', `${idPrefix}${i.toString(16).padStart(16, '0')}`); // an object id, as the outbox's ids are
       const event = {
         type, organizationId: org.id, organization: org.name, message: `settings ${i}`, data: { i }, createdAt: new Date().toISOString(),
         author: { _id: '000000000000000000000000', user: 'system', type: 'system' }, ip: '10.1.0.1', userAgent: 'bench/1.0',
@@ -137,6 +134,16 @@ async function ingest(stack, url, dbName, org, busPrefix, tag) {
       return js.publish(`${busPrefix}.hub.audit.${type}`, JSON.stringify(event), { headers: h });
     }));
   }
+  await nc.close();
+}
+
+/** Live: publishes cfg.ingest audit events while the service consumes, and waits until it has stored them all. */
+async function ingest(stack, url, dbName, org, busPrefix, tag) {
+  const organizations = stack.procs.find((p) => p.name === 'organizations');
+  const cpu = cpuAccount(stack.procs);
+  const pg = await postgresCpu(url, dbName);
+  const t0 = performance.now();
+  await publishAuditEvents(org, busPrefix, tag);
   const published = (performance.now() - t0) / 1000;
   let stored = 0;
   while (stored < cfg.ingest && performance.now() - t0 < 600_000) {
@@ -145,8 +152,36 @@ async function ingest(stack, url, dbName, org, busPrefix, tag) {
   }
   const seconds = (performance.now() - t0) / 1000;
   const used = cpu();
-  await nc.close();
   return { stored, seconds, published, organizationsCpuMs: used.byServer[organizations.name], postgresCpuMs: pg(), natsCpuMs: used.ms.nats, load: load() };
+}
+
+/**
+ * Backlog: the organizations process is stopped, cfg.ingest events are published, and it is
+ * started again: the rate is the service draining what waits on the bus, from its first stored
+ * event to its last, without the publisher on the machine meanwhile. CPU of the new process
+ * over that window.
+ */
+async function drain(stack, url, dbName, org, busPrefix, tag, logDir) {
+  const old = stack.procs.find((p) => p.name === 'organizations');
+  const cmdline = readFileSync(`/proc/${old.child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  const env = Object.fromEntries(readFileSync(`/proc/${old.child.pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  await stop(old);
+  const base = await countOf(url, org.id);
+  await publishAuditEvents(org, busPrefix, `${tag.slice(0, 6)}ff`);
+  const proc = startNode('organizations', cmdline.slice(1), { env, logDir, cwd: root });
+  stack.procs[stack.procs.indexOf(old)] = proc;
+  let stored = 0;
+  let first;
+  let cpuAtFirst = 0;
+  const deadline = performance.now() + 600_000;
+  while (stored < cfg.ingest && performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    stored = (await countOf(url, org.id)) - base;
+    if (first === undefined && stored > 0) [first, cpuAtFirst] = [{ at: performance.now(), stored }, cpuMsOf(proc.child.pid)];
+  }
+  const seconds = (performance.now() - first.at) / 1000;
+  const cpuMs = cpuMsOf(proc.child.pid) - cpuAtFirst;
+  return { stored, counted: stored - first.stored, seconds, cpuMs, load: load() };
 }
 
 function printExports(results) {
@@ -216,20 +251,32 @@ async function main() {
       }
     }
     let ing;
+    let backlog;
     if (cfg.only !== 'export') {
       // Its own organization, so the exported one keeps exactly its seeded events run after run.
       const ingestOrg = await admin(stack.url, adminToken, '/admin/organizations', { name: `bench-ingest-${tag}`, plan: 'enterprise', admins: [`bench-${cfg.reuse ? 'reuse' : tag}`] });
       ingestOrgId = ingestOrg.id;
       await new Promise((r) => setTimeout(r, 1000)); // its org.create audit event lands first
       const base = await countOf(url, ingestOrg.id);
+      const profiled = cfg.cpuProfile && cfg.only === 'ingest';
+      if (profiled) await toggleProfiles(stack.procs);
       ing = await ingest(stack, url, dbName, ingestOrg, busPrefix, tag);
+      if (profiled) {
+        await toggleProfiles(stack.procs);
+        console.log(`\nCPU profile of the ingest:\n${summarize(join(profileDir, 'organizations.cpuprofile'), 25)}`);
+      }
+      if (!cfg.cpuProfile) backlog = await drain(stack, url, dbName, ingestOrg, busPrefix, tag, logDir);
       ing.stored -= base;
     }
 
     printExports(results);
     if (ing) {
       console.log(`\ningest: ${ing.stored}/${cfg.ingest} events from hub.audit.* stored in ${ing.seconds.toFixed(2)} s (published in ${ing.published.toFixed(2)} s) = ${(ing.stored / ing.seconds).toFixed(0)} events/s (target >= ${TARGETS.ingestPerSecond}); load ${ing.load}`);
-      console.log(`  CPU per event: organizations ${((ing.organizationsCpuMs * 1000) / cfg.ingest).toFixed(0)} us, postgres ${((ing.postgresCpuMs * 1000) / cfg.ingest).toFixed(0)} us, nats ${((ing.natsCpuMs * 1000) / cfg.ingest).toFixed(0)} us`);
+      console.log(`  CPU per event (live): organizations ${((ing.organizationsCpuMs * 1000) / cfg.ingest).toFixed(0)} us, postgres ${((ing.postgresCpuMs * 1000) / cfg.ingest).toFixed(0)} us, nats ${((ing.natsCpuMs * 1000) / cfg.ingest).toFixed(0)} us`);
+    }
+    if (backlog) {
+      console.log(`ingest of a backlog (organizations stopped while ${cfg.ingest} events were published, then started): ${backlog.counted} events stored in ${backlog.seconds.toFixed(2)} s from its first = ${(backlog.counted / backlog.seconds).toFixed(0)} events/s (target >= ${TARGETS.ingestPerSecond}); load ${backlog.load}`);
+      console.log(`  CPU per event: organizations ${((backlog.cpuMs * 1000) / backlog.counted).toFixed(0)} us (${backlog.stored}/${cfg.ingest} stored)`);
     }
     await stack.stop();
   } finally {

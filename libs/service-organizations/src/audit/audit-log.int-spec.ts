@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DataSource } from 'typeorm';
 import { loadConfig } from '@hub/config';
-import { type AuditFilter, type AuditPage, type AuditPageRpc } from '@hub/contracts';
+import { type AuditEventMessage, type AuditFilter, type AuditPage, type AuditPageRpc } from '@hub/contracts';
 import { openDataSource, runMigrations } from '@hub/persistence';
 import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
 import { ORGANIZATIONS_MIGRATIONS } from '../migrations';
@@ -126,5 +126,25 @@ describeWithInfra('audit log pages (organizations, real Postgres)', () => {
     const page = await log.page({ organizationId: BIG, filter: {}, limit: 5000 });
     expect(page.head.count).toBeGreaterThan(1);
     expect(page.tail.length).toBeLessThan(AUDIT_PAGE_BYTES);
+  });
+
+  it('stores events once per id, as the export answers them (spec 2.9)', async () => {
+    const org = 'a00000000000000000000004';
+    const event = (i: number, ip?: string): AuditEventMessage => ({
+      type: 'org.update_settings', organizationId: org, organization: 'acme', message: `settings ${i}`, data: { i, quote: 'a "b"\n' },
+      createdAt: new Date(Date.UTC(2026, 10, 1, 0, 0, i)).toISOString(), author: { _id: 'b00000000000000000000001', user: 'alice', type: 'user' }, ...(ip ? { ip } : {}),
+    });
+    const id = (i: number): string => `c0000000000000000000000${i}`;
+    await log.insert([{ id: id(1), event: event(1, '203.0.113.7') }, { id: id(2), event: event(2) }]);
+    await log.insert([{ id: id(2), event: event(9) }, { id: id(3), event: event(3) }]); // id 2 again: left as it was
+    const { ids, pages } = await exportAll(org, {}, 100);
+    expect(ids).toEqual([id(3), id(2), id(1)]);
+    const events = JSON.parse(`[${Buffer.from(pages[0].tail).toString('utf8')}]`) as Record<string, unknown>[];
+    expect(events[1]).toEqual({
+      _id: id(2), createdAt: '2026-11-01T00:00:02.000Z', type: 'org.update_settings', data: { i: 2, quote: 'a "b"\n' }, message: 'settings 2',
+      author: { _id: 'b00000000000000000000001', user: 'alice', avatarUrl: expect.stringContaining('alice'), type: 'user' },
+    });
+    expect((await exportAll(org, { ip: ['203.0.113.7'] }, 100)).ids).toEqual([id(1)]);
+    expect((await exportAll(org, { author: ['alice'], type: ['org.update_settings'] }, 100)).ids).toEqual([id(3), id(2), id(1)]);
   });
 });
