@@ -26,9 +26,14 @@ export async function seedAuditEvents(url, { organizationId, organization, count
   });
 }
 
-export async function countOfType(url, organizationId, type) {
+/** Events stored for one organization. */
+export async function countOf(url, organizationId) {
   return withClient(url, async (c) => {
-    const { rows } = await c.query('SELECT count(*)::int AS n FROM organizations.audit_events WHERE organization_id = $1 AND type = $2', [organizationId, type]);
+    const { rows } = await c.query('SELECT count(*)::int AS n FROM organizations.audit_events WHERE organization_id = $1', [organizationId]);
     return rows[0].n;
   });
+}
+
+export async function deleteOrganizationEvents(url, organizationId) {
+  await withClient(url, (c) => c.query('DELETE FROM organizations.audit_events WHERE organization_id = $1', [organizationId]));
 }

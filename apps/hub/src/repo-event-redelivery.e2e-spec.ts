@@ -1,5 +1,5 @@
-import { RepoEventsConsumer } from '@hub/service-organizations';
-import { describeWithInfra, http, makeOrg, makeUser } from '@hub/testing';
+import { RepoEventIdsPruner, RepoEventsConsumer } from '@hub/service-organizations';
+import { describeWithInfra, http, makeOrg, makeUser, queryDatabase } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'redelivery-admin-token-for-tests';
@@ -47,5 +47,33 @@ describeWithInfra('repo events redelivered', () => {
     }
     await new Promise((r) => setTimeout(r, 500)); // a duplicate would arrive by now
     expect(await repoEvents()).toEqual([`${org.name}/once`, `${org.name}/once`, `${org.name}/raced`]);
+  });
+
+  it('forgets event ids older than the bus retention (HUB_BUS_RETENTION_DAYS), and a fresh id still applies once', async () => {
+    const target = { baseUrl: t.baseUrl, adminToken: ADMIN };
+    const admin = await makeUser(target);
+    const org = await makeOrg(target, 'enterprise', [admin.name]);
+    const consumer = t.hub.app.get(RepoEventsConsumer);
+    const event = (name: string) => ({ event: { action: 'create', scope: 'repo' }, repo: { type: 'model' as const, name: `${org.name}/${name}`, private: false } });
+    const ctx = { requestId: 'prune-test' };
+    await consumer.apply(event('old'), ctx, 'prune-old');
+    await consumer.apply(event('fresh'), ctx, 'prune-fresh');
+    // Applied eight days ago: the default retention (7 days) is past; a day short of it is not.
+    await queryDatabase(t.db.url, `UPDATE organizations.repo_events_applied SET applied_at = now() - interval '8 days' WHERE msg_id = 'prune-old'`);
+    await queryDatabase(t.db.url, `UPDATE organizations.repo_events_applied SET applied_at = now() - interval '6 days' WHERE msg_id = 'prune-fresh'`);
+
+    expect(await t.hub.app.get(RepoEventIdsPruner).prune()).toBeGreaterThanOrEqual(1);
+
+    const kept = await queryDatabase<{ msg_id: string }>(t.db.url, `SELECT msg_id FROM organizations.repo_events_applied WHERE msg_id LIKE 'prune-%' ORDER BY msg_id`);
+    expect(kept.map((r) => r.msg_id)).toEqual(['prune-fresh']);
+    await consumer.apply(event('fresh'), ctx, 'prune-fresh'); // a redelivery within the retention: nothing new
+    const repos = async (): Promise<string[]> => {
+      const res = await http<AuditEvent[]>(t.baseUrl, 'GET', `/api/organizations/${org.name}/audit-log/export?q=type:repo.create`, { token: admin.token });
+      return res.body.map((e) => e.data?.repo ?? '').sort();
+    };
+    const until = Date.now() + 10_000;
+    while ((await repos()).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500)); // a duplicate would arrive by now
+    expect(await repos()).toEqual([`${org.name}/fresh`, `${org.name}/old`]);
   });
 });

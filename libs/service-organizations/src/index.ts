@@ -3,3 +3,4 @@ export * from './organizations.config';
 export * from './organizations.tokens';
 export { OrganizationNamesReconciler } from './organizations/organization-names.reconciler';
 export { RepoEventsConsumer } from './repositories/repo-events.consumer';
+export { RepoEventIdsPruner } from './repositories/repo-event-ids.pruner';

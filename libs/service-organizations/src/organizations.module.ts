@@ -23,6 +23,7 @@ import { McpHandler } from './mcp/mcp.handler';
 import { PaperEventsConsumer } from './papers/paper-events.consumer';
 import { PapersHandler } from './papers/papers.handler';
 import { PaperUseCases } from './papers/papers.use-cases';
+import { RepoEventIdsPruner } from './repositories/repo-event-ids.pruner';
 import { RepoEventsConsumer } from './repositories/repo-events.consumer';
 import { RepositoriesHandler } from './repositories/repositories.handler';
 import { RepositoryCatalogue } from './repositories/repository-catalogue';
@@ -45,7 +46,7 @@ export class OrganizationsModule {
       ],
       controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler, AuditHandler, ResourceGroupsHandler, PapersHandler, McpHandler, ScimHandler],
       providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases, OrganizationNamesReconciler,
-        RepositoryCatalogue, RepoEventsConsumer, AuditLog, AuditIngestConsumer, ResourceGroupUseCases, PaperUseCases, PaperEventsConsumer,
+        RepositoryCatalogue, RepoEventsConsumer, RepoEventIdsPruner, AuditLog, AuditIngestConsumer, ResourceGroupUseCases, PaperUseCases, PaperEventsConsumer,
         MemberAdminUseCases, ScimUsersUseCases, ScimGroupsUseCases,
       ],
     };

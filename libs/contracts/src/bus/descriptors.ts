@@ -77,3 +77,17 @@ export type EventSource<P> = EventDescriptor<P> | EventFamily<P>;
 export function subjectFilter(source: EventSource<unknown>): string {
   return 'pattern' in source ? source.pattern : source.subject;
 }
+
+/**
+ * A reply in two parts: `head` crosses the bus as JSON, `tail` after it as it is, rather than
+ * escaped into a JSON string and parsed back (a large text already serialized, such as a page of
+ * the audit export: escaping and parsing it were most of the gateway's and the service's CPU,
+ * decision 0410). The caller gets the tail as bytes over NATS and as text in-process; both can be
+ * written to a response as they are.
+ */
+export class TailedReply<Head> {
+  constructor(
+    readonly head: Head,
+    readonly tail: string | Uint8Array,
+  ) {}
+}

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { type TailedReply } from '../bus/descriptors';
 import { AUDIT_EVENT_TYPES, type AuditEventType } from '../enums';
 import { BadRequestError } from '../errors';
 import { OBJECT_ID_PATTERN } from '../names';
@@ -75,12 +76,14 @@ export class AuditPageRpc {
   limit!: number;
 }
 
-/** One page of the export: the events as JSON texts joined by commas (no parse and stringify on the way). */
-export interface AuditPage {
-  json: string;
+/** What comes before a page's events: how many there are, and where the next page starts (absent on the last page). */
+export interface AuditPageHead {
   count: number;
   last?: AuditCursor;
 }
+
+/** One page of the export: its head, and the events as stored JSON texts joined by commas as the tail (never parsed on the way). */
+export type AuditPage = TailedReply<AuditPageHead>;
 
 class AuditLocationView {
   @ApiProperty() formatted!: string;

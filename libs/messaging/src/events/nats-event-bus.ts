@@ -75,8 +75,10 @@ export class NatsEventBus extends EventBus {
       max_deliver: -1,
     });
     const consumer = await this.js.consumers.get(options.stream, options.durable);
-    const messages = await consumer.consume({ max_messages: 64 });
     const limit = Math.max(1, options.concurrency ?? 1);
+    // Pull at least as many as may be handled at once: with 64 a consumer of concurrency 128 never
+    // had more than 64 messages to batch.
+    const messages = await consumer.consume({ max_messages: Math.max(64, limit) });
     const loop = (async () => {
       const inFlight = new Set<Promise<void>>();
       for await (const m of messages) {

@@ -1,5 +1,5 @@
-/** Serves one subject in-process: the request's JSON in, the reply's JSON out (never rejects). */
-export type InProcessHandler = (raw: string) => Promise<string>;
+/** Serves one subject in-process: the request's JSON in, the reply out as it would cross NATS (never rejects). */
+export type InProcessHandler = (raw: string) => Promise<string | Uint8Array>;
 
 /**
  * Connects in-process RPC clients to the RpcServer of one all-in-one app. Create one per app
@@ -18,7 +18,7 @@ export class InProcessBroker {
   }
 
   /** undefined when nobody serves the subject, like NATS "no responders". */
-  dispatch(subject: string, raw: string): Promise<string> | undefined {
+  dispatch(subject: string, raw: string): Promise<string | Uint8Array> | undefined {
     return this.handlers.get(subject)?.(raw);
   }
 }

@@ -6,7 +6,7 @@ import { type PublishQueue, publishQueueFor } from './publish-queue';
 import { decodeReply, encodeRequest } from './rpc-wire';
 
 interface Pending {
-  resolve: (raw: string) => void;
+  resolve: (raw: Uint8Array) => void;
   reject: (error: unknown) => void;
   timer: NodeJS.Timeout;
 }
@@ -38,7 +38,7 @@ export class NatsRpcClient extends RpcClient {
   async call<Req, Res>(rpc: RpcDescriptor<Req, Res>, data: Req, ctx: RequestContext, options?: RpcCallOptions): Promise<Res> {
     const subject = rpc.subject;
     const payload = encodeRequest(data, ctx);
-    const raw = await new Promise<string>((resolve, reject) => {
+    const raw = await new Promise<Uint8Array>((resolve, reject) => {
       const token = (this.next++).toString(36);
       const timer = setTimeout(() => {
         this.pending.delete(token);
@@ -75,7 +75,7 @@ export class NatsRpcClient extends RpcClient {
         this.pending.delete(token);
         clearTimeout(call.timer);
         if (msg.headers?.code === 503) call.reject({ code: 'NO_SUBSCRIBERS' });
-        else call.resolve(msg.string());
+        else call.resolve(msg.data); // bytes: decodeReply decodes the JSON head and leaves a tail as it is
       },
     });
   }

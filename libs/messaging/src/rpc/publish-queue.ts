@@ -2,7 +2,7 @@ import { type NatsConnection } from 'nats';
 
 interface Outgoing {
   subject: string;
-  payload: string;
+  payload: string | Uint8Array;
   reply?: string;
   onError?: (error: unknown) => void;
 }

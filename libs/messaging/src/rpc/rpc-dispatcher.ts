@@ -4,7 +4,7 @@ import {
   BadRequestError, checkRequestContext, type ErrorEnvelope, HubError, type PayloadClass, type RequestContext, type RpcMessage,
 } from '@hub/contracts';
 import { validatePayload } from './payload-validation';
-import { type RpcReply } from './rpc-wire';
+import { encodeReply, type RpcReply } from './rpc-wire';
 
 /** One served RPC: its subject, the class its payload is validated against, the bound handler. */
 export interface RpcRoute {
@@ -23,11 +23,10 @@ export interface RpcRoute {
 export class RpcDispatcher {
   private readonly logger = new Logger('RpcServer');
 
-  /** `raw`: the request's JSON as it crossed the bus. Resolves with the reply's JSON; never rejects. */
-  async handle(route: RpcRoute, raw: string): Promise<string> {
+  /** `raw`: the request's JSON as it crossed the bus. Resolves with the reply (rpc-wire.ts); never rejects. */
+  async handle(route: RpcRoute, raw: string): Promise<string | Uint8Array> {
     try {
-      const result: unknown = await this.run(route, raw);
-      return result === undefined ? '{}' : JSON.stringify({ result });
+      return encodeReply(await this.run(route, raw));
     } catch (error) {
       const reply: RpcReply = { error: this.toEnvelope(error, route.subject) };
       return JSON.stringify(reply);

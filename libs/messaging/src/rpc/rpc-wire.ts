@@ -1,9 +1,11 @@
-import { HubError, type ErrorEnvelope, type RequestContext } from '@hub/contracts';
+import { HubError, type ErrorEnvelope, type RequestContext, TailedReply } from '@hub/contracts';
 import { toHubError } from './rpc-errors';
 
 /**
  * A reply on the bus: `{"result": ...}`, `{}` for a handler that returned nothing, or
  * `{"error": {code, status, message}}`. Both ends are ours (RpcDispatcher, the RPC clients).
+ * A TailedReply is `{"result": <head>}`, a newline, then the tail as it is: JSON text never holds
+ * a raw newline (nor does any byte of a multi-byte UTF-8 character), so the first one ends the head.
  */
 export interface RpcReply {
   result?: unknown;
@@ -15,14 +17,40 @@ export function encodeRequest(data: unknown, ctx: RequestContext): string {
   return JSON.stringify({ ctx, data });
 }
 
-/** The handler's result, or the HubError its envelope describes. */
-export function decodeReply<Res>(raw: string, subject: string): Res {
+/**
+ * The reply of a handler's result. A TailedReply is its head, a newline, then its tail: as text
+ * when the tail is text, as bytes when the tail is bytes (the tail is copied once, never encoded).
+ */
+export function encodeReply(result: unknown): string | Uint8Array {
+  if (result === undefined) return '{}';
+  if (!(result instanceof TailedReply)) return JSON.stringify({ result });
+  const head = `${JSON.stringify({ result: result.head })}\n`;
+  return typeof result.tail === 'string' ? head + result.tail : Buffer.concat([Buffer.from(head), result.tail]);
+}
+
+const NEWLINE = 0x0a;
+const utf8 = new TextDecoder();
+
+/**
+ * The handler's result, or the HubError its envelope describes. `raw` is the reply as text
+ * (in-process) or as the bytes NATS delivered: then a tail stays bytes, never decoded.
+ */
+export function decodeReply<Res>(raw: string | Uint8Array, subject: string): Res {
   let reply: RpcReply;
+  let tail: string | Uint8Array | undefined;
   try {
-    reply = JSON.parse(raw) as RpcReply;
+    if (typeof raw === 'string') {
+      const end = raw.indexOf('\n');
+      reply = JSON.parse(end < 0 ? raw : raw.slice(0, end)) as RpcReply;
+      if (end >= 0) tail = raw.slice(end + 1);
+    } else {
+      const end = raw.indexOf(NEWLINE);
+      reply = JSON.parse(utf8.decode(end < 0 ? raw : raw.subarray(0, end))) as RpcReply;
+      if (end >= 0) tail = raw.subarray(end + 1);
+    }
   } catch (error) {
     throw toHubError(error, subject);
   }
   if (reply.error) throw HubError.fromEnvelope(reply.error);
-  return reply.result as Res;
+  return (tail === undefined ? reply.result : new TailedReply(reply.result, tail)) as Res;
 }

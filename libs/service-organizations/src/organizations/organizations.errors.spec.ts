@@ -6,7 +6,7 @@ import { OrganizationExistsError, OrganizationNotFoundError } from './organizati
 async function acrossTheBus(thrown: unknown): Promise<{ envelope: ErrorEnvelope; received: HubError }> {
   const route = { subject: 'organizations.organization.create', request: class {}, invoke: (): never => { throw thrown; } };
   const reply = await new RpcDispatcher().handle(route, JSON.stringify({ ctx: { requestId: 'r1' }, data: {} }));
-  const envelope = (JSON.parse(reply) as { error: ErrorEnvelope }).error;
+  const envelope = (JSON.parse(typeof reply === 'string' ? reply : Buffer.from(reply).toString('utf8')) as { error: ErrorEnvelope }).error;
   const wire = JSON.parse(JSON.stringify(envelope)) as unknown;
   return { envelope, received: toHubError(wire, 'organizations.organization.create') };
 }

@@ -1,0 +1,50 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+import { type OrganizationsConfig } from '../organizations.config';
+import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.tokens';
+
+/** The first pruning waits this long after boot: a restarted consumer takes back what it held first. */
+const FIRST_PRUNE_AFTER_MS = 60_000;
+const PRUNE_EVERY_MS = 3600_000;
+
+/**
+ * Repo event ids are kept so that an event is applied once per bus id (RepoEventsConsumer). The
+ * bus hands out nothing older than its retention (HUB_BUS_RETENTION_DAYS: JetStream's max age
+ * drops a message, acked or not), so an id older than that can never come back: it is deleted,
+ * a minute after boot and then every hour, and the table stays about one retention period long.
+ */
+@Injectable()
+export class RepoEventIdsPruner implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('RepoEventIdsPruner');
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
+    @Inject(ORGANIZATIONS_CONFIG) private readonly config: OrganizationsConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const run = (): void => void this.prune().catch((err: unknown) => this.logger.warn({ err }, 'pruning repo event ids failed'));
+    this.timer = setTimeout(() => {
+      run();
+      this.timer = setInterval(run, PRUNE_EVERY_MS).unref();
+    }, FIRST_PRUNE_AFTER_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearTimeout(this.timer);
+    clearInterval(this.timer);
+  }
+
+  /** Deletes the ids applied longer ago than the bus keeps events; resolves with how many. */
+  async prune(): Promise<number> {
+    // Counted in a SELECT: what a bare DELETE answers differs between the pg and PGlite drivers.
+    const [row] = (await this.ds.query(
+      `WITH gone AS (DELETE FROM organizations.repo_events_applied WHERE applied_at < now() - make_interval(days => $1) RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [this.config.HUB_BUS_RETENTION_DAYS],
+    )) as { n: number }[];
+    return row.n;
+  }
+}
