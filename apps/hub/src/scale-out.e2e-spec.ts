@@ -71,7 +71,7 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
     const single = await Promise.all([launch('credentials'), launch('organizations')]);
     for (const app of SCALED) {
       // Notifications log each applied event at debug level: the per-replica count.
-      const env = app === 'notifications' ? { LOG_LEVEL: 'debug' } : {};
+      const env: Record<string, string> = app === 'notifications' ? { LOG_LEVEL: 'debug' } : {};
       replicas[app] = [await launch(app, env), await launch(app, env)];
     }
     const all = [...single, ...SCALED.flatMap((app) => replicas[app])];
@@ -148,7 +148,8 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
     expect(await runners()).toHaveLength(2);
     await replicas.jobs[0].proc.stop('SIGKILL');
     const settled = await Promise.all(ids.map((id) => waitForStage(t, user.token, user.name, id, ['COMPLETED', 'ERROR', 'CANCELED'], 30_000)));
-    const stages = settled.map((j) => j.status.stage);
+    // @huggingface/hub types `stage` with the Spaces stages only; jobs answer the spec's JobStage.
+    const stages: string[] = settled.map((j) => j.status.stage);
     // The survivor completes its own; the killed replica's jobs are settled as ERROR, never left RUNNING.
     expect(stages.filter((s) => s === 'COMPLETED').length).toBeGreaterThan(0);
     expect(stages.filter((s) => s === 'ERROR').length).toBeGreaterThan(0);
