@@ -9,7 +9,16 @@ import { JobEntity } from './job.entity';
 
 export const ACTIVE_STAGES: JobStage[] = ['SCHEDULING', 'RUNNING'];
 
-export type JobPatch = Partial<Pick<JobEntity, 'stage' | 'message' | 'failureCount' | 'startedAt' | 'finishedAt' | 'runner' | 'heartbeatAt' | 'labels'>>;
+export type JobPatch = Partial<Pick<JobEntity, 'stage' | 'message' | 'failureCount' | 'startedAt' | 'finishedAt' | 'runner' | 'heartbeatAt' | 'labels' | 'runHandle'>>;
+
+/** A job from a row RETURNING * gave (column names, database values). */
+function hydrate(m: EntityManager, row: Record<string, unknown>): JobEntity {
+  const j = new JobEntity();
+  for (const column of m.connection.getMetadata(JobEntity).columns) {
+    column.setEntityValue(j, m.connection.driver.prepareHydratedValue(row[column.databaseName], column));
+  }
+  return j;
+}
 
 /** Reads and conditional writes of jobs; every stage change goes out on the bus with it. */
 @Injectable()
@@ -32,18 +41,21 @@ export class JobStore {
   /**
    * Applies the patch only while the job is in one of `from` (so a cancel and an exit cannot both
    * win); returns the updated job, or null when it had moved on. `extra` runs in the same transaction.
+   * A patch with a `stage` moves the job to a stage outside `from` (every caller does), so it is a
+   * stage change and goes out on the bus.
    */
   async transition(jobId: string, from: JobStage[], patch: JobPatch, extra?: (m: EntityManager, j: JobEntity) => Promise<void>): Promise<JobEntity | null> {
     return this.outbox.transaction(async (m) => {
-      const repo = m.getRepository(JobEntity);
-      const j = await repo.createQueryBuilder('j').setLock('pessimistic_write').where('j.id = :id', { id: jobId }).getOne();
-      if (!j || !from.includes(j.stage)) return null;
-      const stageChanged = patch.stage !== undefined && patch.stage !== j.stage;
-      const change = { ...patch, updatedAt: new Date() };
-      Object.assign(j, change);
-      // One UPDATE of the changed columns (save() would read the row again first).
-      await repo.update({ id: jobId }, change);
-      if (stageChanged || patch.failureCount !== undefined) await recordStatus(this.outbox, m, j);
+      // One conditional UPDATE … RETURNING, which locks the row as it writes it: one round trip
+      // instead of SELECT … FOR UPDATE then UPDATE, inside a transaction that every job goes through three times.
+      const result = await m.createQueryBuilder().update(JobEntity).set({ ...patch, updatedAt: new Date() })
+        .where('id = :id AND stage IN (:...from)', { id: jobId, from })
+        .returning('*').callListeners(false).updateEntity(false)
+        .execute();
+      const row = (result.raw as Record<string, unknown>[])[0];
+      if (!row) return null;
+      const j = hydrate(m, row);
+      if (patch.stage !== undefined || patch.failureCount !== undefined) await recordStatus(this.outbox, m, j);
       if (extra) await extra(m, j);
       return j;
     });

@@ -43,6 +43,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
+    this.runner.open?.();
     this.timer = setInterval(() => void this.tick().catch((e: unknown) => this.logger.warn(`tick failed: ${String(e)}`)), this.config.HUB_JOBS_HEARTBEAT_MS);
     this.timer.unref();
     // A restart kills what the previous process of this machine left running, without waiting for staleness.
@@ -56,6 +57,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
       r.run?.kill();
       await r.run?.done.catch(() => undefined);
     }));
+    await this.runner.close?.();
   }
 
   /** Starts a job created here (after its transaction committed). */
@@ -74,17 +76,15 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async drive(r: Running): Promise<void> {
-    const started = await this.store.transition(r.job.id, ['SCHEDULING'], {
-      stage: 'RUNNING', startedAt: new Date(), runner: this.replica, heartbeatAt: new Date(), message: null,
-    });
-    if (!started) return;
-    const job = started;
-    const sink = this.logs.sink(job.id);
-    let failures = job.failureCount;
+    const sink = this.logs.sink(r.job.id);
+    let failures = r.job.failureCount;
     for (let attempt = 1; ; attempt++) {
       if (r.stopping) break;
-      const exit = await this.attempt(r, job, attempt, (line) => sink.write(line));
+      const exit = await this.attempt(r, attempt, (line) => sink.write(line));
       await sink.flush();
+      // Canceled (by another replica) while its first run was being started: that run was killed.
+      if (!exit) break;
+      const job = r.job;
       if (r.stopping === 'cancel') break;
       if (r.stopping === 'shutdown') {
         await this.finish(job.id, 'ERROR', 'the jobs service stopped while this job ran', failures + 1);
@@ -112,10 +112,18 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
       const next = await this.store.transition(job.id, ['RUNNING'], { failureCount: failures, message: `attempt ${attempt} ${why}; retrying` });
       if (!next) break;
     }
-    await this.logs.trim(job.id).catch(() => undefined);
+    await this.logs.trim(r.job.id).catch(() => undefined);
   }
 
-  private async attempt(r: Running, job: JobEntity, attempt: number, onLine: (l: string) => void): Promise<RunExit> {
+  /**
+   * One run of the job, to its end; null when the job was no longer SCHEDULING once its first run
+   * was under way (then that run is killed). The first run's SCHEDULING → RUNNING transition
+   * stores its handle in the same UPDATE: RUNNING means a process runs, and no extra round trip.
+   * A crash before that UPDATE leaves no orphan: the spawn helper kills its runs when the service
+   * goes away.
+   */
+  private async attempt(r: Running, attempt: number, onLine: (l: string) => void): Promise<RunExit | null> {
+    const job = r.job;
     const spec = job.spec;
     const run = await this.runner.start({
       jobId: job.id, attempt, command: spec.command, arguments: spec.arguments, dockerImage: spec.dockerImage,
@@ -128,9 +136,31 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     r.run = run;
     // Canceled or stopped while the run was being started.
     if (r.stopping) run.kill();
-    if (run.handle) await this.store.setHandle(job.id, { ...run.handle, ...(this.self ? { supervisor: this.self } : {}) });
+    const handle = run.handle ? { ...run.handle, ...(this.self ? { supervisor: this.self } : {}) } : null;
+    try {
+      if (attempt === 1) {
+        const now = new Date();
+        const started = await this.store.transition(job.id, ['SCHEDULING'], {
+          stage: 'RUNNING', startedAt: now, runner: this.replica, heartbeatAt: now, message: null, runHandle: handle,
+        });
+        if (!started) {
+          run.kill();
+          await run.done;
+          return null;
+        }
+        r.job = started;
+      } else if (handle) {
+        await this.store.setHandle(job.id, handle);
+      }
+    } catch (e) {
+      // Not tracked in the database: not left running either.
+      run.kill();
+      await run.done;
+      throw e;
+    }
+    const startedAt = r.job.startedAt?.getTime() ?? Date.now();
     const timeout = spec.timeoutSeconds
-      ? setTimeout(() => { r.stopping ??= 'timeout'; run.kill(); }, spec.timeoutSeconds * 1000 - (Date.now() - (job.startedAt?.getTime() ?? Date.now())))
+      ? setTimeout(() => { r.stopping ??= 'timeout'; run.kill(); }, spec.timeoutSeconds * 1000 - (Date.now() - startedAt))
       : undefined;
     try {
       return await run.done;
