@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { type JobStage, NotFoundError } from '@hub/contracts';
-import { Outbox } from '@hub/messaging';
+import { Outbox, type OutboxEvent } from '@hub/messaging';
 import { JOBS_DS } from '../jobs.tokens';
-import { recordStatus } from './job-events';
+import { recordStatus, statusEvent } from './job-events';
 import { JobEntity } from './job.entity';
 
 export const ACTIVE_STAGES: JobStage[] = ['SCHEDULING', 'RUNNING'];
@@ -61,14 +61,42 @@ export class JobStore {
     });
   }
 
-  /** A running replica's sign of life. */
-  async heartbeat(ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.ds.query(`UPDATE jobs.jobs SET heartbeat_at = now() WHERE id = ANY($1)`, [ids]);
+  /** A new job with its status event and `events`, in one statement. */
+  async insert(job: JobEntity, events: OutboxEvent[]): Promise<void> {
+    const [sql, parameters] = this.ds.createQueryBuilder().insert().into(JobEntity).values(job).returning('id').getQueryAndParameters();
+    await this.outbox.write({ sql, parameters }, [statusEvent(job), ...events]);
   }
 
-  async saveMetrics(id: string, metrics: NonNullable<JobEntity['metrics']>): Promise<void> {
-    await this.ds.query(`UPDATE jobs.jobs SET metrics = $2 WHERE id = $1`, [id, JSON.stringify(metrics)]);
+  /**
+   * `transition` for the supervisor driving the job: one statement (UPDATE … RETURNING with the
+   * status event beside it) instead of BEGIN, UPDATE, INSERT, COMMIT. The event is made from the
+   * job the supervisor holds and the patch, which is exact because while a job is active only its
+   * supervisor changes its message and failure count (a cancel or a sweep changes its stage, and
+   * then this update does not apply).
+   */
+  async advance(job: JobEntity, from: JobStage[], patch: JobPatch): Promise<JobEntity | null> {
+    const [sql, parameters] = this.ds.createQueryBuilder().update(JobEntity).set({ ...patch, updatedAt: new Date() })
+      .where('id = :id AND stage IN (:...from)', { id: job.id, from })
+      .returning('*')
+      .getQueryAndParameters();
+    const [row] = await this.outbox.write<Record<string, unknown>>({ sql, parameters }, [statusEvent({ ...job, ...patch })]);
+    return row ? hydrate(this.ds.manager, row) : null;
+  }
+
+  /**
+   * A running replica's sign of life, with each job's resource sample (null: keep the last), in
+   * one statement per heartbeat; returns those of the jobs that were canceled (by any replica).
+   */
+  async heartbeat(beats: { id: string; metrics: NonNullable<JobEntity['metrics']> | null }[]): Promise<string[]> {
+    if (beats.length === 0) return [];
+    const rows = await this.ds.query<{ id: string }[]>(
+      `WITH touched AS (
+         UPDATE jobs.jobs j SET heartbeat_at = now(), metrics = coalesce(b.metrics, j.metrics)
+           FROM unnest($1::char(24)[], $2::jsonb[]) AS b(id, metrics) WHERE j.id = b.id RETURNING j.id, j.stage)
+       SELECT id FROM touched WHERE stage = 'CANCELED'`,
+      [beats.map((b) => b.id), beats.map((b) => (b.metrics ? JSON.stringify(b.metrics) : null))],
+    );
+    return rows.map((r) => r.id);
   }
 
   /** Active jobs nobody has touched for `staleMs` (and not ours): their replica is gone. */
@@ -92,12 +120,5 @@ export class JobStore {
       [bootId, replica],
     );
     return rows.map((r) => ({ id: r.id, handle: r.run_handle }));
-  }
-
-  /** Which of these jobs were canceled (by any replica). */
-  async canceled(ids: string[]): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.ds.query<{ id: string }[]>(`SELECT id FROM jobs.jobs WHERE id = ANY($1) AND stage = 'CANCELED'`, [ids]);
-    return rows.map((r) => r.id);
   }
 }

@@ -87,32 +87,32 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
       const job = r.job;
       if (r.stopping === 'cancel') break;
       if (r.stopping === 'shutdown') {
-        await this.finish(job.id, 'ERROR', 'the jobs service stopped while this job ran', failures + 1);
+        await this.finish(job, 'ERROR', 'the jobs service stopped while this job ran', failures + 1);
         break;
       }
       if (r.stopping === 'timeout') {
-        await this.finish(job.id, 'ERROR', `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`, failures + 1);
+        await this.finish(job, 'ERROR', `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`, failures + 1);
         break;
       }
       if (exit.timedOut) {
-        await this.finish(job.id, 'ERROR', `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`, failures + (exit.failures ?? 1));
+        await this.finish(job, 'ERROR', `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`, failures + (exit.failures ?? 1));
         break;
       }
       if (exit.code === 0) {
-        await this.finish(job.id, 'COMPLETED', null, failures + (exit.failures ?? 0));
+        await this.finish(job, 'COMPLETED', null, failures + (exit.failures ?? 0));
         break;
       }
       failures += exit.failures ?? 1;
       const why = exit.error ? `could not start: ${exit.error}` : exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code ?? '?'}`;
       if (attempt >= job.attempts || this.runner.retriesItself) {
-        await this.finish(job.id, 'ERROR', `Job failed: ${why}`, failures);
+        await this.finish(job, 'ERROR', `Job failed: ${why}`, failures);
         break;
       }
       // Still RUNNING: the next attempt starts at once; the failure count tells the clients.
-      const next = await this.store.transition(job.id, ['RUNNING'], { failureCount: failures, message: `attempt ${attempt} ${why}; retrying` });
+      const next = await this.store.advance(job, ['RUNNING'], { failureCount: failures, message: `attempt ${attempt} ${why}; retrying` });
       if (!next) break;
     }
-    await this.logs.trim(r.job.id).catch(() => undefined);
+    await sink.trim().catch(() => undefined);
   }
 
   /**
@@ -140,7 +140,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     try {
       if (attempt === 1) {
         const now = new Date();
-        const started = await this.store.transition(job.id, ['SCHEDULING'], {
+        const started = await this.store.advance(job, ['SCHEDULING'], {
           stage: 'RUNNING', startedAt: now, runner: this.replica, heartbeatAt: now, message: null, runHandle: handle,
         });
         if (!started) {
@@ -169,25 +169,24 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  private finish(jobId: string, stage: 'COMPLETED' | 'ERROR', message: string | null, failureCount: number): Promise<JobEntity | null> {
-    return this.store.transition(jobId, ACTIVE_STAGES, { stage, message, failureCount, finishedAt: new Date(), runner: null });
+  private finish(job: JobEntity, stage: 'COMPLETED' | 'ERROR', message: string | null, failureCount: number): Promise<JobEntity | null> {
+    return this.store.advance(job, ACTIVE_STAGES, { stage, message, failureCount, finishedAt: new Date(), runner: null });
   }
 
-  private async sample(r: Running): Promise<void> {
+  /** The run's resource sample since the last one; null without a process of its own here. */
+  private sample(r: Running): NonNullable<JobEntity['metrics']> | null {
     const pid = r.run?.pid;
-    const now = pid ? await readProc(pid) : null;
-    if (!now) return;
+    const now = pid ? readProc(pid) : null;
+    if (!now) return null;
     const metrics = { cpu_usage_pct: cpuPercent(r.lastSample, now), memory_used_bytes: now.rssBytes, timestamp: new Date(now.at).toISOString() };
     r.lastSample = now;
-    await this.store.saveMetrics(r.job.id, metrics);
+    return metrics;
   }
 
-  /** Heartbeat for ours, cancels from other replicas, and jobs whose replica went away. */
+  /** Heartbeat and resource samples for ours, cancels from other replicas, and jobs whose replica went away. */
   private async tick(): Promise<void> {
-    const ids = [...this.running.keys()];
-    await this.store.heartbeat(ids);
-    for (const r of this.running.values()) await this.sample(r);
-    for (const id of await this.store.canceled(ids)) this.stop(id);
+    const beats = [...this.running.values()].map((r) => ({ id: r.job.id, metrics: this.sample(r) }));
+    for (const id of await this.store.heartbeat(beats)) this.stop(id);
     await this.sweeper.sweep(this.replica, new Set(this.running.keys()));
   }
 }

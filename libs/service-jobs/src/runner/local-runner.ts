@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hardwareOf } from '@hub/contracts';
 import { containerName, dockerClientEnv, dockerRunArgs, MAX_PROCESSES } from './docker-args';
-import { type JobRun, type JobRunner, type RunExit, type RunHandle, type RunRequest } from './job-runner';
+import { type JobRun, type JobRunner, type RunHandle, type RunRequest } from './job-runner';
 import { bootId, stillRunning } from './process-identity';
 import { SpawnHelper } from './spawn-helper';
 
