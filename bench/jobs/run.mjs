@@ -9,6 +9,8 @@
 //   BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
 //   BENCH_SKIP_BUILD [unset]      use dist/apps/hub as built
 //   BENCH_HUB_MAIN [dist/apps/hub/main.js]  the hub bundle to run (relative to the repository), e.g. a kept build for an A/B run
+//   BENCH_PG_COUNT_URL [unset]    a URL answering the number of round trips to Postgres so far (a counting proxy the hub's
+//                                 BENCH_PG_ADMIN_URL goes through): round trips per job are printed
 //   BENCH_HUB_NODE_ARGS [unset]   node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
 // create-to-RUNNING / -COMPLETED come from the job's own timestamps (createdAt, startedAt,
 // finishedAt, set by the jobs service); first-line latency is measured by this client, from
@@ -131,6 +133,8 @@ async function main() {
     const ids = [];
     await sleep(1500);
     const xact0 = await commits(admin, dbName);
+    const trips = async () => (process.env.BENCH_PG_COUNT_URL ? Number(await (await fetch(process.env.BENCH_PG_COUNT_URL)).text()) : NaN);
+    const trips0 = await trips();
     const cpu0 = cpuOf(hub.pid);
     const t0 = performance.now();
     let next = 0;
@@ -147,6 +151,7 @@ async function main() {
     }
     const cpu = cpuSpent(hub.pid, cpu0, cpuOf(hub.pid));
     await sleep(1500);
+    const tripsPerJob = ((await trips()) - trips0) / JOBS;
     const xactPerJob = ((await commits(admin, dbName)) - xact0) / JOBS;
     const wall = Math.max(...jobs.map((j) => Date.parse(j.finishedAt))) - Math.min(...jobs.map((j) => Date.parse(j.createdAt)));
     const toRunning = jobs.map((j) => Date.parse(j.startedAt) - Date.parse(j.createdAt));
@@ -174,7 +179,7 @@ async function main() {
     console.log(`jobs: ${JOBS} (${failed} not COMPLETED), POSTs done in ${f(launched)}, all finished in ${f(wall)} → ${(JOBS / (wall / 1000)).toFixed(1)} jobs/s`);
     console.log(`create → RUNNING   p50 ${f(pct(toRunning, 50))}  p99 ${f(pct(toRunning, 99))}  (target p99 ≤ ${TARGET_RUNNING_P99_MS} ms: ${pct(toRunning, 99) <= TARGET_RUNNING_P99_MS ? 'met' : 'NOT met'})`);
     console.log(`hub CPU time (user+system, /proc) per job, launch to all finished: ${(cpu.hub / JOBS).toFixed(1)} ms, + its spawn helper ${(cpu.helpers / JOBS).toFixed(1)} ms; load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
-    console.log(`transactions committed per job (pg_stat_database, with the hub's background work): ${xactPerJob.toFixed(1)}`);
+    console.log(`transactions committed per job (pg_stat_database, with the hub's background work): ${xactPerJob.toFixed(1)}${process.env.BENCH_PG_COUNT_URL ? `; round trips to Postgres per job (counting proxy, same): ${tripsPerJob.toFixed(1)}` : ''}`);
     console.log(`stages from created (database timestamps), p50 / p99: RUNNING stored ${f(pct(stage('running'), 50))} / ${f(pct(stage('running'), 99))}; first log line stored ${f(pct(stage('first_line'), 50))} / ${f(pct(stage('first_line'), 99))}; finished ${f(pct(stage('finished'), 50))} / ${f(pct(stage('finished'), 99))}`);
     console.log(`create → COMPLETED p50 ${f(pct(toDone, 50))}  p99 ${f(pct(toDone, 99))}`);
     console.log(`log stream first line (client: POST sent → first data line) p50 ${f(pct(first, 50))}  p99 ${f(pct(first, 99))}`);
