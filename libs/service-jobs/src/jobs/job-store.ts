@@ -47,7 +47,7 @@ export class JobStore {
   async transition(jobId: string, from: JobStage[], patch: JobPatch, extra?: (m: EntityManager, j: JobEntity) => Promise<void>): Promise<JobEntity | null> {
     return this.outbox.transaction(async (m) => {
       // One conditional UPDATE … RETURNING, which locks the row as it writes it: one round trip
-      // instead of SELECT … FOR UPDATE then UPDATE, inside a transaction that every job goes through three times.
+      // instead of SELECT … FOR UPDATE then UPDATE (cancel, relabel, sweep; the supervisor uses `advance`).
       const result = await m.createQueryBuilder().update(JobEntity).set({ ...patch, updatedAt: new Date() })
         .where('id = :id AND stage IN (:...from)', { id: jobId, from })
         .returning('*').callListeners(false).updateEntity(false)
