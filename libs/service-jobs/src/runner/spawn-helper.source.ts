@@ -15,6 +15,8 @@
  */
 export const SPAWN_HELPER_SOURCE = String.raw`
 'use strict';
+// What ps shows instead of this whole program.
+process.title = 'hub-jobs-spawn-helper';
 const { spawn } = require('node:child_process');
 const { chownSync, mkdirSync, readFileSync, rmSync } = require('node:fs');
 const { createInterface } = require('node:readline');
