@@ -84,7 +84,19 @@ const killAll = () => {
   process.exit(0);
 };
 
-process.on('message', (m) => { if (m && m.op === 'spawn') run(m); });
+// One spawn per loop turn: a spawn blocks this loop until the child has exec'd, and a burst of
+// requests read at once would otherwise hold back the output and exits of the runs already going.
+const queue = [];
+const nextSpawn = () => {
+  const m = queue.shift();
+  if (m) run(m);
+  if (queue.length > 0) setImmediate(nextSpawn);
+};
+process.on('message', (m) => {
+  if (!m || m.op !== 'spawn') return;
+  queue.push(m);
+  if (queue.length === 1) setImmediate(nextSpawn);
+});
 process.on('disconnect', killAll);
 process.on('SIGTERM', killAll);
 // Ctrl-C reaches the whole foreground group: the service shuts down and stops its runs itself.
