@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { hardwareOf } from '@hub/contracts';
 import { containerName, dockerClientEnv, dockerRunArgs, MAX_PROCESSES } from './docker-args';
 import { type JobRun, type JobRunner, type RunHandle, type RunRequest } from './job-runner';
-import { bootId, stillRunning } from './process-identity';
+import { bootId, killGroup, stillRunning } from './process-identity';
 import { SpawnHelper } from './spawn-helper';
 
 /** A PATH for user commands; nothing else of the hub's environment reaches a job. */
@@ -18,9 +18,6 @@ function uidOf(user: string): { uid: number; gid: number } {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-const killGroup = (pid: number): void => {
-  try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
-};
 const dockerRm = (name: string): Promise<void> => new Promise((r) => execFile('docker', ['rm', '-f', name], { timeout: 30_000 }, () => r()));
 
 export interface LocalRunnerOptions { workDir: string; runAsUser: string; docker: boolean }

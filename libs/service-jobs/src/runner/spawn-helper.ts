@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type RunExit } from './job-runner';
+import { killGroup } from './process-identity';
 import { SPAWN_HELPER_SOURCE } from './spawn-helper.source';
 
 export interface SpawnRequest {
@@ -33,9 +34,6 @@ interface Pending {
   exited(e: RunExit): void;
 }
 
-const killGroup = (pid: number): void => {
-  try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
-};
 
 /**
  * Spawns job processes through a small long-lived Node process instead of this one. `spawn`
