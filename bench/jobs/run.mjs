@@ -8,13 +8,16 @@
 //   BENCH_LOG_SAMPLES [20]        jobs whose log stream is opened right after the POST
 //   BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
 //   BENCH_SKIP_BUILD [unset]      use dist/apps/hub as built
+//   BENCH_HUB_MAIN [dist/apps/hub/main.js]  the hub bundle to run (relative to the repository), e.g. a kept build for an A/B run
+//   BENCH_PG_COUNT_URL [unset]    a URL answering the number of round trips to Postgres so far (a counting proxy the hub's
+//                                 BENCH_PG_ADMIN_URL goes through): round trips per job are printed
 //   BENCH_HUB_NODE_ARGS [unset]   node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
 // create-to-RUNNING / -COMPLETED come from the job's own timestamps (createdAt, startedAt,
 // finishedAt, set by the jobs service); first-line latency is measured by this client, from
 // sending the POST to reading the first `data:` line of /logs.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -30,11 +33,36 @@ const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL || 'postgres://postgres@127.0.0
 const ADMIN = `bench-admin-${randomBytes(8).toString('hex')}`;
 const TARGET_RUNNING_P99_MS = 500;
 
-/** CPU time (user + system) a process has used so far, from /proc/<pid>/stat (Linux). */
+/** CPU time (user + system) a process has used so far, from /proc/<pid>/stat (Linux); 0 once it is gone. */
 const cpuMs = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
 };
+/** The live child processes of a process (all its threads'), from /proc. */
+const childrenOf = (pid) => {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+};
+/**
+ * CPU time of the hub's own process and of its long-lived children (the jobs spawn helper), per
+ * pid: sampled when no job runs, so the only children are helpers.
+ */
+const cpuOf = (pid) => new Map([[pid, cpuMs(pid)], ...childrenOf(pid).map((c) => [c, cpuMs(c)])]);
+const cpuSpent = (hubPid, before, after) => {
+  let helpers = 0;
+  for (const [pid, ms] of after) if (pid !== hubPid) helpers += ms - (before.get(pid) ?? 0);
+  return { hub: after.get(hubPid) - before.get(hubPid), helpers };
+};
+/** Transactions committed in a database so far; Postgres flushes a backend's counts within about a second of it going idle. */
+const commits = async (admin, db) => Number((await admin.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [db])).rows[0].xact_commit);
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
@@ -79,7 +107,7 @@ async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const nodeArgs = (process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const hub = spawn(process.execPath, [...nodeArgs, join(root, 'dist/apps/hub/main.js')], {
+  const hub = spawn(process.execPath, [...nodeArgs, resolve(root, process.env.BENCH_HUB_MAIN || 'dist/apps/hub/main.js')], {
     cwd: root, stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       PATH: process.env.PATH, DATABASE_URL: dbUrl, HUB_MIGRATE_ON_START: 'true', HUB_ADMIN_TOKEN: ADMIN, PORT: String(port), HOST: '127.0.0.1',
@@ -103,7 +131,11 @@ async function main() {
 
     console.log(`launching ${JOBS} jobs, ${CONCURRENCY} POSTs in flight…`);
     const ids = [];
-    const cpu0 = cpuMs(hub.pid);
+    await sleep(1500);
+    const xact0 = await commits(admin, dbName);
+    const trips = async () => (process.env.BENCH_PG_COUNT_URL ? Number(await (await fetch(process.env.BENCH_PG_COUNT_URL)).text()) : NaN);
+    const trips0 = await trips();
+    const cpu0 = cpuOf(hub.pid);
     const t0 = performance.now();
     let next = 0;
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -117,10 +149,27 @@ async function main() {
       if (performance.now() - t0 > 300_000) throw new Error('jobs did not finish within 5 minutes');
       await sleep(100);
     }
-    const cpuPerJob = (cpuMs(hub.pid) - cpu0) / JOBS;
+    const cpu = cpuSpent(hub.pid, cpu0, cpuOf(hub.pid));
+    await sleep(1500);
+    const tripsPerJob = ((await trips()) - trips0) / JOBS;
+    const xactPerJob = ((await commits(admin, dbName)) - xact0) / JOBS;
     const wall = Math.max(...jobs.map((j) => Date.parse(j.finishedAt))) - Math.min(...jobs.map((j) => Date.parse(j.createdAt)));
     const toRunning = jobs.map((j) => Date.parse(j.startedAt) - Date.parse(j.createdAt));
     const toDone = jobs.map((j) => Date.parse(j.finishedAt) - Date.parse(j.createdAt));
+    // Each job's stages at the database's precision: created → RUNNING stored → first log line stored (the process ran) → finished.
+    const db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    const { rows: stages } = await db.query(`
+      SELECT extract(epoch FROM j.created_at) * 1000 AS created_ms, (j.run_handle->'process'->>'startTicks')::bigint AS start_ticks,
+             extract(epoch FROM j.started_at - j.created_at) * 1000 AS running,
+             extract(epoch FROM (SELECT min(l.ts) FROM jobs.job_logs l WHERE l.job_id = j.id) - j.created_at) * 1000 AS first_line,
+             extract(epoch FROM j.finished_at - j.created_at) * 1000 AS finished
+        FROM jobs.jobs j WHERE j.id = ANY($1)`, [ids]);
+    await db.end();
+    // The process's start time: clock ticks since boot (100 a second) from its run handle, boot time from /proc/uptime.
+    const bootMs = Date.now() - Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 1000;
+    for (const r of stages) r.spawned = r.start_ticks === null ? NaN : bootMs + Number(r.start_ticks) * 10 - Number(r.created_ms);
+    const stage = (k) => stages.map((r) => Number(r[k])).filter((x) => Number.isFinite(x));
     const notDone = jobs.filter((j) => j.status.stage !== 'COMPLETED');
     const failed = notDone.length;
     for (const m of new Set(notDone.map((j) => `${j.status.stage}: ${j.status.message}`))) console.log(`not COMPLETED: ${m}`);
@@ -133,7 +182,9 @@ async function main() {
     console.log('');
     console.log(`jobs: ${JOBS} (${failed} not COMPLETED), POSTs done in ${f(launched)}, all finished in ${f(wall)} → ${(JOBS / (wall / 1000)).toFixed(1)} jobs/s`);
     console.log(`create → RUNNING   p50 ${f(pct(toRunning, 50))}  p99 ${f(pct(toRunning, 99))}  (target p99 ≤ ${TARGET_RUNNING_P99_MS} ms: ${pct(toRunning, 99) <= TARGET_RUNNING_P99_MS ? 'met' : 'NOT met'})`);
-    console.log(`hub CPU time (user+system, /proc) per job, launch to all finished: ${cpuPerJob.toFixed(1)} ms; load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
+    console.log(`hub CPU time (user+system, /proc) per job, launch to all finished: ${(cpu.hub / JOBS).toFixed(1)} ms, + its spawn helper ${(cpu.helpers / JOBS).toFixed(1)} ms; load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
+    console.log(`transactions committed per job (pg_stat_database, with the hub's background work): ${xactPerJob.toFixed(1)}${process.env.BENCH_PG_COUNT_URL ? `; round trips to Postgres per job (counting proxy, same): ${tripsPerJob.toFixed(1)}` : ''}`);
+    console.log(`stages from created (database timestamps; the process's start time to 10 ms), p50 / p99: process started ${f(pct(stage('spawned'), 50))} / ${f(pct(stage('spawned'), 99))}; RUNNING stored ${f(pct(stage('running'), 50))} / ${f(pct(stage('running'), 99))}; first log line stored ${f(pct(stage('first_line'), 50))} / ${f(pct(stage('first_line'), 99))}; finished ${f(pct(stage('finished'), 50))} / ${f(pct(stage('finished'), 99))}`);
     console.log(`create → COMPLETED p50 ${f(pct(toDone, 50))}  p99 ${f(pct(toDone, 99))}`);
     console.log(`log stream first line (client: POST sent → first data line) p50 ${f(pct(first, 50))}  p99 ${f(pct(first, 99))}`);
   } finally {

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { runJob } from '@huggingface/hub';
 import { connect } from 'nats';
 import { subject } from '@hub/contracts';
@@ -67,21 +68,21 @@ describeWithInfra('distributed hub: jobs', () => {
     expect(mine().filter((g) => g.subject === subject('hub.audit.jobs.create'))).toHaveLength(1);
   });
 
-  it('a jobs service killed -9 mid-run and restarted kills the orphaned process group and settles the job as ERROR', async () => {
+  /** Runs a job with two background sleeps, stops the jobs service mid-run with `kill`, restarts it, and checks the job is settled and its processes gone. */
+  async function killMidRun(kill: (jobs: RunningProcess) => Promise<void>): Promise<void> {
     const t = { baseUrl: gateway, adminToken: ADMIN };
     const user = await makeUser(t);
     const marker = String(800_000 + Math.floor(Math.random() * 99_999));
     const job = await runJob({
       namespace: user.name, accessToken: user.token, hubUrl: gateway, dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', `sleep ${marker} & sleep ${marker}; wait`],
     });
+    // RUNNING is stored with the run handle (process group, start time, boot id), after the spawn.
     await waitForStage(t, user.token, user.name, job.id, ['RUNNING']);
     const seen = Date.now() + 5000;
     while (processesWith(`sleep ${marker}`).length < 2 && Date.now() < seen) await new Promise((r) => setTimeout(r, 50));
-    // The run handle (process group, start time, boot id) is stored right after the spawn.
-    await new Promise((r) => setTimeout(r, 300));
     const jobs = procs.find((p) => p.output !== undefined && p.child.spawnargs.some((a) => a.includes('apps/jobs/')));
     if (!jobs) throw new Error('no jobs process');
-    await jobs.stop('SIGKILL');
+    await kill(jobs);
     procs.splice(procs.indexOf(jobs), 1);
     const again = startApp('jobs', { ...common, PORT: String(jobsPort), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200' });
     procs.push(again);
@@ -92,5 +93,22 @@ describeWithInfra('distributed hub: jobs', () => {
     const gone = Date.now() + 5000;
     while (processesWith(`sleep ${marker}`).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
     expect(processesWith(`sleep ${marker}`)).toEqual([]);
+  }
+
+  it('a jobs service killed -9 mid-run and restarted: its processes are gone (its spawn helper kills them) and the job is settled as ERROR', async () => {
+    await killMidRun((jobs) => jobs.stop('SIGKILL'));
+  }, 240_000);
+
+  it('a jobs service and its spawn helper both killed -9 mid-run: the restarted service kills the orphaned process group from the stored handle', async () => {
+    await killMidRun(async (jobs) => {
+      // The jobs service's only child is its spawn helper (job processes are the helper's children).
+      const pid = jobs.child.pid ?? 0;
+      const [helper] = readdirSync(`/proc/${pid}/task`).flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+      if (!helper) throw new Error('no spawn helper');
+      // Stopped first, so it cannot see its service go and kill the runs itself.
+      process.kill(helper, 'SIGSTOP');
+      await jobs.stop('SIGKILL');
+      process.kill(helper, 'SIGKILL');
+    });
   }, 240_000);
 });

@@ -8,7 +8,7 @@ import { event, subject } from '@hub/contracts';
 import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
 import { type EventMeta } from '../events/event-bus';
 import { InProcessEventBus } from '../events/in-process-event-bus';
-import { Outbox } from './outbox';
+import { Outbox, outboxEvent } from './outbox';
 import { OutboxRelay } from './outbox-relay';
 
 class Step {
@@ -88,6 +88,25 @@ describeWithInfra('transactional outbox on Postgres', () => {
       await outbox.add(m, Stepped, { n: -5 });
     })).rejects.toThrow(/invalid .*test\.outbox\.step event: n must not be less than 0/);
     expect(await ds.query('SELECT n FROM svc.things WHERE n = 2')).toEqual([]);
+  });
+
+  it('write: a statement and its events in one, the events stored only when the statement returned a row, in order', async () => {
+    got.length = 0;
+    const relay = new OutboxRelay(ds, bus, 'svc');
+    const outbox = new Outbox(ds, 'svc', relay, bus);
+    relay.start();
+    await ds.query('INSERT INTO svc.things (n) VALUES (10)');
+    const move = (to: number, from: number) => ({ sql: 'UPDATE svc.things SET n = $1 WHERE n = $2 RETURNING n', parameters: [to, from] });
+    expect(await outbox.write(move(11, 10), [outboxEvent(Stepped, { n: 4 }, 'w'), outboxEvent(Stepped, { n: 5 }, 'w')])).toEqual([{ n: 11 }]);
+    // Nothing matched: no row, no event.
+    expect(await outbox.write(move(12, 10), [outboxEvent(Stepped, { n: 6 }, 'w')])).toEqual([]);
+    // An invalid event fails before anything is written.
+    await expect(outbox.write(move(13, 11), [outboxEvent(Stepped, { n: -1 })])).rejects.toThrow(/invalid .*test\.outbox\.step event/);
+    expect(await ds.query('SELECT n FROM svc.things WHERE n >= 10 ORDER BY n')).toEqual([{ n: 11 }]);
+    await waitUntil(() => got.length >= 2);
+    await new Promise((r) => setTimeout(r, 300));
+    await relay.stop();
+    expect(got.map((g) => g.n)).toEqual([4, 5]);
   });
 
   it('relays from one replica at a time, and another takes over when it stops', async () => {

@@ -16,6 +16,24 @@ export interface OutboxAddOptions {
   aggregate?: string;
 }
 
+/** One event for `Outbox.write`. */
+export interface OutboxEvent<T = unknown> {
+  event: EventDescriptor<T>;
+  payload: T;
+  aggregate?: string;
+}
+
+/** An event for `Outbox.write`, its payload typed by its descriptor. */
+export const outboxEvent = <T>(event: EventDescriptor<T>, payload: T, aggregate?: string): OutboxEvent<T> => ({ event, payload, aggregate });
+
+/** The payload as it will be stored, once checked against the event's class. */
+function checkedPayload<T>(event: EventDescriptor<T>, payload: T): string {
+  const json = JSON.stringify(payload);
+  const errors = validateSync(plainToInstance(event.payload, JSON.parse(json) as object) as object, { forbidUnknownValues: false });
+  if (errors.length > 0) throw new Error(`invalid ${event.subject} event: ${flattenValidationErrors(errors).join('; ')}`);
+  return json;
+}
+
 /**
  * A service's transactional outbox: a use case writes its state change and the events it
  * causes in one transaction, and the relay publishes them after the commit (decision 0007).
@@ -43,13 +61,38 @@ export class Outbox {
    * made it instead of a consumer later.
    */
   async add<T>(m: EntityManager, event: EventDescriptor<T>, payload: T, options: OutboxAddOptions = {}): Promise<string> {
-    const errors = validateSync(plainToInstance(event.payload, JSON.parse(JSON.stringify(payload)) as object) as object, { forbidUnknownValues: false });
-    if (errors.length > 0) throw new Error(`invalid ${event.subject} event: ${flattenValidationErrors(errors).join('; ')}`);
+    const json = checkedPayload(event, payload);
     const id = newObjectId();
     await m.query(`INSERT INTO ${this.schema}.outbox (id, subject, payload, aggregate) VALUES ($1, $2, $3, $4)`, [
-      id, event.subject, JSON.stringify(payload), options.aggregate ?? null,
+      id, event.subject, json, options.aggregate ?? null,
     ]);
     return id;
+  }
+
+  /**
+   * One data-modifying statement (`INSERT …` / `UPDATE … RETURNING …`, parameters `$1…`) and its
+   * events, written atomically in a single statement, then published at once: the events are
+   * stored only when the statement returned a row (a conditional update that did not apply adds
+   * none). Returns the statement's rows. For a write whose events are known before it runs, this
+   * is one round trip where `transaction` + `add` takes BEGIN, the write, an INSERT per event and
+   * COMMIT (the jobs launcher's stage changes, decision 0613).
+   */
+  async write<R>(statement: { sql: string; parameters: unknown[] }, events: OutboxEvent[]): Promise<R[]> {
+    const parameters = [...statement.parameters];
+    const rows = events.map((e, i) => {
+      parameters.push(newObjectId(), e.event.subject, checkedPayload(e.event, e.payload), e.aggregate ?? null);
+      const n = parameters.length;
+      return `($${n - 3}, $${n - 2}, $${n - 1}, $${n}, ${i})`;
+    });
+    // Inside a CTE: TypeORM returns a bare UPDATE … RETURNING as [rows, count]. ORDER BY: seq follows the events' order.
+    const sql = `WITH changed AS (${statement.sql})${rows.length === 0 ? '' : `,
+      events AS (INSERT INTO ${this.schema}.outbox (id, subject, payload, aggregate)
+        SELECT e.id, e.subject, e.payload, e.aggregate FROM (VALUES ${rows.join(', ')}) AS e(id, subject, payload, aggregate, n)
+        WHERE EXISTS (SELECT 1 FROM changed) ORDER BY e.n)`}
+      SELECT * FROM changed`;
+    const result: R[] = await this.ds.query(sql, parameters);
+    if (events.length > 0 && result.length > 0) this.relay.kick();
+    return result;
   }
 
   /** Runs work in a transaction on the service's DataSource, then has the relay publish at once. */

@@ -2,14 +2,23 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { type JobStage, NotFoundError } from '@hub/contracts';
-import { Outbox } from '@hub/messaging';
+import { Outbox, type OutboxEvent } from '@hub/messaging';
 import { JOBS_DS } from '../jobs.tokens';
-import { recordStatus } from './job-events';
+import { recordStatus, statusEvent } from './job-events';
 import { JobEntity } from './job.entity';
 
 export const ACTIVE_STAGES: JobStage[] = ['SCHEDULING', 'RUNNING'];
 
-export type JobPatch = Partial<Pick<JobEntity, 'stage' | 'message' | 'failureCount' | 'startedAt' | 'finishedAt' | 'runner' | 'heartbeatAt' | 'labels'>>;
+export type JobPatch = Partial<Pick<JobEntity, 'stage' | 'message' | 'failureCount' | 'startedAt' | 'finishedAt' | 'runner' | 'heartbeatAt' | 'labels' | 'runHandle'>>;
+
+/** A job from a row RETURNING * gave (column names, database values). */
+function hydrate(m: EntityManager, row: Record<string, unknown>): JobEntity {
+  const j = new JobEntity();
+  for (const column of m.connection.getMetadata(JobEntity).columns) {
+    column.setEntityValue(j, m.connection.driver.prepareHydratedValue(row[column.databaseName], column));
+  }
+  return j;
+}
 
 /** Reads and conditional writes of jobs; every stage change goes out on the bus with it. */
 @Injectable()
@@ -32,31 +41,62 @@ export class JobStore {
   /**
    * Applies the patch only while the job is in one of `from` (so a cancel and an exit cannot both
    * win); returns the updated job, or null when it had moved on. `extra` runs in the same transaction.
+   * A patch with a `stage` moves the job to a stage outside `from` (every caller does), so it is a
+   * stage change and goes out on the bus.
    */
   async transition(jobId: string, from: JobStage[], patch: JobPatch, extra?: (m: EntityManager, j: JobEntity) => Promise<void>): Promise<JobEntity | null> {
     return this.outbox.transaction(async (m) => {
-      const repo = m.getRepository(JobEntity);
-      const j = await repo.createQueryBuilder('j').setLock('pessimistic_write').where('j.id = :id', { id: jobId }).getOne();
-      if (!j || !from.includes(j.stage)) return null;
-      const stageChanged = patch.stage !== undefined && patch.stage !== j.stage;
-      const change = { ...patch, updatedAt: new Date() };
-      Object.assign(j, change);
-      // One UPDATE of the changed columns (save() would read the row again first).
-      await repo.update({ id: jobId }, change);
-      if (stageChanged || patch.failureCount !== undefined) await recordStatus(this.outbox, m, j);
+      // One conditional UPDATE … RETURNING, which locks the row as it writes it: one round trip
+      // instead of SELECT … FOR UPDATE then UPDATE (cancel, relabel, sweep; the supervisor uses `advance`).
+      const result = await m.createQueryBuilder().update(JobEntity).set({ ...patch, updatedAt: new Date() })
+        .where('id = :id AND stage IN (:...from)', { id: jobId, from })
+        .returning('*').callListeners(false).updateEntity(false)
+        .execute();
+      const row = (result.raw as Record<string, unknown>[])[0];
+      if (!row) return null;
+      const j = hydrate(m, row);
+      if (patch.stage !== undefined || patch.failureCount !== undefined) await recordStatus(this.outbox, m, j);
       if (extra) await extra(m, j);
       return j;
     });
   }
 
-  /** A running replica's sign of life. */
-  async heartbeat(ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.ds.query(`UPDATE jobs.jobs SET heartbeat_at = now() WHERE id = ANY($1)`, [ids]);
+  /** A new job with its status event and `events`, in one statement. */
+  async insert(job: JobEntity, events: OutboxEvent[]): Promise<void> {
+    const [sql, parameters] = this.ds.createQueryBuilder().insert().into(JobEntity).values(job).returning('id').getQueryAndParameters();
+    await this.outbox.write({ sql, parameters }, [statusEvent(job), ...events]);
   }
 
-  async saveMetrics(id: string, metrics: NonNullable<JobEntity['metrics']>): Promise<void> {
-    await this.ds.query(`UPDATE jobs.jobs SET metrics = $2 WHERE id = $1`, [id, JSON.stringify(metrics)]);
+  /**
+   * `transition` for the supervisor driving the job: one statement (UPDATE … RETURNING with the
+   * status event beside it) instead of BEGIN, UPDATE, INSERT, COMMIT. The event is made from the
+   * job the supervisor holds and the patch, which is exact because while a job is active only its
+   * supervisor changes its message and failure count (a cancel or a sweep changes its stage, and
+   * then this update does not apply).
+   */
+  async advance(job: JobEntity, from: JobStage[], patch: JobPatch): Promise<JobEntity | null> {
+    const [sql, parameters] = this.ds.createQueryBuilder().update(JobEntity).set({ ...patch, updatedAt: new Date() })
+      .where('id = :id AND stage IN (:...from)', { id: job.id, from })
+      .returning('*')
+      .getQueryAndParameters();
+    const [row] = await this.outbox.write<Record<string, unknown>>({ sql, parameters }, [statusEvent({ ...job, ...patch })]);
+    return row ? hydrate(this.ds.manager, row) : null;
+  }
+
+  /**
+   * A running replica's sign of life, with each job's resource sample (null: keep the last), in
+   * one statement per heartbeat; returns those of the jobs that were canceled (by any replica).
+   */
+  async heartbeat(beats: { id: string; metrics: NonNullable<JobEntity['metrics']> | null }[]): Promise<string[]> {
+    if (beats.length === 0) return [];
+    const rows = await this.ds.query<{ id: string }[]>(
+      `WITH touched AS (
+         UPDATE jobs.jobs j SET heartbeat_at = now(), metrics = coalesce(b.metrics, j.metrics)
+           FROM unnest($1::char(24)[], $2::jsonb[]) AS b(id, metrics) WHERE j.id = b.id RETURNING j.id, j.stage)
+       SELECT id FROM touched WHERE stage = 'CANCELED'`,
+      [beats.map((b) => b.id), beats.map((b) => (b.metrics ? JSON.stringify(b.metrics) : null))],
+    );
+    return rows.map((r) => r.id);
   }
 
   /** Active jobs nobody has touched for `staleMs` (and not ours): their replica is gone. */
@@ -80,12 +120,5 @@ export class JobStore {
       [bootId, replica],
     );
     return rows.map((r) => ({ id: r.id, handle: r.run_handle }));
-  }
-
-  /** Which of these jobs were canceled (by any replica). */
-  async canceled(ids: string[]): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.ds.query<{ id: string }[]>(`SELECT id FROM jobs.jobs WHERE id = ANY($1) AND stage = 'CANCELED'`, [ids]);
-    return rows.map((r) => r.id);
   }
 }

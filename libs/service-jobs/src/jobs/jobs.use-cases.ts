@@ -12,7 +12,7 @@ import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from '../jobs.tokens';
 import { JobLogs } from '../logs/job-logs';
 import { JobSupervisor } from '../runner/job-supervisor';
-import { recordJobAudit, recordStatus } from './job-events';
+import { jobAuditEvent, recordJobAudit } from './job-events';
 import { JobEntity, type JobOwner } from './job.entity';
 import { ACTIVE_STAGES, JobStore } from './job-store';
 import { toJobView } from './job.view';
@@ -50,11 +50,7 @@ export class JobsUseCases {
       extraEnv: dto.environment ?? {}, labels: spec.labels ?? {}, stage: 'SCHEDULING', message: null, failureCount: 0,
       attempts: spec.attempts ?? 1, runner: null, runHandle: null, heartbeatAt: now, metrics: null, createdAt: now, updatedAt: now, startedAt: null, finishedAt: null,
     } satisfies JobEntity);
-    await this.outbox.transaction(async (m) => {
-      await m.getRepository(JobEntity).insert(job);
-      await recordStatus(this.outbox, m, job);
-      await recordJobAudit(this.outbox, m, ctx, job, 'jobs.create', `Job ${job.id} created`, { initiator: job.initiator });
-    });
+    await this.store.insert(job, [jobAuditEvent(ctx, job, 'jobs.create', `Job ${job.id} created`, { initiator: job.initiator })]);
     this.supervisor.launch(job);
     return this.view(job);
   }

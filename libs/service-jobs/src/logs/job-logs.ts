@@ -13,10 +13,12 @@ export class LogSink {
   private buffer: { ts: Date; line: string }[] = [];
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
+  private written = 0;
 
-  constructor(private readonly logs: JobLogs, private readonly jobId: string, private readonly maxLength: number) {}
+  constructor(private readonly logs: JobLogs, private readonly jobId: string, private readonly maxLength: number, private readonly maxLines: number) {}
 
   write(line: string): void {
+    this.written++;
     this.buffer.push({ ts: new Date(), line: line.length > this.maxLength ? line.slice(0, this.maxLength) : line });
     if (this.buffer.length >= FLUSH_LINES) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
@@ -31,6 +33,12 @@ export class LogSink {
     if (batch.length > 0) this.chain = this.chain.then(() => this.logs.append(this.jobId, batch)).catch(() => undefined);
     return this.chain;
   }
+
+  /** Once the job has ended: drops its oldest lines beyond the bound (one job writes to one sink, so most have nothing to drop). */
+  async trim(): Promise<void> {
+    await this.flush();
+    if (this.written > this.maxLines) await this.logs.trim(this.jobId);
+  }
 }
 
 /** The kept log lines of every job: bounded per job (HUB_JOBS_LOG_MAX_LINES), readable after it ends. */
@@ -42,7 +50,7 @@ export class JobLogs {
   ) {}
 
   sink(jobId: string): LogSink {
-    return new LogSink(this, jobId, this.config.HUB_JOBS_LOG_MAX_LINE_LENGTH);
+    return new LogSink(this, jobId, this.config.HUB_JOBS_LOG_MAX_LINE_LENGTH, this.config.HUB_JOBS_LOG_MAX_LINES);
   }
 
   async append(jobId: string, lines: { ts: Date; line: string }[]): Promise<void> {

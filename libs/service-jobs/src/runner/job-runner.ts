@@ -53,10 +53,14 @@ export interface JobRun {
 export interface JobRunner {
   /** Whether the runner retries failed attempts itself (then `RunExit.failures` counts them). */
   readonly retriesItself?: boolean;
-  /** Resolves once the run is under way (the local runner paces its spawns: see SpawnPacer). */
+  /** Resolves once the run is under way (its process spawned, its Kubernetes Job created). */
   start(req: RunRequest): Promise<JobRun>;
   /** Stops what a lost run left behind (a crashed service's process group, container or Kubernetes Job). */
   reap(handle: RunHandle): Promise<void>;
+  /** Gets ready before the first run (the local runner starts its spawn helper). */
+  open?(): void;
+  /** Releases what the runner holds (the local runner's spawn helper), once its runs have ended. */
+  close?(): Promise<void>;
 }
 
 export const JOB_RUNNER = Symbol('JOB_RUNNER');

@@ -43,6 +43,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
+    this.runner.open?.();
     this.timer = setInterval(() => void this.tick().catch((e: unknown) => this.logger.warn(`tick failed: ${String(e)}`)), this.config.HUB_JOBS_HEARTBEAT_MS);
     this.timer.unref();
     // A restart kills what the previous process of this machine left running, without waiting for staleness.
@@ -56,6 +57,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
       r.run?.kill();
       await r.run?.done.catch(() => undefined);
     }));
+    await this.runner.close?.();
   }
 
   /** Starts a job created here (after its transaction committed). */
@@ -74,48 +76,54 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async drive(r: Running): Promise<void> {
-    const started = await this.store.transition(r.job.id, ['SCHEDULING'], {
-      stage: 'RUNNING', startedAt: new Date(), runner: this.replica, heartbeatAt: new Date(), message: null,
-    });
-    if (!started) return;
-    const job = started;
-    const sink = this.logs.sink(job.id);
-    let failures = job.failureCount;
+    const sink = this.logs.sink(r.job.id);
+    let failures = r.job.failureCount;
     for (let attempt = 1; ; attempt++) {
       if (r.stopping) break;
-      const exit = await this.attempt(r, job, attempt, (line) => sink.write(line));
+      const exit = await this.attempt(r, attempt, (line) => sink.write(line));
       await sink.flush();
+      // Canceled (by another replica) while its first run was being started: that run was killed.
+      if (!exit) break;
+      const job = r.job;
       if (r.stopping === 'cancel') break;
       if (r.stopping === 'shutdown') {
-        await this.finish(job.id, 'ERROR', 'the jobs service stopped while this job ran', failures + 1);
+        await this.finish(job, 'ERROR', 'the jobs service stopped while this job ran', failures + 1);
         break;
       }
       if (r.stopping === 'timeout') {
-        await this.finish(job.id, 'ERROR', `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`, failures + 1);
+        await this.finish(job, 'ERROR', `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`, failures + 1);
         break;
       }
       if (exit.timedOut) {
-        await this.finish(job.id, 'ERROR', `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`, failures + (exit.failures ?? 1));
+        await this.finish(job, 'ERROR', `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`, failures + (exit.failures ?? 1));
         break;
       }
       if (exit.code === 0) {
-        await this.finish(job.id, 'COMPLETED', null, failures + (exit.failures ?? 0));
+        await this.finish(job, 'COMPLETED', null, failures + (exit.failures ?? 0));
         break;
       }
       failures += exit.failures ?? 1;
       const why = exit.error ? `could not start: ${exit.error}` : exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code ?? '?'}`;
       if (attempt >= job.attempts || this.runner.retriesItself) {
-        await this.finish(job.id, 'ERROR', `Job failed: ${why}`, failures);
+        await this.finish(job, 'ERROR', `Job failed: ${why}`, failures);
         break;
       }
       // Still RUNNING: the next attempt starts at once; the failure count tells the clients.
-      const next = await this.store.transition(job.id, ['RUNNING'], { failureCount: failures, message: `attempt ${attempt} ${why}; retrying` });
+      const next = await this.store.advance(job, ['RUNNING'], { failureCount: failures, message: `attempt ${attempt} ${why}; retrying` });
       if (!next) break;
     }
-    await this.logs.trim(job.id).catch(() => undefined);
+    await sink.trim().catch(() => undefined);
   }
 
-  private async attempt(r: Running, job: JobEntity, attempt: number, onLine: (l: string) => void): Promise<RunExit> {
+  /**
+   * One run of the job, to its end; null when the job was no longer SCHEDULING once its first run
+   * was under way (then that run is killed). The first run's SCHEDULING → RUNNING transition
+   * stores its handle in the same UPDATE: RUNNING means a process runs, and no extra round trip.
+   * A crash before that UPDATE leaves no orphan: the spawn helper kills its runs when the service
+   * goes away.
+   */
+  private async attempt(r: Running, attempt: number, onLine: (l: string) => void): Promise<RunExit | null> {
+    const job = r.job;
     const spec = job.spec;
     const run = await this.runner.start({
       jobId: job.id, attempt, command: spec.command, arguments: spec.arguments, dockerImage: spec.dockerImage,
@@ -128,9 +136,31 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     r.run = run;
     // Canceled or stopped while the run was being started.
     if (r.stopping) run.kill();
-    if (run.handle) await this.store.setHandle(job.id, { ...run.handle, ...(this.self ? { supervisor: this.self } : {}) });
+    const handle = run.handle ? { ...run.handle, ...(this.self ? { supervisor: this.self } : {}) } : null;
+    try {
+      if (attempt === 1) {
+        const now = new Date();
+        const started = await this.store.advance(job, ['SCHEDULING'], {
+          stage: 'RUNNING', startedAt: now, runner: this.replica, heartbeatAt: now, message: null, runHandle: handle,
+        });
+        if (!started) {
+          run.kill();
+          await run.done;
+          return null;
+        }
+        r.job = started;
+      } else if (handle) {
+        await this.store.setHandle(job.id, handle);
+      }
+    } catch (e) {
+      // Not tracked in the database: not left running either.
+      run.kill();
+      await run.done;
+      throw e;
+    }
+    const startedAt = r.job.startedAt?.getTime() ?? Date.now();
     const timeout = spec.timeoutSeconds
-      ? setTimeout(() => { r.stopping ??= 'timeout'; run.kill(); }, spec.timeoutSeconds * 1000 - (Date.now() - (job.startedAt?.getTime() ?? Date.now())))
+      ? setTimeout(() => { r.stopping ??= 'timeout'; run.kill(); }, spec.timeoutSeconds * 1000 - (Date.now() - startedAt))
       : undefined;
     try {
       return await run.done;
@@ -139,25 +169,24 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  private finish(jobId: string, stage: 'COMPLETED' | 'ERROR', message: string | null, failureCount: number): Promise<JobEntity | null> {
-    return this.store.transition(jobId, ACTIVE_STAGES, { stage, message, failureCount, finishedAt: new Date(), runner: null });
+  private finish(job: JobEntity, stage: 'COMPLETED' | 'ERROR', message: string | null, failureCount: number): Promise<JobEntity | null> {
+    return this.store.advance(job, ACTIVE_STAGES, { stage, message, failureCount, finishedAt: new Date(), runner: null });
   }
 
-  private async sample(r: Running): Promise<void> {
+  /** The run's resource sample since the last one; null without a process of its own here. */
+  private sample(r: Running): NonNullable<JobEntity['metrics']> | null {
     const pid = r.run?.pid;
-    const now = pid ? await readProc(pid) : null;
-    if (!now) return;
+    const now = pid ? readProc(pid) : null;
+    if (!now) return null;
     const metrics = { cpu_usage_pct: cpuPercent(r.lastSample, now), memory_used_bytes: now.rssBytes, timestamp: new Date(now.at).toISOString() };
     r.lastSample = now;
-    await this.store.saveMetrics(r.job.id, metrics);
+    return metrics;
   }
 
-  /** Heartbeat for ours, cancels from other replicas, and jobs whose replica went away. */
+  /** Heartbeat and resource samples for ours, cancels from other replicas, and jobs whose replica went away. */
   private async tick(): Promise<void> {
-    const ids = [...this.running.keys()];
-    await this.store.heartbeat(ids);
-    for (const r of this.running.values()) await this.sample(r);
-    for (const id of await this.store.canceled(ids)) this.stop(id);
+    const beats = [...this.running.values()].map((r) => ({ id: r.job.id, metrics: this.sample(r) }));
+    for (const id of await this.store.heartbeat(beats)) this.stop(id);
     await this.sweeper.sweep(this.replica, new Set(this.running.keys()));
   }
 }

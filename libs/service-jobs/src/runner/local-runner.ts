@@ -1,11 +1,11 @@
-import { execFile, spawn } from 'node:child_process';
-import { chownSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { hardwareOf } from '@hub/contracts';
 import { containerName, dockerClientEnv, dockerRunArgs, MAX_PROCESSES } from './docker-args';
-import { type JobRun, type JobRunner, type RunExit, type RunHandle, type RunRequest } from './job-runner';
-import { identityOf, stillRunning } from './process-identity';
+import { type JobRun, type JobRunner, type RunHandle, type RunRequest } from './job-runner';
+import { bootId, killGroup, stillRunning } from './process-identity';
+import { SpawnHelper } from './spawn-helper';
 
 /** A PATH for user commands; nothing else of the hub's environment reaches a job. */
 const JOB_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -18,39 +18,7 @@ function uidOf(user: string): { uid: number; gid: number } {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-const killGroup = (pid: number): void => {
-  try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
-};
 const dockerRm = (name: string): Promise<void> => new Promise((r) => execFile('docker', ['rm', '-f', name], { timeout: 30_000 }, () => r()));
-
-/**
- * One spawn per turn of the event loop. `spawn` forks the whole service process synchronously
- * (milliseconds for a large heap, tens of milliseconds on a loaded machine); 20 launches arriving
- * together used to fork back to back while the other creates' database answers waited behind
- * them. Paced, the I/O of a turn (commits, HTTP) runs between two forks.
- */
-class SpawnPacer {
-  private queue: (() => void)[] = [];
-  private scheduled = false;
-
-  turn(): Promise<void> {
-    return new Promise((resolve) => {
-      this.queue.push(resolve);
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    if (this.scheduled || this.queue.length === 0) return;
-    this.scheduled = true;
-    // setImmediate queued from the check phase runs on the next loop turn, after its poll (I/O) phase.
-    setImmediate(() => {
-      this.scheduled = false;
-      this.queue.shift()?.();
-      this.schedule();
-    });
-  }
-}
 
 export interface LocalRunnerOptions { workDir: string; runAsUser: string; docker: boolean }
 
@@ -61,7 +29,7 @@ export interface LocalRunnerOptions { workDir: string; runAsUser: string; docker
  */
 export class LocalRunner implements JobRunner {
   private readonly identity: { uid: number; gid: number } | undefined;
-  private readonly pacer = new SpawnPacer();
+  private readonly helper = new SpawnHelper();
 
   constructor(private readonly options: LocalRunnerOptions) {
     // Only root can switch users; anyone else runs jobs as themselves.
@@ -69,37 +37,44 @@ export class LocalRunner implements JobRunner {
   }
 
   async start(req: RunRequest): Promise<JobRun> {
-    await this.pacer.turn();
     const dir = join(this.options.workDir, `${req.jobId}-${req.attempt}`);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (this.identity) chownSync(dir, this.identity.uid, this.identity.gid);
-    const env = { PATH: JOB_PATH, HOME: dir, TMPDIR: dir, JOB_ID: req.jobId, ...req.env, ...req.secrets };
     const container = this.options.docker && req.dockerImage ? containerName(req.jobId, req.attempt) : undefined;
-    const child = req.dockerImage && container
-      ? spawn('docker', dockerRunArgs({ ...req, dockerImage: req.dockerImage }), { cwd: dir, env: dockerClientEnv(req, process.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn('/bin/sh', ['-c', `${this.limits(req).join(' && ')} && exec "$@"`, 'job', ...(req.command ?? []), ...(req.arguments ?? [])], {
-        cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(this.identity ?? {}),
-      });
-    for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => req.onLine(line));
-    }
+    const command = req.dockerImage && container
+      ? { file: 'docker', args: dockerRunArgs({ ...req, dockerImage: req.dockerImage }), env: dockerClientEnv(req, process.env) }
+      : {
+        file: '/bin/sh',
+        args: ['-c', `${this.limits(req).join(' && ')} && exec "$@"`, 'job', ...(req.command ?? []), ...(req.arguments ?? [])],
+        env: { PATH: JOB_PATH, HOME: dir, TMPDIR: dir, JOB_ID: req.jobId, ...req.env, ...req.secrets },
+      };
+    const child = await this.helper.spawn({ ...command, dir, ...(this.identity ? { owner: this.identity } : {}), onLine: req.onLine });
     let exited = false;
-    const done = new Promise<RunExit>((resolve) => {
-      child.on('error', (err) => { exited = true; resolve({ code: null, signal: null, error: err.message }); });
-      child.on('close', (code, signal) => { exited = true; resolve({ code, signal }); });
-    }).finally(() => rmSync(dir, { recursive: true, force: true }));
-    const proc = child.pid === undefined ? null : identityOf(child.pid);
+    const done = child.exit.then((exit) => {
+      exited = true;
+      return exit;
+    });
+    const pid = child.pid ?? undefined;
+    const proc = pid !== undefined && child.startTicks !== null ? { bootId: bootId(), pid, startTicks: child.startTicks } : undefined;
     return {
       done,
-      pid: child.pid,
+      pid,
       ...(proc ? { handle: { kind: 'process' as const, process: proc, ...(container ? { container } : {}) } } : {}),
       kill: () => {
         // The whole process group: the command's children die with it (and the container, which the client does not stop).
-        if (exited || child.pid === undefined) return;
-        killGroup(child.pid);
+        if (exited || pid === undefined) return;
+        killGroup(pid);
         if (container) void dockerRm(container);
       },
     };
+  }
+
+  /** Starts the spawn helper now rather than with the first job. */
+  open(): void {
+    this.helper.open();
+  }
+
+  /** Stops the spawn helper (it kills whatever it still runs). */
+  close(): Promise<void> {
+    return this.helper.close();
   }
 
   /** After a crash: kills the old process group if that very process still runs here, and removes its container. */

@@ -31,3 +31,8 @@ export function identityOf(pid: number): ProcessIdentity | null {
 export function stillRunning(p: ProcessIdentity): boolean {
   return p.bootId === bootId() && startTicks(p.pid) === p.startTicks;
 }
+
+/** Kills a process group (a job's process and everything it started) by its leader's pid. */
+export function killGroup(pid: number): void {
+  try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
+}

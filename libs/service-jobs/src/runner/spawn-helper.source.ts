@@ -1,0 +1,104 @@
+/**
+ * The spawn helper's program, run as `node -e` (see SpawnHelper): plain CommonJS in a string, so
+ * it runs the same from the webpack bundle, from Jest's transpiled sources and from any dist
+ * layout, and loads nothing but Node's own modules (a heap of a few MB: its forks are cheap).
+ *
+ * Protocol over the IPC channel, JSON messages:
+ *   service → helper  { op: 'spawn', id, file, args, dir, env, owner?: { uid, gid } }
+ *   helper → service  { op: 'spawned', id, pid, startTicks }   (pid null when it could not start)
+ *                     { op: 'lines', id, lines }               (stdout and stderr, batched per loop turn)
+ *                     { op: 'exit', id, code, signal, error? } (last for an id, after its lines)
+ * It creates the scratch directory (owned by `owner` when set), spawns the command detached in its
+ * own process group, and removes the directory when the command ends. When the service goes away
+ * (the channel closes: exit, crash, kill -9) it kills every process group it started and exits,
+ * so no run outlives its service untracked, whatever the database holds.
+ */
+export const SPAWN_HELPER_SOURCE = String.raw`
+'use strict';
+// What ps shows instead of this whole program.
+process.title = 'hub-jobs-spawn-helper';
+const { spawn } = require('node:child_process');
+const { chownSync, mkdirSync, readFileSync, rmSync } = require('node:fs');
+const { createInterface } = require('node:readline');
+
+const live = new Map();
+const pending = new Map();
+let flushQueued = false;
+
+const send = (m) => { if (process.connected) process.send(m); };
+const flushLines = () => {
+  flushQueued = false;
+  for (const [id, lines] of pending) send({ op: 'lines', id, lines });
+  pending.clear();
+};
+const addLine = (id, line) => {
+  const lines = pending.get(id);
+  if (lines) lines.push(line);
+  else pending.set(id, [line]);
+  if (!flushQueued) { flushQueued = true; setImmediate(flushLines); }
+};
+const startTicks = (pid) => {
+  try {
+    const stat = readFileSync('/proc/' + pid + '/stat', 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch { return null; }
+};
+const removeDir = (dir) => { try { rmSync(dir, { recursive: true, force: true }); } catch { /* best effort */ } };
+
+function run(m) {
+  let ended = false;
+  const end = (exit) => {
+    if (ended) return;
+    ended = true;
+    live.delete(m.id);
+    removeDir(m.dir);
+    const lines = pending.get(m.id);
+    if (lines) { pending.delete(m.id); send({ op: 'lines', id: m.id, lines }); }
+    send({ op: 'exit', id: m.id, code: exit.code, signal: exit.signal, error: exit.error });
+  };
+  let child;
+  try {
+    mkdirSync(m.dir, { recursive: true, mode: 0o700 });
+    if (m.owner) chownSync(m.dir, m.owner.uid, m.owner.gid);
+    child = spawn(m.file, m.args, { cwd: m.dir, env: m.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(m.owner || {}) });
+  } catch (err) {
+    send({ op: 'spawned', id: m.id, pid: null, startTicks: null });
+    end({ code: null, signal: null, error: err.message });
+    return;
+  }
+  // Read before returning to the loop: the child cannot have been reaped yet.
+  send({ op: 'spawned', id: m.id, pid: child.pid ?? null, startTicks: child.pid === undefined ? null : startTicks(child.pid) });
+  if (child.pid !== undefined) live.set(m.id, { pid: child.pid, dir: m.dir });
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => addLine(m.id, line));
+  }
+  child.on('error', (err) => end({ code: null, signal: null, error: err.message }));
+  child.on('close', (code, signal) => end({ code, signal }));
+}
+
+const killAll = () => {
+  for (const r of live.values()) {
+    try { process.kill(-r.pid, 'SIGKILL'); } catch { /* already gone */ }
+    removeDir(r.dir);
+  }
+  process.exit(0);
+};
+
+// One spawn per loop turn: a spawn blocks this loop until the child has exec'd, and a burst of
+// requests read at once would otherwise hold back the output and exits of the runs already going.
+const queue = [];
+const nextSpawn = () => {
+  const m = queue.shift();
+  if (m) run(m);
+  if (queue.length > 0) setImmediate(nextSpawn);
+};
+process.on('message', (m) => {
+  if (!m || m.op !== 'spawn') return;
+  queue.push(m);
+  if (queue.length === 1) setImmediate(nextSpawn);
+});
+process.on('disconnect', killAll);
+process.on('SIGTERM', killAll);
+// Ctrl-C reaches the whole foreground group: the service shuts down and stops its runs itself.
+process.on('SIGINT', () => undefined);
+`;
