@@ -51,7 +51,9 @@ export class DeliveryQueue {
    */
   async enqueue(events: MatchInput[]): Promise<Map<string, number>> {
     const column = <K extends keyof MatchInput>(k: K): MatchInput[K][] => events.map((e) => e[k]);
-    const rows = await preparedQuery<{ event_id: string; queued: string }>(this.ds, 'webhooks-enqueue',
+    // Planned on every call, not prepared: a generic plan made while the tables were small kept
+    // probing `deliveries` through (webhook_id, created_at), all of a webhook's rows per event.
+    const rows: { event_id: string; queued: string }[] = await this.ds.query(
       `WITH e AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
            WITH ORDINALITY AS e(event_id, subject, payload, domain, repo_type, repo_name, owner_name, allowed, n)),
