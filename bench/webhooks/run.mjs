@@ -7,10 +7,15 @@
 // BENCH_RATE (deliveries/s offered, open loop: events go out at BENCH_RATE / W per second; 0 = as
 // fast as 32 publishers can, which measures the backlog's drain rather than a sustained rate),
 // BENCH_CPU_PROF=<dir> (V8 CPU profile of the delivering process over the measured window).
+// Besides rates and latency it prints load-independent figures (CPU ms per delivery of each server,
+// of the run's own Postgres backends and of NATS; transactions and row versions per table), where the
+// latency goes (stagesP50P99Ms: publish → 202, → delivery row, → receipt, attempt duration,
+// receipt → outcome row) and the load average before and after: figures taken on a busy machine
+// are not verdicts.
 import { createServer } from 'node:http';
 import { createServer as netServer } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -32,6 +37,10 @@ const settings = {
   HUB_RATE_LIMIT_PER_MINUTE: '1000000000', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
 };
 
+/** Wall-clock ms with sub-ms precision, comparable with Postgres' now() on this machine (stage times). */
+const wallNow = () => performance.timeOrigin + performance.now();
+const load = () => loadavg().map((l) => +l.toFixed(2));
+
 async function freePort() {
   const s = netServer();
   await new Promise((r) => s.listen(0, '127.0.0.1', r));
@@ -49,7 +58,7 @@ function rssMb(pid) {
 }
 
 async function receiver() {
-  const seen = new Map(); // "action|webhookId" → first receipt time
+  const seen = new Map(); // "action|webhookId" → first receipt time (wall clock)
   let duplicates = 0;
   const server = createServer((req, res) => {
     const chunks = [];
@@ -58,7 +67,7 @@ async function receiver() {
       const p = JSON.parse(Buffer.concat(chunks).toString());
       const key = `${p.event.action}|${p.webhook.id}`;
       if (seen.has(key)) duplicates++;
-      else seen.set(key, performance.now());
+      else seen.set(key, wallNow());
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -116,6 +125,48 @@ async function statements(dbUrl) {
   }
 }
 
+/** CPU ms of each Postgres backend serving the run's database (other sessions' Postgres work left out), by pid. */
+async function backendCpu(dbUrl) {
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  try {
+    const r = await c.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    const out = new Map();
+    for (const { pid } of r.rows) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return out;
+  } finally {
+    await c.end();
+  }
+}
+
+/** CPU ms the run's own backends used between two backendCpu samples (a backend new since the first counts whole). */
+function backendDelta(before, after) {
+  let ms = 0;
+  for (const [pid, at] of after) ms += at - (before.get(pid) ?? 0);
+  return ms;
+}
+
+/** Row versions written per table of the webhooks schema (HOT updates add no index entries). */
+async function tableWrites(dbUrl) {
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  try {
+    await new Promise((r) => setTimeout(r, 1000)); // the statistics reach the view within a second
+    const r = await c.query(`SELECT relname, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_hot_upd AS hot, n_tup_del AS del FROM pg_stat_user_tables WHERE schemaname = 'webhooks' AND n_tup_ins + n_tup_upd + n_tup_del > 0`);
+    return Object.fromEntries(r.rows.map((x) => [x.relname, `ins ${x.ins} upd ${x.upd} (hot ${x.hot}) del ${x.del}`]));
+  } finally {
+    await c.end();
+  }
+}
+
 async function failedAttempts(dbUrl) {
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
@@ -123,6 +174,41 @@ async function failedAttempts(dbUrl) {
     const r = await c.query(`SELECT coalesce(error, 'HTTP ' || status) AS why, count(*)::int AS n FROM webhooks.delivery_logs
       WHERE status IS NULL OR status >= 300 GROUP BY 1 ORDER BY 2 DESC LIMIT 3`);
     return Object.fromEntries(r.rows.map((x) => [x.why.slice(0, 80), x.n]));
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * Where the time goes, per delivery, from the rows the service keeps: published (request sent) →
+ * accepted (202, the bus has it) → queued (the delivery row's created_at: intake done) → received
+ * (first receipt) → logged (the outcome statement's now()). p50/p99 of each step, in ms.
+ */
+async function stages(dbUrl, published, accepted, seen) {
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  try {
+    const r = await c.query(`SELECT d.webhook_id, d.payload::json->'event'->>'action' AS action, extract(epoch from d.created_at) * 1000 AS queued,
+        (SELECT extract(epoch from min(l.created_at)) * 1000 FROM webhooks.delivery_logs l WHERE l.delivery_id = d.id) AS logged,
+        (SELECT min(l.duration_ms) FROM webhooks.delivery_logs l WHERE l.delivery_id = d.id) AS attempt
+      FROM webhooks.deliveries d`);
+    const steps = { accept: [], intake: [], deliver: [], record: [], attempt: [] };
+    for (const row of r.rows) {
+      const sent = published.get(row.action);
+      const got = seen.get(`${row.action}|${row.webhook_id}`);
+      if (sent === undefined || got === undefined) continue;
+      steps.accept.push(accepted.get(row.action) - sent);
+      steps.intake.push(Number(row.queued) - sent);
+      steps.deliver.push(got - Number(row.queued));
+      if (row.logged !== null) steps.record.push(Number(row.logged) - got);
+      if (row.attempt !== null) steps.attempt.push(Number(row.attempt));
+    }
+    const pct = (xs) => {
+      xs.sort((a, b) => a - b);
+      const q = (p) => Math.round(xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN);
+      return `${q(0.5)}/${q(0.99)}`;
+    };
+    return { publishToAccepted: pct(steps.accept), publishToQueued: pct(steps.intake), queuedToReceived: pct(steps.deliver), attemptDuration: pct(steps.attempt), receivedToLogged: pct(steps.record) };
   } finally {
     await c.end();
   }
@@ -156,21 +242,26 @@ async function run(mode) {
     if (EXTRA > 0) await seedExtra(dbUrl, user.id, EXTRA);
     const before = await statements(dbUrl);
     const cpu = cpuAccount(env.deliverers);
+    const servers = cpuAccount(env.procs);
+    const backendsBefore = await backendCpu(dbUrl);
     await toggleProfiles(env.deliverers);
     const published = new Map();
-    const t0 = performance.now();
+    const accepted = new Map();
+    const loadBefore = load();
+    const t0 = wallNow();
     const eventGapMs = RATE > 0 ? (1000 * W) / RATE : 0;
     let next = 0;
     await Promise.all(Array.from({ length: 32 }, async () => {
       while (next < N) {
         const i = next++;
-        const wait = t0 + i * eventGapMs - performance.now();
+        const wait = t0 + i * eventGapMs - wallNow();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        published.set(`e${i}`, performance.now());
+        published.set(`e${i}`, wallNow());
         await withRetries(() => api(env.url, 'POST', '/admin/events', ADMIN, { subject: 'hub.events.repo.update', payload: { event: { action: `e${i}`, scope: 'repo.content' }, repo: { type: 'model', name: repo, id: '0123456789abcdef01234567', private: false, url: { web: 'x', api: 'y' }, owner: { id: user.id } } } }));
+        accepted.set(`e${i}`, wallNow());
       }
     }));
-    const publishedIn = (performance.now() - t0) / 1000;
+    const publishedIn = (wallNow() - t0) / 1000;
     const expected = N * W;
     let rss = 0;
     const deadline = Date.now() + TIMEOUT_S * 1000;
@@ -183,9 +274,12 @@ async function run(mode) {
     for (const at of rx.seen.values()) if (at > last) last = at;
     const elapsed = (last - t0) / 1000;
     const used = cpu();
+    const usedByServers = servers();
+    const ownPostgresMs = backendDelta(backendsBefore, await backendCpu(dbUrl));
     await toggleProfiles(env.deliverers);
     await new Promise((r) => setTimeout(r, 1000)); // late duplicates
     const after = await statements(dbUrl);
+    const loadAfter = load();
     const latencies = [...rx.seen.entries()].map(([k, at]) => at - published.get(k.split('|')[0])).sort((a, b) => a - b);
     const q = (p) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]);
     const delivered = rx.seen.size;
@@ -194,9 +288,13 @@ async function run(mode) {
       published: expected, delivered, lost: expected - delivered, duplicates: rx.dups(),
       balanced: delivered === expected, deliveriesPerSecond: Math.round(delivered / elapsed), p50ms: q(0.5), p99ms: q(0.99), maxMs: q(1),
       transactionsPerDelivery: +((after.xacts - before.xacts) / delivered).toFixed(3), rowWritesPerDelivery: +((after.writes - before.writes) / delivered).toFixed(2),
-      delivererCpuMsPerDelivery: +(used.ms.server / delivered).toFixed(3), postgresCpuMsPerDelivery: +(used.ms.postgres / delivered).toFixed(3),
+      delivererCpuMsPerDelivery: +(used.ms.server / delivered).toFixed(3), allServersCpuMsPerDelivery: +(usedByServers.ms.server / delivered).toFixed(3),
+      cpuMsPerDeliveryByServer: Object.fromEntries(Object.entries(usedByServers.byServer).map(([k, ms]) => [k, +(ms / delivered).toFixed(3)])),
+      postgresCpuMsPerDelivery: +(used.ms.postgres / delivered).toFixed(3), ownPostgresCpuMsPerDelivery: +(ownPostgresMs / delivered).toFixed(3),
+      natsCpuMsPerDelivery: +(used.ms.nats / delivered).toFixed(3),
       benchCpuMsPerDelivery: +(used.ms.loadgen / delivered).toFixed(3), otherSessionsCores: +used.cores.other.toFixed(2),
       delivererPeakRssMb: rss, failedAttempts: await failedAttempts(dbUrl),
+      stagesP50P99Ms: await stages(dbUrl, published, accepted, rx.seen), rowVersions: await tableWrites(dbUrl), loadAverageBefore: loadBefore, loadAverageAfter: loadAfter,
     }));
   } finally {
     await stopAll();

@@ -1,9 +1,9 @@
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested,
+  ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested,
 } from 'class-validator';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
-import { CreateJobDto, JOB_ENV_KEY, JOB_LABEL_KEY, JOB_LABEL_VALUE, JOB_LIMITS } from './create-job.dto';
+import { CreateJobDto, IsJobLabels, JOB_ENV_KEY, JOB_LIMITS } from './create-job.dto';
 import { JOB_INITIATOR_TYPES, JOB_STAGES, type JobStage } from './jobs.enums';
 import { IsStringMap } from './string-map.validator';
 
@@ -52,7 +52,7 @@ export class CreateJobRpc {
   @ValidateNested() @Type(() => JobInitiatorRef)
   initiator!: JobInitiatorRef;
 
-  @IsOptional() @IsObject() @IsStringMap(JOB_ENV_KEY, undefined, JOB_LIMITS.mapEntries, JOB_LIMITS.valueLength * 16)
+  @IsOptional() @IsStringMap({ key: JOB_ENV_KEY, maxEntries: JOB_LIMITS.mapEntries, maxValueLength: JOB_LIMITS.valueLength * 16 })
   environment?: Record<string, string>;
 
   /** Who owns the namespace; absent: the namespace is taken as a user of that name (webhook callers know no more). */
@@ -96,7 +96,7 @@ export class ListJobsRpc {
 }
 
 export class UpdateJobLabelsRpc extends JobRefRpc {
-  @IsObject() @IsStringMap(JOB_LABEL_KEY, JOB_LABEL_VALUE, JOB_LIMITS.mapEntries)
+  @IsJobLabels()
   labels!: Record<string, string>;
 }
 

@@ -1,4 +1,3 @@
-export * from './webhook-job.dto';
 export * from './webhook-body.dto';
 export * from './webhooks.views';
 export * from './webhooks-rpc.dto';

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, IsUrl, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { WATCHED_TYPES, type WatchedType, WEBHOOK_DOMAINS, type WebhookDomain } from '../enums';
-import { WebhookJobDto } from './webhook-job.dto';
+import { CreateJobDto } from '../jobs/create-job.dto';
 
 /** Bounds of our own (spec 4.6 sets none): enough for any real use, small enough to index. */
 export const MAX_WATCHED = 100;
@@ -42,9 +42,10 @@ export class WebhookBodyDto {
   @IsString({ message: 'url must be an absolute http or https URL' })
   url?: string | null;
 
-  @ApiPropertyOptional({ type: WebhookJobDto })
-  @IsOptional() @IsObject({ message: 'job must be an object' }) @ValidateNested() @Type(() => WebhookJobDto)
-  job?: WebhookJobDto | null;
+  /** The job object of spec 4.6, the same class as `POST /api/jobs/{namespace}` (its messages get `job.` in front). */
+  @ApiPropertyOptional({ type: CreateJobDto })
+  @IsOptional() @IsObject({ message: 'job must be an object' }) @ValidateNested() @Type(() => CreateJobDto)
+  job?: CreateJobDto | null;
 
   @ApiPropertyOptional({ description: 'Id of a job whose copy is started on trigger' })
   @IsOptional() @Matches(/^[0-9a-fA-F]{24}$/, { message: 'jobSourceId must be a job id (24 hexadecimal characters)' })

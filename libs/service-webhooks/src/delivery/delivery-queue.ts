@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type WebhookDomain } from '@hub/contracts';
+import { preparedQuery } from '@hub/persistence';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
 import { rowsOf } from './rows';
@@ -23,7 +24,7 @@ export interface MatchInput {
   repoType: string;
   repoName: string;
   ownerName: string;
-  /** Set for a private repo: the owners allowed to see it; only their webhooks match (decision 0501). */
+  /** Set for a private repo: the owners allowed to see it (24-hex ids); only their webhooks match (decision 0501). */
   allowedOwners?: string[];
 }
 
@@ -40,39 +41,56 @@ export class DeliveryQueue {
   ) {}
 
   /**
-   * One statement per event: the matching webhooks (by the watched index: the repo itself, or its
-   * owner as a user or an organization), active, in the event's domain, allowed to see the repo
-   * and under the daily trigger limit (hourly counters, bumped in the same statement). The delivery id is derived from (event, webhook), so a repeat of the event
-   * inserts nothing and a retry keeps its `webhook-id`.
+   * One statement per batch of events (IntakeBatch gathers them): for each event, the matching
+   * webhooks (by the watched index: the repo itself, or its owner as a user or an organization),
+   * active, in the event's domain, allowed to see the repo and under the daily trigger limit
+   * (hourly counters, bumped in the same statement; events of one batch count in order). The
+   * delivery id is derived from (event, webhook), so a repeat of the event inserts nothing and a
+   * retry keeps its `webhook-id`. Rows are written in key order, so two replicas' batches never
+   * lock the same rows in opposite orders. Answers the deliveries queued per event id.
    */
-  async enqueue(e: MatchInput): Promise<number> {
-    const rows: unknown[] = await this.ds.query(
-      `WITH m AS (
-         SELECT w.id FROM webhooks.webhooks w
-         WHERE w.id IN (SELECT x.webhook_id FROM webhooks.watched x
-                        WHERE (lower(x.name) = lower($5) AND x.type = $4) OR (lower(x.name) = lower($6) AND x.type IN ('user', 'org')))
-           AND w.disabled = 'false' AND $7 = ANY(w.domains)
-           AND ($9::text[] IS NULL OR w.owner_id = ANY($9::text[]))
-           AND COALESCE((SELECT sum(c.count) FROM webhooks.trigger_counts c
-                         WHERE c.webhook_id = w.id AND c.hour > date_trunc('hour', now()) - interval '24 hours'), 0) < $8),
+  async enqueue(events: MatchInput[]): Promise<Map<string, number>> {
+    const column = <K extends keyof MatchInput>(k: K): MatchInput[K][] => events.map((e) => e[k]);
+    // Planned on every call, not prepared: a generic plan made while the tables were small kept
+    // probing `deliveries` through (webhook_id, created_at), all of a webhook's rows per event.
+    const rows: { event_id: string; queued: string }[] = await this.ds.query(
+      `WITH e AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+           WITH ORDINALITY AS e(event_id, subject, payload, domain, repo_type, repo_name, owner_name, allowed, n)),
+       m AS (
+         SELECT e.n, e.event_id, e.subject, e.payload, w.id AS webhook_id
+         FROM e
+         CROSS JOIN LATERAL (SELECT DISTINCT x.webhook_id FROM webhooks.watched x
+                             WHERE (lower(x.name) = lower(e.repo_name) AND x.type = e.repo_type)
+                                OR (lower(x.name) = lower(e.owner_name) AND x.type IN ('user', 'org'))) x
+         JOIN webhooks.webhooks w ON w.id = x.webhook_id
+         WHERE w.disabled = 'false' AND e.domain = ANY(w.domains)
+           AND (e.allowed IS NULL OR w.owner_id = ANY(string_to_array(e.allowed, ',')))
+           AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.event_id AND d.webhook_id = w.id)),
+       ranked AS (
+         SELECT m.*, row_number() OVER (PARTITION BY m.webhook_id ORDER BY m.n) AS k,
+                COALESCE((SELECT sum(c.count) FROM webhooks.trigger_counts c
+                          WHERE c.webhook_id = m.webhook_id AND c.hour > date_trunc('hour', now()) - interval '24 hours'), 0) AS used
+         FROM m),
        ins AS (
          INSERT INTO webhooks.deliveries (id, event_id, webhook_id, subject, payload)
-         SELECT substr(md5($1 || ':' || m.id), 1, 24), $1, m.id, $2, $3 FROM m
+         SELECT substr(md5(r.event_id || ':' || r.webhook_id), 1, 24), r.event_id, r.webhook_id, r.subject, r.payload
+         FROM ranked r WHERE r.used + r.k <= $9 ORDER BY r.event_id, r.webhook_id
          ON CONFLICT (event_id, webhook_id) DO NOTHING
-         RETURNING id, webhook_id),
+         RETURNING event_id, webhook_id),
        counted AS (
          INSERT INTO webhooks.trigger_counts (webhook_id, hour, count)
-         SELECT webhook_id, date_trunc('hour', now()), count(*) FROM ins GROUP BY webhook_id
+         SELECT webhook_id, date_trunc('hour', now()), count(*) FROM ins GROUP BY webhook_id ORDER BY webhook_id
          ON CONFLICT (webhook_id, hour) DO UPDATE SET count = webhooks.trigger_counts.count + EXCLUDED.count)
-       SELECT id FROM ins`,
-      [e.eventId, e.subject, e.payload, e.repoType, e.repoName, e.ownerName, e.domain, this.config.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY,
-        e.allowedOwners ?? null],
+       SELECT event_id, count(*) AS queued FROM ins GROUP BY event_id`,
+      [column('eventId'), column('subject'), column('payload'), column('domain'), column('repoType'), column('repoName'), column('ownerName'),
+        events.map((e) => e.allowedOwners?.join(',') ?? null), this.config.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY],
     );
-    return rows.length;
+    return new Map(rows.map((r) => [r.event_id, Number(r.queued)]));
   }
 
   async claim(limit: number): Promise<ClaimedDelivery[]> {
-    return rowsOf<ClaimedDelivery>(await this.ds.query(
+    return rowsOf<ClaimedDelivery>(await preparedQuery(this.ds, 'webhooks-claim',
       `UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $2::float8 / 1000), attempts = d.attempts + 1
        FROM (SELECT id FROM webhooks.deliveries
              WHERE state = 'pending' AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())

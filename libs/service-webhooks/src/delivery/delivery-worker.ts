@@ -24,6 +24,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private inFlight = 0;
   private loop?: Promise<void>;
   private wake?: () => void;
+  /** Set by poke(); a poke that lands while a claim runs must not be lost (that claim may not see the new rows). */
+  private poked = false;
+  /** The loop waits for room (too many attempts in flight to claim a batch): finished attempts wake it. */
+  private waitingForRoom = false;
   private lastHousekeeping = 0;
 
   constructor(
@@ -52,32 +56,41 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   /** New rows were queued: look now rather than at the next poll. */
   poke(): void {
+    this.poked = true;
     this.wake?.();
   }
 
   private async run(): Promise<void> {
     const concurrency = this.config.HUB_WEBHOOK_CONCURRENCY;
     while (this.running) {
-      let claimed: ClaimedDelivery[] = [];
+      this.poked = false;
+      // Claimed as many as there was room for: more may be due, so look again at once.
+      let full = false;
+      const room = concurrency - this.inFlight;
+      // Claim in batches: a quarter of the room at least, unless idle (fewer, larger statements).
+      this.waitingForRoom = !(room > 0 && (this.inFlight === 0 || room >= Math.ceil(concurrency / 4)));
       try {
-        const room = concurrency - this.inFlight;
-        // Claim in batches: a quarter of the room at least, unless idle (fewer, larger statements).
-        if (room > 0 && (this.inFlight === 0 || room >= Math.ceil(concurrency / 4))) claimed = await this.queue.claim(room);
-        if (claimed.length > 0) this.start(claimed, await this.store.byIds([...new Set(claimed.map((d) => d.webhook_id))]));
+        if (!this.waitingForRoom) {
+          const claimed = await this.queue.claim(room);
+          full = claimed.length === room;
+          if (claimed.length > 0) this.start(claimed, await this.store.byIds([...new Set(claimed.map((d) => d.webhook_id))]));
+        }
         await this.housekeeping();
       } catch (err) {
         this.logger.warn({ err }, 'claiming deliveries failed; retrying');
       }
-      if (claimed.length === 0 || this.inFlight >= concurrency) {
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, claimed.length === 0 && this.inFlight === 0 ? this.config.HUB_WEBHOOK_POLL_MS : 50);
-          this.wake = () => {
-            clearTimeout(t);
-            resolve();
-          };
-        });
-        this.wake = undefined;
-      }
+      if (this.poked || full) continue;
+      // Drained, or no room: new rows poke us (intake, a retry due soon), finished attempts wake us
+      // when there is room again; the poll finds what came due otherwise (retries, lapsed leases).
+      // Nothing else wakes the loop: a claim that finds nothing is a statement for nothing.
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, this.waitingForRoom ? 50 : this.config.HUB_WEBHOOK_POLL_MS);
+        this.wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      this.wake = undefined;
     }
   }
 
@@ -89,7 +102,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       this.inFlight++;
       void this.deliver(d, webhook, webhook && secrets.get(webhook.id)).finally(() => {
         this.inFlight--;
-        if (this.inFlight <= concurrencyFloor(this.config.HUB_WEBHOOK_CONCURRENCY)) this.wake?.();
+        if (this.waitingForRoom && this.inFlight <= concurrencyFloor(this.config.HUB_WEBHOOK_CONCURRENCY)) this.wake?.();
       });
     }
   }
@@ -108,6 +121,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       const delay = suspended ? null : nextDelayMs(this.config.retrySchedule, d.attempts, result.headers['retry-after']);
       if (delay !== null) this.metrics.retries.inc();
       await this.queue.failed(d.id, delay);
+      // A retry due before the next poll (the schedule starts at 0 s) is looked for when due.
+      if (delay !== null && delay < this.config.HUB_WEBHOOK_POLL_MS) setTimeout(() => this.poke(), delay).unref();
     } catch (err) {
       // The row keeps its lease and comes back when it runs out.
       this.logger.warn({ err, delivery: d.id }, 'delivery attempt could not be recorded');

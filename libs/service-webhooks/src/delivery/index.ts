@@ -1,4 +1,5 @@
 import { EventIntake } from '../intake/event-intake';
+import { IntakeBatch } from '../intake/intake-batch';
 import { PrivateRepoAccess } from '../intake/private-repo-access';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';
@@ -10,4 +11,4 @@ import { WebhookHealth } from './webhook-health';
 
 export { DeliveryLogHandler } from './delivery-log.handler';
 
-export const DELIVERY_PROVIDERS = [DeliveryQueue, DeliveryLogStore, DeliveryAttempts, DeliveryMetrics, OutcomeRecorder, WebhookHealth, DeliveryWorker, EventIntake, PrivateRepoAccess];
+export const DELIVERY_PROVIDERS = [DeliveryQueue, DeliveryLogStore, DeliveryAttempts, DeliveryMetrics, OutcomeRecorder, WebhookHealth, DeliveryWorker, EventIntake, IntakeBatch, PrivateRepoAccess];

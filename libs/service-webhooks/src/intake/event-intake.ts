@@ -2,14 +2,16 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { type EventFamily, type WebhookPayloadV3, Streams, type WebhookDomain, WebhookEvents } from '@hub/contracts';
 import { EventBus, type EventMeta, type Unsubscribe } from '@hub/messaging';
 import { createHash } from 'node:crypto';
-import { DeliveryQueue, type MatchInput } from '../delivery/delivery-queue';
+import { type MatchInput } from '../delivery/delivery-queue';
 import { DeliveryWorker } from '../delivery/delivery-worker';
+import { INTAKE_BATCH, IntakeBatch } from './intake-batch';
 import { PrivateRepoAccess } from './private-repo-access';
 
 /**
  * Events in: a durable consumer per domain. The message is acked only once its deliveries are
  * rows in the queue, so an event accepted by the bus reaches every matching webhook even if this
- * process dies in between (the bus redelivers; the insert is idempotent).
+ * process dies in between (the bus redelivers; the insert is idempotent). The events in flight
+ * are queued together (IntakeBatch), and the worker is woken at once.
  */
 @Injectable()
 export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -18,7 +20,7 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
 
   constructor(
     private readonly bus: EventBus,
-    private readonly queue: DeliveryQueue,
+    private readonly batch: IntakeBatch,
     private readonly worker: DeliveryWorker,
     private readonly visibility: PrivateRepoAccess,
   ) {}
@@ -27,7 +29,7 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
     const families: [EventFamily<WebhookPayloadV3>, WebhookDomain][] = [[WebhookEvents.Repo, 'repo'], [WebhookEvents.Discussion, 'discussion']];
     for (const [source, domain] of families) {
       this.stops.push(await this.bus.consume({
-        stream: Streams.Events.name, durable: `webhooks-${domain}`, source, ackWaitMs: 30_000,
+        stream: Streams.Events.name, durable: `webhooks-${domain}`, source, ackWaitMs: 30_000, concurrency: INTAKE_BATCH,
         handler: (payload, meta) => this.take(payload, meta, domain),
       }));
     }
@@ -49,7 +51,7 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
       eventId, subject: meta.subject, payload: JSON.stringify(event), domain, repoType: payload.repo.type, repoName: payload.repo.name, ownerName: owner,
     };
     if (payload.repo['private'] === true) match.allowedOwners = await this.visibility.allowedOwners(match, payload.repo);
-    const queued = await this.queue.enqueue(match);
+    const queued = await this.batch.add(match);
     if (queued > 0) {
       this.logger.debug({ eventId, queued }, 'deliveries queued');
       this.worker.poke();

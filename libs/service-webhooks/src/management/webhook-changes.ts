@@ -1,10 +1,10 @@
-import { BadRequestError, type WatchedItemDto, type WebhookBodyDto, type WebhookDomain, type WebhookJobDto } from '@hub/contracts';
+import { BadRequestError, type CreateJobDto, type WatchedItemDto, type WebhookBodyDto, type WebhookDomain } from '@hub/contracts';
 import { type WebhookRow } from './webhook-row';
 
 /** What a create or update writes: the target, the lists, and the secret when it changes. */
 export interface WebhookChanges {
   url: string | null;
-  job: WebhookJobDto | null;
+  job: CreateJobDto | null;
   jobSourceId: string | null;
   watched: WatchedItemDto[];
   domains: WebhookDomain[];

@@ -1,11 +1,11 @@
-import { avatarUrl, SUSPENDED, type WatchedItemView, type WebhookDisabled, type WebhookDomain, type WebhookJobDto, type WebhookJobView, type WebhookView } from '@hub/contracts';
+import { avatarUrl, type CreateJobDto, SUSPENDED, type WatchedItemView, type WebhookDisabled, type WebhookDomain, type WebhookJobView, type WebhookView } from '@hub/contracts';
 
 export interface WebhookRow {
   id: string;
   owner_id: string;
   owner_name: string;
   url: string | null;
-  job: WebhookJobDto | null;
+  job: CreateJobDto | null;
   job_source_id: string | null;
   secret_enc: string | null;
   domains: WebhookDomain[];
@@ -22,7 +22,7 @@ export function disabledOf(value: string): WebhookDisabled {
 }
 
 /** Spec 2.5 as returned: secrets by name only, the defaults filled in. */
-function jobView(job: WebhookJobDto): WebhookJobView {
+function jobView(job: CreateJobDto): WebhookJobView {
   const view: WebhookJobView = { flavor: job.flavor, environment: job.environment ?? {}, timeoutSeconds: job.timeoutSeconds ?? null };
   if (job.dockerImage !== undefined) view.dockerImage = job.dockerImage;
   if (job.spaceId !== undefined) view.spaceId = job.spaceId;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { NotFoundError } from '@hub/contracts';
-import { newObjectId } from '@hub/persistence';
+import { newObjectId, preparedQuery } from '@hub/persistence';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
 import { type WebhookChanges } from './webhook-changes';
 import { WEBHOOK_COLUMNS, type WebhookRow } from './webhook-row';
@@ -29,7 +29,7 @@ export class WebhookStore {
 
   /** The webhooks of a claimed batch, in one query. */
   async byIds(ids: string[]): Promise<Map<string, WebhookRow>> {
-    const rows: WebhookRow[] = await this.ds.query(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks.webhooks w WHERE w.id = ANY($1)`, [ids]);
+    const rows = await preparedQuery<WebhookRow>(this.ds, 'webhooks-by-ids', `SELECT ${WEBHOOK_COLUMNS} FROM webhooks.webhooks w WHERE w.id = ANY($1)`, [ids]);
     return new Map(rows.map((r) => [r.id, r]));
   }
 
