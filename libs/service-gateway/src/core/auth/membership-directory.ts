@@ -29,14 +29,17 @@ export class MembershipDirectory {
 
   /** The user's standing in one organization; asks organizations only when not a member (404 or 403 then). */
   async accessTo(organization: string, userId: string, ctx: RequestContext): Promise<OrganizationAccess> {
-    const member = (await this.membershipsOf(userId, ctx)).find((m) => m.organization.name === organization);
-    if (member) return { organization: member.organization, role: member.role };
-    return this.rpc.call(OrganizationsRpc.GetAccess, { organization, userId }, ctx);
+    return accessIn(await this.membershipsOf(userId, ctx), organization) ?? this.rpc.call(OrganizationsRpc.GetAccess, { organization, userId }, ctx);
   }
 
   /** accessTo without waiting: the answer when the cache holds the user's memberships and they include the organization. */
   cachedAccessTo(organization: string, userId: string): OrganizationAccess | undefined {
-    const member = this.cache.get(userId)?.find((m) => m.organization.name === organization);
-    return member && { organization: member.organization, role: member.role };
+    const cached = this.cache.get(userId);
+    return cached && accessIn(cached, organization);
   }
+}
+
+function accessIn(memberships: UserMembership[], organization: string): OrganizationAccess | undefined {
+  const member = memberships.find((m) => m.organization.name === organization);
+  return member && { organization: member.organization, role: member.role };
 }
