@@ -24,6 +24,7 @@ const Fanned = event<Fan>('test.events.fan', Fan);
 const StrictConsumed = event<Strict>('test.events.strict', Strict);
 const StrictHeard = event<Strict>('test.events.heard', Strict);
 const Doomed = event<Strict>('test.events.doomed', Strict);
+const Parallel = event<N>('test.events.parallel', N);
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'hub-bus-'));
 
 function waitUntil(cond: () => boolean, timeoutMs = 5000): Promise<void> {
@@ -124,6 +125,31 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
       expect(dead[0]).toMatchObject({ subject: subject('test.events.heard'), msgId: 'bad-heard', reason: 'invalid', consumer: 'listen' });
       await stop();
       await stopDead();
+    });
+
+    it('hands a consumer as many messages at once as its concurrency, each acked once', async () => {
+      let inFlight = 0;
+      let most = 0;
+      const got: number[] = [];
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((r) => (release = r));
+      const stop = await bus.consume({
+        stream: STREAM.name, durable: 'parallel', source: Parallel, concurrency: 4,
+        handler: async (p) => {
+          most = Math.max(most, ++inFlight);
+          await gate;
+          inFlight--;
+          got.push(p.v);
+        },
+      });
+      for (let v = 0; v < 6; v++) await bus.publish(Parallel, { v }, { msgId: `parallel-${v}` });
+      await waitUntil(() => most === 4);
+      release();
+      await waitUntil(() => got.length >= 6);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(most).toBe(4);
+      expect([...got].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+      await stop();
     });
 
     it('dead-letters a message whose handler keeps failing, after maxDeliver deliveries', async () => {

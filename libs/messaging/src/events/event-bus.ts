@@ -29,7 +29,7 @@ export interface DurableConsumerOptions<T> {
   /**
    * Messages handled at once by this replica (default 1: strictly one after the other). A
    * handler that batches its writes (one commit for the messages in flight) needs more than one.
-   * The in-process bus of the all-in-one mode handles one at a time whatever is asked.
+   * The in-process bus of the all-in-one mode hands them over in slices of this size.
    */
   concurrency?: number;
 }

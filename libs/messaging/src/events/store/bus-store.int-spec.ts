@@ -27,4 +27,17 @@ describeWithInfra('the all-in-one bus keeps events HUB_BUS_RETENTION_DAYS days',
     const rows: { msg_id: string }[] = await store.ds.query(`SELECT msg_id FROM bus.events ORDER BY seq`);
     expect(rows.map((r) => r.msg_id)).toEqual(['recent']);
   });
+
+  it('stores a msgId once when it is appended twice at the same moment, and says which call stored it', async () => {
+    const results = await Promise.all([
+      store.append('hub.audit.org.create', 'twice', '{"n":1}'),
+      store.append('hub.audit.org.create', 'twice', '{"n":2}'),
+      store.append('hub.audit.org.create', undefined, '{"n":3}'),
+      store.append('hub.audit.org.create', undefined, '{"n":4}'),
+    ]);
+    expect(results).toEqual([true, false, true, true]);
+    const rows: { payload: string }[] = await store.ds.query(`SELECT payload FROM bus.events WHERE payload LIKE '{"n":%' ORDER BY seq`);
+    expect(rows.map((r) => r.payload)).toEqual(['{"n":1}', '{"n":3}', '{"n":4}']);
+    expect(await store.append('hub.audit.org.create', 'twice', '{"n":5}')).toBe(false);
+  });
 });

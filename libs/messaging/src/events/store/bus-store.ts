@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { runMigrations, serviceDataSourceOptions } from '@hub/persistence';
 import { subjectMatches } from '../subject-match';
+import { AppendQueue } from './append-queue';
 import { BUS_MIGRATIONS } from './bus-migrations';
 
 export const BUS_SCHEMA = 'bus';
@@ -31,10 +32,14 @@ export interface ConsumerRef {
 
 /** The SQL of the in-process bus. Every call is one statement or a short sequence; none holds a transaction open. */
 export class BusStore {
+  private readonly appends: AppendQueue;
+
   constructor(
     readonly ds: DataSource,
     private readonly retentionDays = DEFAULT_RETENTION_DAYS,
-  ) {}
+  ) {
+    this.appends = new AppendQueue(ds);
+  }
 
   static async open(o: BusStoreOptions): Promise<BusStore> {
     const ds = await new DataSource({
@@ -49,13 +54,12 @@ export class BusStore {
     if (this.ds.isInitialized) await this.ds.destroy();
   }
 
-  /** Appends an event; false when its msgId was seen before (kept for the retention period). */
-  async append(subject: string, msgId: string | undefined, payload: string): Promise<boolean> {
-    const rows: unknown[] = await this.ds.query(
-      `INSERT INTO bus.events (subject, msg_id, payload) VALUES ($1, $2, $3) ON CONFLICT (msg_id) DO NOTHING RETURNING seq`,
-      [subject, msgId ?? null, payload],
-    );
-    return rows.length > 0;
+  /**
+   * Appends an event; false when its msgId was seen before (kept for the retention period).
+   * Appends made meanwhile are written together by the next statement (see AppendQueue).
+   */
+  append(subject: string, msgId: string | undefined, payload: string): Promise<boolean> {
+    return this.appends.add({ subject, msgId, payload });
   }
 
   /** Creates the durable consumer (from the start of the stream, as JetStream's DeliverPolicy.All). */
@@ -114,8 +118,8 @@ export class BusStore {
       .sort((a, b) => a.seq - b.seq);
   }
 
-  async ack(c: ConsumerRef, seq: number): Promise<void> {
-    await this.ds.query(`DELETE FROM bus.pending WHERE stream = $1 AND durable = $2 AND seq = $3`, [c.stream, c.durable, seq]);
+  async ack(c: ConsumerRef, seqs: number[]): Promise<void> {
+    await this.ds.query(`DELETE FROM bus.pending WHERE stream = $1 AND durable = $2 AND seq = ANY($3::bigint[])`, [c.stream, c.durable, seqs]);
   }
 
   async retryLater(c: ConsumerRef, seq: number, delayMs: number): Promise<void> {

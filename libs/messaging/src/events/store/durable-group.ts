@@ -7,10 +7,13 @@ import { type BusStore, type ConsumerRef, type StoredEvent } from './bus-store';
 
 const BATCH = 16;
 
+type Outcome = 'ack' | 'later';
+
 /**
  * One durable consumer of the in-process bus: every `consume` with the same stream and durable
- * name shares it (round robin), like replicas on one JetStream consumer. Messages are handled
- * one at a time in order; a failed one waits with backoff while later ones flow.
+ * name shares it (round robin), like replicas on one JetStream consumer. Messages are handed
+ * over in order, `concurrency` at a time (default 1: one after the other), and the ones handled
+ * are acknowledged together by one statement; a failed one waits with backoff while later ones flow.
  */
 export class DurableGroup {
   private readonly logger = new Logger('EventBus');
@@ -90,40 +93,52 @@ export class DurableGroup {
     for (;;) {
       const first = this.subscribers[0];
       if (this.stopped || !first) return;
-      const batch = await this.store.claimDue(this.ref, first.ackWaitMs ?? 30_000, BATCH);
+      const slice = Math.max(1, first.concurrency ?? 1);
+      const batch = await this.store.claimDue(this.ref, first.ackWaitMs ?? 30_000, Math.max(BATCH, slice));
       if (batch.length === 0) break;
-      for (const m of batch) {
+      for (let i = 0; i < batch.length; i += slice) {
         if (this.stopped) return;
-        await this.deliver(m);
+        await this.deliverSlice(batch.slice(i, i + slice));
       }
     }
     const due = await this.store.nextDueInMs(this.ref);
     if (due !== null) this.schedule(due);
   }
 
-  private async deliver(m: StoredEvent): Promise<void> {
+  /** Hands the messages over at once and acks those that are done; the first error then fails the pass. */
+  private async deliverSlice(slice: StoredEvent[]): Promise<void> {
+    const outcomes = await Promise.allSettled(slice.map((m) => this.deliver(m)));
+    const done = slice.filter((_, i) => {
+      const o = outcomes[i];
+      return o?.status === 'fulfilled' && o.value === 'ack';
+    });
+    if (done.length > 0) await this.store.ack(this.ref, done.map((m) => m.seq));
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /** Validates and handles one message: 'ack' when it is done with (handled or dead-lettered), 'later' when it comes back. */
+  private async deliver(m: StoredEvent): Promise<Outcome> {
     const sub = this.subscribers[this.next++ % this.subscribers.length];
-    if (!sub) return;
+    if (!sub) return 'later';
     const meta = { subject: m.subject, deliveryCount: m.deliveries, msgId: m.msgId };
     const letter = { subject: m.subject, msgId: m.msgId, consumer: this.ref.durable, deliveryCount: m.deliveries };
     const parsed = parseEventPayload(sub.source.payload, m.payload);
     if (!parsed.ok) {
       await this.deadLetter({ ...letter, reason: 'invalid', error: parsed.error, payload: parsed.payload });
-      await this.store.ack(this.ref, m.seq);
-      return;
+      return 'ack';
     }
     try {
       await sub.handler(parsed.value, meta);
     } catch (err) {
       if (m.deliveries >= (sub.maxDeliver ?? DEFAULT_MAX_DELIVER)) {
         await this.deadLetter({ ...letter, reason: 'failed', error: errorText(err), payload: JSON.parse(m.payload) as unknown });
-        await this.store.ack(this.ref, m.seq);
-        return;
+        return 'ack';
       }
       this.logger.warn({ err, subject: m.subject }, `handler failed, redelivering ${m.subject}`);
       await this.store.retryLater(this.ref, m.seq, redeliveryDelayMs(m.deliveries));
-      return;
+      return 'later';
     }
-    await this.store.ack(this.ref, m.seq);
+    return 'ack';
   }
 }
