@@ -15,6 +15,14 @@ function pgPool(ds: DataSource): PgPool | null {
  * Runs a hot query as a named prepared statement on Postgres: planned once per connection
  * instead of on every call (bench:gateway measured Postgres CPU per token lookup about 4x
  * lower). TypeORM's `query` cannot name statements; PGlite gets the plain query.
+ *
+ * Only for statements whose plan cannot depend on a table's size. After five executions
+ * Postgres may keep a generic plan for the connection's life, re-planned only when the table's
+ * statistics change: a plan made while a queue table was nearly empty (a hash join over a
+ * sequential scan, say) stays when it holds 500,000 rows, and stays for good where autovacuum is
+ * off (this machine's CI Postgres: `bench:webhooks` all-in-one spent its time scanning
+ * `webhooks.deliveries` once per outcome batch). Statements over tables that grow from empty,
+ * run once per batch, are planned per call instead: that costs a fraction of a millisecond per batch.
  */
 export async function preparedQuery<T>(ds: DataSource, name: string, text: string, values: unknown[]): Promise<T[]> {
   const pool = pgPool(ds);

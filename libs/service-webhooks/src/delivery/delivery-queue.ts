@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type WebhookDomain } from '@hub/contracts';
-import { preparedQuery } from '@hub/persistence';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
 import { rowsOf } from './rows';
@@ -90,7 +89,8 @@ export class DeliveryQueue {
   }
 
   async claim(limit: number): Promise<ClaimedDelivery[]> {
-    return rowsOf<ClaimedDelivery>(await preparedQuery(this.ds, 'webhooks-claim',
+    // Planned per call, not prepared: the table grows from empty (see preparedQuery).
+    return rowsOf<ClaimedDelivery>(await this.ds.query(
       `UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $2::float8 / 1000), attempts = d.attempts + 1
        FROM (SELECT id FROM webhooks.deliveries
              WHERE state = 'pending' AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())

@@ -1,7 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { preparedQuery } from '@hub/persistence';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
 import { LOG_COLUMNS, type LoggedAttempt, logRow } from './delivery-log.store';
 
@@ -66,7 +65,8 @@ export class OutcomeRecorder implements OnApplicationShutdown {
     for (const p of group) logRow(p.log).forEach((v, i) => columns[i].push(v));
     const delivered = group.filter((p) => p.delivered);
     this.groups++;
-    await preparedQuery(this.ds, 'webhooks-outcomes',
+    // Planned per call (once per group of outcomes), not prepared: the table grows from empty (see preparedQuery).
+    await this.ds.query(
       `WITH logged AS (
          INSERT INTO webhooks.delivery_logs (${LOG_COLUMNS})
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::jsonb[], $7::text[], $8::int[], $9::jsonb[], $10::text[], $11::int[], $12::text[])),
