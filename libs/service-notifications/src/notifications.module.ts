@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { OutboxModule } from '@hub/messaging';
 import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
 import { NOTIFICATIONS_MIGRATIONS } from './migrations';
 import { type NotificationsConfig } from './notifications.config';
@@ -23,7 +24,10 @@ export class NotificationsModule {
   static forRoot(config: NotificationsConfig): DynamicModule {
     return {
       module: NotificationsModule,
-      imports: [ServicePersistenceModule.forService(notificationsPersistence(config))],
+      imports: [
+        ServicePersistenceModule.forService(notificationsPersistence(config)),
+        OutboxModule.forService({ dataSource: NOTIFICATIONS_DS, schema: NOTIFICATIONS_SCHEMA }),
+      ],
       controllers: [NotificationsHandler],
       providers: [
         { provide: NOTIFICATIONS_CONFIG, useValue: config },

@@ -38,6 +38,12 @@ export const EVENT_DOCS: Record<string, EventDoc> = {
     publishedBy: 'organizations',
     example: { organizationId: ID(3), userIds: [ID(1)] },
   },
+  'hub.notifications.inbox.changed': {
+    name: 'inboxChanged',
+    summary: 'These users\' inboxes changed (a notification arrived, was marked read or unread, or deleted): gateways drop the ETags they answer polls with. Written by the notifications database in the transaction of the change; at most 1,000 users per message.',
+    publishedBy: 'notifications',
+    example: { userIds: [ID(1), ID(5)] },
+  },
   'hub.audit': {
     name: 'audit',
     summary: 'One audit event of an organization (spec 2.9), one subject per type.',

@@ -30,6 +30,16 @@ export class MembershipChangedEvent {
   userIds!: string[];
 }
 
+/**
+ * `hub.notifications.inbox.changed`: these users' inboxes changed (a notification arrived, was
+ * marked or deleted); gateways drop the ETags they keep to answer polls. At most 1,000 users per
+ * message: a larger change is several messages.
+ */
+export class InboxChangedEvent {
+  @IsArray() @ArrayMaxSize(1000) @Matches(OBJECT_ID_PATTERN, { each: true })
+  userIds!: string[];
+}
+
 export class AuditAuthor {
   @IsString() @Length(1, 24)
   _id!: string;
@@ -134,6 +144,7 @@ export const Events = {
   Hub: eventFamily<HubEventPayload>('hub.events', HubEventPayload),
   DeadLetter: eventFamily<DeadLetterMessage>('hub.deadletter', DeadLetterMessage),
   JobStatus: event<JobStatusEvent>('hub.jobs.job.status', JobStatusEvent),
+  InboxChanged: event<InboxChangedEvent>('hub.notifications.inbox.changed', InboxChangedEvent),
 } as const;
 
 export const Streams = {
@@ -144,4 +155,5 @@ export const Streams = {
   Webhooks: { name: streamName('HUB_WEBHOOKS'), subjects: [subject('hub.webhooks.>')] },
   DeadLetter: { name: streamName('HUB_DEADLETTER'), subjects: [subject('hub.deadletter.>')] },
   Jobs: { name: streamName('HUB_JOBS'), subjects: [subject('hub.jobs.>')] },
+  Notifications: { name: streamName('HUB_NOTIFICATIONS'), subjects: [subject('hub.notifications.>')] },
 } as const;

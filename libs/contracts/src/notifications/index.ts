@@ -4,3 +4,4 @@ export * from './notification-items.views';
 export * from './notification-settings.dto';
 export * from './watch.dto';
 export * from './notification-events';
+export * from './inbox-conditions';

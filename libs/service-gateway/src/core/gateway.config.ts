@@ -32,6 +32,13 @@ export class GatewayConfig extends HubConfig {
   @IsInt() @Min(0)
   HUB_AUTH_CACHE_SIZE: number = 50_000;
 
+  /**
+   * How long the gateway answers an unchanged notifications poll (304) itself, without asking
+   * the notifications service; an inbox change drops it at once. 0: every poll goes to the service.
+   */
+  @IsInt() @Min(0) @Max(300_000)
+  HUB_INBOX_POLL_CACHE_TTL_MS: number = 30_000;
+
   /** Time a client has to send the whole request body once its headers arrived (408 past it). */
   @IsInt() @Min(100) @Max(600_000)
   HUB_BODY_TIMEOUT_MS: number = 10_000;

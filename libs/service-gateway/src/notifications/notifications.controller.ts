@@ -2,11 +2,12 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Post, Query, Req, Res
 import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
-  BulkNotificationsResult, DeleteNotificationsDto, MarkNotificationsDto, NOTIFICATION_ITEM_CLASSES, NotificationBulkQuery,
+  BulkNotificationsResult, DeleteNotificationsDto, inboxNotModified, MarkNotificationsDto, NOTIFICATION_ITEM_CLASSES, NotificationBulkQuery,
   NotificationFilters, NotificationsRpc, type RequestContext,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx } from '../core';
+import { InboxPollCache, type InboxValidators, queryKey } from './inbox-poll-cache';
 import { NotificationsListView } from './notifications-list.view';
 import { optionalBody } from './optional-body';
 
@@ -15,7 +16,10 @@ import { optionalBody } from './optional-body';
 @ApiExtraModels(...NOTIFICATION_ITEM_CLASSES)
 @Controller('api/notifications')
 export class NotificationsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly polls: InboxPollCache,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -32,12 +36,16 @@ export class NotificationsController {
     @Ctx() ctx: RequestContext,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<NotificationsListView | undefined> {
-    const answer = await this.rpc.call(NotificationsRpc.List, { filters: { ...q }, ...printable({ ifNoneMatch, ifModifiedSince }) }, ctx);
-    void reply.header('ETag', answer.etag).header('Last-Modified', answer.lastModified).header('Cache-Control', 'private, no-cache');
-    if (answer.notModified || !answer.page) {
-      void reply.status(304);
-      return undefined;
-    }
+    const conditions = printable({ ifNoneMatch, ifModifiedSince });
+    const user = ctx.userId;
+    const query = queryKey(q);
+    const known = user === undefined ? undefined : this.polls.lookup(user, query);
+    if (known && inboxNotModified(known.etag, Date.parse(known.lastModified), conditions)) return notModified(reply, known);
+    const generation = this.polls.generation;
+    const answer = await this.rpc.call(NotificationsRpc.List, { filters: { ...q }, ...conditions }, ctx);
+    if (user !== undefined) this.polls.remember(user, query, answer, generation);
+    if (answer.notModified || !answer.page) return notModified(reply, answer);
+    validators(reply, answer);
     return answer.page;
   }
 
@@ -47,7 +55,7 @@ export class NotificationsController {
   @ApiOkResponse({ description: 'How many changed', type: BulkNotificationsResult })
   @ApiErrorResponse(400, 'Neither discussionIds nor applyToAll=true, or a bad id or filter')
   mark(@Query() q: NotificationBulkQuery, @Body() body: MarkNotificationsDto, @Ctx() ctx: RequestContext): Promise<BulkNotificationsResult> {
-    return this.rpc.call(NotificationsRpc.Mark, { query: { ...q }, discussionIds: body.discussionIds ?? [], read: body.read ?? true }, ctx);
+    return this.changing(ctx, this.rpc.call(NotificationsRpc.Mark, { query: { ...q }, discussionIds: body.discussionIds ?? [], read: body.read ?? true }, ctx));
   }
 
   @Delete()
@@ -59,8 +67,30 @@ export class NotificationsController {
   remove(@Query() q: NotificationBulkQuery, @Req() req: FastifyRequest, @Ctx() ctx: RequestContext): Promise<BulkNotificationsResult> {
     // The body is optional here (applyToAll=true needs none), so it is checked here rather than by the pipe.
     const body = optionalBody(DeleteNotificationsDto, req.body);
-    return this.rpc.call(NotificationsRpc.Delete, { query: { ...q }, discussionIds: body.discussionIds ?? [] }, ctx);
+    return this.changing(ctx, this.rpc.call(NotificationsRpc.Delete, { query: { ...q }, discussionIds: body.discussionIds ?? [] }, ctx));
   }
+
+  /**
+   * A change made through this gateway: the caller's next poll here must see it even before the
+   * service's inbox.changed event arrives (read your own writes).
+   */
+  private async changing<T>(ctx: RequestContext, change: Promise<T>): Promise<T> {
+    try {
+      return await change;
+    } finally {
+      if (ctx.userId !== undefined) this.polls.forget([ctx.userId]);
+    }
+  }
+}
+
+function validators(reply: FastifyReply, v: InboxValidators): void {
+  void reply.header('ETag', v.etag).header('Last-Modified', v.lastModified).header('Cache-Control', 'private, no-cache');
+}
+
+function notModified(reply: FastifyReply, v: InboxValidators): undefined {
+  validators(reply, v);
+  void reply.status(304);
+  return undefined;
 }
 
 /** Conditional headers travel only when they are plain short text (else they are ignored, as HTTP allows). */

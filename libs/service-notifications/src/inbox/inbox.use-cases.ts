@@ -3,11 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import {
-  type BulkNotificationsResult, type BulkNotificationsRpc, type ListNotificationsRpc, type NotificationsPage, type RequestContext,
+  type BulkNotificationsResult, type BulkNotificationsRpc, inboxNotModified, type ListNotificationsRpc, type NotificationsPage, type RequestContext,
 } from '@hub/contracts';
+import { Outbox } from '@hub/messaging';
 import { preparedQuery } from '@hub/persistence';
 import { NOTIFICATIONS_DS } from '../notifications.tokens';
 import { callerOf, filterConditions, whereAll } from './inbox-filters';
+import { announceInboxChanges } from './inbox-changes';
 import { NothingSelectedError } from './inbox.errors';
 import { inboxPageQuery } from './inbox-page.query';
 import { type InboxRow, toNotificationItem } from './notification-item';
@@ -26,7 +28,10 @@ interface PageRow extends Partial<InboxRow>, StateRow {
 /** The inbox: a page with its counts, its ETag, and bulk read/unread and delete. */
 @Injectable()
 export class InboxUseCases {
-  constructor(@InjectDataSource(NOTIFICATIONS_DS) private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource(NOTIFICATIONS_DS) private readonly ds: DataSource,
+    private readonly outbox: Outbox,
+  ) {}
 
   async list(dto: ListNotificationsRpc, ctx: RequestContext): Promise<NotificationsPage> {
     const userId = callerOf(ctx);
@@ -37,7 +42,7 @@ export class InboxUseCases {
         this.ds, 'notifications-inbox-state', 'SELECT version, changed_at FROM notifications.inbox_state WHERE user_id = $1', [userId],
       );
       const v = validators(state, queryHash);
-      if (notModified(v.etag, v.changedAt, dto)) return { notModified: true, etag: v.etag, lastModified: v.changedAt.toUTCString() };
+      if (inboxNotModified(v.etag, v.changedAt.getTime(), dto)) return { notModified: true, etag: v.etag, lastModified: v.changedAt.toUTCString() };
     }
     const q = inboxPageQuery(userId, dto.filters);
     const rows = await preparedQuery<PageRow>(this.ds, q.name, q.text, q.params);
@@ -79,9 +84,10 @@ export class InboxUseCases {
     } else {
       throw new NothingSelectedError();
     }
-    return this.ds.transaction(async (m: EntityManager) => {
+    return this.outbox.transaction(async (m: EntityManager) => {
       // The inbox_state triggers adjust the counts and move the version (ETag) in this transaction.
       const changed = affectedRows(await m.query(statement(where, params), params));
+      if (changed > 0) await announceInboxChanges(this.outbox, m, [userId]);
       return { changed };
     });
   }
@@ -90,18 +96,6 @@ export class InboxUseCases {
 /** The weak ETag (inbox version + the query) and the last change; a user with no row yet is at version 0. */
 function validators(state: StateRow | undefined, queryHash: string): { etag: string; changedAt: Date } {
   return { etag: `W/"${state?.version ?? '0'}-${queryHash}"`, changedAt: state?.changed_at ? new Date(state.changed_at) : new Date(0) };
-}
-
-function notModified(etag: string, changedAt: Date, dto: ListNotificationsRpc): boolean {
-  if (dto.ifNoneMatch !== undefined) {
-    return dto.ifNoneMatch.split(',').some((t) => t.trim() === '*' || t.trim() === etag || `W/${t.trim()}` === etag);
-  }
-  if (dto.ifModifiedSince !== undefined) {
-    const since = Date.parse(dto.ifModifiedSince);
-    // HTTP dates carry whole seconds.
-    return !Number.isNaN(since) && Math.floor(changedAt.getTime() / 1000) * 1000 <= since;
-  }
-  return false;
 }
 
 /** TypeORM answers an UPDATE/DELETE on Postgres with [rows, rowCount]. */

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { type EventUser } from '@hub/contracts';
+import { Outbox } from '@hub/messaging';
+import { announceInboxChanges } from '../inbox/inbox-changes';
 import { NOTIFICATIONS_DS } from '../notifications.tokens';
 import { settingOf, type SettingValues } from '../settings/settings.defaults';
 import { type ThreadEvent } from './thread-event';
@@ -18,32 +20,38 @@ export class ApplyThreadEventUseCase {
   /** The last updatedAt given (ms): events applied in the same millisecond still get distinct, ordered times. */
   private lastStamp = 0;
 
-  constructor(@InjectDataSource(NOTIFICATIONS_DS) private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource(NOTIFICATIONS_DS) private readonly ds: DataSource,
+    private readonly outbox: Outbox,
+  ) {}
 
   /** Returns how many users were notified (0 for a replay). */
-  apply(e: ThreadEvent): Promise<number> {
-    return this.ds.transaction((m) => this.applyIn(m, e));
+  async apply(e: ThreadEvent): Promise<number> {
+    const [notified] = await this.applyAll([e]);
+    return notified ?? 0;
   }
 
   /** Several events in order, in one transaction (one commit for the lot); how many each notified. */
   applyAll(events: ThreadEvent[]): Promise<number[]> {
-    return this.ds.transaction(async (m) => {
-      const notified: number[] = [];
-      for (const e of events) notified.push(await this.applyIn(m, e));
-      return notified;
+    return this.outbox.transaction(async (m) => {
+      const recipients: string[][] = [];
+      for (const e of events) recipients.push(await this.applyIn(m, e));
+      await announceInboxChanges(this.outbox, m, recipients.flat());
+      return recipients.map((r) => r.length);
     });
   }
 
-  private async applyIn(m: EntityManager, e: ThreadEvent): Promise<number> {
+  /** The users it notified (none for a replay). */
+  private async applyIn(m: EntityManager, e: ThreadEvent): Promise<string[]> {
     const thread = await this.updateThread(m, e);
-    if (!thread) return 0;
+    if (!thread) return [];
     const involved = new Set([...thread.participantIds, ...thread.mentionedIds]);
     const audience = await this.audience(m, e, [...involved]);
     const candidates = [...new Set([...involved, ...audience.watchers])].filter((u) => u !== e.actor._id);
     const recipients = candidates.filter((u) =>
       settingOf(audience.settings.get(u), involved.has(u) ? e.participatingSetting : 'web_discussions_watched'),
     ).sort();
-    if (recipients.length === 0) return 0;
+    if (recipients.length === 0) return [];
     await m.query(
       `INSERT INTO notifications.notifications (user_id, thread_id, read, updated_at, discussion_event_id)
        SELECT u, $2, false, $3, $4 FROM unnest($1::bpchar[]) AS u
@@ -51,7 +59,7 @@ export class ApplyThreadEventUseCase {
       [recipients, e.threadId, this.stamp(), e.discussionEventId.slice(0, 100)],
     );
     // The inbox_state triggers count the new rows and move each recipient's version.
-    return recipients.length;
+    return recipients;
   }
 
   /** Newest first must mean applied last: a batch applies several events within one millisecond. */
