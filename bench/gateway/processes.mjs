@@ -23,6 +23,8 @@ export function startNode(name, args, { env = {}, logDir, cwd }) {
   const fullEnv = { ...process.env, ...env };
   for (const [k, v] of Object.entries(fullEnv)) if (v === undefined) delete fullEnv[k]; // undefined: unset
   const preload = profileDir ? ['--require', fileURLToPath(new URL('./cpu-profile.cjs', import.meta.url))] : [];
+  // BENCH_TRACE_GC=1: every server logs its garbage collections (with their pauses) to its log file.
+  if (process.env.BENCH_TRACE_GC === '1') preload.push('--trace-gc');
   if (profileDir) Object.assign(fullEnv, { BENCH_PROFILE_DIR: profileDir, BENCH_PROFILE_NAME: name });
   const child = spawn(process.execPath, [...preload, ...args], {
     cwd,

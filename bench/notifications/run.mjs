@@ -10,6 +10,7 @@
 //   BENCH_EVENTS [500]      ingest events (each notifies 100 watchers)
 //   BENCH_SKIP_BUILD [0]    1: use the apps already in dist/
 //   BENCH_SLOWEST [0]       N: print the N slowest requests of each read (index and ms)
+//   BENCH_TRACE_GC [0]      1: each server logs its garbage collections (--trace-gc) to tmp/bench-notifications/<tag>/
 //   NATS_URL [nats://127.0.0.1:4222], BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
