@@ -97,7 +97,7 @@ async function firstLine(base, token, ns, spec) {
 }
 
 async function main() {
-  console.log('building the hub…');
+  if (!process.env.BENCH_SKIP_BUILD) console.log('building the hub…');
   if (!process.env.BENCH_SKIP_BUILD) execFileSync('npx', ['nx', 'build', 'hub'], { cwd: root, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
   const dbName = `bench_jobs_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });

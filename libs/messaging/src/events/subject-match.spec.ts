@@ -1,4 +1,4 @@
-import { subjectMatches } from './subject-match';
+import { subjectMatches, subjectRegex } from './subject-match';
 
 describe('subjectMatches', () => {
   it.each([
@@ -8,7 +8,12 @@ describe('subjectMatches', () => {
     ['hub.*.repo', 'hub.events.repo.update', false],
     ['hub.audit.org.create', 'hub.audit.org.create', true],
     ['hub.audit.org.create', 'hub.audit.org', false],
+    ['hub.events.>', 'hub.eventsX.repo', false],
+    ['hub.a+b.>', 'hub.a+b.c', true],
+    ['hub.a+b.>', 'hub.aab.c', false],
+    ['p-1.hub.*.x', 'p-1.hub.jobs.x', true],
   ])('%s against %s is %s', (pattern, subj, expected) => {
     expect(subjectMatches(pattern, subj)).toBe(expected);
+    expect(new RegExp(subjectRegex(pattern)).test(subj)).toBe(expected);
   });
 });

@@ -1,10 +1,13 @@
 import { DataSource } from 'typeorm';
 import { runMigrations, serviceDataSourceOptions } from '@hub/persistence';
-import { subjectMatches } from '../subject-match';
+import { subjectRegex } from '../subject-match';
 import { AppendQueue } from './append-queue';
 import { BUS_MIGRATIONS } from './bus-migrations';
 
 export const BUS_SCHEMA = 'bus';
+
+/** Events one fetch reads past a consumer's cursor at most. */
+export const FETCH_LIMIT = 500;
 
 /** How long the bus keeps events unless HUB_BUS_RETENTION_DAYS says otherwise. */
 export const DEFAULT_RETENTION_DAYS = 7;
@@ -79,23 +82,26 @@ export class BusStore {
     await this.ds.query(`UPDATE bus.pending SET next_at = now() WHERE stream = $1 AND durable = $2 AND next_at > now()`, [c.stream, c.durable]);
   }
 
-  /** Moves events past the consumer's cursor that match its filter into its pending list. */
-  async fetchNew(c: ConsumerRef, filter: string, limit = 500): Promise<number> {
-    const [consumer] = (await this.ds.query(`SELECT cursor FROM bus.consumers WHERE stream = $1 AND durable = $2`, [c.stream, c.durable])) as { cursor: string }[];
-    if (!consumer) return 0;
-    const events = (await this.ds.query(`SELECT seq, subject FROM bus.events WHERE seq > $1 ORDER BY seq LIMIT ${limit}`, [consumer.cursor])) as { seq: string; subject: string }[];
-    if (events.length === 0) return 0;
-    const matching = events.filter((e) => subjectMatches(filter, e.subject)).map((e) => e.seq);
-    // Pending first, cursor second: a crash in between fetches the same events again, harmlessly.
-    if (matching.length > 0) {
-      await this.ds.query(
-        `INSERT INTO bus.pending (stream, durable, seq) SELECT $1, $2, unnest($3::bigint[]) ON CONFLICT DO NOTHING`,
-        [c.stream, c.durable, matching],
-      );
-    }
-    const last = events[events.length - 1] as { seq: string };
-    await this.ds.query(`UPDATE bus.consumers SET cursor = GREATEST(cursor, $3) WHERE stream = $1 AND durable = $2`, [c.stream, c.durable, last.seq]);
-    return events.length;
+  /**
+   * Moves events past the consumer's cursor that match its filter into its pending list and
+   * moves the cursor past them, in one statement (so a crash cannot split the two); answers how
+   * many events it read (matching or not).
+   */
+  async fetchNew(c: ConsumerRef, filter: string, limit = FETCH_LIMIT): Promise<number> {
+    const [row] = (await this.ds.query(
+      `WITH ev AS (
+         SELECT e.seq, e.subject FROM bus.events e
+          WHERE e.seq > (SELECT cursor FROM bus.consumers WHERE stream = $1 AND durable = $2)
+          ORDER BY e.seq LIMIT ${limit}),
+       taken AS (
+         INSERT INTO bus.pending (stream, durable, seq) SELECT $1, $2, seq FROM ev WHERE subject ~ $3 ON CONFLICT DO NOTHING),
+       moved AS (
+         UPDATE bus.consumers SET cursor = GREATEST(cursor, (SELECT max(seq) FROM ev))
+          WHERE stream = $1 AND durable = $2 AND EXISTS (SELECT 1 FROM ev))
+       SELECT count(*)::int AS n FROM ev`,
+      [c.stream, c.durable, subjectRegex(filter)],
+    )) as { n: number }[];
+    return row?.n ?? 0;
   }
 
   /** Claims due messages in order, counting a delivery and hiding them for ackWaitMs. */

@@ -3,7 +3,8 @@ import { subjectFilter } from '@hub/contracts';
 import { type DeadLetterInput, errorText } from '../dead-letter';
 import { DEFAULT_MAX_DELIVER, type DurableConsumerOptions, redeliveryDelayMs } from '../event-bus';
 import { parseEventPayload } from '../payload-validation';
-import { type BusStore, type ConsumerRef, type StoredEvent } from './bus-store';
+import { AckQueue } from './ack-queue';
+import { type BusStore, type ConsumerRef, FETCH_LIMIT, type StoredEvent } from './bus-store';
 
 const BATCH = 16;
 
@@ -11,9 +12,10 @@ type Outcome = 'ack' | 'later';
 
 /**
  * One durable consumer of the in-process bus: every `consume` with the same stream and durable
- * name shares it (round robin), like replicas on one JetStream consumer. Messages are handed
- * over in order, `concurrency` at a time (default 1: one after the other), and the ones handled
- * are acknowledged together by one statement; a failed one waits with backoff while later ones flow.
+ * name shares it (round robin), like replicas on one JetStream consumer. Up to `concurrency`
+ * messages are in the handlers at once (default 1: one after the other, in order), started in
+ * order as slots free up, as JetStream's consumer does; acks are written in groups. A failed one
+ * waits with backoff while later ones flow.
  */
 export class DurableGroup {
   private readonly logger = new Logger('EventBus');
@@ -25,6 +27,17 @@ export class DurableGroup {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Claimed, not handed over yet (claiming is in batches; handing over as slots free up). */
+  private queue: StoredEvent[] = [];
+  private readonly handling = new Set<Promise<void>>();
+  private readonly acks: AckQueue;
+  /** The last pass stopped with every slot busy, before claiming all that was due. */
+  private full = false;
+  /**
+   * Set when messages may be pending that no timer covers: at start (what a stopped process
+   * held), after a retry, a failure or a timer; the pass that finds it asks when the next is due.
+   */
+  private unsettled = true;
 
   constructor(
     private readonly store: BusStore,
@@ -33,6 +46,7 @@ export class DurableGroup {
   ) {
     this.ref = { stream: first.stream, durable: first.durable };
     this.filter = subjectFilter(first.source);
+    this.acks = new AckQueue(store, this.ref, (err) => this.failed(err));
   }
 
   async start(): Promise<void> {
@@ -58,12 +72,9 @@ export class DurableGroup {
       this.again = true;
       return;
     }
-    clearTimeout(this.timer);
+    // The timer stays: it is for a message that is not due yet, which this pass will not claim.
     this.running = this.drain()
-      .catch((err: unknown) => {
-        this.logger.warn({ err, durable: this.ref.durable }, 'consumer pass failed, retrying');
-        this.schedule(1000);
-      })
+      .catch((err: unknown) => this.failed(err))
       .finally(() => {
         this.running = null;
         if (this.again) {
@@ -77,44 +88,77 @@ export class DurableGroup {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
+    await Promise.all([...this.handling]);
+    await this.acks.flushed();
+  }
+
+  private failed(err: unknown): void {
+    this.logger.warn({ err, durable: this.ref.durable }, 'consumer pass failed, retrying');
+    this.unsettled = true;
+    this.schedule(1000);
   }
 
   private schedule(ms: number): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.kick(), Math.min(Math.max(ms, 5), 30_000));
+    this.timer = setTimeout(() => {
+      // Whatever comes due then, the pass looks again for the next one after it.
+      this.unsettled = true;
+      this.kick();
+    }, Math.min(Math.max(ms, 5), 30_000));
     this.timer.unref();
   }
 
+  private get concurrency(): number {
+    return Math.max(1, this.subscribers[0]?.concurrency ?? 1);
+  }
+
   private async drain(): Promise<void> {
-    while (!this.stopped && (await this.store.fetchNew(this.ref, this.filter)) > 0) {
+    // A fetch that read less than its limit reached the end of the stream.
+    while (!this.stopped && (await this.store.fetchNew(this.ref, this.filter)) >= FETCH_LIMIT) {
       // keep reading until the cursor reaches the end of the stream
     }
+    this.full = false;
     for (;;) {
       const first = this.subscribers[0];
       if (this.stopped || !first) return;
-      const slice = Math.max(1, first.concurrency ?? 1);
-      const batch = await this.store.claimDue(this.ref, first.ackWaitMs ?? 30_000, Math.max(BATCH, slice));
-      if (batch.length === 0) break;
-      for (let i = 0; i < batch.length; i += slice) {
-        if (this.stopped) return;
-        await this.deliverSlice(batch.slice(i, i + slice));
+      this.handOver();
+      // Every slot busy: a handler that finishes hands over the next, or runs a pass for more.
+      if (this.queue.length > 0 || this.handling.size >= this.concurrency) {
+        this.full = true;
+        return;
       }
+      const limit = Math.max(BATCH, this.concurrency);
+      const batch = await this.store.claimDue(this.ref, first.ackWaitMs ?? 30_000, limit);
+      this.queue.push(...batch);
+      if (batch.length < limit) break; // nothing else is due now
     }
-    const due = await this.store.nextDueInMs(this.ref);
-    if (due !== null) this.schedule(due);
+    this.handOver();
+    if (this.unsettled && this.handling.size === 0 && this.queue.length === 0) {
+      this.unsettled = false;
+      const due = await this.store.nextDueInMs(this.ref);
+      if (due !== null) this.schedule(due);
+    }
   }
 
-  /** Hands the messages over at once and acks those that are done; the first error then fails the pass. */
-  private async deliverSlice(slice: StoredEvent[]): Promise<void> {
-    const outcomes = await Promise.allSettled(slice.map((m) => this.deliver(m)));
-    const done = slice.filter((_, i) => {
-      const o = outcomes[i];
-      return o?.status === 'fulfilled' && o.value === 'ack';
-    });
-    if (done.length > 0) await this.store.ack(this.ref, done.map((m) => m.seq));
-    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-    if (failed) throw failed.reason;
+  /** Starts claimed messages, in order, while slots are free. */
+  private handOver(): void {
+    while (!this.stopped && this.queue.length > 0 && this.handling.size < this.concurrency) {
+      const m = this.queue.shift() as StoredEvent;
+      const run: Promise<void> = this.deliver(m)
+        .then((outcome) => {
+          if (outcome === 'ack') this.acks.add(m.seq);
+          else this.unsettled = true;
+        }, (err: unknown) => this.failed(err))
+        .finally(() => {
+          this.handling.delete(run);
+          // The next claimed one; with none left, a pass if one stopped short for want of a slot
+          // (more may be due), or to ask when a message left for later comes back.
+          if (this.queue.length > 0) this.handOver();
+          else if (this.full || (this.unsettled && this.handling.size === 0)) this.kick();
+        });
+      this.handling.add(run);
+    }
   }
 
   /** Validates and handles one message: 'ack' when it is done with (handled or dead-lettered), 'later' when it comes back. */
