@@ -43,7 +43,8 @@ export class NotificationsController {
     if (known && inboxNotModified(known.etag, Date.parse(known.lastModified), conditions)) return notModified(reply, known);
     const generation = this.polls.generation;
     const answer = await this.rpc.call(NotificationsRpc.List, { filters: { ...q }, ...conditions }, ctx);
-    if (user !== undefined) this.polls.remember(user, query, answer, generation);
+    // Only the validators: the page itself is not kept.
+    if (user !== undefined) this.polls.remember(user, query, { etag: answer.etag, lastModified: answer.lastModified }, generation);
     if (answer.notModified || !answer.page) return notModified(reply, answer);
     validators(reply, answer);
     return answer.page;
