@@ -1,4 +1,4 @@
-import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { Events } from '@hub/contracts';
 import { EventBus } from '@hub/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../core';
