@@ -2,3 +2,4 @@ export * from './object-id';
 export * from './data-source.factory';
 export * from './service-persistence.module';
 export * from './prepared-query';
+export * from './vacuum';

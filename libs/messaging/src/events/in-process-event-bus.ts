@@ -11,6 +11,9 @@ interface Listener {
 }
 
 const PRUNE_EVERY_MS = 3600_000;
+/** The database's own VACUUM, where nothing else runs one (PGlite, autovacuum off): a minute after start, then every 10. */
+const VACUUM_FIRST_MS = 60_000;
+const VACUUM_EVERY_MS = 600_000;
 
 /**
  * The all-in-one stand-in for JetStream, kept in the hub's own database (schema `bus`):
@@ -23,12 +26,29 @@ export class InProcessEventBus extends EventBus {
   private readonly listeners = new Set<Listener>();
   private readonly groups = new Map<string, DurableGroup>();
   private readonly pruner: NodeJS.Timeout;
+  private vacuumer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly store: BusStore) {
     super();
     this.pruner = setInterval(() => this.store.prune().catch((err: unknown) => this.logger.warn({ err }, 'pruning the bus failed')), PRUNE_EVERY_MS);
     this.pruner.unref();
+    this.scheduleVacuum(VACUUM_FIRST_MS);
+  }
+
+  /**
+   * The all-in-one process owns its database (decision 0007), so it also keeps it vacuumed when
+   * nothing else does: every service's tables, the bus's included (decision 0011).
+   */
+  private scheduleVacuum(ms: number): void {
+    this.vacuumer = setTimeout(() => {
+      this.store.vacuumIfNobodyDoes()
+        .catch((err: unknown) => this.logger.warn({ err }, 'vacuuming the database failed'))
+        .finally(() => {
+          if (!this.closed) this.scheduleVacuum(VACUUM_EVERY_MS);
+        });
+    }, ms);
+    this.vacuumer.unref();
   }
 
   static async open(options: BusStoreOptions): Promise<InProcessEventBus> {
@@ -89,6 +109,7 @@ export class InProcessEventBus extends EventBus {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.pruner);
+    clearTimeout(this.vacuumer);
     this.listeners.clear();
     await Promise.all([...this.groups.values()].map((g) => g.stop()));
     this.groups.clear();

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { runMigrations, serviceDataSourceOptions } from '@hub/persistence';
+import { runMigrations, serviceDataSourceOptions, vacuumDatabase, vacuumedByNobody } from '@hub/persistence';
 import { subjectRegex } from '../subject-match';
 import { AppendQueue } from './append-queue';
 import { BUS_MIGRATIONS } from './bus-migrations';
@@ -142,6 +142,13 @@ export class BusStore {
       [c.stream, c.durable],
     )) as { ms: string | number | null }[];
     return row?.ms === null || row?.ms === undefined ? null : Math.max(0, Number(row.ms));
+  }
+
+  /** VACUUM (ANALYZE) of the whole database when nothing else vacuums it; true when it ran. */
+  async vacuumIfNobodyDoes(): Promise<boolean> {
+    if (!(await vacuumedByNobody(this.ds))) return false;
+    await vacuumDatabase(this.ds);
+    return true;
   }
 
   /** Drops events past the retention period that no consumer still holds. */
