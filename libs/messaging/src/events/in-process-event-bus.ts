@@ -42,7 +42,11 @@ export class InProcessEventBus extends EventBus {
    */
   private scheduleVacuum(ms: number): void {
     this.vacuumer = setTimeout(() => {
+      const started = Date.now();
       this.store.vacuumIfNobodyDoes()
+        .then((tables) => {
+          if (tables.length > 0) this.logger.log({ tables, ms: Date.now() - started }, `vacuumed ${tables.length} tables (nothing else vacuums this database)`);
+        })
         .catch((err: unknown) => this.logger.warn({ err }, 'vacuuming the database failed'))
         .finally(() => {
           if (!this.closed) this.scheduleVacuum(VACUUM_EVERY_MS);

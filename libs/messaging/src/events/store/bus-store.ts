@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { runMigrations, serviceDataSourceOptions, vacuumDatabase, vacuumedByNobody } from '@hub/persistence';
+import { runMigrations, serviceDataSourceOptions, vacuumedByNobody, vacuumLikeAutovacuum } from '@hub/persistence';
 import { subjectRegex } from '../subject-match';
 import { AppendQueue } from './append-queue';
 import { BUS_MIGRATIONS } from './bus-migrations';
@@ -144,11 +144,13 @@ export class BusStore {
     return row?.ms === null || row?.ms === undefined ? null : Math.max(0, Number(row.ms));
   }
 
-  /** VACUUM (ANALYZE) of the whole database when nothing else vacuums it; true when it ran. */
-  async vacuumIfNobodyDoes(): Promise<boolean> {
-    if (!(await vacuumedByNobody(this.ds))) return false;
-    await vacuumDatabase(this.ds);
-    return true;
+  /**
+   * When nothing else vacuums this database, VACUUM (ANALYZE) of its tables past autovacuum's
+   * thresholds, every service's included; answers the tables vacuumed (none when autovacuum runs).
+   */
+  async vacuumIfNobodyDoes(): Promise<string[]> {
+    if (!(await vacuumedByNobody(this.ds))) return [];
+    return vacuumLikeAutovacuum(this.ds);
   }
 
   /** Drops events past the retention period that no consumer still holds. */
