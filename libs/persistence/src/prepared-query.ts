@@ -4,9 +4,14 @@ interface PgPool {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
-/** True when the DataSource runs on node-postgres (not the embedded PGlite). */
+/** True when the DataSource runs on a Postgres server (a URL), not on the embedded PGlite. */
+export function onPostgres(ds: DataSource): boolean {
+  return 'url' in ds.options && Boolean(ds.options.url);
+}
+
+/** node-postgres's pool behind the DataSource, when it runs on Postgres. */
 function pgPool(ds: DataSource): PgPool | null {
-  if (!('url' in ds.options) || !ds.options.url) return null;
+  if (!onPostgres(ds)) return null;
   const master = (ds.driver as unknown as { master?: unknown }).master;
   return master && typeof (master as PgPool).query === 'function' ? (master as PgPool) : null;
 }

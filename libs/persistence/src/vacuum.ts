@@ -1,4 +1,5 @@
 import { type DataSource } from 'typeorm';
+import { onPostgres } from './prepared-query';
 
 /**
  * Whether this database is vacuumed by nobody but us: PGlite runs Postgres single-user, without
@@ -37,8 +38,4 @@ export async function vacuumLikeAutovacuum(ds: DataSource): Promise<string[]> {
     await runner.release();
   }
   return tables;
-}
-
-function onPostgres(ds: DataSource): boolean {
-  return 'url' in ds.options && Boolean(ds.options.url);
 }
