@@ -97,16 +97,17 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     expect(body).toContain('Last error: failing');
   }, 60_000);
 
-  it('mails job status changes over SMTP only while job_status is on, once per event', async () => {
+  it('mails the end of a job over SMTP only while job_status is on, once per event', async () => {
     const [on, off] = [await makeUser(hub()), await makeUser(hub())];
     expect((await http(baseUrl, 'PATCH', '/api/settings/notifications', { token: off.token, body: { notifications: { job_status: false } } })).status).toBe(200);
     const at = new Date().toISOString();
     const job = (user: TestUser, stage: JobStatusEvent['stage']): JobStatusEvent => ({
-      jobId: hexId(), namespace: user.name, ownerId: user.id, createdByName: user.name, stage, failureCount: 0, at,
+      jobId: hexId(), namespace: user.name, ownerId: user.id, createdByName: user.name, createdById: user.id, stage, failureCount: 0, at,
     });
     const completed = job(on, 'COMPLETED');
     const msgId = hexId();
     await publish(Events.JobStatus.subject, job(off, 'ERROR'), hexId());
+    await publish(Events.JobStatus.subject, { ...completed, stage: 'RUNNING' }, hexId());
     await publish(Events.JobStatus.subject, completed, msgId);
     await publish(Events.JobStatus.subject, completed, msgId);
     await waitForMails(() => mailsTo(on).length >= 1);

@@ -45,21 +45,26 @@ describeWithInfra('all-in-one hub: notifications', () => {
       expect(mailsTo(admin.name)).toEqual([`Your webhook ${'a'.repeat(24)} was suspended`]);
     });
 
-    it('mails job status changes only while job_status is on', async () => {
+    it('mails the end of a job, not its other stage changes, only while job_status is on', async () => {
       const hub = { baseUrl, adminToken: ADMIN };
       const [on, off] = [await makeUser(hub), await makeUser(hub)];
       const patch = await http(baseUrl, 'PATCH', '/api/settings/notifications', { token: off.token, body: { notifications: { job_status: false } } });
       expect(patch.status).toBe(200);
       const bus = t.hub.app.get(EventBus);
       const at = new Date().toISOString();
-      const job = (id: string, user: { id: string; name: string }, stage: 'ERROR' | 'COMPLETED'): JobStatusEvent => ({
-        jobId: id, namespace: user.name, ownerId: user.id, createdByName: user.name, stage, failureCount: 0, at,
+      // Events from before createdById existed name the user only: both kinds must work.
+      const job = (id: string, user: { id: string; name: string }, stage: JobStatusEvent['stage'], withId = true): JobStatusEvent => ({
+        jobId: id, namespace: user.name, ownerId: user.id, createdByName: user.name, ...(withId ? { createdById: user.id } : {}), stage, failureCount: 0, at,
       });
       await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa1', off, 'ERROR'));
+      await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa3', off, 'COMPLETED', false));
+      await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa2', on, 'SCHEDULING'));
+      await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa2', on, 'RUNNING'));
       await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa2', on, 'COMPLETED'));
-      await smtp.waitFor(smtp.mails.length + 1);
+      await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa4', on, 'CANCELED', false));
+      await smtp.waitFor(smtp.mails.length + 2);
       await sleep(300);
-      expect(mailsTo(on.name)).toEqual(['Job aaaaaaaaaaaaaaaaaaaaaaa2 is COMPLETED']);
+      expect(mailsTo(on.name).sort()).toEqual(['Job aaaaaaaaaaaaaaaaaaaaaaa2 is COMPLETED', 'Job aaaaaaaaaaaaaaaaaaaaaaa4 is CANCELED']);
       expect(mailsTo(off.name)).toEqual([]);
     });
   });

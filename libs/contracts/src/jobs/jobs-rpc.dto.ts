@@ -125,6 +125,10 @@ export class JobStatusEvent {
   @IsOptional() @Matches(NAME_PATTERN)
   createdByName?: string;
 
+  /** That user's id (from 2026-11-24; older events name the user only). */
+  @IsOptional() @Matches(OBJECT_ID_PATTERN)
+  createdById?: string;
+
   @IsIn(JOB_STAGES)
   stage!: JobStage;
 

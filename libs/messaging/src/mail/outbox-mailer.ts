@@ -48,6 +48,24 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
     ]);
   }
 
+  /**
+   * Writes the mails of one fact at most once, in one statement: `key` goes into `appliedTable`
+   * (a table of ids with a primary key) and the mails only if the key was new. Sends them at once.
+   * Returns false for a fact already applied (a redelivered event).
+   */
+  async enqueueOnce(appliedTable: string, key: string, mails: OutgoingMail[]): Promise<boolean> {
+    const rows: unknown[] = await this.ds.query(
+      `WITH fresh AS (INSERT INTO ${appliedTable} (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id),
+            mails AS (INSERT INTO ${this.schema}.email_outbox (id, recipient, subject, body)
+              SELECT m.id, m.recipient, m.subject, m.body FROM fresh, unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS m(id, recipient, subject, body))
+       SELECT id FROM fresh`,
+      [key, mails.map((m) => m.id), mails.map((m) => m.recipient), mails.map((m) => m.subject), mails.map((m) => m.body)],
+    );
+    if (rows.length === 0) return false;
+    if (mails.length > 0) this.kick();
+    return true;
+  }
+
   onApplicationBootstrap(): void {
     if (this.config.SMTP_URL) this.transport = createTransport(this.config.SMTP_URL);
     this.timer = setInterval(() => this.kick(), POLL_MS);
@@ -80,6 +98,7 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async drain(): Promise<void> {
+    if (!this.transport) return this.drainToLog();
     for (;;) {
       const sent = await this.ds.transaction(async (m) => {
         const batch: PendingMail[] = await m.query(
@@ -98,6 +117,26 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
         return batch.length;
       });
       if (sent < BATCH || this.stopped) return;
+    }
+  }
+
+  /**
+   * Without SMTP a mail is a log line, which cannot fail: each batch is claimed and marked sent in
+   * one statement, then logged. (A crash between the two loses those log lines, not a real mail.)
+   */
+  private async drainToLog(): Promise<void> {
+    for (;;) {
+      const batch: PendingMail[] = await this.ds.query(
+        // Inside a CTE: TypeORM returns a bare UPDATE … RETURNING as [rows, count].
+        `WITH claimed AS (
+           UPDATE ${this.schema}.email_outbox SET sent_at = now(), sent_via = 'log', attempts = attempts + 1
+            WHERE id IN (SELECT id FROM ${this.schema}.email_outbox WHERE sent_at IS NULL AND attempts < 10
+                          ORDER BY created_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
+            RETURNING id, recipient, subject, body, created_at)
+         SELECT id, recipient, subject, body FROM claimed ORDER BY created_at`,
+      );
+      for (const mail of batch) await this.send(mail);
+      if (batch.length < BATCH || this.stopped) return;
     }
   }
 

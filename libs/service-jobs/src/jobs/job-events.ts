@@ -6,7 +6,7 @@ import { type JobEntity } from './job.entity';
 /** `hub.jobs.job.status` for the job as it now stands. */
 export function statusEvent(j: Pick<JobEntity, 'id' | 'namespace' | 'owner' | 'createdBy' | 'stage' | 'message' | 'failureCount' | 'initiator'>): OutboxEvent {
   return outboxEvent(Events.JobStatus, {
-    jobId: j.id, namespace: j.namespace, ownerId: j.owner.id, createdByName: j.createdBy.name, stage: j.stage, message: j.message,
+    jobId: j.id, namespace: j.namespace, ownerId: j.owner.id, createdByName: j.createdBy.name, createdById: j.createdBy.id, stage: j.stage, message: j.message,
     failureCount: j.failureCount, at: new Date().toISOString(), initiator: j.initiator,
   }, j.id);
 }

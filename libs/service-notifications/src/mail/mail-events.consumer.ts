@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import {
-  CredentialsRpc, Events, type JobStatusEvent, WebhookEvents, OrganizationsRpc, type RequestContext, Streams, type UserView,
+  CredentialsRpc, Events, type JobStage, type JobStatusEvent, WebhookEvents, OrganizationsRpc, type RequestContext, Streams, type UserView,
   type WebhookSuspendedEvent,
 } from '@hub/contracts';
 import { EventBus, type EventMeta, RpcClient, type Unsubscribe } from '@hub/messaging';
@@ -15,8 +15,8 @@ import { NotificationsMailer } from './notifications-mailer';
 
 /**
  * E-mails for facts of other services: a suspended webhook (to its owner, or an organization's
- * admins) and a job's status change (to its owner when job_status is on). Each event mails once:
- * its id is recorded with the mails in one transaction.
+ * admins) and a job's end (to the user who started it when job_status is on). Each event mails
+ * once: its id is recorded with the mails in one statement.
  */
 @Injectable()
 export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
@@ -55,11 +55,18 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
   }
 
   private async onJobStatus(e: JobStatusEvent, meta: EventMeta): Promise<void> {
+    if (!MAILED_JOB_STAGES.has(e.stage)) return;
     // The user who started it; an organization's job mails whoever started it, never the org.
-    const owner = await this.user(e.createdByName ?? e.namespace, contextFor(meta));
-    const rows: { values: SettingValues }[] = await this.ds.query('SELECT values FROM notifications.settings WHERE user_id = $1', [owner.id]);
-    if (!settingOf(rows[0]?.values, 'job_status')) return;
-    await this.send(`job-status:${meta.msgId ?? `${e.jobId}:${e.stage}:${e.at}`}`, [owner], jobStatusMail(e, this.config.publicUrl));
+    // Events that carry the user's id have the setting read first: no user lookup when it is off.
+    if (e.createdById && !(await this.jobStatusOn(e.createdById))) return;
+    const user = await this.user(e.createdByName ?? e.namespace, contextFor(meta));
+    if (!e.createdById && !(await this.jobStatusOn(user.id))) return;
+    await this.send(`job-status:${meta.msgId ?? `${e.jobId}:${e.stage}:${e.at}`}`, [user], jobStatusMail(e, this.config.publicUrl));
+  }
+
+  private async jobStatusOn(userId: string): Promise<boolean> {
+    const rows: { values: SettingValues }[] = await this.ds.query('SELECT values FROM notifications.settings WHERE user_id = $1', [userId]);
+    return settingOf(rows[0]?.values, 'job_status');
   }
 
   private user(name: string, ctx: RequestContext): Promise<UserView> {
@@ -72,17 +79,12 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
   }
 
   private async send(key: string, recipients: UserView[], mail: MailText): Promise<void> {
-    const sent = await this.ds.transaction(async (m) => {
-      const fresh: unknown[] = await m.query(
-        'INSERT INTO notifications.applied_events (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [key.slice(0, 140)],
-      );
-      if (fresh.length === 0) return false;
-      for (const r of recipients) await this.mailer.enqueue(m, { id: newObjectId(), recipient: r.email, ...mail });
-      return true;
-    });
-    if (sent) this.mailer.kick();
+    await this.mailer.enqueueOnce('notifications.applied_events', key.slice(0, 140), recipients.map((r) => ({ id: newObjectId(), recipient: r.email, ...mail })));
   }
 }
+
+/** A job mails when it ends; SCHEDULING, RUNNING and retried attempts do not (decision 0403). */
+const MAILED_JOB_STAGES: ReadonlySet<JobStage> = new Set(['COMPLETED', 'ERROR', 'CANCELED']);
 
 function contextFor(meta: EventMeta): RequestContext {
   return { requestId: `notifications-${(meta.msgId ?? String(Date.now())).replace(/[^A-Za-z0-9._:-]/g, '').slice(0, 100)}` };
