@@ -11,6 +11,7 @@
 //   BENCH_HUB_MAIN [dist/apps/hub/main.js]  the hub bundle to run (relative to the repository), e.g. a kept build for an A/B run
 //   BENCH_PG_COUNT_URL [unset]    a URL answering the number of round trips to Postgres so far (a counting proxy the hub's
 //                                 BENCH_PG_ADMIN_URL goes through): round trips per job are printed
+//   HUB_JOBS_SPAWN_HELPER [auto] passed to the hub: node to measure the Node spawn helper instead of the native one
 //   BENCH_HUB_NODE_ARGS [unset]   node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
 // create-to-RUNNING / -COMPLETED come from the job's own timestamps (createdAt, startedAt,
 // finishedAt, set by the jobs service); first-line latency is measured by this client, from
@@ -114,6 +115,8 @@ async function main() {
       HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-jobs-')), LOG_LEVEL: 'error', HUB_RATE_LIMIT_PER_MINUTE: '1000000',
       // A figure, not a failure: on a loaded machine an RPC may take longer than the 5 s default.
       HUB_RPC_TIMEOUT_MS: '60000',
+      // native (the default where cc works) or node: compare the two spawn helpers.
+      ...(process.env.HUB_JOBS_SPAWN_HELPER ? { HUB_JOBS_SPAWN_HELPER: process.env.HUB_JOBS_SPAWN_HELPER } : {}),
     },
   });
   let stderr = '';

@@ -68,6 +68,14 @@ describe('docker/Dockerfile', () => {
     expect(runs(build).some((r) => /npx nx build "?\$APP"?/.test(r))).toBe(true);
   });
 
+  it('builds the jobs service\'s native spawn helper beside main.js for the images that run jobs (jobs, hub)', () => {
+    const helper = runs(build).find((r) => r.includes('jobs:spawn-helper')) ?? '';
+    expect(helper).toMatch(/"\$APP" = jobs \] \|\| \[ "\$APP" = hub \]/);
+    expect(helper).toMatch(/apt-get install -y --no-install-recommends gcc libc6-dev/);
+    expect(helper).toMatch(/npm run jobs:spawn-helper -- "dist\/apps\/\$APP"/);
+    expect(JSON.parse(repoFile('package.json')).scripts['jobs:spawn-helper']).toMatch(/tools\/jobs\/build-spawn-helper\.ts$/);
+  });
+
   it('ships only the app bundle and its runtime dependencies', () => {
     const copies = runtime.body.filter((i) => i.op === 'COPY').map((i) => i.args);
     expect(copies).toEqual([expect.stringMatching(/^--from=build \/repo\/dist\/apps\/\$\{APP\}\/ \.\/$/)]);

@@ -52,6 +52,10 @@ export class JobsConfig extends HubConfig {
   @IsString()
   HUB_JOBS_RUN_AS_USER: string = 'nobody';
 
+  /** What starts local jobs' processes: `native` (a small C helper compiled with cc at start), `node`, or `auto` (native where cc works). */
+  @IsIn(['auto', 'native', 'node'], { message: 'HUB_JOBS_SPAWN_HELPER must be auto, native or node' })
+  HUB_JOBS_SPAWN_HELPER: 'auto' | 'native' | 'node' = 'auto';
+
   /** Log lines kept per job (oldest dropped first). */
   @IsInt() @Min(10) @Max(1_000_000)
   HUB_JOBS_LOG_MAX_LINES: number = 10_000;

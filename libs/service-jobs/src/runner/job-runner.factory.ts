@@ -14,5 +14,7 @@ export function jobRunnerFor(config: JobsConfig): JobRunner {
       namespace: config.HUB_JOBS_K8S_NAMESPACE, spaceImage: config.HUB_JOBS_K8S_SPACE_IMAGE, podServiceAccount: config.HUB_JOBS_K8S_POD_SERVICE_ACCOUNT,
     });
   }
-  return new LocalRunner({ workDir: config.workDir, runAsUser: config.HUB_JOBS_RUN_AS_USER, docker: config.HUB_JOBS_DOCKER === 'auto' && dockerReachable() });
+  return new LocalRunner({
+    workDir: config.workDir, runAsUser: config.HUB_JOBS_RUN_AS_USER, docker: config.HUB_JOBS_DOCKER === 'auto' && dockerReachable(), spawnHelper: config.HUB_JOBS_SPAWN_HELPER,
+  });
 }

@@ -5,7 +5,7 @@ import { hardwareOf } from '@hub/contracts';
 import { containerName, dockerClientEnv, dockerRunArgs, MAX_PROCESSES } from './docker-args';
 import { type JobRun, type JobRunner, type RunHandle, type RunRequest } from './job-runner';
 import { bootId, killGroup, stillRunning } from './process-identity';
-import { SpawnHelper } from './spawn-helper';
+import { SpawnHelper, type SpawnHelperKind, type SpawnLimits } from './spawn-helper';
 
 /** A PATH for user commands; nothing else of the hub's environment reaches a job. */
 const JOB_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -20,7 +20,7 @@ function uidOf(user: string): { uid: number; gid: number } {
 
 const dockerRm = (name: string): Promise<void> => new Promise((r) => execFile('docker', ['rm', '-f', name], { timeout: 30_000 }, () => r()));
 
-export interface LocalRunnerOptions { workDir: string; runAsUser: string; docker: boolean }
+export interface LocalRunnerOptions { workDir: string; runAsUser: string; docker: boolean; spawnHelper?: SpawnHelperKind }
 
 /**
  * Runs a job's command as a child process in its own scratch directory and process group, or
@@ -29,11 +29,12 @@ export interface LocalRunnerOptions { workDir: string; runAsUser: string; docker
  */
 export class LocalRunner implements JobRunner {
   private readonly identity: { uid: number; gid: number } | undefined;
-  private readonly helper = new SpawnHelper();
+  private readonly helper: SpawnHelper;
 
   constructor(private readonly options: LocalRunnerOptions) {
     // Only root can switch users; anyone else runs jobs as themselves.
     this.identity = process.getuid?.() === 0 ? uidOf(options.runAsUser) : undefined;
+    this.helper = new SpawnHelper(options.spawnHelper);
   }
 
   async start(req: RunRequest): Promise<JobRun> {
@@ -42,9 +43,10 @@ export class LocalRunner implements JobRunner {
     const command = req.dockerImage && container
       ? { file: 'docker', args: dockerRunArgs({ ...req, dockerImage: req.dockerImage }), env: dockerClientEnv(req, process.env) }
       : {
-        file: '/bin/sh',
-        args: ['-c', `${this.limits(req).join(' && ')} && exec "$@"`, 'job', ...(req.command ?? []), ...(req.arguments ?? [])],
+        // A job without a command (an image's default one, where there is no Docker) has nothing to run.
+        ...(req.command?.length ? { file: req.command[0] as string, args: [...req.command.slice(1), ...(req.arguments ?? [])] } : { file: 'true', args: [] }),
         env: { PATH: JOB_PATH, HOME: dir, TMPDIR: dir, JOB_ID: req.jobId, ...req.env, ...req.secrets },
+        limits: this.limits(req),
       };
     const child = await this.helper.spawn({ ...command, dir, ...(this.identity ? { owner: this.identity } : {}), onLine: req.onLine });
     let exited = false;
@@ -69,7 +71,7 @@ export class LocalRunner implements JobRunner {
 
   /** Starts the spawn helper now rather than with the first job. */
   open(): void {
-    this.helper.open();
+    this.helper.open().catch(() => undefined); // the first spawn reports the error
   }
 
   /** Stops the spawn helper (it kills whatever it still runs). */
@@ -84,13 +86,13 @@ export class LocalRunner implements JobRunner {
     if (handle.container && this.options.docker) await dockerRm(handle.container);
   }
 
-  /** Through the shell's ulimit, then exec: CPU seconds, address space, processes. */
-  private limits(req: RunRequest): string[] {
+  /** CPU seconds (the timeout times the flavor's vCPUs), address space (its RAM), processes (for the job user only). */
+  private limits(req: RunRequest): SpawnLimits {
     const hw = hardwareOf(req.flavor);
-    const cpuSecs = req.timeoutSeconds ? Math.ceil(req.timeoutSeconds * hw.vcpu) : 'unlimited';
-    const limits = [`ulimit -t ${cpuSecs}`, `ulimit -v ${hw.ramGb * 1024 * 1024}`];
-    // bash says -u, dash and busybox -p.
-    if (this.identity) limits.push(`{ ulimit -u ${MAX_PROCESSES} || ulimit -p ${MAX_PROCESSES}; } 2>/dev/null`);
-    return limits;
+    return {
+      ...(req.timeoutSeconds ? { cpuSeconds: Math.ceil(req.timeoutSeconds * hw.vcpu) } : {}),
+      addressSpaceKb: hw.ramGb * 1024 * 1024,
+      ...(this.identity ? { processes: MAX_PROCESSES } : {}),
+    };
   }
 }

@@ -1,9 +1,22 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { type RunExit } from './job-runner';
+import { launchNativeHelper, nativeHelperBinary, nativeRequest } from './native-spawn-helper';
 import { killGroup } from './process-identity';
 import { SPAWN_HELPER_SOURCE } from './spawn-helper.source';
 
+/** Resource limits of a job's process, set before it starts (inherited by its children). */
+export interface SpawnLimits {
+  /** RLIMIT_CPU, seconds; unset: unlimited. */
+  cpuSeconds?: number;
+  /** RLIMIT_AS, KiB. */
+  addressSpaceKb?: number;
+  /** RLIMIT_NPROC (only meaningful for a dedicated user). */
+  processes?: number;
+}
+
 export interface SpawnRequest {
+  /** The program (looked up in `env.PATH` when it has no slash); argv[0] is this. */
   file: string;
   args: string[];
   /** The scratch directory: created (owned by `owner`) before the spawn, removed after the exit. */
@@ -11,6 +24,7 @@ export interface SpawnRequest {
   env: Record<string, string>;
   /** Run as this user (only when the service runs as root). */
   owner?: { uid: number; gid: number };
+  limits?: SpawnLimits;
   onLine(line: string): void;
 }
 
@@ -22,7 +36,10 @@ export interface Spawned {
   exit: Promise<RunExit>;
 }
 
-type HelperMessage =
+/** Which helper starts job processes: the native one (compiled with `cc` at start), the Node one, or native when it compiles. */
+export type SpawnHelperKind = 'auto' | 'native' | 'node';
+
+export type HelperMessage =
   | { op: 'spawned'; id: number; pid: number | null; startTicks: number | null }
   | { op: 'lines'; id: number; lines: string[] }
   | { op: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null; error?: string };
@@ -34,52 +51,112 @@ interface Pending {
   exited(e: RunExit): void;
 }
 
+/** A started helper process and how a request reaches it. */
+interface Helper {
+  process: ChildProcess;
+  send(id: number, req: SpawnRequest): void;
+}
 
 /**
- * Spawns job processes through a small long-lived Node process instead of this one. `spawn`
- * forks the calling process and blocks its event loop until the child has exec'd: for the
- * service (hundreds of MB mapped) that was the largest CPU item per job (decision 0613); the
- * helper's heap is a few MB, and its fork blocks only itself. The helper also guarantees that a
- * run never outlives its service untracked: it kills what it started when the channel closes.
+ * Spawns job processes through a small long-lived helper process instead of this one, so the
+ * service's event loop never blocks on a fork (decision 0613). The native helper (decision 0614)
+ * starts them with vfork + execve and sets limits and user itself; where no C compiler is found
+ * the Node helper does it with Node's fork-based spawn under a `/bin/sh` that sets the limits
+ * with `ulimit`. Either way a run never outlives its service untracked: the helper kills what it
+ * started when its input closes.
  */
 export class SpawnHelper {
-  private child: ChildProcess | undefined;
+  private current: Promise<Helper> | undefined;
+  private live: Helper | undefined;
   private nextId = 1;
   private readonly runs = new Map<number, Pending>();
 
-  spawn(req: SpawnRequest): Promise<Spawned> {
-    const helper = this.open();
+  constructor(private readonly kind: SpawnHelperKind = 'auto') {}
+
+  async spawn(req: SpawnRequest): Promise<Spawned> {
+    let helper: Helper;
+    try {
+      helper = await this.open();
+    } catch (err) {
+      this.current = undefined;
+      return { pid: null, startTicks: null, exit: Promise.resolve({ code: null, signal: null, error: (err as Error).message }) };
+    }
     const id = this.nextId++;
     return new Promise((resolve) => {
       let exited!: (e: RunExit) => void;
       const exit = new Promise<RunExit>((r) => (exited = r));
       this.runs.set(id, { req, exited, started: (s) => resolve({ ...s, exit }) });
-      helper.send({ op: 'spawn', id, file: req.file, args: req.args, dir: req.dir, env: req.env, owner: req.owner });
+      helper.send(id, req);
     });
   }
 
-  /** Closes the channel: the helper kills whatever still runs and exits. */
+  /** Closes the helper's input: it kills whatever still runs and exits. */
   async close(): Promise<void> {
-    const helper = this.child;
+    const started = this.current;
+    if (!started) return;
+    const { process: helper } = await started.catch(() => ({ process: undefined }));
     if (!helper || helper.exitCode !== null || helper.signalCode !== null) return;
     const gone = new Promise((r) => helper.once('exit', r));
     if (helper.connected) helper.disconnect();
+    helper.stdin?.end();
     await gone;
   }
 
-  /** Starts the helper (once): it sees nothing of the service's environment, and never keeps the service alive. */
-  open(): ChildProcess {
-    if (this.child) return this.child;
+  /** Starts the helper (once, and again after it died): it sees nothing of the service's environment, and never keeps the service alive. */
+  open(): Promise<Helper> {
+    this.current ??= this.start();
+    return this.current;
+  }
+
+  /** The running helper process (tests kill it). */
+  async process(): Promise<ChildProcess> {
+    return (await this.open()).process;
+  }
+
+  private async start(): Promise<Helper> {
+    const binary = this.kind === 'node' ? null : await nativeHelperBinary();
+    if (!binary && this.kind === 'native') throw new Error('HUB_JOBS_SPAWN_HELPER=native, but the native spawn helper could not be built (it needs cc and Linux)');
+    this.live = binary ? this.startNative(binary) : this.startNode();
+    return this.live;
+  }
+
+  private startNative(binary: Buffer): Helper {
+    const helper = launchNativeHelper(binary);
+    createInterface({ input: helper.stdout!, crlfDelay: Infinity }).on('line', (line) => this.receive(JSON.parse(line) as HelperMessage));
+    // stdout ends after the helper's last message was read (its exit may be seen before).
+    helper.stdout!.once('close', () => this.lost(helper));
+    helper.stdin!.on('error', () => undefined);
+    this.detach(helper);
+    return {
+      process: helper,
+      send: (id, req) => {
+        const frame = nativeRequest(id, req);
+        if (frame) helper.stdin!.write(frame);
+        else this.refuse(id, 'an argument or environment value contains a NUL byte');
+      },
+    };
+  }
+
+  private startNode(): Helper {
     const helper = spawn(process.execPath, ['-e', SPAWN_HELPER_SOURCE], { env: {}, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     helper.on('message', (m: HelperMessage) => this.receive(m));
     // The channel closes after the helper's last message was read (its exit may be seen before).
     helper.once('disconnect', () => this.lost(helper));
-    // A failed send means the helper is gone: its exit settles the runs.
+    helper.channel?.unref();
+    this.detach(helper);
+    return {
+      process: helper,
+      send: (id, req) => {
+        const { file, args } = req.limits ? underShellLimits(req.file, req.args, req.limits) : req;
+        helper.send({ op: 'spawn', id, file, args, dir: req.dir, env: req.env, owner: req.owner });
+      },
+    };
+  }
+
+  private detach(helper: ChildProcess): void {
+    // A failed write means the helper is gone: the end of its output settles the runs.
     helper.on('error', () => undefined);
     helper.unref();
-    helper.channel?.unref();
-    this.child = helper;
-    return helper;
   }
 
   private receive(m: HelperMessage): void {
@@ -96,9 +173,17 @@ export class SpawnHelper {
     }
   }
 
+  private refuse(id: number, error: string): void {
+    this.receive({ op: 'spawned', id, pid: null, startTicks: null });
+    this.receive({ op: 'exit', id, code: null, signal: null, error });
+  }
+
   /** The helper died (killed, out of memory): its runs are stopped and end as failed; the next spawn starts a new one. */
   private lost(helper: ChildProcess): void {
-    if (this.child === helper) this.child = undefined;
+    if (this.live?.process === helper) {
+      this.live = undefined;
+      this.current = undefined;
+    }
     for (const [id, run] of this.runs) {
       this.runs.delete(id);
       if (run.pid !== undefined) killGroup(run.pid);
@@ -106,4 +191,13 @@ export class SpawnHelper {
       run.exited({ code: null, signal: null, error: 'the spawn helper stopped' });
     }
   }
+}
+
+/** The Node helper's way to set limits: a `/bin/sh` that runs `ulimit`, then execs the command. */
+export function underShellLimits(file: string, args: string[], limits: SpawnLimits): { file: string; args: string[] } {
+  const set = [`ulimit -t ${limits.cpuSeconds ?? 'unlimited'}`];
+  if (limits.addressSpaceKb !== undefined) set.push(`ulimit -v ${limits.addressSpaceKb}`);
+  // bash says -u, dash and busybox -p.
+  if (limits.processes !== undefined) set.push(`{ ulimit -u ${limits.processes} || ulimit -p ${limits.processes}; } 2>/dev/null`);
+  return { file: '/bin/sh', args: ['-c', `${set.join(' && ')} && exec "$@"`, 'job', file, ...args] };
 }
