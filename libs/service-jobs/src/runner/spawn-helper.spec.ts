@@ -74,6 +74,17 @@ describe.each(['native', 'node'] as const)('SpawnHelper, %s (job processes spawn
     expect(lines).toEqual(['7', '4194304', '4194304', '4096']);
   });
 
+  // Only root can switch users (CI runs as root here).
+  (process.getuid?.() === 0 ? it : it.skip)('runs as the given user and groups, in a scratch directory that user owns', async () => {
+    const lines: string[] = [];
+    const run = await helper.spawn({
+      file: '/bin/sh', args: ['-c', 'id -u; id -g; id -G; touch mine && stat -c %u mine'], dir: join(work, `${kind}-user`),
+      env: { PATH: '/usr/bin:/bin' }, owner: { uid: 65534, gid: 65534 }, limits: { processes: 512 }, onLine: (l) => lines.push(l),
+    });
+    expect(await run.exit).toEqual({ code: 0, signal: null });
+    expect(lines).toEqual(['65534', '65534', '65534', '65534']);
+  });
+
   it('a command that is not there: the job says so and exits 127, like a shell', async () => {
     const lines: string[] = [];
     const run = await helper.spawn({
