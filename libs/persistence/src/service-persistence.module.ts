@@ -1,7 +1,11 @@
-import { type DynamicModule, Inject, Injectable, Logger, Module, type OnModuleInit } from '@nestjs/common';
+import {
+  type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit,
+} from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { runMigrations, type ServiceDataSourceOptions, serviceDataSourceOptions } from './data-source.factory';
+import { onPostgres } from './prepared-query';
+import { vacuumedByNobody, vacuumLikeAutovacuum } from './vacuum';
 
 export interface ServicePersistenceOptions extends ServiceDataSourceOptions {
   /** The DataSource name: inject it with @InjectDataSource(name). */
@@ -26,6 +30,71 @@ class ServiceMigrator implements OnModuleInit {
   }
 }
 
+const FIRST_VACUUM_MS = 60_000;
+const VACUUM_EVERY_MS = 10 * 60_000;
+
+/**
+ * On a Postgres server with `autovacuum = off`, a service vacuums its own schema as autovacuum
+ * would (a minute after start, then every 10 minutes; one replica at a time, by an advisory lock),
+ * and says so once at warn: its queue tables would otherwise keep every dead row version and the
+ * planner would never learn their sizes. With autovacuum on (the default) it does nothing. The
+ * embedded PGlite (all-in-one only) is vacuumed by the all-in-one bus, database-wide.
+ */
+@Injectable()
+export class ServiceVacuum implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly logger: Logger;
+
+  constructor(
+    @Inject(OPTIONS) private readonly options: ServicePersistenceOptions,
+    @Inject('HUB_SERVICE_DATA_SOURCE') private readonly ds: DataSource,
+  ) {
+    this.logger = new Logger(options.name);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!onPostgres(this.ds) || !(await vacuumedByNobody(this.ds))) return;
+    this.logger.warn(`autovacuum is off on this Postgres: vacuuming schema ${this.options.schema} every ${VACUUM_EVERY_MS / 60_000} minutes (turn autovacuum on instead)`);
+    this.schedule(FIRST_VACUUM_MS);
+  }
+
+  onApplicationShutdown(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One pass, if no other replica is vacuuming this schema; returns the tables vacuumed. */
+  async vacuumOnce(): Promise<string[]> {
+    const runner = this.ds.createQueryRunner();
+    try {
+      const [lock] = (await runner.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS got`, [`hub-vacuum:${this.options.schema}`])) as { got: boolean }[];
+      if (!lock?.got) return [];
+      try {
+        return await vacuumLikeAutovacuum(this.ds, this.options.schema);
+      } finally {
+        await runner.query(`SELECT pg_advisory_unlock(hashtext($1))`, [`hub-vacuum:${this.options.schema}`]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => {
+      const started = Date.now();
+      this.vacuumOnce()
+        .then((tables) => {
+          if (tables.length > 0) this.logger.log({ tables, ms: Date.now() - started }, `vacuumed ${tables.length} table(s) of schema ${this.options.schema}`);
+        })
+        .catch((err: unknown) => this.logger.warn({ err }, `vacuuming schema ${this.options.schema} failed`))
+        .finally(() => {
+          if (this.timer) this.schedule(VACUUM_EVERY_MS);
+        });
+    }, ms);
+    this.timer.unref();
+  }
+}
+
 /** A service's own DataSource (named, in its own schema) and its migrations. */
 @Module({})
 export class ServicePersistenceModule {
@@ -42,6 +111,7 @@ export class ServicePersistenceModule {
         { provide: OPTIONS, useValue: options },
         { provide: 'HUB_SERVICE_DATA_SOURCE', useExisting: getDataSourceToken(options.name) },
         ServiceMigrator,
+        ServiceVacuum,
       ],
     };
   }

@@ -19,13 +19,15 @@ export async function vacuumedByNobody(ds: DataSource): Promise<boolean> {
  * (dead rows over 50 + 20 % of the live ones, or changes since the last analyze over 50 + 10 %),
  * skipping tables another session holds. On Postgres it is throttled as autovacuum is (2 ms
  * pauses), so a busy hub barely notices; on PGlite, whose one connection waits meanwhile, it runs
- * flat out. Returns the tables it vacuumed.
+ * flat out. Only `schema`'s tables when given (a service's own). Returns the tables it vacuumed.
  */
-export async function vacuumLikeAutovacuum(ds: DataSource): Promise<string[]> {
+export async function vacuumLikeAutovacuum(ds: DataSource, schema?: string): Promise<string[]> {
   const rows = (await ds.query(
     `SELECT format('%I.%I', schemaname, relname) AS name FROM pg_stat_user_tables
-      WHERE n_dead_tup > 50 + 0.2 * n_live_tup OR n_mod_since_analyze > 50 + 0.1 * n_live_tup
+      WHERE (n_dead_tup > 50 + 0.2 * n_live_tup OR n_mod_since_analyze > 50 + 0.1 * n_live_tup)
+        AND ($1::text IS NULL OR schemaname = $1)
       ORDER BY n_dead_tup DESC`,
+    [schema ?? null],
   )) as { name: string }[];
   const tables = rows.map((r) => r.name);
   if (tables.length === 0) return [];
