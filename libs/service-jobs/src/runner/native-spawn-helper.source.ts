@@ -25,7 +25,7 @@ export const NATIVE_SPAWN_HELPER_SOURCE = String.raw`/*
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <grp.h>
 #include <limits.h>
 #include <poll.h>
@@ -147,19 +147,66 @@ static const char *signal_name(int sig) {
 
 /* ---- scratch directories ----------------------------------------------------------------- */
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-  (void)st; (void)flag; (void)ftw;
-  remove(path);
-  return 0;
+/*
+ * Removes name under the directory dfd without ever following a symbolic link: every step is
+ * relative to a directory opened with O_NOFOLLOW, so a job that swaps a subdirectory for a link
+ * while it is being removed (its processes may outlive it) gets the link removed, never its
+ * target. Depth is capped (each level holds a descriptor).
+ */
+static void remove_at(int dfd, const char *name, int depth) {
+  if (unlinkat(dfd, name, 0) == 0 || errno == ENOENT) return; /* a file or a link */
+  int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  DIR *d = depth < 128 ? fdopendir(fd) : NULL;
+  if (!d) { close(fd); return; }
+  for (int pass = 0; pass < 3; pass++) { /* again while a pass found entries: they may come and go as we read */
+    int found = 0;
+    rewinddir(d);
+    for (struct dirent *e; (e = readdir(d));) {
+      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+      remove_at(dirfd(d), e->d_name, depth + 1);
+      found = 1;
+    }
+    if (!found) break;
+  }
+  closedir(d);
+  unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+/* Splits dir into its parent (opened, a real directory) and last component. */
+static int open_parent(const char *dir, char *path, size_t size, const char **name) {
+  size_t n = strlen(dir);
+  if (n == 0 || n >= size) { errno = ENAMETOOLONG; return -1; }
+  memcpy(path, dir, n + 1);
+  while (n > 1 && path[n - 1] == '/') path[--n] = '\0';
+  char *slash = strrchr(path, '/');
+  if (!slash || slash[1] == '\0') { errno = EINVAL; return -1; }
+  *slash = '\0';
+  *name = slash + 1;
+  return open(slash == path ? "/" : path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
 static void remove_dir(const char *dir) {
-  if (dir) nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  char path[PATH_MAX];
+  const char *name;
+  if (!dir) return;
+  int pfd = open_parent(dir, path, sizeof path, &name);
+  if (pfd < 0) return;
+  remove_at(pfd, name, 0);
+  close(pfd);
 }
 
-/* mkdir -p with mode 0700 for the last component (the parents as the service made them). */
-static int make_dir(const char *dir) {
+/*
+ * Creates the scratch directory fresh (mode 0700, owned by uid/gid when as_user) and returns it
+ * opened, or -1 with errno (EPERM: its parent is not this process's own, or others may write it).
+ * Missing parents are created 0755. The parent must be a real directory owned by this user and
+ * writable by nobody else: otherwise another local user could put a link where the scratch
+ * directory goes and have root chown or fill its target. The child enters the directory through
+ * the returned descriptor, so no path is looked up again.
+ */
+static int make_dir(const char *dir, int as_user, uid_t uid, gid_t gid) {
   char path[PATH_MAX];
+  const char *name;
   size_t n = strlen(dir);
   if (n == 0 || n >= sizeof path) { errno = ENAMETOOLONG; return -1; }
   memcpy(path, dir, n + 1);
@@ -169,8 +216,25 @@ static int make_dir(const char *dir) {
     if (mkdir(path, 0755) < 0 && errno != EEXIST) return -1;
     *p = '/';
   }
-  if (mkdir(path, 0700) < 0 && errno != EEXIST) return -1;
-  return 0;
+  int pfd = open_parent(dir, path, sizeof path, &name);
+  if (pfd < 0) return -1;
+  struct stat st;
+  if (fstat(pfd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+    close(pfd);
+    errno = EPERM;
+    return -1;
+  }
+  if (mkdirat(pfd, name, 0700) < 0) {
+    if (errno != EEXIST) { int e = errno; close(pfd); errno = e; return -1; }
+    remove_at(pfd, name, 0); /* a leftover of a run that crashed with its helper */
+    if (mkdirat(pfd, name, 0700) < 0) { int e = errno; close(pfd); errno = e; return -1; }
+  }
+  int fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int e = errno;
+  close(pfd);
+  if (fd < 0) { errno = e; return -1; }
+  if (as_user && fchown(fd, uid, gid) < 0) { e = errno; close(fd); remove_dir(dir); errno = e; return -1; }
+  return fd;
 }
 
 /* ---- runs ------------------------------------------------------------------------------ */
@@ -272,14 +336,17 @@ struct request {
   const char **argv, **envp;
 };
 
-static void failed_to_start(const struct request *q, const char *what, int err) {
-  char msg[512];
-  snprintf(msg, sizeof msg, "%s %s: %s", what, q->file, strerror(err));
+static void failed_with(const struct request *q, const char *msg) {
   emitf("{\"op\":\"spawned\",\"id\":%s,\"pid\":null,\"startTicks\":null}\n", q->id);
   struct run tmp = {0};
   snprintf(tmp.id, sizeof tmp.id, "%s", q->id);
-  tmp.dir = strdup(q->dir);
-  end_run(&tmp, msg);
+  end_run(&tmp, msg); /* no directory to remove: the caller removed what it made */
+}
+
+static void failed_to_start(const struct request *q, const char *what, int err) {
+  char msg[512];
+  snprintf(msg, sizeof msg, "%s %s: %s", what, q->file, strerror(err));
+  failed_with(q, msg);
 }
 
 static int valid_id(const char *id) {
@@ -291,7 +358,7 @@ static int valid_id(const char *id) {
 
 /* What the child needs, prepared before vfork: after it, the child may only call async-signal-safe functions. */
 struct plan {
-  const char *dir;
+  int dir_fd;
   char **cand, **argv, **envp;
   size_t ncand;
   int as_user, set_cpu, set_as, set_nproc;
@@ -319,7 +386,7 @@ static void __attribute__((noreturn)) run_child(struct plan *p) {
   if (p->set_cpu && setrlimit(RLIMIT_CPU, &p->cpu) < 0) goto fail;
   if (p->set_as && setrlimit(RLIMIT_AS, &p->as) < 0) goto fail;
   if (p->set_nproc && setrlimit(RLIMIT_NPROC, &p->nproc) < 0) goto fail;
-  if (chdir(p->dir) < 0) goto fail;
+  if (fchdir(p->dir_fd) < 0) goto fail;
   if (p->as_user && (setgroups(0, NULL) < 0 || setgid(p->gid) < 0 || setuid(p->uid) < 0)) goto fail;
   int last = ENOENT;
   for (size_t i = 0; i < p->ncand; i++) {
@@ -352,11 +419,15 @@ static void start(const struct request *q) {
   struct run *r = NULL;
   for (int i = 0; i < MAX_RUNS && !r; i++) if (!runs[i].used) r = &runs[i];
   if (!r) { failed_to_start(q, "spawn", EAGAIN); return; }
-  if (make_dir(q->dir) < 0) { failed_to_start(q, "mkdir for", errno); return; }
   int as_user = q->uid[0] != '\0';
   uid_t uid = (uid_t)strtoul(q->uid, NULL, 10);
   gid_t gid = (gid_t)strtoul(q->gid, NULL, 10);
-  if (as_user && chown(q->dir, uid, gid) < 0) { int e = errno; remove_dir(q->dir); failed_to_start(q, "chown for", e); return; }
+  int dir_fd = make_dir(q->dir, as_user, uid, gid);
+  if (dir_fd < 0) {
+    if (errno == EPERM) failed_with(q, "the parent of the scratch directory must be a directory of the service's user that no one else may write (HUB_JOBS_WORK_DIR)");
+    else failed_to_start(q, "mkdir for", errno);
+    return;
+  }
 
   /* Everything the child needs, prepared here: after vfork it may only call async-signal-safe functions. */
   const char *path = DEFAULT_PATH;
@@ -400,7 +471,7 @@ static void start(const struct request *q) {
 
   struct plan plan;
   memset(&plan, 0, sizeof plan);
-  plan.dir = q->dir; plan.cand = cand; plan.ncand = ncand; plan.argv = argv; plan.envp = envp;
+  plan.dir_fd = dir_fd; plan.cand = cand; plan.ncand = ncand; plan.argv = argv; plan.envp = envp;
   plan.as_user = as_user; plan.uid = uid; plan.gid = gid;
   plan.set_cpu = set_cpu; plan.cpu = cpu; plan.set_as = set_as; plan.as = as; plan.set_nproc = set_nproc; plan.nproc = nproc;
   plan.out_fd = pipes[0][1]; plan.err_fd = pipes[1][1];
@@ -430,6 +501,7 @@ static void start(const struct request *q) {
   if (ticks < 0) emitf("{\"op\":\"spawned\",\"id\":%s,\"pid\":%d,\"startTicks\":null}\n", r->id, (int)pid);
   else emitf("{\"op\":\"spawned\",\"id\":%s,\"pid\":%d,\"startTicks\":%lld}\n", r->id, (int)pid, ticks);
 out:
+  close(dir_fd);
   for (size_t i = 0; i < ncand; i++) free(cand[i]);
   free(cand);
   free(argv);

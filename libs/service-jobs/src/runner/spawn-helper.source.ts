@@ -17,8 +17,9 @@ export const SPAWN_HELPER_SOURCE = String.raw`
 'use strict';
 // What ps shows instead of this whole program.
 process.title = 'hub-jobs-spawn-helper';
-const { spawn } = require('node:child_process');
-const { chownSync, mkdirSync, readFileSync, rmSync } = require('node:fs');
+const { execFile, execFileSync, spawn } = require('node:child_process');
+const { chownSync, lstatSync, mkdirSync, readFileSync, rmSync } = require('node:fs');
+const { dirname } = require('node:path');
 const { createInterface } = require('node:readline');
 
 const live = new Map();
@@ -43,7 +44,26 @@ const startTicks = (pid) => {
     return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
   } catch { return null; }
 };
-const removeDir = (dir) => { try { rmSync(dir, { recursive: true, force: true }); } catch { /* best effort */ } };
+// As root (jobs run as another user) through rm -rf, which never follows a link even when the
+// job swaps a directory for one while it is being removed; Node's rmSync walks by path.
+const removeDir = (dir, owner) => {
+  if (owner) { execFile('rm', ['-rf', '--', dir], () => undefined); return; }
+  try { rmSync(dir, { recursive: true, force: true }); } catch { /* best effort */ }
+};
+// The scratch directory, fresh, in a parent of this user's that no one else may write: otherwise
+// another local user could put a link where it goes and have root chown or fill the target.
+const makeDir = (dir, owner) => {
+  const parent = dirname(dir);
+  mkdirSync(parent, { recursive: true, mode: 0o755 });
+  const st = lstatSync(parent);
+  if (!st.isDirectory() || st.uid !== process.geteuid() || (st.mode & 0o022) !== 0) {
+    throw new Error("the parent of the scratch directory must be a directory of the service's user that no one else may write (HUB_JOBS_WORK_DIR)");
+  }
+  // A leftover of a run that crashed with its helper.
+  if (lstatSync(dir, { throwIfNoEntry: false })) execFileSync('rm', ['-rf', '--', dir]);
+  mkdirSync(dir, { mode: 0o700 });
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+};
 
 function run(m) {
   let ended = false;
@@ -51,15 +71,14 @@ function run(m) {
     if (ended) return;
     ended = true;
     live.delete(m.id);
-    removeDir(m.dir);
+    removeDir(m.dir, m.owner);
     const lines = pending.get(m.id);
     if (lines) { pending.delete(m.id); send({ op: 'lines', id: m.id, lines }); }
     send({ op: 'exit', id: m.id, code: exit.code, signal: exit.signal, error: exit.error });
   };
   let child;
   try {
-    mkdirSync(m.dir, { recursive: true, mode: 0o700 });
-    if (m.owner) chownSync(m.dir, m.owner.uid, m.owner.gid);
+    makeDir(m.dir, m.owner);
     child = spawn(m.file, m.args, { cwd: m.dir, env: m.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(m.owner || {}) });
   } catch (err) {
     send({ op: 'spawned', id: m.id, pid: null, startTicks: null });
@@ -68,7 +87,7 @@ function run(m) {
   }
   // Read before returning to the loop: the child cannot have been reaped yet.
   send({ op: 'spawned', id: m.id, pid: child.pid ?? null, startTicks: child.pid === undefined ? null : startTicks(child.pid) });
-  if (child.pid !== undefined) live.set(m.id, { pid: child.pid, dir: m.dir });
+  if (child.pid !== undefined) live.set(m.id, { pid: child.pid, dir: m.dir, owner: m.owner });
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => addLine(m.id, line));
   }
@@ -79,7 +98,7 @@ function run(m) {
 const killAll = () => {
   for (const r of live.values()) {
     try { process.kill(-r.pid, 'SIGKILL'); } catch { /* already gone */ }
-    removeDir(r.dir);
+    removeDir(r.dir, r.owner);
   }
   process.exit(0);
 };

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processesWith } from '@hub/testing';
@@ -83,6 +83,30 @@ describe.each(['native', 'node'] as const)('SpawnHelper, %s (job processes spawn
     });
     expect(await run.exit).toEqual({ code: 0, signal: null });
     expect(lines).toEqual(['65534', '65534', '65534', '65534']);
+  });
+
+  it('refuses a scratch directory whose parent others may write (a link planted there would be followed as root)', async () => {
+    const open = join(work, `${kind}-open`);
+    mkdirSync(open, { mode: 0o777 });
+    chmodSync(open, 0o777);
+    const run = await helper.spawn({ file: '/bin/true', args: [], dir: join(open, 'job'), env: {}, onLine: () => undefined });
+    expect(run.pid).toBeNull();
+    expect(await run.exit).toEqual({ code: null, signal: null, error: expect.stringMatching(/no one else may write/) });
+  });
+
+  it('never follows a link: one where the scratch directory goes is replaced, one the job leaves inside is removed, not its target', async () => {
+    const outside = join(work, `${kind}-outside`);
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'keep'), 'x');
+    const dir = join(work, `${kind}-linked`);
+    symlinkSync(outside, dir);
+    const run = await helper.spawn({
+      file: '/bin/sh', args: ['-c', `ln -s ${outside} inside && mkdir sub && ln -s ${outside} sub/deeper && echo made > mine && pwd -P`], dir,
+      env: { PATH: '/usr/bin:/bin' }, onLine: () => undefined,
+    });
+    expect(await run.exit).toEqual({ code: 0, signal: null });
+    expect(readdirSync(outside)).toEqual(['keep']);
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('a command that is not there: the job says so and exits 127, like a shell', async () => {
