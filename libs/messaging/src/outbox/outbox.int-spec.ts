@@ -80,6 +80,25 @@ describeWithInfra('transactional outbox on Postgres', () => {
     expect(rows[0]?.pending).toBe(0);
   });
 
+  it('wakes the relay after a transaction that added events, not after one that added none', async () => {
+    got.length = 0;
+    const relay = new OutboxRelay(ds, bus, 'svc');
+    const outbox = new Outbox(ds, 'svc', relay, bus);
+    const kicks = jest.spyOn(relay, 'kick');
+    relay.start();
+    kicks.mockClear();
+    for (const n of [-1, -2, -3]) await outbox.transaction((m) => m.query('INSERT INTO svc.things (n) VALUES ($1)', [n]));
+    expect(kicks).not.toHaveBeenCalled();
+    const started = Date.now();
+    await outbox.transaction(async (m) => void (await outbox.add(m, Stepped, { n: 13 })));
+    expect(kicks).toHaveBeenCalledTimes(1);
+    await waitUntil(() => got.length >= 1);
+    // At once, not at the relay's next poll (1 s).
+    expect(Date.now() - started).toBeLessThan(900);
+    await relay.stop();
+    expect(got.map((g) => g.n)).toEqual([13]);
+  });
+
   it('refuses an invalid event, failing the transaction that made it', async () => {
     const relay = new OutboxRelay(ds, bus, 'svc');
     const outbox = new Outbox(ds, 'svc', relay, bus);

@@ -45,6 +45,8 @@ function checkedPayload<T>(event: EventDescriptor<T>, payload: T): string {
  */
 export class Outbox {
   private readonly logger: Logger;
+  /** Transactions' managers that added an event (the relay is kicked after their commit). */
+  private readonly added = new WeakSet<EntityManager>();
 
   constructor(
     private readonly ds: DataSource,
@@ -66,6 +68,7 @@ export class Outbox {
     await m.query(`INSERT INTO ${this.schema}.outbox (id, subject, payload, aggregate) VALUES ($1, $2, $3, $4)`, [
       id, event.subject, json, options.aggregate ?? null,
     ]);
+    this.added.add(m);
     return id;
   }
 
@@ -95,10 +98,19 @@ export class Outbox {
     return result;
   }
 
-  /** Runs work in a transaction on the service's DataSource, then has the relay publish at once. */
+  /**
+   * Runs work in a transaction on the service's DataSource, then has the relay publish at once
+   * what it added (a transaction that added no event does not wake the relay: a consumer applying
+   * one event per transaction would otherwise cost the relay a poll per event).
+   */
   async transaction<R>(work: (m: EntityManager) => Promise<R>): Promise<R> {
-    const result = await this.ds.transaction(work);
-    this.relay.kick();
+    let added = false;
+    const result = await this.ds.transaction(async (m) => {
+      const r = await work(m);
+      added = this.added.delete(m);
+      return r;
+    });
+    if (added) this.relay.kick();
     return result;
   }
 
