@@ -34,11 +34,12 @@ const FIRST_VACUUM_MS = 60_000;
 const VACUUM_EVERY_MS = 10 * 60_000;
 
 /**
- * On a Postgres server with `autovacuum = off`, a service vacuums its own schema as autovacuum
- * would (a minute after start, then every 10 minutes; one replica at a time, by an advisory lock),
- * and says so once at warn: its queue tables would otherwise keep every dead row version and the
- * planner would never learn their sizes. With autovacuum on (the default) it does nothing. The
- * embedded PGlite (all-in-one only) is vacuumed by the all-in-one bus, database-wide.
+ * Where nothing else vacuums the database (the embedded PGlite, which has no autovacuum launcher,
+ * or a Postgres server with `autovacuum = off`), a service vacuums its own schema as autovacuum
+ * would: a minute after start, then every 10 minutes, one replica at a time (an advisory lock).
+ * Its queue tables would otherwise keep every dead row version and the planner would never learn
+ * their sizes. On Postgres it says so once at warn; with autovacuum on (the default) it does
+ * nothing. The in-process bus vacuums its own schema likewise (decision 0011).
  */
 @Injectable()
 export class ServiceVacuum implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -53,8 +54,10 @@ export class ServiceVacuum implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!onPostgres(this.ds) || !(await vacuumedByNobody(this.ds))) return;
-    this.logger.warn(`autovacuum is off on this Postgres: vacuuming schema ${this.options.schema} every ${VACUUM_EVERY_MS / 60_000} minutes (turn autovacuum on instead)`);
+    if (!(await vacuumedByNobody(this.ds))) return;
+    if (onPostgres(this.ds)) {
+      this.logger.warn(`autovacuum is off on this Postgres: vacuuming schema ${this.options.schema} every ${VACUUM_EVERY_MS / 60_000} minutes (turn autovacuum on instead)`);
+    }
     this.schedule(FIRST_VACUUM_MS);
   }
 
@@ -65,6 +68,8 @@ export class ServiceVacuum implements OnApplicationBootstrap, OnApplicationShutd
 
   /** One pass, if no other replica is vacuuming this schema; returns the tables vacuumed. */
   async vacuumOnce(): Promise<string[]> {
+    // PGlite is one process's one session: no other replica, and a second runner would wait for the first.
+    if (!onPostgres(this.ds)) return vacuumLikeAutovacuum(this.ds, this.options.schema);
     const runner = this.ds.createQueryRunner();
     try {
       const [lock] = (await runner.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS got`, [`hub-vacuum:${this.options.schema}`])) as { got: boolean }[];

@@ -11,7 +11,7 @@ interface Listener {
 }
 
 const PRUNE_EVERY_MS = 3600_000;
-/** The database's own VACUUM, where nothing else runs one (PGlite, autovacuum off): a minute after start, then every 10. */
+/** The bus tables' VACUUM, where nothing else runs one (PGlite, autovacuum off): a minute after start, then every 10. */
 const VACUUM_FIRST_MS = 60_000;
 const VACUUM_EVERY_MS = 600_000;
 
@@ -37,15 +37,15 @@ export class InProcessEventBus extends EventBus {
   }
 
   /**
-   * The all-in-one process owns its database (decision 0007), so it also keeps it vacuumed when
-   * nothing else does: every service's tables, the bus's included (decision 0011).
+   * The in-process bus keeps its own tables vacuumed when nothing else does, as every service
+   * does its schema (ServiceVacuum in @hub/persistence; decision 0011).
    */
   private scheduleVacuum(ms: number): void {
     this.vacuumer = setTimeout(() => {
       const started = Date.now();
       this.store.vacuumIfNobodyDoes()
         .then((tables) => {
-          if (tables.length > 0) this.logger.log({ tables, ms: Date.now() - started }, `vacuumed ${tables.length} tables (nothing else vacuums this database)`);
+          if (tables.length > 0) this.logger.log({ tables, ms: Date.now() - started }, `vacuumed ${tables.length} bus tables (nothing else vacuums this database)`);
         })
         .catch((err: unknown) => this.logger.warn({ err }, 'vacuuming the database failed'))
         .finally(() => {

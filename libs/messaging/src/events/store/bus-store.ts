@@ -145,12 +145,13 @@ export class BusStore {
   }
 
   /**
-   * When nothing else vacuums this database, VACUUM (ANALYZE) of its tables past autovacuum's
-   * thresholds, every service's included; answers the tables vacuumed (none when autovacuum runs).
+   * When nothing else vacuums this database, VACUUM (ANALYZE) of the bus's tables past
+   * autovacuum's thresholds (each service vacuums its own schema: ServiceVacuum); answers the
+   * tables vacuumed (none when autovacuum runs).
    */
   async vacuumIfNobodyDoes(): Promise<string[]> {
     if (!(await vacuumedByNobody(this.ds))) return [];
-    return vacuumLikeAutovacuum(this.ds);
+    return vacuumLikeAutovacuum(this.ds, BUS_SCHEMA);
   }
 
   /** Drops events past the retention period that no consumer still holds. */
