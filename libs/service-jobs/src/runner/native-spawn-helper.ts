@@ -1,7 +1,8 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcessByStdio, execFile, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { type Readable, type Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { Logger } from '@nestjs/common';
 import { NATIVE_SPAWN_HELPER_SOURCE } from './native-spawn-helper.source';
@@ -52,7 +53,7 @@ export async function compileNativeHelper(): Promise<Buffer | null> {
  * empty environment, and unlinked at once (the running process keeps it), so nothing is left
  * behind even after a kill -9.
  */
-export function launchNativeHelper(binary: Buffer): ChildProcess {
+export function launchNativeHelper(binary: Buffer): ChildProcessByStdio<Writable, Readable, null> {
   const dir = mkdtempSync(join(tmpdir(), 'hub-spawn-helper-'));
   const file = join(dir, 'hub-jobs-spawn-helper');
   try {

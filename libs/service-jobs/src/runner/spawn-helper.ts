@@ -122,16 +122,16 @@ export class SpawnHelper {
 
   private startNative(binary: Buffer): Helper {
     const helper = launchNativeHelper(binary);
-    createInterface({ input: helper.stdout!, crlfDelay: Infinity }).on('line', (line) => this.receive(JSON.parse(line) as HelperMessage));
+    createInterface({ input: helper.stdout, crlfDelay: Infinity }).on('line', (line) => this.receive(JSON.parse(line) as HelperMessage));
     // stdout ends after the helper's last message was read (its exit may be seen before).
-    helper.stdout!.once('close', () => this.lost(helper));
-    helper.stdin!.on('error', () => undefined);
+    helper.stdout.once('close', () => this.lost(helper));
+    helper.stdin.on('error', () => undefined);
     this.detach(helper);
     return {
       process: helper,
       send: (id, req) => {
         const frame = nativeRequest(id, req);
-        if (frame) helper.stdin!.write(frame);
+        if (frame) helper.stdin.write(frame);
         else this.refuse(id, 'an argument or environment value contains a NUL byte');
       },
     };
