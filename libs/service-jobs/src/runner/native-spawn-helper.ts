@@ -1,5 +1,5 @@
 import { type ChildProcessByStdio, execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type Readable, type Writable } from 'node:stream';
@@ -9,25 +9,29 @@ import { NATIVE_SPAWN_HELPER_SOURCE } from './native-spawn-helper.source';
 import { type SpawnRequest } from './spawn-helper';
 
 const logger = new Logger('SpawnHelper');
-let compiled: Promise<Buffer | null> | undefined;
 
 /** The prebuilt helper's file name, beside the app's main.js (the Docker images build it: docker/Dockerfile). */
 export const PREBUILT_HELPER = 'hub-jobs-spawn-helper';
 
+/** The native helper: a prebuilt executable to run in place, or one compiled here (its bytes). */
+export type NativeHelper = { path: string } | { bytes: Buffer };
+
+let found: Promise<NativeHelper | null> | undefined;
+
 /**
- * The native helper's executable, once per process: the prebuilt one beside the running app's
+ * The native helper, looked up once per process: the prebuilt one beside the running app's
  * main.js, else compiled with the machine's `cc` in a private temporary directory (removed right
  * after); null, logged once, where neither works.
  */
-export function nativeHelperBinary(): Promise<Buffer | null> {
-  compiled ??= prebuilt() ?? compileNativeHelper();
-  return compiled;
+export function nativeHelper(): Promise<NativeHelper | null> {
+  found ??= prebuilt() ?? compileNativeHelper().then((bytes) => (bytes ? { bytes } : null));
+  return found;
 }
 
-function prebuilt(): Promise<Buffer> | undefined {
+function prebuilt(): Promise<NativeHelper> | undefined {
   const main = process.argv[1];
-  const file = main ? join(dirname(main), PREBUILT_HELPER) : undefined;
-  return file && existsSync(file) ? Promise.resolve(readFileSync(file)) : undefined;
+  const path = main ? join(dirname(main), PREBUILT_HELPER) : undefined;
+  return path && existsSync(path) ? Promise.resolve({ path }) : undefined;
 }
 
 /** Compiles the helper with `cc`; null (logged) when that fails. */
@@ -49,17 +53,18 @@ export async function compileNativeHelper(): Promise<Buffer | null> {
 }
 
 /**
- * Starts the native helper from its executable: written to a private directory, started with an
- * empty environment, and unlinked at once (the running process keeps it), so nothing is left
- * behind even after a kill -9.
+ * Starts the native helper with an empty environment: the prebuilt file in place, or compiled
+ * bytes written to a private directory and unlinked at once (the running process keeps them),
+ * so nothing is left behind even after a kill -9.
  */
-export function launchNativeHelper(binary: Buffer): ChildProcessByStdio<Writable, Readable, null> {
+export function launchNativeHelper(helper: NativeHelper): ChildProcessByStdio<Writable, Readable, null> {
+  const start = (file: string) => spawn(file, [], { env: {}, stdio: ['pipe', 'pipe', 'inherit'] });
+  if ('path' in helper) return start(helper.path);
   const dir = mkdtempSync(join(tmpdir(), 'hub-spawn-helper-'));
-  const file = join(dir, 'hub-jobs-spawn-helper');
+  const file = join(dir, PREBUILT_HELPER);
   try {
-    writeFileSync(file, binary);
-    chmodSync(file, 0o700);
-    return spawn(file, [], { env: {}, stdio: ['pipe', 'pipe', 'inherit'] });
+    writeFileSync(file, helper.bytes, { mode: 0o700 });
+    return start(file);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

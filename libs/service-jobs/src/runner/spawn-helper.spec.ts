@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processesWith } from '@hub/testing';
-import { nativeHelperBinary, nativeRequest } from './native-spawn-helper';
+import { compileNativeHelper, nativeRequest } from './native-spawn-helper';
 import { SpawnHelper, type SpawnHelperKind, type SpawnRequest } from './spawn-helper';
 import { SPAWN_HELPER_SOURCE } from './spawn-helper.source';
 
@@ -133,7 +133,7 @@ describe.each(['native', 'node'] as const)('SpawnHelper, %s (job processes spawn
   it('a service killed -9 right after a spawn leaves no process behind: the helper kills what it started', async () => {
     const m = marker();
     const nativeFile = join(work, 'native-helper');
-    if (kind === 'native') writeFileSync(nativeFile, (await nativeHelperBinary()) as Buffer, { mode: 0o700 });
+    if (kind === 'native') writeFileSync(nativeFile, (await compileNativeHelper()) as Buffer, { mode: 0o700 });
     const dir = join(work, `${kind}-five`);
     const req = { file: '/bin/sh', args: ['-c', `sleep ${m} & sleep ${m}; wait`], dir, env: { PATH: '/usr/bin:/bin' } };
     const service = spawn(process.execPath, ['-e', standInService(kind, req, nativeFile)], { stdio: ['ignore', 'pipe', 'inherit'] });

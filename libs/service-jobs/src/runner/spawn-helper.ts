@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { type RunExit } from './job-runner';
-import { launchNativeHelper, nativeHelperBinary, nativeRequest } from './native-spawn-helper';
+import { launchNativeHelper, type NativeHelper, nativeHelper, nativeRequest } from './native-spawn-helper';
 import { killGroup } from './process-identity';
 import { SPAWN_HELPER_SOURCE } from './spawn-helper.source';
 
@@ -39,7 +39,7 @@ export interface Spawned {
 /** Which helper starts job processes: the native one (compiled with `cc` at start), the Node one, or native when it compiles. */
 export type SpawnHelperKind = 'auto' | 'native' | 'node';
 
-export type HelperMessage =
+type HelperMessage =
   | { op: 'spawned'; id: number; pid: number | null; startTicks: number | null }
   | { op: 'lines'; id: number; lines: string[] }
   | { op: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null; error?: string };
@@ -114,14 +114,14 @@ export class SpawnHelper {
   }
 
   private async start(): Promise<Helper> {
-    const binary = this.kind === 'node' ? null : await nativeHelperBinary();
-    if (!binary && this.kind === 'native') throw new Error('HUB_JOBS_SPAWN_HELPER=native, but the native spawn helper could not be built (it needs cc and Linux)');
-    this.live = binary ? this.startNative(binary) : this.startNode();
+    const native = this.kind === 'node' ? null : await nativeHelper();
+    if (!native && this.kind === 'native') throw new Error('HUB_JOBS_SPAWN_HELPER=native, but the native spawn helper could not be built (it needs cc and Linux)');
+    this.live = native ? this.startNative(native) : this.startNode();
     return this.live;
   }
 
-  private startNative(binary: Buffer): Helper {
-    const helper = launchNativeHelper(binary);
+  private startNative(native: NativeHelper): Helper {
+    const helper = launchNativeHelper(native);
     createInterface({ input: helper.stdout, crlfDelay: Infinity }).on('line', (line) => this.receive(JSON.parse(line) as HelperMessage));
     // stdout ends after the helper's last message was read (its exit may be seen before).
     helper.stdout.once('close', () => this.lost(helper));
@@ -194,7 +194,7 @@ export class SpawnHelper {
 }
 
 /** The Node helper's way to set limits: a `/bin/sh` that runs `ulimit`, then execs the command. */
-export function underShellLimits(file: string, args: string[], limits: SpawnLimits): { file: string; args: string[] } {
+function underShellLimits(file: string, args: string[], limits: SpawnLimits): { file: string; args: string[] } {
   const set = [`ulimit -t ${limits.cpuSeconds ?? 'unlimited'}`];
   if (limits.addressSpaceKb !== undefined) set.push(`ulimit -v ${limits.addressSpaceKb}`);
   // bash says -u, dash and busybox -p.
