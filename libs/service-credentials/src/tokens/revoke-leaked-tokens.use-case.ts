@@ -49,9 +49,7 @@ export class RevokeLeakedTokensUseCase {
       for (const tokens of byUser.values()) {
         const first = tokens[0] as RevokedRow;
         const mail = leakedTokensMail(first.name, tokens.map((t) => ({ last4: t.last4, displayName: t.display_name })));
-        await m.query(`INSERT INTO credentials.email_outbox (id, recipient, subject, body) VALUES ($1, $2, $3, $4)`, [
-          newObjectId(), first.email, mail.subject, mail.body,
-        ]);
+        await this.mailer.enqueue(m, { id: newObjectId(), recipient: first.email, ...mail });
       }
       if (rows.length > 0) {
         const event: TokenRevokedEvent = { tokenIds: rows.map((r) => r.id), revokedAt: new Date().toISOString() };
