@@ -13,11 +13,15 @@
 //   BENCH_REVOKE_REQUESTS [200]   sequential revocations of 1,000 credentials each (0: none)
 //   BENCH_REVOKE_REAL [10]        real (seeded, never sent) tokens among each request's 1,000
 //   BENCH_PGLITE [1]              also measure the all-in-one hub on its embedded PGlite
-//   BENCH_ONLY                    e.g. "b,d": measure only these of a, a2, b, c, d
+//   BENCH_ONLY                    e.g. "b,d": measure only these of a, a2, b, c, d, x
 //   BENCH_QUIET_WAIT_SECONDS [120] wait this long at most for other work on the machine to stop
 //   BENCH_ATTEMPTS [3]            measure again while other work disturbed a run
 //   BENCH_CPU_PROF [0]            1: V8 CPU profiles of every server over its measured whoami
 //                                 window, summarized (slows the servers: figures not comparable)
+//   BENCH_HUB_MAIN [dist/apps/hub/main.js] the hub bundle (a, a') to run, e.g. a kept build for an A/B run
+//   BENCH_VARIANT_MAIN, BENCH_VARIANT_NODE_OPTIONS  either set: also measure (x), the all-in-one hub
+//                                 on Postgres run from another bundle (e.g. a kept build) or with
+//                                 other Node flags, in the same interleaved rounds as (a): an A/B run
 //   NATS_URL [nats://127.0.0.1:4222], BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -54,6 +58,10 @@ const cfg = {
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
   only: process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null,
   workloads: (process.env.BENCH_WORKLOADS || 'whoami,members').split(','),
+  variant:
+    process.env.BENCH_VARIANT_MAIN || process.env.BENCH_VARIANT_NODE_OPTIONS
+      ? { main: process.env.BENCH_VARIANT_MAIN || undefined, nodeOptions: process.env.BENCH_VARIANT_NODE_OPTIONS }
+      : null,
 };
 const TARGET_RATIO = 0.5;
 const TARGET_REVOKE_P99_MS = 100;
@@ -74,6 +82,7 @@ const labels = {
   b: '(b) distributed: gateway + credentials + orgs, NATS, Postgres',
   c: '(c) bare Fastify + pg, token query per request, no cache',
   d: '(d) bare Fastify + pg, 30 s token and orgs cache (like gw)',
+  x: '(x) all-in-one hub, Postgres, the variant (BENCH_VARIANT_*)',
 };
 
 /**
@@ -85,16 +94,16 @@ const labels = {
 const WORKLOADS = {
   whoami: {
     title: 'GET /api/whoami-v2',
-    keys: ['a', 'a2', 'b', 'c', 'd'],
+    keys: ['a', 'x', 'a2', 'b', 'c', 'd'],
     pathOf: () => () => '/api/whoami-v2',
-    ratios: { tops: ['b', 'a', 'a2'], bases: ['c', 'd'], targets: { b: TARGET_RATIO } },
+    ratios: { tops: ['b', 'a', 'x', 'a2'], bases: ['c', 'd'], targets: { b: TARGET_RATIO } },
   },
   members: {
     title: 'GET /api/organizations/{name}/members, uncached: one RPC + one query per request',
-    keys: ['a', 'a2', 'b', 'd'],
+    keys: ['a', 'x', 'a2', 'b', 'd'],
     labels: { d: '(d) bare Fastify + pg, cached token and orgs, members query' },
     pathOf: (s) => (i) => `/api/organizations/${s.orgs[i]}/members`,
-    ratios: { tops: ['b', 'a', 'a2'], bases: ['d'], targets: { b: TARGET_RATIO, a: 0.7 } },
+    ratios: { tops: ['b', 'a', 'x', 'a2'], bases: ['d'], targets: { b: TARGET_RATIO, a: 0.7, x: 0.7 } },
   },
 };
 
@@ -185,6 +194,14 @@ async function main() {
     const tag = randomBase62(8);
     const setup = await startHub({ root, logDir, adminToken, dataDir: join(workDir, 'hub-pg-data'), databaseUrl: dbUrl, name: 'hub-postgres' });
     setups.a = { setup, dbUrl, tag, ...(await seed(setup.url, dbUrl, tag)) };
+  }
+  if (cfg.variant && want('x')) {
+    // (x) like (a), from another bundle or with other Node flags: an A/B run in the same rounds.
+    const dbUrl = await freshDatabase('variant');
+    const tag = randomBase62(8);
+    const { main, nodeOptions } = cfg.variant;
+    const setup = await startHub({ root, logDir, adminToken, dataDir: join(workDir, 'hub-variant-data'), databaseUrl: dbUrl, name: 'hub-variant', main, nodeOptions });
+    setups.x = { setup, dbUrl, tag, ...(await seed(setup.url, dbUrl, tag)) };
   }
   if (cfg.pglite && want('a2')) {
     // (a') all-in-one with its default embedded PGlite: what `npm start` gives.

@@ -1,7 +1,7 @@
 // The servers under test, each started from the built apps (dist/apps) or bench/gateway, on
 // free local ports. Each start returns { url, procs, stop }.
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { runNode, startNode, stop, waitOutput, waitReady } from './processes.mjs';
 
 async function freePort() {
@@ -19,13 +19,17 @@ function stopper(procs) {
   return () => Promise.all(procs.map((p) => stop(p)));
 }
 
-/** The all-in-one hub: every service in one process, in-process bus; Postgres when databaseUrl. */
-export async function startHub({ root, logDir, adminToken, dataDir, databaseUrl, name }) {
+/**
+ * The all-in-one hub: every service in one process, in-process bus; Postgres when databaseUrl.
+ * `main` and `nodeOptions` run another build or other Node flags (the A/B variant of run.mjs).
+ */
+export async function startHub({ root, logDir, adminToken, dataDir, databaseUrl, name, main = 'dist/apps/hub/main.js', nodeOptions }) {
   const port = await freePort();
   const env = { ...UNLIMITED, PORT: String(port), HOST: '127.0.0.1', HUB_ADMIN_TOKEN: adminToken, HUB_DATA_DIR: dataDir, NATS_URL: undefined, DATABASE_URL: undefined };
+  if (nodeOptions !== undefined) env.NODE_OPTIONS = nodeOptions;
   // With DATABASE_URL migrations are off by default (a separate job in production): on here.
   if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, HUB_MIGRATE_ON_START: 'true' });
-  const hub = startNode(name, [join(root, 'dist/apps/hub/main.js')], { env, logDir, cwd: root });
+  const hub = startNode(name, [resolve(root, main)], { env, logDir, cwd: root });
   const url = `http://127.0.0.1:${port}`;
   await waitOutput(hub, 'Admin token', 120_000);
   await waitReady(hub, `${url}/health/ready`);
