@@ -45,7 +45,7 @@ export class RpcServer implements BeforeApplicationShutdown {
     } else if (this.mode.kind === 'in-process') {
       const broker = this.mode.broker;
       for (const route of routes) {
-        broker.serve(route.subject, (raw) => this.dispatcher.handle(route, raw));
+        broker.serve(route.subject, (message) => this.dispatcher.handleCopy(route, message));
         this.stops.push(() => broker.stop(route.subject));
       }
       this.logger.log(`serving ${routes.length} RPC subject(s) in-process`);

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
-import { IsInt, Min } from 'class-validator';
+import { IsInt, IsString, Min } from 'class-validator';
 import { ConflictError, HubError, type RequestContext, rpc } from '@hub/contracts';
 import { describeWithInfra, NATS_URL_FOR_TESTS } from '@hub/testing';
 import { type BusMode } from './bus-mode';
@@ -21,6 +21,11 @@ class EchoDto {
   n!: number;
 }
 
+class WhenDto {
+  @IsString()
+  at!: string;
+}
+
 class Empty {}
 interface Echoed { n: number; isDto: boolean; keys: string[]; user?: string; at: string }
 
@@ -30,6 +35,11 @@ const Crash = rpc<Empty, never>('test.crash.call', Empty);
 const Slow = rpc<Empty, string>('test.slow.call', Empty);
 const Nobody = rpc<Empty, never>('test.nobody.call', Empty);
 const Who = rpc<Empty, string>('test.who.call', Empty);
+const When = rpc<WhenDto, string>('test.when.call', WhenDto);
+const Shared = rpc<Empty, { list: number[] }>('test.shared.call', Empty);
+
+/** One object the handler hands out on every call, as a cache would. */
+const SHARED = { list: [1, 2] };
 
 @RpcController()
 class TestHandler {
@@ -37,6 +47,16 @@ class TestHandler {
   @RpcHandler(Echo)
   echo(dto: EchoDto, ctx: RequestContext): Echoed {
     return { n: dto.n * 2, isDto: dto instanceof EchoDto, keys: Object.keys(dto), user: ctx.userName, at: new Date(0) as unknown as string };
+  }
+
+  @RpcHandler(When)
+  when(dto: WhenDto): string {
+    return `${typeof dto.at} ${dto.at}`;
+  }
+
+  @RpcHandler(Shared)
+  shared(): { list: number[] } {
+    return SHARED;
   }
 
   @RpcHandler(Fail)
@@ -114,6 +134,18 @@ function rpcContract(name: string, setup: () => Promise<Setup>): void {
     it('validates the payload into the DTO, strips unknown fields and carries the context', async () => {
       const data = { n: 21, extra: 'dropped' } as EchoDto;
       await expect(s.client.call(Echo, data, ctx)).resolves.toEqual({ n: 42, isDto: true, keys: ['n'], user: 'alice', at: '1970-01-01T00:00:00.000Z' });
+    });
+
+    it('hands the handler the payload as the wire carries it: a Date is its ISO string', async () => {
+      const data = { at: new Date(0) } as unknown as WhenDto;
+      await expect(s.client.call(When, data, ctx)).resolves.toBe('string 1970-01-01T00:00:00.000Z');
+    });
+
+    it('shares no object between the handler and its caller', async () => {
+      const first = await s.client.call(Shared, {}, ctx);
+      first.list.push(3);
+      await expect(s.client.call(Shared, {}, ctx)).resolves.toEqual({ list: [1, 2] });
+      expect(SHARED).toEqual({ list: [1, 2] });
     });
 
     it('rejects an invalid payload with a 400 naming the field', async () => {

@@ -31,7 +31,9 @@ function routerError(err: FastifyError, _req: FastifyRequest, reply: FastifyRepl
 /** A Nest app on Fastify with pino logs, shutdown hooks and HTTP metrics; not yet listening. */
 export async function createFastifyApp(root: Type | DynamicModule, o: FastifyAppOptions): Promise<NestFastifyApplication> {
   // The gateway passes its own frameworkErrors (with X-Request-Id); services keep routerError.
-  const adapter = new FastifyAdapter({ frameworkErrors: routerError, ...o.fastify, bodyLimit: o.bodyLimit ?? 1024 * 1024, logger: false });
+  // skipMiddie: no app has Nest middleware (request ids, security headers and metrics are Fastify
+  // hooks), and @fastify/middie would otherwise run its chain on every request (decision 0300).
+  const adapter = new FastifyAdapter({ frameworkErrors: routerError, ...o.fastify, bodyLimit: o.bodyLimit ?? 1024 * 1024, logger: false, skipMiddie: true });
   // abortOnError false: a failed start throws (and is reported) instead of process.exit(1).
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     abortOnError: false,

@@ -24,8 +24,18 @@ export class HttpMetrics {
     });
   }
 
+  /** The counter and histogram children of each method, route and status, looked up once. */
+  private readonly children = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
+
   observe(method: string, route: string, status: number, seconds: number): void {
-    this.requests.inc({ method, route, status: String(status) });
-    this.duration.observe({ method, route }, seconds);
+    const key = `${method} ${status} ${route}`;
+    let child = this.children.get(key);
+    if (!child) {
+      // prom-client hashes the label object on every inc and observe; routes are patterns, so few keys.
+      child = { count: this.requests.labels({ method, route, status: String(status) }), time: this.duration.labels({ method, route }) };
+      this.children.set(key, child);
+    }
+    child.count.inc();
+    child.time.observe(seconds);
   }
 }

@@ -1,5 +1,10 @@
-/** Serves one subject in-process: the request's JSON in, the reply out as it would cross NATS (never rejects). */
-export type InProcessHandler = (raw: string) => Promise<string | Uint8Array>;
+import { type RpcReply } from '../rpc/rpc-wire';
+
+/**
+ * Serves one subject in-process: the request in as it would be parsed off the bus (a jsonCopy of
+ * `{ctx, data}`), the reply out as the caller would decode it, copied the same way (never rejects).
+ */
+export type InProcessHandler = (message: unknown) => Promise<RpcReply>;
 
 /**
  * Connects in-process RPC clients to the RpcServer of one all-in-one app. Create one per app
@@ -18,7 +23,7 @@ export class InProcessBroker {
   }
 
   /** undefined when nobody serves the subject, like NATS "no responders". */
-  dispatch(subject: string, raw: string): Promise<string | Uint8Array> | undefined {
-    return this.handlers.get(subject)?.(raw);
+  dispatch(subject: string, message: unknown): Promise<RpcReply> | undefined {
+    return this.handlers.get(subject)?.(message);
   }
 }

@@ -1,8 +1,9 @@
 import { HttpException, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
-  BadRequestError, checkRequestContext, type ErrorEnvelope, HubError, type PayloadClass, type RequestContext, type RpcMessage,
+  BadRequestError, checkRequestContext, type ErrorEnvelope, HubError, type PayloadClass, type RequestContext, type RpcMessage, TailedReply,
 } from '@hub/contracts';
+import { jsonCopy } from './json-copy';
 import { validatePayload } from './payload-validation';
 import { encodeReply, type RpcReply } from './rpc-wire';
 
@@ -26,20 +27,27 @@ export class RpcDispatcher {
   /** `raw`: the request's JSON as it crossed the bus. Resolves with the reply (rpc-wire.ts); never rejects. */
   async handle(route: RpcRoute, raw: string): Promise<string | Uint8Array> {
     try {
-      return encodeReply(await this.run(route, raw));
+      return encodeReply(await this.run(route, parseMessage(raw)));
     } catch (error) {
       const reply: RpcReply = { error: this.toEnvelope(error, route.subject) };
       return JSON.stringify(reply);
     }
   }
 
-  private run(route: RpcRoute, raw: string): unknown {
-    let message: unknown;
+  /**
+   * In-process: `message` is the request as it would have been parsed off the bus (the caller
+   * passes a jsonCopy), and the reply is the value decodeReply would give, copied the same way:
+   * the handler and the caller share no object, without the JSON text in between. Never rejects.
+   */
+  async handleCopy(route: RpcRoute, message: unknown): Promise<RpcReply> {
     try {
-      message = JSON.parse(raw);
-    } catch {
-      throw new BadRequestError('the message is not JSON', 'INVALID_MESSAGE');
+      return { result: copyResult(await this.run(route, message)) };
+    } catch (error) {
+      return { error: jsonCopy(this.toEnvelope(error, route.subject)) as ErrorEnvelope };
     }
+  }
+
+  private run(route: RpcRoute, message: unknown): unknown {
     if (typeof message !== 'object' || message === null) throw new BadRequestError('the message must be an object {ctx, data}', 'INVALID_MESSAGE');
     const { ctx, data } = message as Partial<RpcMessage<unknown>>;
     const checked = checkRequestContext(ctx);
@@ -55,4 +63,19 @@ export class RpcDispatcher {
     this.logger.error({ err: error, errorId, subject }, `Unhandled error ${errorId}`);
     return { code: 'INTERNAL', status: 500, message: `Internal error (id ${errorId})` };
   }
+}
+
+function parseMessage(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new BadRequestError('the message is not JSON', 'INVALID_MESSAGE');
+  }
+}
+
+/** A handler's result as the caller would decode it off the bus: a TailedReply keeps its tail, copied. */
+function copyResult(result: unknown): unknown {
+  if (!(result instanceof TailedReply)) return jsonCopy(result);
+  const tail = typeof result.tail === 'string' ? result.tail : Buffer.from(result.tail);
+  return new TailedReply(jsonCopy(result.head), tail);
 }
