@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { IsInt, IsString, Min } from 'class-validator';
-import { ConflictError, HubError, type RequestContext, rpc } from '@hub/contracts';
+import { ConflictError, HubError, type RequestContext, rpc, TailedReply } from '@hub/contracts';
 import { describeWithInfra, NATS_URL_FOR_TESTS } from '@hub/testing';
 import { type BusMode } from './bus-mode';
 import { InProcessBroker } from './in-process/in-process-broker';
@@ -37,6 +37,10 @@ const Nobody = rpc<Empty, never>('test.nobody.call', Empty);
 const Who = rpc<Empty, string>('test.who.call', Empty);
 const When = rpc<WhenDto, string>('test.when.call', WhenDto);
 const Shared = rpc<Empty, { list: number[] }>('test.shared.call', Empty);
+const TailText = rpc<Empty, TailedReply<{ at: string }>>('test.tail-text.call', Empty);
+const TailBytes = rpc<Empty, TailedReply<{ at: string }>>('test.tail-bytes.call', Empty);
+const TAIL = '{"a":"line\\none"},{"é":"€"}\n';
+const TAIL_BYTES = Buffer.from(TAIL);
 
 /** One object the handler hands out on every call, as a cache would. */
 const SHARED = { list: [1, 2] };
@@ -57,6 +61,16 @@ class TestHandler {
   @RpcHandler(Shared)
   shared(): { list: number[] } {
     return SHARED;
+  }
+
+  @RpcHandler(TailText)
+  tailText(): TailedReply<{ at: string }> {
+    return new TailedReply({ at: new Date(0) as unknown as string }, TAIL);
+  }
+
+  @RpcHandler(TailBytes)
+  tailBytes(): TailedReply<{ at: string }> {
+    return new TailedReply({ at: new Date(0) as unknown as string }, TAIL_BYTES);
   }
 
   @RpcHandler(Fail)
@@ -146,6 +160,18 @@ function rpcContract(name: string, setup: () => Promise<Setup>): void {
       first.list.push(3);
       await expect(s.client.call(Shared, {}, ctx)).resolves.toEqual({ list: [1, 2] });
       expect(SHARED).toEqual({ list: [1, 2] });
+    });
+
+    it('carries a tailed reply: its head as JSON gives it, its tail as it is, a copy of bytes', async () => {
+      const text = await s.client.call(TailText, {}, ctx);
+      expect(text).toBeInstanceOf(TailedReply);
+      expect(text.head).toEqual({ at: '1970-01-01T00:00:00.000Z' });
+      expect(Buffer.from(text.tail).toString('utf8')).toBe(TAIL);
+      const bytes = await s.client.call(TailBytes, {}, ctx);
+      expect(bytes.head).toEqual({ at: '1970-01-01T00:00:00.000Z' });
+      expect(bytes.tail).toBeInstanceOf(Uint8Array);
+      expect(Buffer.from(bytes.tail).equals(TAIL_BYTES)).toBe(true);
+      expect(bytes.tail).not.toBe(TAIL_BYTES);
     });
 
     it('rejects an invalid payload with a 400 naming the field', async () => {

@@ -32,22 +32,16 @@ const NEWLINE = 0x0a;
 const utf8 = new TextDecoder();
 
 /**
- * The handler's result, or the HubError its envelope describes. `raw` is the reply as text
- * (in-process) or as the bytes NATS delivered: then a tail stays bytes, never decoded.
+ * The handler's result, or the HubError its envelope describes, from the bytes NATS delivered:
+ * a tail stays bytes, never decoded. (The in-process transport passes values: jsonCopy.)
  */
-export function decodeReply<Res>(raw: string | Uint8Array, subject: string): Res {
+export function decodeReply<Res>(raw: Uint8Array, subject: string): Res {
   let reply: RpcReply;
-  let tail: string | Uint8Array | undefined;
+  let tail: Uint8Array | undefined;
   try {
-    if (typeof raw === 'string') {
-      const end = raw.indexOf('\n');
-      reply = JSON.parse(end < 0 ? raw : raw.slice(0, end)) as RpcReply;
-      if (end >= 0) tail = raw.slice(end + 1);
-    } else {
-      const end = raw.indexOf(NEWLINE);
-      reply = JSON.parse(utf8.decode(end < 0 ? raw : raw.subarray(0, end))) as RpcReply;
-      if (end >= 0) tail = raw.subarray(end + 1);
-    }
+    const end = raw.indexOf(NEWLINE);
+    reply = JSON.parse(utf8.decode(end < 0 ? raw : raw.subarray(0, end))) as RpcReply;
+    if (end >= 0) tail = raw.subarray(end + 1);
   } catch (error) {
     throw toHubError(error, subject);
   }
