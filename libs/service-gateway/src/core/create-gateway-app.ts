@@ -7,6 +7,7 @@ import { limitBodyTime } from './http/edge-guards';
 import { answerClientError, answerFrameworkError, MAX_PARAM_LENGTH } from './http/edge-errors';
 import { registerJsonParser } from './http/json-body';
 import { assignRequestId, requestIdFor } from './http/request-context';
+import { installRouteExecutor } from './http/route-executor';
 import { setSecurityHeaders } from './http/security-headers';
 import { serveAsyncApi } from './openapi/asyncapi';
 import { serveOpenApi } from './openapi/openapi';
@@ -14,7 +15,8 @@ import { serveOpenApi } from './openapi/openapi';
 /**
  * Creates (not yet listening) the Fastify-based Nest app for a root module that includes
  * GatewayModule: request ids, body limit and timeout, connection cap, trusted proxies, error
- * shape (ours even for errors Fastify or Node raise first), security headers, metrics, OpenAPI and AsyncAPI.
+ * shape (ours even for errors Fastify or Node raise first), security headers, metrics, OpenAPI and AsyncAPI,
+ * and every controller route served by the route executor instead of Nest's router pipeline.
  */
 export async function createGatewayApp(root: Type | DynamicModule, config: GatewayConfig, name = 'gateway'): Promise<NestFastifyApplication> {
   const app = await createFastifyApp(root, {
@@ -40,5 +42,6 @@ export async function createGatewayApp(root: Type | DynamicModule, config: Gatew
   limitBodyTime(fastify, config.HUB_BODY_TIMEOUT_MS);
   serveOpenApi(app);
   serveAsyncApi(app);
+  installRouteExecutor(app);
   return app;
 }

@@ -33,9 +33,13 @@ export class GatewayCoreModule {
         Authenticator,
         RateLimits,
         OrgAccess,
-        { provide: APP_GUARD, useClass: EdgeGuard },
-        { provide: APP_FILTER, useClass: HttpErrorFilter },
-        { provide: APP_PIPE, useClass: HubValidationPipe },
+        // Providers of their own too: the route executor runs these same instances.
+        EdgeGuard,
+        HttpErrorFilter,
+        HubValidationPipe,
+        { provide: APP_GUARD, useExisting: EdgeGuard },
+        { provide: APP_FILTER, useExisting: HttpErrorFilter },
+        { provide: APP_PIPE, useExisting: HubValidationPipe },
       ],
       exports: shared.map((p) => ('provide' in p ? p.provide : p)),
     };

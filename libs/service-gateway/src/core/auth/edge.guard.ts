@@ -1,4 +1,4 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { RateLimits } from '../rate-limit/rate-limits';
@@ -26,10 +26,17 @@ export class EdgeGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    const rules = this.rules.of(context);
     const http = context.switchToHttp();
-    const req = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
+    return this.admit(http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), this.rules.of(context));
+  }
+
+  /** What a route's decorators ask of the edge, read once (the route executor asks at start). */
+  rulesFor(handler: (...args: never[]) => unknown, controller: Type): RouteRules {
+    return this.rules.for(handler, controller);
+  }
+
+  /** The guard's decision for one request: true, false (a 403), or a promise of either. */
+  admit(req: FastifyRequest, reply: FastifyReply, rules: RouteRules): boolean | Promise<boolean> {
     const authenticated = this.authenticator.authenticate(req, reply, rules);
     if (authenticated) return authenticated.then(() => this.afterAuthentication(req, reply, rules));
     return this.afterAuthentication(req, reply, rules);

@@ -1,4 +1,4 @@
-import { type ExecutionContext } from '@nestjs/common';
+import { type ExecutionContext, type Type } from '@nestjs/common';
 import { type Reflector } from '@nestjs/core';
 import { ADMIN_ROUTE, ORG_SCOPED, type OrgScopeRequirement, PUBLIC_ROUTE, STRICT_RATE_LIMIT } from './auth.decorators';
 
@@ -21,10 +21,13 @@ export class RouteRulesCache {
   constructor(private readonly reflector: Reflector) {}
 
   of(context: ExecutionContext): RouteRules {
-    const handler = context.getHandler();
+    return this.for(context.getHandler() as (...args: never[]) => unknown, context.getClass());
+  }
+
+  for(handler: (...args: never[]) => unknown, controller: Type): RouteRules {
     let rules = this.byHandler.get(handler);
     if (!rules) {
-      const targets = [handler, context.getClass()];
+      const targets = [handler, controller];
       rules = {
         admin: this.reflector.getAllAndOverride<boolean>(ADMIN_ROUTE, targets) === true,
         public: this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets) === true,
