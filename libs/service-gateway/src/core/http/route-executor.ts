@@ -140,7 +140,7 @@ function executorFor(route: ControllerRoute, edge: Edge): (req: FastifyRequest, 
     if (checkParams && hasEmptyParam(req.params)) return void reply.callNotFound();
     try {
       const admitted = edge.guard.admit(req, reply, rules);
-      if (!(admitted === true || (admitted !== false && (await admitted)))) throw new ForbiddenException(FORBIDDEN_MESSAGE);
+      if (admitted !== true && (admitted === false || !(await admitted))) throw new ForbiddenException(FORBIDDEN_MESSAGE);
       void reply.code(status);
       for (const { name, value } of headers) void reply.header(name, typeof value === 'function' ? value() : value);
       const context = usesContext ? new ExecutionContextHost([req, reply, undefined], controller, handler) : undefined;
