@@ -44,6 +44,15 @@ describe('jsonCopy', () => {
     expect(JSON.stringify(copied)).toBe(JSON.stringify(value)); // key order too
   });
 
+  it('keeps a parsed "__proto__" field as an own field, as JSON.parse does, never as a prototype', () => {
+    const input = JSON.parse('{"a":1,"__proto__":{"polluted":true},"inner":{"__proto__":[1]}}') as Record<string, unknown>;
+    const copied = jsonCopy(input) as Record<string, unknown>;
+    expect(JSON.stringify(copied)).toBe(JSON.stringify(input));
+    expect(Object.getPrototypeOf(copied)).toBe(Object.prototype);
+    expect(copied['polluted']).toBeUndefined();
+    expect(Object.getOwnPropertyNames(copied)).toEqual(['a', '__proto__', 'inner']);
+  });
+
   it('shares no object with its input', () => {
     const input = { list: [{ a: 1 }], inner: { b: 2 } };
     const copied = jsonCopy(input) as typeof input;

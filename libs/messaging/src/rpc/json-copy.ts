@@ -31,7 +31,10 @@ function copy(value: unknown, key: string, depth: number): unknown {
     for (const k in value) {
       if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
       const v = copy((value as Record<string, unknown>)[k], k, depth + 1);
-      if (v !== undefined) out[k] = v;
+      if (v === undefined) continue;
+      // JSON.parse makes "__proto__" an own field; an assignment would set the copy's prototype.
+      if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      else out[k] = v;
     }
     return out;
   }

@@ -24,8 +24,8 @@ const UNSUPPORTED_ON_HANDLER: ReadonlyArray<[string, string]> = [
   [SSE_METADATA, '@Sse'], [VERSION_METADATA, '@Version'],
 ];
 const UNSUPPORTED_ON_CLASS: ReadonlyArray<[string, string]> = [
-  ...UNSUPPORTED_ON_HANDLER.filter(([key]) => key !== REDIRECT_METADATA && key !== RENDER_METADATA && key !== SSE_METADATA),
-  [HOST_METADATA, '@Controller({ host })'],
+  [GUARDS_METADATA, '@UseGuards'], [INTERCEPTORS_METADATA, '@UseInterceptors'], [PIPES_METADATA, '@UsePipes'],
+  [EXCEPTION_FILTERS_METADATA, '@UseFilters'], [VERSION_METADATA, '@Version'], [HOST_METADATA, '@Controller({ host })'],
 ];
 
 export class UnsupportedRouteError extends Error {
