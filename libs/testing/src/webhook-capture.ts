@@ -19,7 +19,8 @@ export interface WebhookCapture {
   url(path: string, host?: string): string;
   port: number;
   received: CapturedDelivery[];
-  on(path: string, reply: (n: number, d: CapturedDelivery) => CaptureReply): void;
+  /** How to answer each request at `path`; a promise holds the answer (the request counts as received at once). */
+  on(path: string, reply: (n: number, d: CapturedDelivery) => CaptureReply | Promise<CaptureReply>): void;
   waitFor(path: string, count: number, timeoutMs?: number): Promise<CapturedDelivery[]>;
   at(path: string): CapturedDelivery[];
   close(): Promise<void>;
@@ -27,7 +28,7 @@ export interface WebhookCapture {
 
 export async function startWebhookCapture(host = '127.0.0.1'): Promise<WebhookCapture> {
   const received: CapturedDelivery[] = [];
-  const replies = new Map<string, (n: number, d: CapturedDelivery) => CaptureReply>();
+  const replies = new Map<string, (n: number, d: CapturedDelivery) => CaptureReply | Promise<CaptureReply>>();
   const counts = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -45,9 +46,12 @@ export async function startWebhookCapture(host = '127.0.0.1'): Promise<WebhookCa
       received.push(d);
       const n = (counts.get(path) ?? 0) + 1;
       counts.set(path, n);
-      const reply = replies.get(path)?.(n, d) ?? { status: 200, body: '{}' };
-      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.body ?? '{}');
+      void Promise.resolve(replies.get(path)?.(n, d) ?? { status: 200, body: '{}' }).then((reply) => {
+        // A held answer may find its sender gone (killed): nothing to write to then.
+        if (res.destroyed) return;
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+        res.end(reply.body ?? '{}');
+      });
     });
   });
   await new Promise<void>((r) => server.listen(0, host, () => r()));

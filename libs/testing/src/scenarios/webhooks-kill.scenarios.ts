@@ -24,7 +24,9 @@ export interface KillNineLedger {
 /**
  * Publishes `count` events matching one webhook, kills the delivering process with kill -9 when
  * about a quarter has arrived, and waits until every event reached the receiver: the ledger
- * counts each event id once, duplicates apart.
+ * counts each event id once, duplicates apart. When the kill waits for every event to be
+ * published, the receiver holds its answers past the first quarter until the kill, so deliveries
+ * are in flight when it comes however fast the hub delivers.
  */
 export async function deliverThroughKillNine(t: KillNineTarget, count = 2000, timeoutMs = 120_000): Promise<KillNineLedger> {
   const user = await makeUser(t, 'write', 'kill');
@@ -34,6 +36,12 @@ export async function deliverThroughKillNine(t: KillNineTarget, count = 2000, ti
     token: user.token, body: { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: t.capture.url(path), secret: 'kill-nine-secret' },
   });
   if (created.status !== 200) throw new Error(`create answered ${created.status}`);
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  if (t.killAfterPublishing) t.capture.on(path, async (n) => {
+    if (n > count / 4) await held;
+    return { status: 200, body: '{}' };
+  });
   let killed = false;
   let published = false;
   let deliveredAtKill = 0;
@@ -41,6 +49,7 @@ export async function deliverThroughKillNine(t: KillNineTarget, count = 2000, ti
     while (t.capture.at(path).length < count / 4 || (t.killAfterPublishing && !published)) await new Promise((r) => setTimeout(r, 10));
     deliveredAtKill = new Set(t.capture.at(path).map((d) => String((d.json['event'] as Record<string, unknown>)['action']))).size;
     await t.killMidway();
+    release();
     killed = true;
   })();
   for (let i = 0; i < count; i += 50) {
