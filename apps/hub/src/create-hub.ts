@@ -7,7 +7,7 @@ import { JobsConfig } from '@hub/service-jobs';
 import { OrganizationsConfig } from '@hub/service-organizations';
 import { NotificationsConfig } from '@hub/service-notifications';
 import { WebhooksConfig } from '@hub/service-webhooks';
-import { adminTokenFor, secretKeyFor } from './admin-token';
+import { type AdminTokenSource, adminTokenFor, secretKeyFor } from './admin-token';
 import { type HubConfigs, HubModule } from './hub.module';
 
 export interface Hub {
@@ -15,7 +15,8 @@ export interface Hub {
   configs: HubConfigs;
   mode: BusMode;
   adminToken: string;
-  adminTokenGenerated: boolean;
+  /** Where the admin token came from: made now (print it once), the data directory, or HUB_ADMIN_TOKEN. */
+  adminTokenSource: AdminTokenSource;
 }
 
 /**
@@ -24,7 +25,7 @@ export interface Hub {
  */
 export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<Hub> {
   const gateway = loadConfig(GatewayConfig, env);
-  const admin = gateway.HUB_ADMIN_TOKEN ? { token: gateway.HUB_ADMIN_TOKEN, generated: false } : adminTokenFor(gateway.HUB_DATA_DIR);
+  const admin = gateway.HUB_ADMIN_TOKEN ? { token: gateway.HUB_ADMIN_TOKEN, source: 'env' as const } : adminTokenFor(gateway.HUB_DATA_DIR);
   gateway.HUB_ADMIN_TOKEN = admin.token;
   const configs: HubConfigs = {
     gateway,
@@ -43,5 +44,5 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
   const app = await createGatewayApp(HubModule.create(configs, mode), gateway, 'hub');
   await app.init();
   await app.get(RpcServer).listen('hub');
-  return { app, configs, mode, adminToken: admin.token, adminTokenGenerated: admin.generated };
+  return { app, configs, mode, adminToken: admin.token, adminTokenSource: admin.source };
 }

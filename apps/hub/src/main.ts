@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { join } from 'node:path';
 import { RpcClient } from '@hub/messaging';
 import { createHub } from './create-hub';
 import { ensureDemoUser } from './demo-user';
@@ -22,7 +23,10 @@ async function main(): Promise<void> {
       ? `Demo user "demo" created. Its token (shown once):\n  ${demo.token}\n  try: curl -H "Authorization: Bearer ${demo.token}" ${base}/api/whoami-v2`
       : `Demo user "demo" exists. New token: npm run hubctl -- tokens create demo --role write`,
     '',
-    `Admin token${hub.adminTokenGenerated ? ' (generated, kept in the data directory)' : ''}:\n  ${hub.adminToken}`,
+    // A secret goes to the terminal (and whatever collects its output) once, when it is made.
+    hub.adminTokenSource === 'generated'
+      ? `Admin token (generated, shown once, kept in ${join(HUB_DATA_DIR, 'admin-token')}):\n  ${hub.adminToken}`
+      : `Admin token: ${hub.adminTokenSource === 'env' ? 'from HUB_ADMIN_TOKEN' : `kept in ${join(HUB_DATA_DIR, 'admin-token')}`}`,
     `  hubctl finds it there: npm run hubctl -- users create alice --email alice@example.com`,
     '',
   ];

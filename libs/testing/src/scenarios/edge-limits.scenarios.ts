@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { http } from '../http-client';
-import { type HubTarget, makeUser } from '../hub-factory';
+import { type HubTarget, makeUser, uniqueName } from '../hub-factory';
 
 /** A gateway started with tight limits, behind a trusted proxy at 127.0.0.1 (the tests). */
 export interface EdgeLimitsTarget extends HubTarget {
@@ -52,10 +52,27 @@ export function edgeLimitsScenarios(target: () => EdgeLimitsTarget): void {
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(blocked.body).toEqual({ error: expect.stringMatching(/Too many failed authentications/) });
-    // The admin token cannot be guessed without limit either, and another address has its own budget.
-    expect((await http(t.baseUrl, 'POST', '/admin/users', { token: 'x'.repeat(20), headers: from('203.0.113.7'), body: {} })).status).toBe(429);
+    // Another address has its own budget.
     expect((await guess('203.0.113.8', user.token)).status).toBe(200);
     expect((await guess('203.0.113.8', 'hf_wrong')).status).toBe(401);
+  });
+
+  it('keeps the admin API its own budget: guessed user tokens never lock the operator out, guessed admin tokens are limited', async () => {
+    const t = target();
+    const admin = (ip: string, token: string): Promise<{ status: number }> =>
+      http(t.baseUrl, 'POST', '/admin/users', { token, headers: from(ip), body: { name: uniqueName('op'), email: `${uniqueName('op')}@example.com` } });
+    for (let i = 0; i <= t.authFailureLimit; i++) await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: `hf_lockout${i}`, headers: from('203.0.113.21') });
+    expect((await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: 'hf_lockout', headers: from('203.0.113.21') })).status).toBe(429);
+    // The same address, the operator's token: still served (issue 22 item 8).
+    expect((await admin('203.0.113.21', t.adminToken)).status).toBe(201);
+    const statuses: number[] = [];
+    for (let i = 0; i <= t.authFailureLimit; i++) statuses.push((await admin('203.0.113.22', `wrong-admin-${i}`)).status);
+    expect(statuses.slice(0, -1).every((s) => s === 401 || s === 403)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    // Guessing admin tokens spends no user-token budget either.
+    const user = await makeUser(t, 'read', 'admin-guess');
+    expect((await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: 'hf_wrong', headers: from('203.0.113.22') })).status).toBe(401);
+    expect((await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: user.token, headers: from('203.0.113.22') })).status).toBe(200);
   });
 
   it('takes the client address from X-Forwarded-For only from a trusted proxy hop', async () => {

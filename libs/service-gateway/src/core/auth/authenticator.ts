@@ -35,7 +35,9 @@ function bearer(req: FastifyRequest): string | null {
 @Injectable()
 export class Authenticator implements OnModuleInit {
   private readonly adminHash: Buffer | null;
+  /** Failed user tokens and failed admin tokens per address, apart: guessing one never locks out the other. */
   private readonly failures: AuthFailureLimiter;
+  private readonly adminFailures: AuthFailureLimiter;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -46,6 +48,7 @@ export class Authenticator implements OnModuleInit {
   ) {
     this.adminHash = config.HUB_ADMIN_TOKEN ? createHash('sha256').update(config.HUB_ADMIN_TOKEN).digest() : null;
     this.failures = new AuthFailureLimiter(config.HUB_AUTH_FAILURE_LIMIT_PER_MINUTE);
+    this.adminFailures = new AuthFailureLimiter(config.HUB_AUTH_FAILURE_LIMIT_PER_MINUTE);
   }
 
   onModuleInit(): void {
@@ -86,10 +89,10 @@ export class Authenticator implements OnModuleInit {
     const token = bearer(req);
     if (!this.adminHash) throw new AdminApiDisabledError();
     if (!token) throw new AdminTokenRequiredError();
-    this.failures.check(req.ip, reply);
+    this.adminFailures.check(req.ip, reply);
     const given = createHash('sha256').update(token).digest();
     if (!timingSafeEqual(given, this.adminHash)) {
-      this.failures.failed(req.ip);
+      this.adminFailures.failed(req.ip);
       throw new BadAdminTokenError();
     }
     req.hubAdmin = true;
