@@ -24,7 +24,9 @@ export function parseScimFilter(filter: string | undefined, attributes: Readonly
     const m = TERM.exec(rest);
     if (!m) throw new ScimInvalidFilterError(`Unsupported filter near ${JSON.stringify(rest.slice(0, 60))}: the hub supports attribute eq "value" terms joined by and`);
     const [all, name = '', , raw = ''] = m;
-    const attribute = attributes[name.replace(CORE_PREFIX, '').toLowerCase()];
+    const key = name.replace(CORE_PREFIX, '').toLowerCase();
+    // Own keys only: `constructor eq "x"` must not find Object.prototype.constructor.
+    const attribute = Object.hasOwn(attributes, key) ? attributes[key] : undefined;
     if (!attribute) throw new ScimInvalidFilterError(`Filtering on ${name} is not supported (supported: ${Object.keys(attributes).join(', ')})`);
     terms.push({ attribute, value: literal(raw) });
     rest = rest.slice(all.length);

@@ -32,8 +32,17 @@ export function parseScimPath(raw: string): ScimPath {
   return {
     attr: (dotted ? dotted[0] ?? '' : attr).toLowerCase(),
     ...(dotted ? { sub: (dotted[1] ?? '').toLowerCase() } : sub ? { sub: sub.toLowerCase() } : {}),
-    ...(field && literal ? { where: { field: field.toLowerCase(), value: literal.startsWith('"') ? (JSON.parse(literal) as string) : literal.toLowerCase() === 'true' } } : {}),
+    ...(field && literal ? { where: { field: field.toLowerCase(), value: literal.startsWith('"') ? jsonString(literal, raw) : literal.toLowerCase() === 'true' } } : {}),
   };
+}
+
+/** The quoted value of a path filter; `"\q"` or a raw control character is a bad path, not a 500. */
+function jsonString(literal: string, raw: string): string {
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    throw new ScimInvalidPathError(raw);
+  }
 }
 
 /**
