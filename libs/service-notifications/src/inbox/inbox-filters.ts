@@ -1,5 +1,5 @@
 import { type NotificationFilters, type RequestContext } from '@hub/contracts';
-import { NoCallerError } from './inbox.errors';
+import { InvalidLastUpdateError, NoCallerError } from './inbox.errors';
 
 /** The caller's user id: every notification RPC acts on the caller's own rows only. */
 export function callerOf(ctx: RequestContext): string {
@@ -28,8 +28,15 @@ export function filterConditions(f: NotificationFilters, params: unknown[]): str
   }
   if (f.mention === 'participating') c.push('$1::bpchar = ANY(t.participant_ids)');
   if (f.mention === 'mentions') c.push('$1::bpchar = ANY(t.mentioned_ids)');
-  if (f.lastUpdate) c.push(`n.updated_at <= ${add(new Date(f.lastUpdate).toISOString())}::timestamptz`);
+  if (f.lastUpdate) c.push(`n.updated_at <= ${add(instant(f.lastUpdate))}::timestamptz`);
   return c;
+}
+
+/** ISO 8601 also has week and ordinal dates and basic formats, which Date does not read. */
+function instant(text: string): string {
+  const t = new Date(text);
+  if (Number.isNaN(t.getTime())) throw new InvalidLastUpdateError();
+  return t.toISOString();
 }
 
 export function whereAll(conds: string[]): string {
