@@ -1,7 +1,12 @@
-import { NATS_URL_FOR_TESTS, PG_HOST, PG_PORT, portOpen } from './infra';
+import { NATS_URL_FOR_TESTS, PG_HOST, PG_PORT, portOpen, unitTier } from './infra';
 
 /** Probes Postgres and NATS once per jest run. */
 export default async function globalSetup(): Promise<void> {
+  if (unitTier()) {
+    // Unit specs need no infrastructure: nothing to probe, and HUB_TEST_REQUIRE_INFRA does not apply.
+    process.env['HUB_TEST_INFRA'] = '0';
+    return;
+  }
   const nats = new URL(NATS_URL_FOR_TESTS);
   const [pgUp, natsUp] = await Promise.all([portOpen(PG_HOST, PG_PORT), portOpen(nats.hostname, Number(nats.port || 4222))]);
   const missing = [!pgUp && `PostgreSQL at ${PG_HOST}:${PG_PORT}`, !natsUp && `NATS at ${NATS_URL_FOR_TESTS}`].filter(Boolean);
