@@ -152,6 +152,12 @@ describe('SCIM PATCH properties', () => {
     );
   });
 
+  it('very long and deeply bracketed paths are refused with invalidPath, not a stack overflow or a stall', () => {
+    for (const path of ['members['.repeat(50_000), `members[value eq "${'\\"'.repeat(50_000)}`, `${'a.'.repeat(50_000)}b`, `a[a${' '.repeat(50_000)}!`]) {
+      refusedWith(ScimInvalidPathError, { Operations: [{ op: 'remove', path }] });
+    }
+  });
+
   it('a well-formed path is read back in lower case whatever the case it was sent in', () => {
     const name = fc.stringMatching(/^[A-Za-z]\w{0,10}$/);
     fc.assert(
