@@ -125,7 +125,7 @@ describe('SCIM filter properties', () => {
           expect(['string', 'boolean'].includes(typeof v) || v === null).toBe(true);
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 

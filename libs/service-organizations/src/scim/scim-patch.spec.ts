@@ -148,7 +148,7 @@ describe('SCIM PATCH properties', () => {
           }
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 
