@@ -4,7 +4,7 @@ import { type NatsConnection } from 'nats';
 import { loadConfig } from '@hub/config';
 import { busModeFrom, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
 import { metricsAccess, natsCheck, ObservabilityModule } from '@hub/observability';
-import { createGatewayApp, GatewayConfig, GatewayModule } from '@hub/service-gateway';
+import { createGatewayApp, GatewayConfig, GatewayModule, installRequestErrorBackstop } from '@hub/service-gateway';
 
 @Module({})
 class GatewayApp {
@@ -27,6 +27,7 @@ class GatewayApp {
 }
 
 async function main(): Promise<void> {
+  installRequestErrorBackstop();
   const config = loadConfig(GatewayConfig);
   if (!config.NATS_URL) throw new Error('NATS_URL is required: the gateway reaches the services over NATS');
   const app = await createGatewayApp(GatewayApp.create(config, config.NATS_URL), config);

@@ -1,5 +1,5 @@
 import { connect, type NatsConnection } from 'nats';
-import { scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios } from '@hub/testing';
+import { scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios, edgeBodiesScenarios } from '@hub/testing';
 import { subject } from '@hub/contracts';
 import {
   createTestDatabase, makeOrg, credentialsScenarios, notificationsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios,
@@ -83,6 +83,7 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
 
   describe('hardening (issue 7), a gateway with tight limits', () => {
     edgeLimitsScenarios(() => ({ baseUrl: gatewayC, adminToken: ADMIN, ...STRICT }));
+    edgeBodiesScenarios(() => ({ baseUrl: gatewayC, adminToken: ADMIN, bodyTimeoutMs: STRICT.bodyTimeoutMs }));
   });
 
   it('a revocation through one gateway replica is honoured at once by the other', async () => {

@@ -1,6 +1,6 @@
 import { OrganizationNamesReconciler } from '@hub/service-organizations';
 import {
-  describeWithInfra, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, queryDatabase, uniqueName,
+  describeWithInfra, edgeBodiesScenarios, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, queryDatabase, uniqueName,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
@@ -72,6 +72,7 @@ describeWithInfra('all-in-one hub: hardening (issue 7)', () => {
     afterAll(() => t?.close());
 
     edgeLimitsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN, ...settings }));
+    edgeBodiesScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN, bodyTimeoutMs: settings.bodyTimeoutMs }));
 
     it('ignores X-Forwarded-For from an untrusted peer (per-address limits count the socket address)', async () => {
       const revoke = (ip: string, xff?: string) =>

@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { RpcClient } from '@hub/messaging';
+import { installRequestErrorBackstop } from '@hub/service-gateway';
 import { createHub } from './create-hub';
 import { ensureDemoUser } from './demo-user';
 
 /** `npm start`: the whole hub in one process. */
 async function main(): Promise<void> {
+  installRequestErrorBackstop();
   const hub = await createHub();
   const { PORT, HOST, DATABASE_URL, HUB_DATA_DIR } = hub.configs.gateway;
   const publicUrl = hub.configs.gateway.publicUrl;

@@ -1,2 +1,3 @@
 export * from './gateway.module';
 export { GatewayConfig, createGatewayApp, buildOpenApiDocument, serveOpenApi, toOpenApi31 } from './core';
+export { installRequestErrorBackstop } from './core/http/request-error-backstop';

@@ -15,11 +15,11 @@ export async function http<T = Record<string, unknown>>(
   baseUrl: string,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  options: { token?: string; body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {},
 ): Promise<HttpAnswer<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) {
     body = JSON.stringify(options.body);

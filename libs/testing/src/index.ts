@@ -9,6 +9,7 @@ export * from './scenarios/credentials.scenarios';
 export * from './openapi';
 export * from './scenarios/hardening.scenarios';
 export * from './scenarios/edge-limits.scenarios';
+export * from './scenarios/edge-bodies.scenarios';
 export * from './notification-factory';
 export * from './scenarios/notifications.scenarios';
 export * from './scenarios/jobs.scenarios';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
 import { CreateJobDto } from './create-job.dto';
 import { JobOwnerRef, JobUserRef } from './jobs-rpc.dto';
@@ -18,7 +18,9 @@ export class CreateScheduledJobDto {
   @ApiPropertyOptional({ description: 'false: a firing is skipped while the previous run is still going' }) @IsOptional() @IsBoolean()
   concurrency?: boolean;
 
+  // ValidateNested skips undefined: without IsDefined a missing jobSpec reached the use case (a 500, issue 22).
   @ApiProperty({ type: CreateJobDto }) @ValidateNested() @Type(() => CreateJobDto)
+  @IsObject({ message: 'jobSpec must be a JSON object' }) @IsDefined({ message: 'jobSpec is required' })
   jobSpec!: CreateJobDto;
 }
 

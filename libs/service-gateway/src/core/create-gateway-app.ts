@@ -9,6 +9,7 @@ import { registerJsonParser } from './http/json-body';
 import { assignRequestId, requestIdFor } from './http/request-context';
 import { installRouteExecutor } from './http/route-executor';
 import { setSecurityHeaders } from './http/security-headers';
+import { refuseBadText } from './http/text-guard';
 import { serveAsyncApi } from './openapi/asyncapi';
 import { serveOpenApi } from './openapi/openapi';
 
@@ -40,6 +41,7 @@ export async function createGatewayApp(root: Type | DynamicModule, config: Gatew
   fastify.addHook('onRequest', assignRequestId);
   fastify.addHook('onRequest', setSecurityHeaders);
   limitBodyTime(fastify, config.HUB_BODY_TIMEOUT_MS);
+  fastify.addHook('preValidation', refuseBadText);
   serveOpenApi(app);
   serveAsyncApi(app);
   installRouteExecutor(app);

@@ -79,11 +79,11 @@ export function hardeningScenarios(target: () => HardeningTarget): void {
       const name = uniqueName('nul');
       expectError(await http(t.baseUrl, 'POST', '/admin/users', {
         token: t.adminToken, body: { name, email: `${name}@example.com`, fullname: 'Eve\u0000' },
-      }), 400, /fullname must not contain control characters/);
+      }), 400, /fullname must not contain a NUL character/);
       const user = await makeUser(t, 'write', 'nul');
       expectError(await http(t.baseUrl, 'POST', `/admin/users/${user.name}/tokens`, {
         token: t.adminToken, body: { role: 'read', displayName: 'ci\u0000token' },
-      }), 400, /displayName must not contain control characters/);
+      }), 400, /displayName must not contain a NUL character/);
       expectError(await http(t.baseUrl, 'POST', '/admin/organizations', {
         token: t.adminToken, body: { name: uniqueName('nul'), fullname: 'Acme\nInc', plan: 'team', admins: [user.name] },
       }), 400, /fullname must not contain control characters/);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Socket } from 'node:net';
 import { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type Answer, headerSafe } from './error-answer';
+import { isScimRequest, scimErrorBody } from './scim-error';
 
 /** Fastify's default, kept explicit: a longer path segment is answered 414. */
 export const MAX_PARAM_LENGTH = 100;
@@ -18,14 +19,18 @@ export function answerFrameworkError(error: FastifyError, req: FastifyRequest, r
       : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? { status: 414, message: `A path segment is longer than ${MAX_PARAM_LENGTH} characters` }
         : { status: typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 400, message: 'Bad request' };
+  // A SCIM path gets RFC 7644's error body, as the error filter gives it for every other error there.
+  const { contentType, body } = isScimRequest(req.url)
+    ? scimErrorBody(error, answer)
+    : { contentType: 'application/json; charset=utf-8', body: { error: answer.message } };
   void reply
     .status(answer.status)
     .header('X-Request-Id', req.id)
     .header('X-Error-Message', headerSafe(answer.message))
     .header('X-Content-Type-Options', 'nosniff')
     .header('Cache-Control', 'no-store')
-    .header('Content-Type', 'application/json; charset=utf-8')
-    .send({ error: answer.message });
+    .header('Content-Type', contentType)
+    .send(body);
 }
 
 /** Errors Node's HTTP parser raises (malformed request line, headers too large) never reach Fastify. */

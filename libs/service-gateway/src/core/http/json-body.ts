@@ -31,6 +31,33 @@ export function jsonNestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
+/** The charset parameter of a Content-Type, lower-cased and unquoted; undefined when there is none. */
+export function charsetOf(contentType: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType ?? '');
+  return match ? match[2].toLowerCase() : undefined;
+}
+
+const UTF8 = new Set(['utf-8', 'utf8']);
+// fatal: bytes that are not UTF-8 throw instead of becoming U+FFFD. Without `stream` each decode starts afresh.
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body as text: JSON is UTF-8 (RFC 8259 8.1), so another declared charset is a 415 naming it
+ * and bytes that are not UTF-8 a 400 (Fastify's string reading replaced them, and then
+ * answered that the body's size did not match its Content-Length).
+ */
+export function bodyText(contentType: string | undefined, body: Buffer): string {
+  const charset = charsetOf(contentType);
+  if (charset !== undefined && !UTF8.has(charset)) {
+    throw new EdgeError(415, 'UNSUPPORTED_CHARSET', `Request body charset "${charset.slice(0, 40)}" is not supported: send JSON in UTF-8`);
+  }
+  try {
+    return decoder.decode(body);
+  } catch {
+    throw new EdgeError(400, 'BODY_NOT_UTF8', 'Request body is not valid UTF-8 JSON');
+  }
+}
+
 /**
  * application/json with a depth bound, and a message naming the problem: Fastify's own parser
  * (secure-json-parse, which refuses prototype keys) otherwise answers every refusal "not valid JSON".
@@ -40,8 +67,13 @@ export function registerJsonParser(fastify: FastifyInstance): void {
   // Fastify's parser drops the cause; parsing again without the prototype checks tells it.
   const lenient = fastify.getDefaultJsonParser('ignore', 'ignore');
   // SCIM clients (Okta, Entra ID) send application/scim+json (RFC 7644 3.1): the same JSON, the same rules.
-  fastify.addContentTypeParser(['application/json', 'application/scim+json'], { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  fastify.addContentTypeParser(['application/json', 'application/scim+json'], { parseAs: 'buffer' }, (req: FastifyRequest, body: string | Buffer, done) => {
+    let text: string;
+    try {
+      text = typeof body === 'string' ? body : bodyText(req.headers['content-type'], body);
+    } catch (e) {
+      return done(e as EdgeError, undefined);
+    }
     // `@huggingface/hub` posts cancel and duplicate with this content type and no body: no body, not an error
     // (routes that need one still answer "Request body must be a JSON object").
     if (text.length === 0) return done(null, undefined);

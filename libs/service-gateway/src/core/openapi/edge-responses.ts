@@ -24,13 +24,13 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const SAFE = new Set<string>(['get']);
 
 const EDGE: Record<string, string> = {
-  '400': 'Bad input: the message names the field, or the body is not a JSON object',
+  '400': 'Bad input: the message names the field (a NUL or an unpaired surrogate in any string too), or the body is not UTF-8 JSON or not a JSON object',
   '401': 'No bearer token, or an unknown or revoked one',
   '403': 'The token cannot do this (a read token changes nothing; the admin API needs the admin token)',
   '408': 'The request body did not arrive in time (HUB_BODY_TIMEOUT_MS)',
   '413': 'Request body is too large',
   '414': 'A path segment is too long',
-  '415': 'Content-Type must be application/json',
+  '415': 'Content-Type must be application/json, in UTF-8 (no other charset)',
   '429': 'Too many requests, or too many failed authentications from this address (see Retry-After)',
   '431': 'Request headers are too large',
   '500': 'Internal error; its id is in the answer and the log',
@@ -39,7 +39,8 @@ const EDGE: Record<string, string> = {
 };
 
 function statusesFor(path: string, method: string, op: Operation): string[] {
-  const out = ['429', '431', '500', '503', '504'];
+  // 400: every query string (and body and path) is checked for NUL and unpaired surrogates at the edge (text-guard.ts).
+  const out = ['400', '429', '431', '500', '503', '504'];
   const isPublic = Array.isArray(op.security) && op.security.length === 0;
   if (!isPublic) out.push('401');
   if (!isPublic && !SAFE.has(method)) out.push('403');
