@@ -33,7 +33,7 @@ if (process.env.BENCH_CPU_PROF) enableProfiling(process.env.BENCH_CPU_PROF);
 const ADMIN = 'bench-webhooks-admin-token-0123456789';
 const logDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
 const settings = {
-  HUB_SECRET_KEY: 'bench-webhooks-secret-key-0123456789', HUB_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32', HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: '100000000',
+  HUB_SECRET_KEY: 'bench-webhooks-secret-key-0123456789', HUB_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32', HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: '100000000', HUB_WEBHOOKS_MAX_PER_USER: '100000',
   HUB_RATE_LIMIT_PER_MINUTE: '1000000000', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
 };
 

@@ -70,15 +70,22 @@ describe('hubctl against the all-in-one hub', () => {
   });
 
   it('publishes an event from --payload, --payload-file and stdin', async () => {
-    const inline = await cli(['events', 'publish', 'hub.events.repo.update', '--payload', '{"event":{"action":"update","scope":"repo"}}']);
+    // Payloads fit their subjects' published schemas: /admin/events refuses what a consumer would (decision 0015).
+    const repo = { type: 'model', name: 'acme/m' };
+    const inline = await cli(['events', 'publish', 'hub.events.repo.update', '--payload', JSON.stringify({ event: { action: 'update', scope: 'repo' }, repo })]);
     expect(inline).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Published hub\.events\.repo\.update \(id [0-9a-f]{24}\)\n$/) });
     const file = join(dataDir, 'event.json');
-    writeFileSync(file, JSON.stringify({ event: { action: 'create', scope: 'discussion' } }));
+    writeFileSync(file, JSON.stringify({
+      event: { action: 'create', scope: 'discussion' }, repo, actor: { _id: 'abcdefabcdefabcdefabcdef', avatar: '', user: 'bob' },
+      discussion: { id: 'abcdefabcdefabcdefabcdef', num: 1, title: 'A discussion', status: 'open', isPullRequest: false },
+    }));
     const fromFile = await cli(['events', 'publish', 'hub.events.discussion.create', '--payload-file', file, '--json']);
     expect(fromFile.code).toBe(0);
     expect(JSON.parse(fromFile.stdout)).toEqual({ subject: 'hub.events.discussion.create', id: expect.stringMatching(/^[0-9a-f]{24}$/) });
-    const fromStdin = await cli(['events', 'publish', 'hub.events.repo.update', '--payload-file', '-'], {}, '{"a":1}');
+    const fromStdin = await cli(['events', 'publish', 'hub.events.repo.update', '--payload-file', '-'], {}, JSON.stringify({ event: { action: 'update' }, repo }));
     expect(fromStdin.code).toBe(0);
+    const unfit = await cli(['events', 'publish', 'hub.events.repo.update', '--payload-file', '-'], {}, '{"a":1}');
+    expect(unfit).toMatchObject({ code: 1, stderr: expect.stringMatching(/payload does not fit hub\.events\.repo\.update: .*repo/) });
   });
 
   it('sends repos create with the fields the admin API validates', async () => {

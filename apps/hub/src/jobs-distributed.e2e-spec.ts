@@ -3,7 +3,7 @@ import { runJob } from '@huggingface/hub';
 import { connect } from 'nats';
 import { subject } from '@hub/contracts';
 import {
-  createTestDatabase, describeWithInfra, freePort, jobsBoundsScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, processesWith, type RunningProcess, runApp,
+  createTestDatabase, describeWithInfra, freePort, JOB_CAPS_TEST_ENV, jobCapsScenarios, jobsBoundsScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, processesWith, type RunningProcess, runApp,
   scheduledJobsScenarios, startApp, type TestDatabase, waitForHttp, waitForStage,
 } from '@hub/testing';
 
@@ -34,7 +34,7 @@ describeWithInfra('distributed hub: jobs', () => {
     jobsPort = pj;
     procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
     procs.push(startApp('organizations', { ...common, PORT: String(po) }));
-    procs.push(startApp('jobs', { ...common, PORT: String(pj), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200' }));
+    procs.push(startApp('jobs', { ...common, PORT: String(pj), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200', ...JOB_CAPS_TEST_ENV }));
     procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
     gateway = `http://127.0.0.1:${pg}`;
     // Generous: on a shared, loaded machine four Nest apps take a while to boot.
@@ -49,6 +49,7 @@ describeWithInfra('distributed hub: jobs', () => {
   jobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobsBoundsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   scheduledJobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  jobCapsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
 
   it('publishes every stage change on hub.jobs.job.status and the audit events, through the outbox', async () => {
     const nc = await connect({ servers: NATS_URL_FOR_TESTS });

@@ -1,7 +1,7 @@
 import { JobsRpc } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { runJob } from '@huggingface/hub';
-import { describeWithInfra, jobsBoundsScenarios, jobsScenarios, makeUser, queryDatabase, readSse, scheduledJobsScenarios, waitForStage } from '@hub/testing';
+import { describeWithInfra, JOB_CAPS_TEST_ENV, jobCapsScenarios, jobsBoundsScenarios, jobsScenarios, makeUser, queryDatabase, readSse, scheduledJobsScenarios, waitForStage } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'jobs-admin-token-for-tests';
@@ -11,7 +11,7 @@ describeWithInfra('all-in-one hub: jobs', () => {
   let t: TestHub;
 
   beforeAll(async () => {
-    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_SCHEDULER_TICK_MS: '200' }, { listen: true });
+    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_SCHEDULER_TICK_MS: '200', ...JOB_CAPS_TEST_ENV }, { listen: true });
   });
 
   afterAll(async () => {
@@ -21,6 +21,7 @@ describeWithInfra('all-in-one hub: jobs', () => {
   jobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsBoundsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   scheduledJobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  jobCapsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
 
   it('keeps job secrets sealed in the database; the job still reads them in its environment', async () => {
     const target = { baseUrl: t.baseUrl, adminToken: ADMIN };

@@ -1,7 +1,7 @@
 import { connect, headers as natsHeaders, type NatsConnection } from 'nats';
-import { Events, type JobStatusEvent, NotificationSourceEvents, WebhookEvents, type WebhookSuspendedEvent } from '@hub/contracts';
+import { type DeadLetterMessage, Events, type JobStatusEvent, NotificationSourceEvents, subject, WebhookEvents, type WebhookSuspendedEvent } from '@hub/contracts';
 import {
-  addMember, createTestDatabase, describeWithInfra, discussionEvent, freePort, hexId, http, makeOrg, makeUser, NATS_URL_FOR_TESTS, queryDatabase,
+  addMember, createTestDatabase, describeWithInfra, discussionEvent, eventValidationScenarios, freePort, hexId, http, makeOrg, makeUser, NATS_URL_FOR_TESTS, queryDatabase,
   type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase, type TestUser, waitForHttp,
 } from '@hub/testing';
 
@@ -24,6 +24,7 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
   let common: Record<string, string> = {};
   let notificationsPort = 0;
   let baseUrl = '';
+  const deadLetters: DeadLetterMessage[] = [];
 
   const startNotifications = async (): Promise<void> => {
     const proc = startApp('notifications', { ...common, PORT: String(notificationsPort) });
@@ -56,6 +57,7 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     baseUrl = `http://127.0.0.1:${pg}`;
     await Promise.all([startNotifications(), ...[pc, po, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 90_000))]);
     nc = await connect({ servers: NATS_URL_FOR_TESTS });
+    nc.subscribe(subject('hub.deadletter.>'), { callback: (_e, m) => deadLetters.push(JSON.parse(m.string()) as DeadLetterMessage) });
   }, 180_000);
 
   afterAll(async () => {
@@ -154,4 +156,7 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     const applied = await queryDatabase<{ n: string }>(db.url, 'SELECT count(*) AS n FROM notifications.applied_events WHERE id LIKE $1', ['discussion:%']);
     expect(Number(applied[0]?.n)).toBe(TOTAL);
   }, 240_000);
+
+  // Last: the kill -9 test above counts every discussion event applied in this database.
+  eventValidationScenarios(() => ({ ...hub(), deadLetters: () => deadLetters, publishRaw: (event, payload, msgId) => publish(event.subject, payload, msgId) }));
 });

@@ -1,6 +1,6 @@
-import { Events, type JobStatusEvent, WebhookEvents, type WebhookSuspendedEvent } from '@hub/contracts';
+import { type DeadLetterMessage, Events, type JobStatusEvent, WebhookEvents, type WebhookSuspendedEvent } from '@hub/contracts';
 import { EventBus } from '@hub/messaging';
-import { describeWithInfra, http, makeOrg, makeUser, notificationsScenarios, type SmtpCapture, startSmtpCapture } from '@hub/testing';
+import { describeWithInfra, eventValidationScenarios, http, makeOrg, makeUser, notificationsScenarios, type SmtpCapture, startSmtpCapture } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'notifications-admin-token-for-tests';
@@ -11,11 +11,13 @@ describeWithInfra('all-in-one hub: notifications', () => {
   let t: TestHub;
   let smtp: SmtpCapture;
   let baseUrl = '';
+  const deadLetters: DeadLetterMessage[] = [];
 
   beforeAll(async () => {
     smtp = await startSmtpCapture();
     t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, SMTP_URL: smtp.url }, { listen: true });
     baseUrl = t.baseUrl;
+    t.hub.app.get(EventBus).listen(Events.DeadLetter, (letter) => deadLetters.push(letter));
   });
 
   afterAll(async () => {
@@ -24,6 +26,10 @@ describeWithInfra('all-in-one hub: notifications', () => {
   });
 
   notificationsScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+  eventValidationScenarios(() => ({
+    baseUrl, adminToken: ADMIN, deadLetters: () => deadLetters,
+    publishRaw: (event, payload, msgId) => t.hub.app.get(EventBus).publish(event, payload, { msgId }),
+  }));
 
   describe('e-mails for other services\' facts', () => {
     const mailsTo = (name: string): string[] => smtp.mails.filter((m) => m.to.includes(`${name}@example.com`)).map((m) => m.subject);

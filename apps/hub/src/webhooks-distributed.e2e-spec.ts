@@ -2,7 +2,7 @@ import { connect } from 'nats';
 import { JobsRpc } from '@hub/contracts';
 import {
   createTestDatabase, deliverThroughKillNine, http, makeUser, repoEvent, uniqueName, describeWithInfra, freePort, NATS_URL_FOR_TESTS, type RunningProcess, runApp, startApp, startWebhookCapture,
-  type TestDatabase, waitForHttp, WEBHOOK_TEST_ENV, type WebhookCapture, webhooksScenarios,
+  type TestDatabase, waitForHttp, WEBHOOK_TEST_ENV, type WebhookCapture, webhookCapScenarios, webhookSsrfScenarios, webhooksScenarios,
 } from '@hub/testing';
 
 const ADMIN = 'webhooks-distributed-admin-token';
@@ -54,6 +54,8 @@ describeWithInfra('distributed hub: webhooks', () => {
     // Each replica serves its own /metrics on its PORT (a service port carries only health and metrics).
     scrapeMetrics: () => Promise.all(replicaPorts.map(async (p) => (await fetch(`http://127.0.0.1:${p}/metrics`)).text())),
   }));
+  webhookCapScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, scrapeMetrics: async () => [] }));
+  webhookSsrfScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, scrapeMetrics: async () => [] }));
 
   it('a job webhook starts its job through jobs.job.create with WEBHOOK_PAYLOAD; no responder is a failed attempt, retried', async () => {
     const user = await makeUser({ baseUrl: gateway, adminToken: ADMIN }, 'write', 'jobber');

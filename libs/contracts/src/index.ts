@@ -1,5 +1,6 @@
 export * from './enums';
 export * from './errors';
+export * from './limit-errors';
 export * from './names';
 export * from './bus';
 export * from './credentials';

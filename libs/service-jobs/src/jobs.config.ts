@@ -75,6 +75,18 @@ export class JobsConfig extends HubConfig {
   @IsInt() @Min(100) @Max(60_000)
   HUB_JOBS_SCHEDULER_TICK_MS: number = 1000;
 
+  /** Most active (SCHEDULING or RUNNING) jobs per namespace; a create past it is a 409 naming this variable (decision 0015). */
+  @IsInt() @Min(1) @Max(100_000)
+  HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE: number = 50;
+
+  /** Most scheduled jobs per namespace; a create past it is a 409 naming this variable. */
+  @IsInt() @Min(1) @Max(100_000)
+  HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE: number = 100;
+
+  /** Shortest time between two firings of one schedule (checked over its next firings at create); a shorter one is a 400. */
+  @IsInt() @Min(1) @Max(86_400)
+  HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS: number = 60;
+
   /** The box sealing job secrets; the service refuses to start without HUB_SECRET_KEY. */
   secretBox(): SecretBox {
     if (!this.HUB_SECRET_KEY) throw new Error('HUB_SECRET_KEY is required: it encrypts job secrets at rest');

@@ -44,6 +44,10 @@ export class WebhooksConfig extends HubConfig {
   @IsInt() @Min(1000)
   HUB_WEBHOOK_LEASE_MS: number = 30_000;
 
+  /** Most webhooks one user may have; a create past it is a 409 naming this variable (decision 0015). */
+  @IsInt() @Min(1) @Max(100_000)
+  HUB_WEBHOOKS_MAX_PER_USER: number = 100;
+
   get retrySchedule(): number[] {
     return this.HUB_WEBHOOK_RETRY_SCHEDULE.split(',').map((s) => Number(s) * 1000);
   }

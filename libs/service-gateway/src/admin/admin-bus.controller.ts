@@ -1,12 +1,25 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  AdminCreateRepoDto, AdminPublishEventDto, Events, RepositoriesRpc, RepoUsageView, type RequestContext,
+  AdminCreateRepoDto, AdminPublishEventDto, BadRequestError, declaredEvents, Events, RepositoriesRpc, RepoUsageView, type RequestContext,
 } from '@hub/contracts';
-import { EventBus, RpcClient } from '@hub/messaging';
+import { EventBus, RpcClient, validateEventPayload } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
-import { AdminOnly, Ctx } from '../core';
+import { AdminOnly, ApiErrorResponse, Ctx } from '../core';
 import { PublishedEvent } from './admin.views';
+
+/**
+ * A payload some consumer of its subject would refuse is refused here, as that consumer would
+ * (its descriptor's class, same validation): else the admin got 202 for an event that only ever
+ * reached the dead-letter subject (issue 22). A subject no descriptor names stays free-form.
+ */
+function checkAgainstConsumers(subject: string, payload: Record<string, unknown>): void {
+  for (const d of declaredEvents()) {
+    if (d.family ? !subject.startsWith(`${d.name}.`) : subject !== d.name) continue;
+    const checked = validateEventPayload(d.payload, payload);
+    if (!checked.ok) throw new BadRequestError(`payload does not fit ${subject}: ${checked.error}`);
+  }
+}
 
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -22,7 +35,9 @@ export class AdminBusController {
   @HttpCode(202)
   @ApiOperation({ summary: "Publish a hub event on the bus, as another hub area would (hub.events.repo.…, discussion, paper, post, blog)" })
   @ApiAcceptedResponse({ description: 'Published', type: PublishedEvent })
+  @ApiErrorResponse(400, 'The payload does not fit the published schema of its subject (every consumer\'s payload class); the message names the field')
   async publish(@Body() dto: AdminPublishEventDto): Promise<PublishedEvent> {
+    checkAgainstConsumers(dto.subject, dto.payload);
     const id = newObjectId();
     await this.events.publish(Events.Hub.of(dto.subject.slice('hub.events.'.length)), dto.payload, { msgId: id });
     return { subject: dto.subject, id };

@@ -35,6 +35,7 @@ export class JobsController {
   @ApiErrorResponse(400, 'A field of the job object is missing or out of bounds')
   @ApiErrorResponse(403, 'Read-only token, or a role that cannot run jobs')
   @ApiErrorResponse(404, 'No such namespace (or not yours)')
+  @ApiErrorResponse(409, 'The namespace has HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE active jobs already; the message names the limit')
   @HttpCode(200)
   async create(@Param() p: NamespaceParam, @Body() dto: CreateJobDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<JobView> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
@@ -92,6 +93,7 @@ export class JobsController {
   @ApiOkResponse({ description: 'The new job', type: JobView })
   @ApiErrorResponse(403, 'Read-only token, or a role that cannot run jobs')
   @ApiErrorResponse(404, 'No such job in this namespace')
+  @ApiErrorResponse(409, 'The namespace has HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE active jobs already; the message names the limit')
   async duplicate(@Param() p: JobParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<JobView> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
     return this.rpc.call(JobsRpc.Duplicate, { namespace: owner.name, jobId: p.jobId, createdBy: { id: auth.user.id, name: auth.user.name } }, ctx);

@@ -39,6 +39,7 @@ export class WebhooksController {
   @ApiErrorResponse(400, 'A field breaks a rule of spec 4.6; the message names it')
   @ApiErrorResponse(403, 'A read token')
   @ApiErrorResponse(404, 'jobSourceId names no job the caller can read (decision 0501)')
+  @ApiErrorResponse(409, 'The caller has HUB_WEBHOOKS_MAX_PER_USER webhooks already; the message names the limit')
   async create(@Body() body: WebhookBodyDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookAnswer> {
     return { webhook: await this.rpc.call(WebhooksRpc.Create, { ...owner(auth, true), body }, ctx) };
   }

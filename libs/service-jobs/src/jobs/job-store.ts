@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
-import { type JobStage, NotFoundError } from '@hub/contracts';
+import { type JobStage, LimitReachedError, NotFoundError } from '@hub/contracts';
 import { Outbox, type OutboxEvent } from '@hub/messaging';
 import { JOBS_DS } from '../jobs.tokens';
 import { recordStatus, statusEvent } from './job-events';
@@ -61,10 +61,25 @@ export class JobStore {
     });
   }
 
-  /** A new job with its status event and `events`, in one statement. */
-  async insert(job: JobEntity, events: OutboxEvent[]): Promise<void> {
-    const [sql, parameters] = this.ds.createQueryBuilder().insert().into(JobEntity).values(job).returning('id').getQueryAndParameters();
-    await this.outbox.write({ sql, parameters }, [statusEvent(job), ...events]);
+  /**
+   * A new job with its status event and `events`, refused (LimitReachedError) when its namespace
+   * already has `maxActive` active jobs (HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE).
+   */
+  async insert(job: JobEntity, events: OutboxEvent[], maxActive: number): Promise<void> {
+    await this.outbox.transaction(async (m) => {
+      // Held until commit: parallel creates in one namespace count one after the other, so they
+      // cannot all see room for one more (a single INSERT … WHERE count < max could: each
+      // statement's snapshot would miss the others' uncommitted rows).
+      await m.query(`SELECT pg_advisory_xact_lock(hashtext('jobs.namespace:' || lower($1)))`, [job.namespace]);
+      const [{ n }] = (await m.query(
+        `SELECT count(*)::int AS n FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') AND lower(namespace) = lower($1)`, [job.namespace],
+      )) as { n: number }[];
+      if (n >= maxActive) {
+        throw new LimitReachedError(`${job.namespace} has ${n} active jobs`, 'HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE', maxActive, 'wait for one to finish or cancel one');
+      }
+      await m.createQueryBuilder().insert().into(JobEntity).values(job).callListeners(false).updateEntity(false).execute();
+      for (const e of [statusEvent(job), ...events]) await this.outbox.add(m, e.event, e.payload, { aggregate: e.aggregate });
+    });
   }
 
   /**

@@ -50,7 +50,7 @@ export class JobsUseCases {
       extraEnv: dto.environment ?? {}, labels: spec.labels ?? {}, stage: 'SCHEDULING', message: null, failureCount: 0,
       attempts: spec.attempts ?? 1, runner: null, runHandle: null, heartbeatAt: now, metrics: null, createdAt: now, updatedAt: now, startedAt: null, finishedAt: null,
     } satisfies JobEntity);
-    await this.store.insert(job, [jobAuditEvent(ctx, job, 'jobs.create', `Job ${job.id} created`, { initiator: job.initiator })]);
+    await this.store.insert(job, [jobAuditEvent(ctx, job, 'jobs.create', `Job ${job.id} created`, { initiator: job.initiator })], this.config.HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE);
     this.supervisor.launch(job);
     return this.view(job);
   }

@@ -35,8 +35,9 @@ function parseField(text: string, f: Field, name: string): Set<number> {
   const out = new Set<number>();
   for (const part of text.split(',')) {
     const [range, stepText] = part.split('/');
-    const step = stepText === undefined ? 1 : Number(stepText);
-    if (!Number.isInteger(step) || step < 1) throw new CronError(`schedule: bad step "${stepText ?? ''}" in the ${name} field`);
+    // A step past the field's largest value means nothing (`*/999999999999` read as `0`): refused.
+    const step = stepText === undefined ? 1 : /^\d{1,2}$/.test(stepText) ? Number(stepText) : NaN;
+    if (!(step >= 1 && step <= Math.max(f.max, 1))) throw new CronError(`schedule: bad step "${stepText ?? ''}" in the ${name} field (1-${f.max})`);
     let lo: number;
     let hi: number;
     if (range === '*') [lo, hi] = [f.min, f.max];
@@ -78,4 +79,28 @@ export function nextRun(c: Cron, after: Date): Date | null {
     return d;
   }
   return null;
+}
+
+/**
+ * The first firing after `now` of a schedule a user may create: one that fires (not 30 February)
+ * and never twice within `minIntervalSeconds`. The gaps are measured between the next firings
+ * (up to 500, a year at most) rather than read off the fields, so every way of writing a short
+ * interval (`* * * * * *`, `0,1 * * * *`, `59 * * * *` with `0 * * * *`…) is caught alike.
+ */
+export function firstRunChecked(schedule: string, now: Date, minIntervalSeconds: number): Date {
+  const c = parseCron(schedule);
+  const first = nextRun(c, now);
+  if (!first) throw new CronError(`schedule "${schedule}" never fires`);
+  const horizon = first.getTime() + 366 * 24 * 3600 * 1000;
+  let previous = first;
+  for (let i = 0; i < 500; i++) {
+    const next = nextRun(c, previous);
+    if (!next || next.getTime() > horizon) break;
+    const gap = (next.getTime() - previous.getTime()) / 1000;
+    if (gap < minIntervalSeconds) {
+      throw new CronError(`schedule "${schedule}" fires ${gap} s apart; the shortest interval allowed is ${minIntervalSeconds} s (HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS)`);
+    }
+    previous = next;
+  }
+  return first;
 }

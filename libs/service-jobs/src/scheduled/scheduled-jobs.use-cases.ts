@@ -3,25 +3,30 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import {
   type AuditEventType, BadRequestError, ConflictError, type CreateScheduledJobRpc, type JobView, NotFoundError, type RequestContext,
-  type ScheduledJobRefRpc, type ScheduledJobView, TERMINAL_JOB_STAGES,
+  LimitReachedError, type ScheduledJobRefRpc, type ScheduledJobView, TERMINAL_JOB_STAGES,
 } from '@hub/contracts';
 import { Outbox } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { type SecretBox } from '@hub/config';
-import { JOBS_DS, JOBS_SECRETS } from '../jobs.tokens';
+import { type JobsConfig } from '../jobs.config';
+import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from '../jobs.tokens';
 import { recordJobAudit } from '../jobs/job-events';
 import { JobStore } from '../jobs/job-store';
 import { JobsUseCases } from '../jobs/jobs.use-cases';
-import { CronError, nextRun, parseCron } from './cron';
+import { CronError, firstRunChecked, nextRun, parseCron } from './cron';
 import { ScheduledJobEntity } from './scheduled-job.entity';
 
-function nextFrom(schedule: string, after: Date): Date | null {
+function cronChecked<T>(read: () => T): T {
   try {
-    return nextRun(parseCron(schedule), after);
+    return read();
   } catch (e) {
     if (e instanceof CronError) throw new BadRequestError(e.message);
     throw e;
   }
+}
+
+function nextFrom(schedule: string, after: Date): Date | null {
+  return cronChecked(() => nextRun(parseCron(schedule), after));
 }
 
 /** Scheduled jobs: create, read, suspend, resume, delete, run now, and the firing itself. */
@@ -33,6 +38,7 @@ export class ScheduledJobsUseCases {
     private readonly jobs: JobsUseCases,
     private readonly store: JobStore,
     @Inject(JOBS_SECRETS) private readonly secrets: SecretBox,
+    @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
   ) {}
 
   view(s: ScheduledJobEntity): ScheduledJobView {
@@ -53,9 +59,15 @@ export class ScheduledJobsUseCases {
     const s = Object.assign(new ScheduledJobEntity(), {
       id: newObjectId(now), namespace: dto.owner.name, owner: dto.owner, createdBy: dto.createdBy, schedule: dto.schedule,
       suspend: dto.suspend ?? false, concurrency: dto.concurrency ?? false, jobSpec: { ...spec, environment: spec.environment ?? {} },
-      secretValues: this.secrets.sealMap(secrets ?? {}), nextRunAt: nextFrom(dto.schedule, now), lastJobId: null, createdAt: now, updatedAt: now,
+      secretValues: this.secrets.sealMap(secrets ?? {}), lastJobId: null, createdAt: now, updatedAt: now,
+      nextRunAt: cronChecked(() => firstRunChecked(dto.schedule, now, this.config.HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS)),
     } satisfies ScheduledJobEntity);
+    const max = this.config.HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE;
     await this.outbox.transaction(async (m) => {
+      // Held until commit, so parallel creates in one namespace cannot all see room for one more.
+      await m.query(`SELECT pg_advisory_xact_lock(hashtext('jobs.scheduled:' || lower($1)))`, [s.namespace]);
+      const [{ n }] = (await m.query(`SELECT count(*)::int AS n FROM jobs.scheduled_jobs WHERE lower(namespace) = lower($1)`, [s.namespace])) as { n: number }[];
+      if (n >= max) throw new LimitReachedError(`${s.namespace} has ${n} scheduled jobs`, 'HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE', max, 'delete one to create another');
       await m.getRepository(ScheduledJobEntity).insert(s);
       await this.audit(m, ctx, s, 'scheduled_job.create');
     });

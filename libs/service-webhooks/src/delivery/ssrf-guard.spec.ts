@@ -1,4 +1,4 @@
-import { isBlockedAddress, parseNetworks } from './ssrf-guard';
+import { embeddedIpv4, isBlockedAddress, parseNetworks } from './ssrf-guard';
 import { postJson } from './http-sender';
 
 /** The guard's decisions, without connecting anywhere (architecture section 7). */
@@ -28,6 +28,44 @@ describe('SSRF guard', () => {
     for (const url of ['http://10.0.0.1/x', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:9/x', 'http://127.0.0.2:9/x']) {
       expect(await postJson(url, '{}', {}, 1000, testAllowed)).toMatchObject({ status: null, error: expect.stringMatching(/blocked address/) });
     }
+  });
+
+  describe('IPv6 transition forms: the IPv4 they lead to is judged (issue 22)', () => {
+    it.each([
+      ['::127.0.0.1', 'IPv4-compatible'], ['::7f00:1', 'IPv4-compatible, hex'], ['::10.0.0.1', 'IPv4-compatible, private'],
+      ['::ffff:0:127.0.0.2', 'SIIT'], ['::ffff:0:a9fe:a9fe', 'SIIT, metadata'],
+      ['64:ff9b::127.0.0.1', 'NAT64'], ['64:ff9b::a9fe:a9fe', 'NAT64, metadata'], ['64:ff9b:1::8.8.8.8', 'local-use NAT64, even to a public address'],
+      ['2002:7f00:1::1', '6to4 of 127.0.0.1'], ['2002:c0a8:101::', '6to4 of 192.168.1.1'],
+      ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo, client 127.0.0.1'], ['2001:0:a00:1::f7f7:f7f7', 'Teredo, server 10.0.0.1'],
+      ['fec0::1', 'site-local'], ['fec0::127.0.0.1', 'site-local with a dotted tail'],
+    ])('refuses %s (%s), even with 127.0.0.1/32 allowed', (address) => {
+      expect(isBlockedAddress(address, none)).toBe(true);
+      expect(isBlockedAddress(address, testAllowed)).toBe(true);
+    });
+
+    it.each(['::8.8.8.8', '::ffff:0:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'])(
+      'lets %s through: it leads to a public address',
+      (address) => expect(isBlockedAddress(address, none)).toBe(false),
+    );
+
+    it('decodes each form', () => {
+      expect(embeddedIpv4('::7f00:1')).toEqual(['127.0.0.1']);
+      expect(embeddedIpv4('::ffff:0:127.0.0.2')).toEqual(['127.0.0.2']);
+      expect(embeddedIpv4('64:ff9b::a9fe:a9fe')).toEqual(['169.254.169.254']);
+      expect(embeddedIpv4('2002:c0a8:101:5::1')).toEqual(['192.168.1.1']);
+      expect(embeddedIpv4('2001:0:4136:e378:8000:63bf:80ff:fffe')).toEqual(['65.54.227.120', '127.0.0.1']);
+      expect(embeddedIpv4('2606:4700::1111')).toBeNull();
+    });
+
+    it('judges IPv4-mapped addresses as the IPv4 address itself, the allowed networks included', () => {
+      expect(isBlockedAddress('::ffff:127.0.0.1', testAllowed)).toBe(false);
+      expect(isBlockedAddress('::ffff:7f00:1', testAllowed)).toBe(false);
+      expect(isBlockedAddress('::ffff:7f00:2', testAllowed)).toBe(true);
+    });
+
+    it('lets a transition address through when an IPv6 entry of the allowed networks covers it', () => {
+      expect(isBlockedAddress('64:ff9b::7f00:1', parseNetworks('64:ff9b::/96'))).toBe(false);
+    });
   });
 
   it('rejects a malformed allowed-networks entry', () => {

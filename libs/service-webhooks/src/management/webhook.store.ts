@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
-import { NotFoundError } from '@hub/contracts';
+import { LimitReachedError, NotFoundError } from '@hub/contracts';
 import { newObjectId, preparedQuery } from '@hub/persistence';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
 import { type WebhookChanges } from './webhook-changes';
@@ -38,9 +38,15 @@ export class WebhookStore {
     return rows[0];
   }
 
-  async insert(owner: { id: string; name: string }, c: WebhookChanges, secretEnc: string | null): Promise<string> {
+  /** Refuses a webhook past the owner's `maxPerOwner` (HUB_WEBHOOKS_MAX_PER_USER). */
+  async insert(owner: { id: string; name: string }, c: WebhookChanges, secretEnc: string | null, maxPerOwner: number): Promise<string> {
     const id = newObjectId();
     await this.ds.transaction(async (m) => {
+      // Held until commit: parallel creates of one owner count one after the other, so they
+      // cannot all see room for one more.
+      await m.query(`SELECT pg_advisory_xact_lock(hashtext('webhooks.owner:' || $1))`, [owner.id]);
+      const [{ n }] = (await m.query(`SELECT count(*)::int AS n FROM webhooks.webhooks WHERE owner_id = $1`, [owner.id])) as { n: number }[];
+      if (n >= maxPerOwner) throw new LimitReachedError(`You have ${n} webhooks`, 'HUB_WEBHOOKS_MAX_PER_USER', maxPerOwner, 'delete one to create another');
       await m.query(
         `INSERT INTO webhooks.webhooks (id, owner_id, owner_name, url, job, job_source_id, secret_enc, domains) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [id, owner.id, owner.name, c.url, c.job === null ? null : JSON.stringify(c.job), c.jobSourceId, secretEnc, c.domains],

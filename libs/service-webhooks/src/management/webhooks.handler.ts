@@ -34,7 +34,7 @@ export class WebhooksHandler {
   async onCreate(dto: CreateWebhookRpc, ctx: RequestContext): Promise<WebhookView> {
     const c = changesFrom(dto.body);
     if (c.jobSourceId) await this.checkSourceJob(c.jobSourceId, dto, ctx);
-    const id = await this.store.insert({ id: dto.ownerId, name: dto.ownerName }, c, c.secret ? this.box.seal(c.secret) : null);
+    const id = await this.store.insert({ id: dto.ownerId, name: dto.ownerName }, c, c.secret ? this.box.seal(c.secret) : null, this.config.HUB_WEBHOOKS_MAX_PER_USER);
     return this.onGet({ ownerId: dto.ownerId, ownerName: dto.ownerName, id });
   }
 

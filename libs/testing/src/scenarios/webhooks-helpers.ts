@@ -13,6 +13,8 @@ export function repoEvent(repo: string, scope = 'repo.content', action = 'update
   };
   if (scope.startsWith('discussion')) {
     payload['discussion'] = { id: 'abcdefabcdefabcdefabcdef', num: 1, title: 't', url: { web: 'http://hub.test/d', api: 'http://hub.test/api/d' }, status: 'open', author: { id: 'x' }, isPullRequest: false };
+    // Who acted: the published schema of discussion events requires it (/admin/events checks it).
+    payload['actor'] = { _id: 'abcdefabcdefabcdefabcd01', avatar: 'http://hub.test/avatar.png', user: owner };
   }
   return payload;
 }

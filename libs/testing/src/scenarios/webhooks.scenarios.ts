@@ -20,6 +20,7 @@ export const WEBHOOK_TEST_ENV = {
   HUB_WEBHOOK_POLL_MS: '50',
   HUB_WEBHOOK_TIMEOUT_MS: '2000',
   HUB_SECRET_KEY: 'webhook-secret-key-for-the-tests',
+  HUB_WEBHOOKS_MAX_PER_USER: '30', // caps.scenarios: WEBHOOKS_MAX_PER_USER
 };
 
 type Body = Record<string, unknown>;
