@@ -29,7 +29,7 @@ export class ScheduledJobsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a scheduled job' })
   @ApiOkResponse({ description: 'The scheduled job', type: ScheduledJobView })
-  @ApiErrorResponse(400, 'A bad schedule or job object')
+  @ApiErrorResponse(400, 'A bad schedule or job object, or jobSpec.resourceGroupId names no resource group of the namespace')
   @ApiErrorResponse(403, 'Read-only token, or a role that cannot run jobs')
   async create(@Param() p: NamespaceParam, @Body() dto: CreateScheduledJobDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<ScheduledJobView> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
