@@ -268,7 +268,7 @@ async function cancelJob(t: HubTarget, token: string, namespace: string, jobId: 
 }
 
 interface OpenSse {
-  /** When the answer ended (Date.now()), whatever ended it. */
+  /** When the answer ended (Date.now()), whatever ended it; Infinity when still open 10 s after it was opened. */
   ended: Promise<number>;
   isEnded(): boolean;
   text(): string;
@@ -286,7 +286,7 @@ async function openSse(url: string, token: string): Promise<OpenSse> {
   let endedAt = 0;
   let opened: () => void = () => undefined;
   const open = new Promise<void>((r) => { opened = r; });
-  const ended = (async () => {
+  const ending = (async () => {
     try {
       for (;;) {
         const { done, value } = await reader.read();
@@ -302,6 +302,8 @@ async function openSse(url: string, token: string): Promise<OpenSse> {
     return endedAt;
   })();
   await open;
+  // Not ended after 10 s counts as never (the assertion then fails with a time, not a jest timeout).
+  const ended = Promise.race([ending, new Promise<number>((r) => setTimeout(() => r(Number.POSITIVE_INFINITY), 10_000).unref())]);
   return { ended, isEnded: () => endedAt > 0, text: () => text, abort: () => controller.abort() };
 }
 
