@@ -1,7 +1,7 @@
 import { connect } from 'nats';
 import { JobsRpc } from '@hub/contracts';
 import {
-  createTestDatabase, deliverThroughKillNine, http, makeUser, noAccessWebhookScenarios, repoEvent, uniqueName, describeWithInfra, freePort, NATS_URL_FOR_TESTS, type RunningProcess, runApp, startApp, startWebhookCapture,
+  createTestDatabase, deliverThroughKillNine, http, makeUser, webhookAccessScenarios, repoEvent, uniqueName, describeWithInfra, freePort, NATS_URL_FOR_TESTS, type RunningProcess, runApp, startApp, startWebhookCapture,
   type TestDatabase, waitForHttp, WEBHOOK_TEST_ENV, type WebhookCapture, webhooksScenarios,
 } from '@hub/testing';
 
@@ -55,7 +55,7 @@ describeWithInfra('distributed hub: webhooks', () => {
     scrapeMetrics: () => Promise.all(replicaPorts.map(async (p) => (await fetch(`http://127.0.0.1:${p}/metrics`)).text())),
   }));
 
-  noAccessWebhookScenarios(() => ({
+  webhookAccessScenarios(() => ({
     baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, jobs: false,
     scrapeMetrics: () => Promise.all(replicaPorts.map(async (p) => (await fetch(`http://127.0.0.1:${p}/metrics`)).text())),
   }));

@@ -1,5 +1,5 @@
 import {
-  describeWithInfra, expectDailyLimit, http, makeUser, noAccessWebhookScenarios, readSse, repoEvent, startWebhookCapture, uniqueName, waitForStage, type WebhookCapture, WEBHOOK_TEST_ENV,
+  describeWithInfra, expectDailyLimit, http, makeUser, webhookAccessScenarios, readSse, repoEvent, startWebhookCapture, uniqueName, waitForStage, type WebhookCapture, WEBHOOK_TEST_ENV,
   webhooksScenarios,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
@@ -32,7 +32,7 @@ describeWithInfra('all-in-one hub: webhooks', () => {
     scrapeMetrics: async () => [(await http<string>(t.baseUrl, 'GET', '/metrics', { token: METRICS })).body],
   });
   webhooksScenarios(target);
-  noAccessWebhookScenarios(() => ({ ...target(), jobs: true }));
+  webhookAccessScenarios(() => ({ ...target(), jobs: true }));
 
   it(`queues at most HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY (${DAILY_LIMIT} here) deliveries per webhook in 24 h`, async () => {
     await expectDailyLimit(target(), await makeUser(target(), 'write', 'busy'), DAILY_LIMIT);

@@ -338,9 +338,12 @@ function openPaused(url: string, token: string): Promise<{ status: number; readT
   });
 }
 
-/** Webhooks of a no_access member: no private repo events of the organization, no copies of its jobs (item 4). */
-export function noAccessWebhookScenarios(target: () => WebhooksScenarioTarget & { jobs: boolean }): void {
-  describe('webhooks of a no_access member (issue 22 item 4)', () => {
+/**
+ * Webhooks of a no_access member: no private repo events of the organization, no copies of its
+ * jobs (item 4); a webhook's job runs in its owner's namespace, so names no resource group (item 12).
+ */
+export function webhookAccessScenarios(target: () => WebhooksScenarioTarget & { jobs: boolean }): void {
+  describe('webhooks and organization access (issue 22 items 4 and 12)', () => {
     let t: WebhooksScenarioTarget & { jobs: boolean };
     let admin: TestUser;
     let reader: TestUser;
@@ -390,5 +393,28 @@ export function noAccessWebhookScenarios(target: () => WebhooksScenarioTarget & 
       expect({ status: refused.status, body: refused.body }).toEqual({ status: 404, body: { error: `Job ${job.body.id} not found` } });
       expect((await createWebhook(reader, body(reader))).status).toBe(200);
     });
+
+    it('a job webhook names no resource group (400); a copied job runs without its source\'s', async () => {
+      const group = (await http<{ id: string }>(t.baseUrl, 'POST', `/admin/organizations/${org.name}/resource-groups`, { token: t.adminToken, body: { name: 'Jobs' } })).body.id;
+      const job = { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['echo', 'copied'], resourceGroupId: group };
+      const watched = [{ type: 'model', name: `${reader.name}/copy` }];
+      const refused = await createWebhook(reader, { watched, domains: ['repo'], job });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 400, body: { error: `job.resourceGroupId ${group} is not a resource group of your namespace: a webhook's jobs run there` },
+      });
+      if (!t.jobs) return;
+      const source = await http<{ id: string; resourceGroupId?: string }>(t.baseUrl, 'POST', `/api/jobs/${org.name}`, { token: admin.token, body: job });
+      expect({ status: source.status, group: source.body.resourceGroupId }).toEqual({ status: 200, group });
+      expect((await createWebhook(reader, { watched, domains: ['repo'], jobSourceId: source.body.id })).status).toBe(200);
+      await http(t.baseUrl, 'POST', '/admin/events', { token: t.adminToken, body: { subject: 'hub.events.repo.update', payload: repoEvent(`${reader.name}/copy`) } });
+      const jobs = () => http<{ id: string; resourceGroupId?: string; command: string[] }[]>(t.baseUrl, 'GET', `/api/jobs/${reader.name}`, { token: reader.token });
+      const deadline = Date.now() + 20_000;
+      let copies = (await jobs()).body;
+      while (copies.length === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        copies = (await jobs()).body;
+      }
+      expect(copies.map((c) => ({ command: c.command, resourceGroupId: c.resourceGroupId }))).toEqual([{ command: ['echo', 'copied'], resourceGroupId: undefined }]);
+    }, 60_000);
   });
 }
