@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { runJob } from '@huggingface/hub';
 import { connect } from 'nats';
-import { subject } from '@hub/contracts';
+import { JobsRpc, subject } from '@hub/contracts';
 import {
-  createTestDatabase, describeWithInfra, foreignResourceGroupScenarios, freePort, jobsBoundsScenarios, liveStreamsScenarios, noAccessScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, processesWith, type RunningProcess, runApp,
+  createTestDatabase, describeWithInfra, foreignResourceGroupScenarios, freePort, jobSourceReadScenarios, jobsBoundsScenarios, liveStreamsScenarios, noAccessScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, processesWith, type RunningProcess, runApp,
   scheduledJobsScenarios, startApp, type TestDatabase, waitForHttp, waitForStage,
 } from '@hub/testing';
 
@@ -56,6 +56,7 @@ describeWithInfra('distributed hub: jobs', () => {
   noAccessScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
   liveStreamsScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
   foreignResourceGroupScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  jobSourceReadScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, readJobSpec: (jobId, reader) => statusOverBus(JobsRpc.Spec.subject, { jobId, reader }) }));
 
   it('publishes every stage change on hub.jobs.job.status and the audit events, through the outbox', async () => {
     const nc = await connect({ servers: NATS_URL_FOR_TESTS });
@@ -119,3 +120,14 @@ describeWithInfra('distributed hub: jobs', () => {
     });
   }, 240_000);
 });
+
+/** One RPC over NATS as a service sends it (`{ctx, data}` in, `{result}` or `{error: {status}}` out): the answer's status. */
+async function statusOverBus(subjectName: string, data: unknown): Promise<number> {
+  const nc = await connect({ servers: NATS_URL_FOR_TESTS });
+  try {
+    const reply = await nc.request(subjectName, JSON.stringify({ ctx: { requestId: 'jobs-distributed-spec' }, data }), { timeout: 10_000 });
+    return (JSON.parse(reply.string()) as { error?: { status: number } }).error?.status ?? 200;
+  } finally {
+    await nc.close();
+  }
+}

@@ -126,6 +126,8 @@ export function liveStreamsScenarios(target: () => AccessTarget): void {
       const tokens = [user.token, (await makeToken(t, user.name)).token, (await makeToken(t, user.name)).token];
       const streams = await Promise.all(kinds.map((k, i) => openSse(`${first()}/api/jobs/${user.name}/${job}/${k}`, tokens[i])));
       try {
+        // As in the report: the log stream is delivering lines when the token is revoked.
+        await streams[0].received('data: ');
         for (let i = 0; i < kinds.length; i++) {
           const revoked = await http(last(), 'POST', '/api/credentials/revoke', { body: { credentials: [tokens[i]] } });
           expect(revoked.status).toBe(202);
@@ -153,6 +155,7 @@ export function liveStreamsScenarios(target: () => AccessTarget): void {
       const streams = await Promise.all(kinds.map((k) => openSse(`${first()}/api/jobs/${org.name}/${job}/${k}`, member.token)));
       const ownStream = await openSse(`${first()}/api/jobs/${member.name}/${own}/logs`, member.token);
       try {
+        await streams[0].received('data: ');
         const removed = await http(last(), 'DELETE', `/admin/organizations/${org.name}/members/${member.name}`, { token: t.adminToken });
         expect(removed.status).toBe(204);
         const answeredAt = Date.now();
@@ -176,6 +179,7 @@ export function liveStreamsScenarios(target: () => AccessTarget): void {
       const job = await runLoopingJob(t, admin.token, org.name);
       const stream = await openSse(`${first()}/api/jobs/${org.name}/${job}/logs`, member.token);
       try {
+        await stream.received('data: ');
         const changed = await http(last(), 'PATCH', `/admin/organizations/${org.name}/members/${member.name}`, { token: t.adminToken, body: { role: 'no_access' } });
         expect(changed.status).toBe(200);
         const answeredAt = Date.now();
@@ -272,6 +276,8 @@ interface OpenSse {
   ended: Promise<number>;
   isEnded(): boolean;
   text(): string;
+  /** Resolves once the answer's text contains `part` (fails after 20 s). */
+  received(part: string): Promise<void>;
   abort(): void;
 }
 
@@ -304,7 +310,14 @@ async function openSse(url: string, token: string): Promise<OpenSse> {
   await open;
   // Not ended after 10 s counts as never (the assertion then fails with a time, not a jest timeout).
   const ended = Promise.race([ending, new Promise<number>((r) => setTimeout(() => r(Number.POSITIVE_INFINITY), 10_000).unref())]);
-  return { ended, isEnded: () => endedAt > 0, text: () => text, abort: () => controller.abort() };
+  const received = async (part: string): Promise<void> => {
+    const deadline = Date.now() + 20_000;
+    while (!text.includes(part)) {
+      if (Date.now() > deadline || endedAt > 0) throw new Error(`${url}: no ${JSON.stringify(part)} in ${JSON.stringify(text)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return { ended, isEnded: () => endedAt > 0, text: () => text, received, abort: () => controller.abort() };
 }
 
 /** A GET whose body is not read after its first chunk until readToEnd: a client that reads slowly. */
@@ -416,5 +429,29 @@ export function webhookAccessScenarios(target: () => WebhooksScenarioTarget & { 
       }
       expect(copies.map((c) => ({ command: c.command, resourceGroupId: c.resourceGroupId }))).toEqual([{ command: ['echo', 'copied'], resourceGroupId: undefined }]);
     }, 60_000);
+  });
+}
+
+export interface JobSpecReadTarget extends HubTarget {
+  /** `jobs.job.spec` over the bus, as the webhooks service asks it for a jobSourceId: the answer's status. */
+  readJobSpec(jobId: string, reader: { id: string; name: string }): Promise<number>;
+}
+
+/** The jobs service's own rule for jobSourceId, asked directly (the distributed mode's webhooks suite runs no jobs service) (item 4). */
+export function jobSourceReadScenarios(target: () => JobSpecReadTarget): void {
+  describe('reading a job for a jobSourceId copy needs access to its namespace (issue 22 item 4)', () => {
+    it('answers a no_access member and an outsider 404, a reader the spec', async () => {
+      const t = target();
+      const admin = await makeUser(t, 'write', 'spec-admin');
+      const org = await makeOrg(t, 'team', [admin.name], 'spec');
+      const [reader, blocked, outsider] = [await makeUser(t, 'write', 'spec-reader'), await makeUser(t, 'write', 'spec-noaccess'), await makeUser(t, 'write', 'spec-out')];
+      await addMember(t, org.name, reader.name, 'read');
+      await addMember(t, org.name, blocked.name, 'no_access');
+      const job = await http<{ id: string }>(t.baseUrl, 'POST', `/api/jobs/${org.name}`, { token: admin.token, body: { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['true'] } });
+      expect(job.status).toBe(200);
+      const statuses: Record<string, number> = {};
+      for (const [who, u] of Object.entries({ reader, blocked, outsider })) statuses[who] = await t.readJobSpec(job.body.id, { id: u.id, name: u.name });
+      expect(statuses).toEqual({ reader: 200, blocked: 404, outsider: 404 });
+    });
   });
 }
