@@ -30,10 +30,13 @@ export class JobStreamsController {
   /** Opens the stream, which ends when the token is revoked or the caller's membership of the namespace changes (decision 0014). */
   private open(reply: FastifyReply, ctx: RequestContext, auth: AuthInfo, owner: JobOwnerRef): SseStream {
     const sse = new SseStream(reply, ctx.requestId);
-    this.live.add(
-      reply, { tokenId: auth.token.id, userId: auth.user.id, organizationId: owner.type === 'org' ? owner.id : undefined },
-      () => sse.cutOff('ended: the token was revoked or your access to this namespace changed'),
-    );
+    const grant = owner.type === 'org'
+      ? {
+        tokenId: auth.token.id, userId: auth.user.id, organizationId: owner.id,
+        stillAllowed: () => this.namespaces.resolve(owner.name, auth, ctx, false).then(() => true),
+      }
+      : { tokenId: auth.token.id, userId: auth.user.id };
+    this.live.add(reply, grant, () => sse.cutOff('ended: the token was revoked or your access to this namespace changed'));
     return sse;
   }
 

@@ -7,7 +7,7 @@ import {
   parseAuditQuery, type RequestContext,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, Ctx, CurrentAuth, CurrentOrg, LiveAnswers, OrgNameParam, OrgScoped } from '../core';
+import { ApiErrorResponse, Ctx, CurrentAuth, CurrentOrg, LiveAnswers, MembershipDirectory, OrgNameParam, OrgScoped } from '../core';
 
 /** Events per RPC page (about 400 kB of JSON for typical events); the service also ends a page at AUDIT_PAGE_BYTES (NATS takes 1 MB a message). */
 const PAGE = 1000;
@@ -20,6 +20,7 @@ export class AuditExportController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly live: LiveAnswers,
+    private readonly directory: MembershipDirectory,
   ) {}
 
   @Get('export')
@@ -43,7 +44,10 @@ export class AuditExportController {
     const date = new Date().toISOString().slice(0, 10);
     // A large export read slowly stays open for long: it is cut (connection closed, the JSON left
     // incomplete on purpose) when the token is revoked or the admin's membership changes (decision 0014).
-    this.live.add(reply, { tokenId: auth.token.id, userId: auth.user.id, organizationId: org.id }, () => reply.raw.destroy());
+    this.live.add(reply, {
+      tokenId: auth.token.id, userId: auth.user.id, organizationId: org.id,
+      stillAllowed: async () => (await this.directory.accessTo(org.name, auth.user.id, ctx)).role === 'admin',
+    }, () => reply.raw.destroy());
     await reply
       .header('content-disposition', `attachment; filename="${org.name}-audit-log-${date}.json"`)
       .type('application/json; charset=utf-8')

@@ -63,7 +63,9 @@ describe('LiveAnswers', () => {
     const revoked = jest.fn();
     live.add(reply(5_000), { tokenId: 't1', userId: user }, revoked);
     const removed = jest.fn();
-    live.add(reply(5_000), { tokenId: 't9', userId: user, organizationId: org }, removed);
+    const opening = reply(5_000);
+    // Ending an answer closes its response, which forgets it.
+    live.add(opening, { tokenId: 't9', userId: user, organizationId: org }, () => { removed(); opening.close(); });
     expect(revoked).toHaveBeenCalledTimes(1);
     expect(removed).toHaveBeenCalledTimes(1);
     expect(live.size).toBe(0);
@@ -71,5 +73,26 @@ describe('LiveAnswers', () => {
     const later = jest.fn();
     live.add(reply(-1_000), { tokenId: 't1', userId: user, organizationId: org }, later);
     expect(later).not.toHaveBeenCalled();
+  });
+
+  it('a membership change asks each answer whether it is still allowed, and ends only those that are not', async () => {
+    const live = new LiveAnswers();
+    const ended: string[] = [];
+    live.add(reply(), { tokenId: 't1', userId: user, organizationId: org, stillAllowed: async () => true }, () => ended.push('still reads'));
+    live.add(reply(), { tokenId: 't2', userId: user, organizationId: org, stillAllowed: async () => false }, () => ended.push('removed'));
+    live.add(reply(), { tokenId: 't3', userId: user, organizationId: org, stillAllowed: () => Promise.reject(new Error('rpc down')) }, () => ended.push('unknown'));
+    live.membershipChanged(org, [user]);
+    await new Promise((r) => setImmediate(r));
+    expect(ended.sort()).toEqual(['removed', 'unknown']);
+  });
+
+  it('a join announced while the answer was being opened does not end it', async () => {
+    const live = new LiveAnswers();
+    live.membershipChanged(org, [user]);
+    const end = jest.fn();
+    live.add(reply(5_000), { tokenId: 't1', userId: user, organizationId: org, stillAllowed: async () => true }, end);
+    await new Promise((r) => setImmediate(r));
+    expect(end).not.toHaveBeenCalled();
+    expect(live.size).toBe(1);
   });
 });

@@ -5,6 +5,11 @@ export interface LiveAnswerGrant {
   tokenId: string;
   userId: string;
   organizationId?: string;
+  /**
+   * Asked when the user's membership of that organization changes: whether the answer is still
+   * allowed (a new membership elsewhere, a role that still reads, a join). False or a failure ends it.
+   */
+  stillAllowed?: () => Promise<boolean>;
 }
 
 interface Entry {
@@ -22,8 +27,9 @@ const RECENT_MS = 60_000;
  * enough: such an answer can run for hours.
  *
  * An answer whose request started before a revocation but registers after its event arrived
- * (its access was checked, then its first read was under way) is ended as it registers: the
- * events of the last minute are remembered with their arrival time.
+ * (its access was checked, then its first read was under way) is ended as it registers (after a
+ * membership change: checked as it registers): the events of the last minute are remembered with
+ * their arrival time.
  */
 export class LiveAnswers {
   private readonly byToken = new Map<string, Set<Entry>>();
@@ -36,11 +42,11 @@ export class LiveAnswers {
    */
   add(reply: FastifyReply, grant: LiveAnswerGrant, end: () => void): void {
     const startedAt = Date.now() - reply.elapsedTime;
-    if (this.changedSince(grant, startedAt)) {
+    const entry: Entry = { grant, end };
+    if (this.revokedSince(grant, startedAt)) {
       end();
       return;
     }
-    const entry: Entry = { grant, end };
     const keys = this.keysOf(grant);
     put(this.byToken, keys.token, entry);
     if (keys.member) put(this.byMember, keys.member, entry);
@@ -48,6 +54,7 @@ export class LiveAnswers {
       take(this.byToken, keys.token, entry);
       if (keys.member) take(this.byMember, keys.member, entry);
     });
+    if (keys.member && (this.recent.get(keys.member) ?? -Infinity) >= startedAt) recheck(entry);
   }
 
   /** Tokens revoked: their answers end; with `organizationId`, only those opened on that organization. */
@@ -61,15 +68,16 @@ export class LiveAnswers {
   }
 
   /**
-   * These users' membership of the organization changed (removed, or a new role): their answers
-   * on it end. A role that still allows the answer ends it too; the client reopens it and is
-   * answered with its current access, which is simpler and surer than re-checking here.
+   * These users' membership of the organization changed (joined, removed, a new role, a resource
+   * group): each of their answers on it asks whether it is still allowed, and ends if not. The
+   * event does not say what changed, and ending on every change cut answers a join had just
+   * allowed (an organization's creation announces its admins).
    */
   membershipChanged(organizationId: string, userIds: readonly string[]): void {
     for (const userId of userIds) {
-      const key = `m|${organizationId}|${userId}`;
+      const key = memberKey(organizationId, userId);
       this.remember(key);
-      for (const e of [...(this.byMember.get(key) ?? [])]) e.end();
+      for (const e of [...(this.byMember.get(key) ?? [])]) recheck(e);
     }
   }
 
@@ -81,12 +89,12 @@ export class LiveAnswers {
   }
 
   private keysOf(grant: LiveAnswerGrant): { token: string; member?: string } {
-    return { token: grant.tokenId, member: grant.organizationId ? `m|${grant.organizationId}|${grant.userId}` : undefined };
+    return { token: grant.tokenId, member: grant.organizationId ? memberKey(grant.organizationId, grant.userId) : undefined };
   }
 
-  private changedSince(grant: LiveAnswerGrant, since: number): boolean {
+  private revokedSince(grant: LiveAnswerGrant, since: number): boolean {
     const keys = [`t|${grant.tokenId}|`];
-    if (grant.organizationId) keys.push(`t|${grant.tokenId}|${grant.organizationId}`, `m|${grant.organizationId}|${grant.userId}`);
+    if (grant.organizationId) keys.push(`t|${grant.tokenId}|${grant.organizationId}`);
     return keys.some((k) => (this.recent.get(k) ?? -Infinity) >= since);
   }
 
@@ -100,6 +108,20 @@ export class LiveAnswers {
       this.recent.delete(k);
     }
   }
+}
+
+function memberKey(organizationId: string, userId: string): string {
+  return `m|${organizationId}|${userId}`;
+}
+
+/** Ends the answer unless its grant says it is still allowed (no check given: it ends). */
+function recheck(entry: Entry): void {
+  const ask = entry.grant.stillAllowed;
+  if (!ask) {
+    entry.end();
+    return;
+  }
+  ask().then((allowed) => allowed || entry.end(), () => entry.end());
 }
 
 function put(map: Map<string, Set<Entry>>, key: string, entry: Entry): void {
