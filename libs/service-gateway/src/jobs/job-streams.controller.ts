@@ -27,7 +27,7 @@ export class JobStreamsController {
     private readonly live: LiveAnswers,
   ) {}
 
-  /** Opens the stream, which ends when the token is revoked or the caller's membership of the namespace changes (decision 0014). */
+  /** Opens the stream, which ends when the token is revoked or the caller loses access to the namespace (decision 0014). */
   private open(reply: FastifyReply, ctx: RequestContext, auth: AuthInfo, owner: JobOwnerRef): SseStream {
     const sse = new SseStream(reply, ctx.requestId);
     const grant = owner.type === 'org'

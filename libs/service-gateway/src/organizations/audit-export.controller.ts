@@ -43,7 +43,7 @@ export class AuditExportController {
     const first = await this.rpc.call(AuditRpc.Page, { organizationId: org.id, filter, limit: PAGE }, ctx);
     const date = new Date().toISOString().slice(0, 10);
     // A large export read slowly stays open for long: it is cut (connection closed, the JSON left
-    // incomplete on purpose) when the token is revoked or the admin's membership changes (decision 0014).
+    // incomplete on purpose) when the token is revoked or the caller is no longer an admin (decision 0014).
     this.live.add(reply, {
       tokenId: auth.token.id, userId: auth.user.id, organizationId: org.id,
       stillAllowed: async () => (await this.directory.accessTo(org.name, auth.user.id, ctx)).role === 'admin',
