@@ -192,30 +192,46 @@ export function liveStreamsScenarios(target: () => AccessTarget): void {
   });
 }
 
-/** The audit log export, read slowly, is cut when its token is revoked (item 5). */
+/** The audit log export, read slowly, is cut when its token is revoked or its caller stops being an admin (item 5). */
 export function auditExportCutOffScenarios(target: () => AuditCutOffTarget): void {
   describe('an open audit log export ends with its access (issue 22 item 5)', () => {
-    it('a large export read slowly is cut (left incomplete) within 1 s of its token\'s revocation through another replica', async () => {
-      const t = target();
-      const admin = await makeUser(t, 'write', 'export-admin');
-      const org = await makeOrg(t, 'team', [admin.name], 'export');
-      // About 24 MB of events: far more than the socket buffers and the gateway's two pages hold.
+    /** Opens a slowly read export of an organization with about 24 MB of events: far more than the socket buffers and the gateway's two pages hold. */
+    const openLargeExport = async (t: AuditCutOffTarget, admins: TestUser[]) => {
+      const org = await makeOrg(t, 'team', admins.map((a) => a.name), 'export');
       const prefix = randomBytes(4).toString('hex');
       await queryDatabase(t.databaseUrl, `INSERT INTO organizations.audit_events (id, organization_id, created_at, type, author, ip, doc)
         SELECT $2 || lpad(to_hex(i), 16, '0'), $1, timestamptz '2026-11-01' - (i || ' seconds')::interval, 'org.update_settings', 'bulk', null,
                json_build_object('_id', $2 || lpad(to_hex(i), 16, '0'), 'type', 'org.update_settings', 'message', 'bulk #' || i, 'data', repeat('x', 1000))::text
           FROM generate_series(1, 24000) AS i`, [org.id, prefix]);
-      const exportUrl = `${t.gateways[0]}/api/organizations/${org.name}/audit-log/export`;
-      const answer = await openPaused(exportUrl, admin.token);
+      const answer = await openPaused(`${t.gateways[0]}/api/organizations/${org.name}/audit-log/export`, admins[0].token);
       expect(answer.status).toBe(200);
-      const revoked = await http(t.gateways[t.gateways.length - 1], 'POST', '/api/credentials/revoke', { body: { credentials: [admin.token] } });
-      expect(revoked.status).toBe(202);
-      const answeredAt = Date.now();
-      // Reading again drains what the buffers held, then meets the closed connection.
+      return { org, answer };
+    };
+    /** Reading again drains what the buffers held, then meets the closed connection: it ended in time and is incomplete. */
+    const expectCut = async (answer: Awaited<ReturnType<typeof openPaused>>, answeredAt: number) => {
       const { endedAt, body } = await answer.readToEnd();
       expect(endedAt - answeredAt).toBeLessThanOrEqual(ENDS_WITHIN_MS);
       expect(body.length).toBeLessThan(24_000_000);
       expect(body.trimEnd().endsWith(']')).toBe(false);
+    };
+
+    it("a large export read slowly is cut (left incomplete) within 1 s of its token's revocation through another replica", async () => {
+      const t = target();
+      const admin = await makeUser(t, 'write', 'export-admin');
+      const { answer } = await openLargeExport(t, [admin]);
+      const revoked = await http(t.gateways[t.gateways.length - 1], 'POST', '/api/credentials/revoke', { body: { credentials: [admin.token] } });
+      expect(revoked.status).toBe(202);
+      await expectCut(answer, Date.now());
+    }, 60_000);
+
+    it('is cut within 1 s of its caller losing the admin role (through another replica)', async () => {
+      const t = target();
+      const admin = await makeUser(t, 'write', 'export-admin');
+      const other = await makeUser(t, 'write', 'export-admin2');
+      const { org, answer } = await openLargeExport(t, [admin, other]);
+      const changed = await http(t.gateways[t.gateways.length - 1], 'PATCH', `/admin/organizations/${org.name}/members/${admin.name}`, { token: t.adminToken, body: { role: 'write' } });
+      expect(changed.status).toBe(200);
+      await expectCut(answer, Date.now());
     }, 60_000);
   });
 }
