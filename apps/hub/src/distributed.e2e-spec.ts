@@ -1,5 +1,7 @@
 import { connect, type NatsConnection } from 'nats';
-import { scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios, edgeBodiesScenarios } from '@hub/testing';
+import {
+  scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios, edgeBodiesScenarios, noAccessScenarios, auditExportCutOffScenarios,
+} from '@hub/testing';
 import { subject } from '@hub/contracts';
 import {
   createTestDatabase, makeOrg, credentialsScenarios, notificationsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios,
@@ -72,6 +74,8 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   scimScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   scimIdentityProviderScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   membersAdminScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
+  noAccessScenarios(() => ({ baseUrl: gatewayA, gateways: [gatewayA, gatewayB], adminToken: ADMIN, jobs: false }));
+  auditExportCutOffScenarios(() => ({ baseUrl: gatewayA, gateways: [gatewayA, gatewayB], adminToken: ADMIN, databaseUrl: db.url }));
 
   describe('notifications (issue 9), a separate process fed over JetStream', () => {
     notificationsScenarios(() => ({ baseUrl: gatewayB, adminToken: ADMIN }));

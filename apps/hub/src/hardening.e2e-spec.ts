@@ -1,6 +1,7 @@
 import { OrganizationNamesReconciler } from '@hub/service-organizations';
 import {
-  describeWithInfra, edgeBodiesScenarios, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, queryDatabase, uniqueName,
+  auditExportCutOffScenarios, describeWithInfra, edgeBodiesScenarios, edgeLimitsScenarios, foreignResourceGroupScenarios, freePort, hardeningScenarios, http,
+  liveStreamsScenarios, makeUser, noAccessScenarios, queryDatabase, uniqueName,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
@@ -26,6 +27,10 @@ describeWithInfra('all-in-one hub: hardening (issue 7)', () => {
     afterAll(() => t?.close());
 
     hardeningScenarios(() => ({ baseUrl: t.baseUrl, gateways: [t.baseUrl], adminToken: ADMIN }));
+    noAccessScenarios(() => ({ baseUrl: t.baseUrl, gateways: [t.baseUrl], adminToken: ADMIN, jobs: true }));
+    liveStreamsScenarios(() => ({ baseUrl: t.baseUrl, gateways: [t.baseUrl], adminToken: ADMIN, jobs: true }));
+    auditExportCutOffScenarios(() => ({ baseUrl: t.baseUrl, gateways: [t.baseUrl], adminToken: ADMIN, databaseUrl: t.db.url }));
+    foreignResourceGroupScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
 
     it('registers organizations made before the shared name space, so no user can take their names', async () => {
       const target = { baseUrl: t.baseUrl, adminToken: ADMIN };

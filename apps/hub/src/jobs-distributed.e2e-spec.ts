@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { runJob } from '@huggingface/hub';
 import { connect } from 'nats';
-import { subject } from '@hub/contracts';
+import { JobsRpc, subject } from '@hub/contracts';
 import {
-  createTestDatabase, describeWithInfra, freePort, JOB_CAPS_TEST_ENV, jobCapsScenarios, jobsBoundsScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, processesWith, type RunningProcess, runApp,
+  createTestDatabase, describeWithInfra, foreignResourceGroupScenarios, freePort, JOB_CAPS_TEST_ENV, jobCapsScenarios, jobSourceReadScenarios, jobsBoundsScenarios,
+  liveStreamsScenarios, noAccessScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, processesWith, type RunningProcess, runApp,
   scheduledJobsScenarios, startApp, type TestDatabase, waitForHttp, waitForStage,
 } from '@hub/testing';
 
@@ -17,6 +18,7 @@ describeWithInfra('distributed hub: jobs', () => {
   let db: TestDatabase;
   const procs: RunningProcess[] = [];
   let gateway = '';
+  let gateway2 = '';
   let common: Record<string, string> = {};
   let jobsPort = 0;
 
@@ -30,15 +32,18 @@ describeWithInfra('distributed hub: jobs', () => {
       const r = await runApp(app, common, ['migrate']);
       expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
     }
-    const [pc, po, pj, pg] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const [pc, po, pj, pg, pg2] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     jobsPort = pj;
     procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
     procs.push(startApp('organizations', { ...common, PORT: String(po) }));
     procs.push(startApp('jobs', { ...common, PORT: String(pj), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200', ...JOB_CAPS_TEST_ENV }));
     procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
+    // A second replica: streams open on one are ended by revocations made through the other.
+    procs.push(startApp('gateway', { ...common, PORT: String(pg2) }));
     gateway = `http://127.0.0.1:${pg}`;
+    gateway2 = `http://127.0.0.1:${pg2}`;
     // Generous: on a shared, loaded machine four Nest apps take a while to boot.
-    await Promise.all([pc, po, pj, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 150_000)));
+    await Promise.all([pc, po, pj, pg, pg2].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 150_000)));
   }, 400_000);
 
   afterAll(async () => {
@@ -50,6 +55,10 @@ describeWithInfra('distributed hub: jobs', () => {
   jobsBoundsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   scheduledJobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobCapsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  noAccessScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
+  liveStreamsScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
+  foreignResourceGroupScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  jobSourceReadScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, readJobSpec: (jobId, reader) => statusOverBus(JobsRpc.Spec.subject, { jobId, reader }) }));
 
   it('publishes every stage change on hub.jobs.job.status and the audit events, through the outbox', async () => {
     const nc = await connect({ servers: NATS_URL_FOR_TESTS });
@@ -113,3 +122,14 @@ describeWithInfra('distributed hub: jobs', () => {
     });
   }, 240_000);
 });
+
+/** One RPC over NATS as a service sends it (`{ctx, data}` in, `{result}` or `{error: {status}}` out): the answer's status. */
+async function statusOverBus(subjectName: string, data: unknown): Promise<number> {
+  const nc = await connect({ servers: NATS_URL_FOR_TESTS });
+  try {
+    const reply = await nc.request(subjectName, JSON.stringify({ ctx: { requestId: 'jobs-distributed-spec' }, data }), { timeout: 10_000 });
+    return (JSON.parse(reply.string()) as { error?: { status: number } }).error?.status ?? 200;
+  } finally {
+    await nc.close();
+  }
+}

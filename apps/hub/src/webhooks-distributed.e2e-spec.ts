@@ -2,7 +2,7 @@ import { connect } from 'nats';
 import { JobsRpc } from '@hub/contracts';
 import {
   createTestDatabase, deliverThroughKillNine, http, makeUser, repoEvent, uniqueName, describeWithInfra, freePort, NATS_URL_FOR_TESTS, type RunningProcess, runApp, startApp, startWebhookCapture,
-  type TestDatabase, waitForHttp, WEBHOOK_TEST_ENV, type WebhookCapture, webhookCapScenarios, webhookSsrfScenarios, webhooksScenarios,
+  type TestDatabase, waitForHttp, WEBHOOK_TEST_ENV, type WebhookCapture, webhookAccessScenarios, webhookCapScenarios, webhookSsrfScenarios, webhooksScenarios,
 } from '@hub/testing';
 
 const ADMIN = 'webhooks-distributed-admin-token';
@@ -56,6 +56,11 @@ describeWithInfra('distributed hub: webhooks', () => {
   }));
   webhookCapScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, scrapeMetrics: async () => [] }));
   webhookSsrfScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, scrapeMetrics: async () => [] }));
+
+  webhookAccessScenarios(() => ({
+    baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, jobs: false,
+    scrapeMetrics: () => Promise.all(replicaPorts.map(async (p) => (await fetch(`http://127.0.0.1:${p}/metrics`)).text())),
+  }));
 
   it('a job webhook starts its job through jobs.job.create with WEBHOOK_PAYLOAD; no responder is a failed attempt, retried', async () => {
     const user = await makeUser({ baseUrl: gateway, adminToken: ADMIN }, 'write', 'jobber');

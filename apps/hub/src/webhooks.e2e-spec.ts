@@ -1,5 +1,6 @@
 import {
-  describeWithInfra, expectDailyLimit, webhookCapScenarios, webhookSsrfScenarios, http, makeUser, readSse, repoEvent, startWebhookCapture, uniqueName, waitForStage, type WebhookCapture, WEBHOOK_TEST_ENV,
+  describeWithInfra, expectDailyLimit, webhookAccessScenarios, webhookCapScenarios, webhookSsrfScenarios, http, makeUser, readSse, repoEvent, startWebhookCapture, uniqueName, waitForStage,
+  type WebhookCapture, WEBHOOK_TEST_ENV,
   webhooksScenarios,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
@@ -34,6 +35,7 @@ describeWithInfra('all-in-one hub: webhooks', () => {
   webhooksScenarios(target);
   webhookCapScenarios(target);
   webhookSsrfScenarios(target);
+  webhookAccessScenarios(() => ({ ...target(), jobs: true }));
 
   it(`queues at most HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY (${DAILY_LIMIT} here) deliveries per webhook in 24 h`, async () => {
     await expectDailyLimit(target(), await makeUser(target(), 'write', 'busy'), DAILY_LIMIT);

@@ -9,6 +9,7 @@ import { JobsHandler } from './jobs/jobs.handler';
 import { JobSpecUseCase } from './jobs/job-spec.use-case';
 import { JobsUseCases } from './jobs/jobs.use-cases';
 import { NamespaceResolver } from './jobs/namespace-resolver';
+import { ResourceGroupCheck } from './jobs/resource-group-check';
 import { JobLogs } from './logs/job-logs';
 import { jobsMigrations } from './migrations';
 import { JOB_RUNNER } from './runner/job-runner';
@@ -41,7 +42,7 @@ export class JobsModule {
         { provide: JOBS_CONFIG, useValue: config },
         { provide: JOBS_SECRETS, useValue: secrets },
         { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config) },
-        JobStore, JobLogs, JobSupervisor, JobSweeper, JobsUseCases, JobSpecUseCase, NamespaceResolver, ScheduledJobsUseCases, ScheduledJobsTicker,
+        JobStore, JobLogs, JobSupervisor, JobSweeper, JobsUseCases, JobSpecUseCase, NamespaceResolver, ResourceGroupCheck, ScheduledJobsUseCases, ScheduledJobsTicker,
       ],
     };
   }

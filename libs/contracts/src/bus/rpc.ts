@@ -8,7 +8,7 @@ import {
   OrganizationRefRpc, type OrganizationView, type UserMembership,
   AdminCreatePaperDto, ClaimPaperRpc, type ClaimPaperView, type McpSettingsView, McpUserRpc, type PaperView, SetMcpSettingsRpc,
   AddResourceGroupReposRpc, AddResourceGroupUsersRpc, CreateResourceGroupRpc, type ResourceGroupView, UpdateResourceGroupRpc,
-  ChangeRoleRpc, MemberRefRpc, RemoveResourceGroupUserRpc,
+  ChangeRoleRpc, MemberRefRpc, RemoveResourceGroupUserRpc, ResourceGroupRefRpc,
   type AuditPage, AuditPageRpc, ListRepositoriesRpc, type RepoUsagePage, type RepoUsageView, UpsertRepositoryRpc,
 } from '../organizations';
 import {
@@ -60,6 +60,8 @@ export const ResourceGroupsRpc = {
   AddRepos: rpc<AddResourceGroupReposRpc, ResourceGroupView>('organizations.resource-group.add-repos', AddResourceGroupReposRpc),
   Update: rpc<UpdateResourceGroupRpc, ResourceGroupView>('organizations.resource-group.update', UpdateResourceGroupRpc),
   RemoveUser: rpc<RemoveResourceGroupUserRpc, ResourceGroupView>('organizations.resource-group.remove-user', RemoveResourceGroupUserRpc),
+  /** The group, only if it belongs to the organization (404 otherwise): the jobs service checks a job's resourceGroupId with it. */
+  Get: rpc<ResourceGroupRefRpc, ResourceGroupView>('organizations.resource-group.get', ResourceGroupRefRpc),
 } as const;
 
 /** Papers and claims of their author entries. */

@@ -21,5 +21,14 @@ export const ORG_ROLES = ['admin', 'write', 'contributor', 'read', 'no_access'] 
 export type BuiltInOrgRole = (typeof ORG_ROLES)[number];
 export type OrgRole = BuiltInOrgRole | (string & {});
 
+/**
+ * Whether a member's role opens anything of the organization (its members, repositories, jobs,
+ * private repos' events). `no_access` is the membership and nothing else (decision 0014); null is
+ * not a member. Custom roles read, as the built-in ones above no_access do.
+ */
+export function roleGrantsAccess(role: OrgRole | null): role is OrgRole {
+  return role !== null && role !== 'no_access';
+}
+
 export const AUTHOR_TYPES = ['user', 'system'] as const;
 export const RESOURCE_GROUP_AUTO_JOIN_SCOPES = ['all', 'read_plus'] as const;

@@ -2,6 +2,7 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { Authenticator } from './auth/authenticator';
 import { EdgeGuard } from './auth/edge.guard';
+import { LiveAnswers } from './auth/live-answers';
 import { MembershipCache } from './auth/membership-cache';
 import { MembershipDirectory } from './auth/membership-directory';
 import { OrgAccess } from './auth/org-access';
@@ -24,6 +25,7 @@ export class GatewayCoreModule {
       { provide: GATEWAY_CONFIG, useValue: config },
       { provide: TokenCache, useValue: new TokenCache(config.HUB_AUTH_CACHE_TTL_MS, config.HUB_AUTH_CACHE_SIZE) },
       { provide: MembershipCache, useValue: new MembershipCache(config.HUB_AUTH_CACHE_TTL_MS, config.HUB_AUTH_CACHE_SIZE) },
+      { provide: LiveAnswers, useValue: new LiveAnswers() },
       MembershipDirectory,
     ];
     return {

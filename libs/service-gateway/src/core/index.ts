@@ -5,6 +5,7 @@ export * from './gateway.tokens';
 export * from './create-gateway-app';
 export * from './auth/auth.decorators';
 export { sha256 } from './auth/authenticator';
+export * from './auth/live-answers';
 export * from './auth/membership-cache';
 export * from './auth/membership-directory';
 export * from './auth/token-cache';

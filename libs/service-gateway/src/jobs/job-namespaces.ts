@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  type AuthInfo, ForbiddenError, HubError, type JobOwnerRef, NotFoundError, type RequestContext,
+  type AuthInfo, ForbiddenError, HubError, type JobOwnerRef, NotFoundError, type RequestContext, roleGrantsAccess,
 } from '@hub/contracts';
 import { MembershipDirectory } from '../core';
 
@@ -25,7 +25,7 @@ export class JobNamespaces {
       throw e;
     }
     const org = access.organization;
-    if (access.role === null || access.role === 'no_access' || auth.revokedOrganizationIds.includes(org.id)) {
+    if (!roleGrantsAccess(access.role) || auth.revokedOrganizationIds.includes(org.id)) {
       throw new NotFoundError(`Namespace ${namespace} not found`);
     }
     if (write && !WRITE_ROLES.has(access.role)) throw new ForbiddenError(`Your role in ${org.name} (${access.role}) cannot run or change jobs`);

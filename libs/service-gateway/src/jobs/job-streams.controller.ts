@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
-import { type AuthInfo, JobsRpc, type RequestContext, TERMINAL_JOB_STAGES } from '@hub/contracts';
+import { type AuthInfo, type JobOwnerRef, JobsRpc, type RequestContext, TERMINAL_JOB_STAGES } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, Ctx, CurrentAuth } from '../core';
+import { ApiErrorResponse, Ctx, CurrentAuth, LiveAnswers } from '../core';
 import { JobNamespaces } from './job-namespaces';
 import { JobParam, LogsQuery } from './jobs.params';
 import { sleep, SseStream } from './sse';
@@ -24,7 +24,21 @@ export class JobStreamsController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly namespaces: JobNamespaces,
+    private readonly live: LiveAnswers,
   ) {}
+
+  /** Opens the stream, which ends when the token is revoked or the caller loses access to the namespace (decision 0014). */
+  private open(reply: FastifyReply, ctx: RequestContext, auth: AuthInfo, owner: JobOwnerRef): SseStream {
+    const sse = new SseStream(reply, ctx.requestId);
+    const grant = owner.type === 'org'
+      ? {
+        tokenId: auth.token.id, userId: auth.user.id, organizationId: owner.id,
+        stillAllowed: () => this.namespaces.resolve(owner.name, auth, ctx, false).then(() => true),
+      }
+      : { tokenId: auth.token.id, userId: auth.user.id };
+    this.live.add(reply, grant, () => sse.cutOff('ended: the token was revoked or your access to this namespace changed'));
+    return sse;
+  }
 
   @Get('logs')
   @ApiOperation({ summary: 'Log lines as server-sent events: data: {"data": "<line>", "timestamp": "<ISO>"}; ends with the job' })
@@ -35,7 +49,7 @@ export class JobStreamsController {
     const ref = { namespace: owner.name, jobId: p.jobId };
     // The first read answers 404 as JSON before the stream opens.
     let chunk = await this.rpc.call(JobsRpc.Logs, { ...ref, afterSeq: 0, tail: q.tail }, ctx);
-    const sse = new SseStream(reply, ctx.requestId);
+    const sse = this.open(reply, ctx, auth, owner);
     let after = 0;
     try {
       for (;;) {
@@ -59,7 +73,7 @@ export class JobStreamsController {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, false);
     const ref = { namespace: owner.name, jobId: p.jobId };
     let job = await this.rpc.call(JobsRpc.Get, ref, ctx);
-    const sse = new SseStream(reply, ctx.requestId);
+    const sse = this.open(reply, ctx, auth, owner);
     let last = '';
     try {
       for (;;) {
@@ -85,7 +99,7 @@ export class JobStreamsController {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, false);
     const ref = { namespace: owner.name, jobId: p.jobId };
     let sample = await this.rpc.call(JobsRpc.Metrics, ref, ctx);
-    const sse = new SseStream(reply, ctx.requestId);
+    const sse = this.open(reply, ctx, auth, owner);
     try {
       while (!TERMINAL_JOB_STAGES.has(sample.stage) && !sse.isClosed) {
         if (sample.sample) sse.send(sample.sample);

@@ -32,7 +32,7 @@ export class JobsController {
   @Post(':namespace')
   @ApiOperation({ summary: 'Run a job in a namespace (yours or an organization you may write to)' })
   @ApiOkResponse({ description: 'The job, SCHEDULING', type: JobView })
-  @ApiErrorResponse(400, 'A field of the job object is missing or out of bounds')
+  @ApiErrorResponse(400, 'A field of the job object is missing or out of bounds, or resourceGroupId names no resource group of the namespace')
   @ApiErrorResponse(403, 'Read-only token, or a role that cannot run jobs')
   @ApiErrorResponse(404, 'No such namespace (or not yours)')
   @ApiErrorResponse(409, 'The namespace has HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE active jobs already; the message names the limit')

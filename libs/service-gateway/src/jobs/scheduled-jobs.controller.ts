@@ -29,7 +29,7 @@ export class ScheduledJobsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a scheduled job' })
   @ApiOkResponse({ description: 'The scheduled job', type: ScheduledJobView })
-  @ApiErrorResponse(400, 'A bad schedule (unreadable, never firing, or firing more often than HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS) or job object')
+  @ApiErrorResponse(400, 'A bad schedule (unreadable, never firing, or firing more often than HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS), a bad job object, or jobSpec.resourceGroupId names no resource group of the namespace')
   @ApiErrorResponse(409, 'The namespace has HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE scheduled jobs already; the message names the limit')
   @ApiErrorResponse(403, 'Read-only token, or a role that cannot run jobs')
   async create(@Param() p: NamespaceParam, @Body() dto: CreateScheduledJobDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<ScheduledJobView> {

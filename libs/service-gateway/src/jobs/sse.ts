@@ -32,6 +32,12 @@ export class SseStream {
     this.write(`data: ${JSON.stringify(data)}\n\n`);
   }
 
+  /** Ends the stream before its time, saying why in a comment (clients skip comments; a new request gets the status). */
+  cutOff(reason: string): void {
+    this.write(`: ${reason}\n\n`);
+    this.end();
+  }
+
   end(): void {
     clearInterval(this.keepAlive);
     if (!this.closed) reply_end(this.reply);

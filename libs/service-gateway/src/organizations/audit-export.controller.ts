@@ -3,11 +3,11 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 import {
-  AUDIT_EXPORT_MAX, AuditExportQueryDto, type AuditFilter, AuditLogEventView, type AuditPage, AuditRpc, type OrganizationAccess,
+  AUDIT_EXPORT_MAX, AuditExportQueryDto, type AuthInfo, type AuditFilter, AuditLogEventView, type AuditPage, AuditRpc, type OrganizationAccess,
   parseAuditQuery, type RequestContext,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, Ctx, CurrentOrg, OrgNameParam, OrgScoped } from '../core';
+import { ApiErrorResponse, Ctx, CurrentAuth, CurrentOrg, LiveAnswers, MembershipDirectory, OrgNameParam, OrgScoped } from '../core';
 
 /** Events per RPC page (about 400 kB of JSON for typical events); the service also ends a page at AUDIT_PAGE_BYTES (NATS takes 1 MB a message). */
 const PAGE = 1000;
@@ -17,7 +17,11 @@ const PAGE = 1000;
 @ApiBearerAuth()
 @Controller('api/organizations/:name/audit-log')
 export class AuditExportController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly live: LiveAnswers,
+    private readonly directory: MembershipDirectory,
+  ) {}
 
   @Get('export')
   @OrgScoped({ role: 'admin', minPlan: 'team' })
@@ -31,13 +35,19 @@ export class AuditExportController {
   @ApiErrorResponse(404, 'No such organization')
   async export(
     @Param() _p: OrgNameParam, @Query() query: AuditExportQueryDto, @CurrentOrg() access: OrganizationAccess,
-    @Ctx() ctx: RequestContext, @Res() reply: FastifyReply,
+    @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext, @Res() reply: FastifyReply,
   ): Promise<void> {
     const filter = parseAuditQuery(query.q);
     const org = access.organization;
     // The first page is read before the answer starts, so that a failing service is a clean error status.
     const first = await this.rpc.call(AuditRpc.Page, { organizationId: org.id, filter, limit: PAGE }, ctx);
     const date = new Date().toISOString().slice(0, 10);
+    // A large export read slowly stays open for long: it is cut (connection closed, the JSON left
+    // incomplete on purpose) when the token is revoked or the caller is no longer an admin (decision 0014).
+    this.live.add(reply, {
+      tokenId: auth.token.id, userId: auth.user.id, organizationId: org.id,
+      stillAllowed: async () => (await this.directory.accessTo(org.name, auth.user.id, ctx)).role === 'admin',
+    }, () => reply.raw.destroy());
     await reply
       .header('content-disposition', `attachment; filename="${org.name}-audit-log-${date}.json"`)
       .type('application/json; charset=utf-8')

@@ -46,7 +46,7 @@ export class RepoUsageController {
   @ApiOperation({ summary: "The organization's repositories with their storage, private ones included (members only)" })
   @ApiOkResponse({ description: 'One page of repositories', type: RepoUsageView, isArray: true, headers: LINK })
   @ApiErrorResponse(400, 'A query parameter out of range')
-  @ApiErrorResponse(403, 'Not a member, or the token was revoked by this organization')
+  @ApiErrorResponse(403, 'Not a member, a member with the no_access role, or the token was revoked by this organization')
   @ApiErrorResponse(404, 'No such organization')
   async organization(
     @Param() p: OrgNameParam, @Query() query: RepoUsageQueryDto, @Ctx() ctx: RequestContext,

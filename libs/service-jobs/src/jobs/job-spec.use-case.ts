@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { HubError, type JobSpecAnswer, type JobSpecRpc, NotFoundError, OrganizationsRpc, type RequestContext } from '@hub/contracts';
+import { HubError, type JobSpecAnswer, type JobSpecRpc, NotFoundError, OrganizationsRpc, type RequestContext, roleGrantsAccess } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { JobStore } from './job-store';
 
 /**
  * The spec of a job for a webhook's `jobSourceId` (decision 0501): readable when the job is in the
- * reader's own namespace, or in an organization the reader belongs to. Anything else is a 404
+ * reader's own namespace, or in an organization whose role gives the reader access (not no_access). Anything else is a 404
  * like a missing job, so ids of other namespaces cannot be probed. Secret values stay here.
  */
 @Injectable()
@@ -27,7 +27,7 @@ export class JobSpecUseCase {
     if (owner.type === 'user') return owner.id === reader.id;
     try {
       const access = await this.rpc.call(OrganizationsRpc.GetAccess, { organization: owner.name, userId: reader.id }, ctx);
-      return access.role !== null;
+      return roleGrantsAccess(access.role);
     } catch (err) {
       if (err instanceof HubError && err.status === 404) return false;
       throw err;

@@ -17,6 +17,7 @@ import { JobEntity, type JobOwner } from './job.entity';
 import { ACTIVE_STAGES, JobStore } from './job-store';
 import { toJobView } from './job.view';
 import { NamespaceResolver } from './namespace-resolver';
+import { ResourceGroupCheck } from './resource-group-check';
 
 /** Create, read, list, cancel, duplicate and relabel jobs. */
 @Injectable()
@@ -30,6 +31,7 @@ export class JobsUseCases {
     private readonly logStore: JobLogs,
     private readonly supervisor: JobSupervisor,
     private readonly namespaces: NamespaceResolver,
+    private readonly resourceGroups: ResourceGroupCheck,
   ) {}
 
   view(j: JobEntity): JobView {
@@ -43,6 +45,7 @@ export class JobsUseCases {
     if (!spec.command?.length) throw new BadRequestError('command is required: the runners of this hub do not read an image\'s entrypoint');
     if (spec.expose?.portsPublic?.some((p) => !spec.expose?.ports.includes(p))) throw new BadRequestError('expose.portsPublic must be a subset of expose.ports');
     const owner: JobOwner = dto.owner ?? (await this.namespaces.resolve(dto.namespace, ctx));
+    await this.resourceGroups.assertOwnedBy(owner, spec.resourceGroupId, 'resourceGroupId', ctx);
     const now = new Date();
     const job = Object.assign(new JobEntity(), {
       id: newObjectId(now), namespace: owner.name, owner, createdBy: dto.createdBy ?? { id: owner.id, name: owner.name },

@@ -13,6 +13,7 @@ import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from '../jobs.tokens';
 import { recordJobAudit } from '../jobs/job-events';
 import { JobStore } from '../jobs/job-store';
 import { JobsUseCases } from '../jobs/jobs.use-cases';
+import { ResourceGroupCheck } from '../jobs/resource-group-check';
 import { CronError, firstRunChecked, nextRun, parseCron } from './cron';
 import { ScheduledJobEntity } from './scheduled-job.entity';
 
@@ -39,6 +40,7 @@ export class ScheduledJobsUseCases {
     private readonly store: JobStore,
     @Inject(JOBS_SECRETS) private readonly secrets: SecretBox,
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
+    private readonly resourceGroups: ResourceGroupCheck,
   ) {}
 
   view(s: ScheduledJobEntity): ScheduledJobView {
@@ -55,6 +57,7 @@ export class ScheduledJobsUseCases {
     const { secrets, ...spec } = dto.jobSpec;
     if (!spec.dockerImage === !spec.spaceId) throw new BadRequestError('Exactly one of jobSpec.dockerImage and jobSpec.spaceId must be given');
     if (!spec.command?.length) throw new BadRequestError('jobSpec.command is required: the runners of this hub do not read an image\'s entrypoint');
+    await this.resourceGroups.assertOwnedBy(dto.owner, spec.resourceGroupId, 'jobSpec.resourceGroupId', ctx);
     const now = new Date();
     const s = Object.assign(new ScheduledJobEntity(), {
       id: newObjectId(now), namespace: dto.owner.name, owner: dto.owner, createdBy: dto.createdBy, schedule: dto.schedule,

@@ -1,5 +1,5 @@
 import {
-  AddResourceGroupReposRpc, AddResourceGroupUsersRpc, CreateResourceGroupRpc, RemoveResourceGroupUserRpc, type RequestContext, ResourceGroupsRpc,
+  AddResourceGroupReposRpc, AddResourceGroupUsersRpc, CreateResourceGroupRpc, RemoveResourceGroupUserRpc, type RequestContext, ResourceGroupRefRpc, ResourceGroupsRpc,
   type ResourceGroupView, UpdateResourceGroupRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
@@ -32,5 +32,10 @@ export class ResourceGroupsHandler {
   @RpcHandler(ResourceGroupsRpc.RemoveUser)
   onRemoveUser(dto: RemoveResourceGroupUserRpc, ctx: RequestContext): Promise<ResourceGroupView> {
     return this.groups.removeUser(dto, ctx);
+  }
+
+  @RpcHandler(ResourceGroupsRpc.Get)
+  onGet(dto: ResourceGroupRefRpc): Promise<ResourceGroupView> {
+    return this.groups.get(dto);
   }
 }

@@ -112,6 +112,17 @@ export class ResourceGroupUseCases {
     });
   }
 
+  /** Another organization's group is "not found", like a missing one. */
+  async get(dto: ResourceGroupRefRpc): Promise<ResourceGroupView> {
+    const m = this.ds.manager;
+    const org = await this.organization(m, dto.organization);
+    const [found] = (await m.query(
+      `SELECT 1 FROM organizations.resource_groups WHERE id = $1 AND organization_id = $2`, [dto.groupId, org.id],
+    )) as unknown[];
+    if (!found) throw new ResourceGroupNotFoundError(org.name, dto.groupId);
+    return this.view(m, dto.groupId);
+  }
+
   removeUser(dto: RemoveResourceGroupUserRpc, ctx: RequestContext): Promise<ResourceGroupView> {
     return this.outbox.transaction(async (m) => {
       const org = await this.scope(m, dto, 'users');

@@ -81,7 +81,7 @@ export class DeliveryAttempts {
     try {
       const ctx = { requestId: `webhook-${w.id}`, userId: w.owner_id, userName: w.owner_name };
       // jobSourceId: the source job's spec as it is now, read with the owner's rights (decision 0501).
-      const spec = w.job ?? (await this.rpc.call(JobsRpc.Spec, { jobId: w.job_source_id ?? '', reader: { id: w.owner_id, name: w.owner_name } }, ctx)).spec;
+      const spec = w.job ?? copyOf((await this.rpc.call(JobsRpc.Spec, { jobId: w.job_source_id ?? '', reader: { id: w.owner_id, name: w.owner_name } }, ctx)).spec);
       const job = await this.rpc.call(JobsRpc.Create, {
         // The 4.6 job object, validated again by the jobs service against its own class.
         namespace: w.owner_name, spec: spec as CreateJobDto, initiator: { type: 'webhook', id: w.id }, environment,
@@ -91,6 +91,13 @@ export class DeliveryAttempts {
       return { status: null, headers: {}, body: '', error: `jobs.job.create: ${err instanceof Error ? err.message : String(err)}`, durationMs: Math.round(performance.now() - started) };
     }
   }
+}
+
+/** A source job's spec as the copy's: it runs in the webhook owner's namespace, where the source's resource group is not (decision 0014). */
+function copyOf(spec: Omit<CreateJobDto, 'secrets'>): Omit<CreateJobDto, 'secrets' | 'resourceGroupId'> {
+  const copy = { ...spec };
+  delete copy.resourceGroupId;
+  return copy;
 }
 
 /** The event's JSON object with `webhook` appended, without parsing it again (intake wrote it with JSON.stringify). */

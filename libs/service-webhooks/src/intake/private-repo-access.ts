@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { HubError, OrganizationsRpc, type WebhookPayloadRepo } from '@hub/contracts';
+import { HubError, OrganizationsRpc, roleGrantsAccess, type WebhookPayloadRepo } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { DeliveryQueue, type MatchInput } from '../delivery/delivery-queue';
 
 /**
  * Who may hear of a private repo (decision 0501): the owner the event names (`repo.owner.id`),
- * and members of the organization that owns it, asked of the organizations service. Everyone
- * else's webhooks stay silent, whatever they watch. An organizations service that does not answer
+ * and members of the organization that owns it whose role opens it (not no_access, decision 0014),
+ * asked of the organizations service. Everyone else's webhooks stay silent, whatever they watch. An organizations service that does not answer
  * fails the intake, and the bus brings the event back later: no delivery is decided on a guess.
  */
 @Injectable()
@@ -28,7 +28,7 @@ export class PrivateRepoAccess {
   private async isMember(organization: string, userId: string): Promise<boolean> {
     try {
       const access = await this.rpc.call(OrganizationsRpc.GetAccess, { organization, userId }, { requestId: `webhooks-visibility-${userId}` });
-      return access.role !== null;
+      return roleGrantsAccess(access.role);
     } catch (err) {
       // 404: a user's namespace, not an organization; 400: not even a valid organization name.
       if (err instanceof HubError && (err.status === 404 || err.status === 400)) return false;

@@ -25,6 +25,10 @@ export function changesFrom(body: WebhookBodyDto, current?: WebhookRow): Webhook
   if (!watched || watched.length === 0) throw new BadRequestError('watched must contain at least 1 item');
   const domains = body.domains ?? current?.domains;
   if (!domains || domains.length === 0) throw new BadRequestError('domains must contain at least 1 item (repo, discussion)');
+  // A webhook's job runs in its owner's user namespace, which owns no resource groups (decision 0014).
+  if (body.job?.resourceGroupId) {
+    throw new BadRequestError(`job.resourceGroupId ${body.job.resourceGroupId} is not a resource group of your namespace: a webhook's jobs run there`);
+  }
   const keepTarget = targets === 0 && current;
   return {
     url: keepTarget ? current.url : (body.url ?? null),

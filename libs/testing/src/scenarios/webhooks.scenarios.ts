@@ -121,7 +121,7 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
     it('accepts a job webhook and answers its job per spec 2.5 (secret values never)', async () => {
       const w = await create(alice, {
         watched: [{ type: 'model', name: 'a/b' }], domains: ['repo'],
-        job: { flavor: 'cpu-basic', dockerImage: 'python:3.12', command: ['python', '-c', 'print(1)'], secrets: { HF_TOKEN: 'hf_x' }, labels: { a: 'b' }, resourceGroupId: 'ABCDEF0123456789abcdef01' },
+        job: { flavor: 'cpu-basic', dockerImage: 'python:3.12', command: ['python', '-c', 'print(1)'], secrets: { HF_TOKEN: 'hf_x' }, labels: { a: 'b' } },
       });
       expect(w).toMatchObject({ job: { flavor: 'cpu-basic', dockerImage: 'python:3.12', command: ['python', '-c', 'print(1)'], environment: {}, timeoutSeconds: null, secrets: ['HF_TOKEN'], labels: { a: 'b' } } });
       expect(w.url).toBeUndefined();

@@ -45,6 +45,13 @@ export class NotAMemberError extends ForbiddenError {
   }
 }
 
+/** A member whose role is no_access: the membership and nothing else (decision 0014). */
+export class NoAccessRoleError extends ForbiddenError {
+  constructor(organization: string) {
+    super(`Your role in the organization ${organization} is no_access: it gives no access to the organization's resources`, 'NO_ACCESS_ROLE');
+  }
+}
+
 export class AdminRoleRequiredError extends ForbiddenError {
   constructor(organization: string, role: string) {
     super(`This operation needs the admin role in ${organization}; you are ${role}`, 'ADMIN_ROLE_REQUIRED');

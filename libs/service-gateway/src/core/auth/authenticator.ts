@@ -10,6 +10,7 @@ import { AuthFailureLimiter } from './auth-failure-limiter';
 import {
   AdminApiDisabledError, AdminTokenRequiredError, BadAdminTokenError, BearerTokenRequiredError, ReadOnlyTokenError,
 } from './auth.errors';
+import { LiveAnswers } from './live-answers';
 import { MembershipCache } from './membership-cache';
 import { type RouteRules } from './route-rules';
 import { TokenCache } from './token-cache';
@@ -44,6 +45,7 @@ export class Authenticator implements OnModuleInit {
     private readonly events: EventBus,
     private readonly cache: TokenCache,
     private readonly memberships: MembershipCache,
+    private readonly liveAnswers: LiveAnswers,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.adminHash = config.HUB_ADMIN_TOKEN ? createHash('sha256').update(config.HUB_ADMIN_TOKEN).digest() : null;
@@ -53,8 +55,15 @@ export class Authenticator implements OnModuleInit {
 
   onModuleInit(): void {
     // Every replica hears every change: plain subscriptions, not a shared consumer.
-    this.events.listen(Events.TokenRevoked, (e) => this.cache.deleteTokenIds(e.tokenIds));
-    this.events.listen(Events.MembershipChanged, (e) => e.userIds.forEach((id) => this.memberships.delete(id)));
+    // Open streams and exports end with the access they were opened with (decision 0014).
+    this.events.listen(Events.TokenRevoked, (e) => {
+      this.cache.deleteTokenIds(e.tokenIds);
+      this.liveAnswers.tokensRevoked(e.tokenIds, e.organizationId);
+    });
+    this.events.listen(Events.MembershipChanged, (e) => {
+      e.userIds.forEach((id) => this.memberships.delete(id));
+      this.liveAnswers.membershipChanged(e.organizationId, e.userIds);
+    });
   }
 
   /** Sets req.hubAuth (or req.hubAdmin) or throws the 401/403 that says why not. */

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { type FastifyRequest } from 'fastify';
-import { type AuthInfo, type OrganizationAccess, PLAN_LABELS, planAtLeast } from '@hub/contracts';
+import { type AuthInfo, type OrganizationAccess, PLAN_LABELS, planAtLeast, roleGrantsAccess } from '@hub/contracts';
 import { contextOf } from '../http/request-context';
 import { type OrgScopeRequirement } from './auth.decorators';
-import { AdminRoleRequiredError, NotAMemberError, PlanRequiredError, TokenRevokedByOrgError, WriteTokenRequiredError } from './auth.errors';
+import { AdminRoleRequiredError, NoAccessRoleError, NotAMemberError, PlanRequiredError, TokenRevokedByOrgError, WriteTokenRequiredError } from './auth.errors';
 import { MembershipDirectory } from './membership-directory';
 
 declare module 'fastify' {
@@ -34,6 +34,8 @@ function admit(req: FastifyRequest, auth: AuthInfo, need: OrgScopeRequirement, a
   const org = access.organization;
   if (auth.revokedOrganizationIds.includes(org.id)) throw new TokenRevokedByOrgError(org.name);
   if (access.role === null) throw new NotAMemberError(org.name);
+  // Answered like a non-member (403), naming the role: the member already sees the membership in whoami.
+  if (!roleGrantsAccess(access.role)) throw new NoAccessRoleError(org.name);
   if (need.role === 'admin' && access.role !== 'admin') throw new AdminRoleRequiredError(org.name, access.role);
   if (need.writeToken && auth.token.role === 'read') throw new WriteTokenRequiredError(org.name);
   if (need.minPlan && !planAtLeast(org.plan, need.minPlan)) {
