@@ -1,9 +1,9 @@
-import { connect, type NatsConnection } from 'nats';
+import { type NatsConnection } from 'nats';
 import { scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios } from '@hub/testing';
 import { subject } from '@hub/contracts';
 import {
   createTestDatabase, makeOrg, credentialsScenarios, notificationsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios,
-  resourceGroupsScenarios, papersScenarios, mcpScenarios, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, NATS_URL_FOR_TESTS,
+  resourceGroupsScenarios, papersScenarios, mcpScenarios, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, AuthenticatedNats, NATS_TEST_ALL_RIGHTS_USER,
   queryDatabase, type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase, waitForHttp,
 } from '@hub/testing';
 
@@ -16,6 +16,8 @@ const STRICT = { authFailureLimit: 5, bodyTimeoutMs: 1000, maxConnections: 8, me
  * apps), talking over real NATS to real Postgres. Two gateway replicas share the services.
  */
 describeWithInfra('distributed hub: separate processes over NATS', () => {
+  // The bus as deployed: users and permissions per app, generated (decision 0013).
+  let nats: AuthenticatedNats;
   let db: TestDatabase;
   let smtp: SmtpCapture;
   const procs: RunningProcess[] = [];
@@ -24,10 +26,10 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   let gatewayC = '';
 
   beforeAll(async () => {
+    nats = await AuthenticatedNats.start();
     [db, smtp] = await Promise.all([createTestDatabase(), startSmtpCapture()]);
     const common = {
       DATABASE_URL: db.url,
-      NATS_URL: NATS_URL_FOR_TESTS,
       // The jest setup gives this file its own prefix: nobody else answers our subjects.
       HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
       HUB_ADMIN_TOKEN: ADMIN,
@@ -41,11 +43,11 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
       expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
     }
     const [pc, po, pa, pb, pg, pn] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
-    procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
-    procs.push(startApp('organizations', { ...common, PORT: String(po) }));
-    procs.push(startApp('notifications', { ...common, PORT: String(pn) }));
-    procs.push(startApp('gateway', { ...common, PORT: String(pa) }));
-    procs.push(startApp('gateway', { ...common, PORT: String(pb) }));
+    procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
+    procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
+    procs.push(startApp('notifications', { ...common, ...nats.env('notifications'), PORT: String(pn) }));
+    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pa) }));
+    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pb) }));
     procs.push(startApp('gateway', {
       ...common, PORT: String(pg), HUB_TRUSTED_PROXIES: '127.0.0.1',
       HUB_AUTH_FAILURE_LIMIT_PER_MINUTE: String(STRICT.authFailureLimit), HUB_BODY_TIMEOUT_MS: String(STRICT.bodyTimeoutMs),
@@ -61,6 +63,7 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
     await Promise.all(procs.map((p) => p.stop()));
     await smtp?.close();
     await db?.drop();
+    await nats?.stop();
   });
 
   credentialsScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN, smtp }));
@@ -116,7 +119,7 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   });
 
   it('puts admin-published hub events and audit events on the bus', async () => {
-    const nc: NatsConnection = await connect({ servers: NATS_URL_FOR_TESTS });
+    const nc: NatsConnection = await nats.connect(NATS_TEST_ALL_RIGHTS_USER);
     const got: { subject: string; data: Record<string, unknown> }[] = [];
     const sub = nc.subscribe(subject('hub.>'), {
       callback: (_e, m) => got.push({ subject: m.subject, data: JSON.parse(m.string()) as Record<string, unknown> }),

@@ -29,3 +29,4 @@ export * from './scenarios/scim-helpers';
 export * from './scenarios/scim.scenarios';
 export * from './scenarios/scim-idp.scenarios';
 export * from './scenarios/members-admin.scenarios';
+export * from './nats-auth';
