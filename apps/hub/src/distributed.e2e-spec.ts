@@ -49,7 +49,7 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
     procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pa) }));
     procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pb) }));
     procs.push(startApp('gateway', {
-      ...common, PORT: String(pg), HUB_TRUSTED_PROXIES: '127.0.0.1',
+      ...common, ...nats.env('gateway'), PORT: String(pg), HUB_TRUSTED_PROXIES: '127.0.0.1',
       HUB_AUTH_FAILURE_LIMIT_PER_MINUTE: String(STRICT.authFailureLimit), HUB_BODY_TIMEOUT_MS: String(STRICT.bodyTimeoutMs),
       HUB_MAX_CONNECTIONS: String(STRICT.maxConnections), HUB_METRICS_TOKEN: STRICT.metricsToken,
     }));
