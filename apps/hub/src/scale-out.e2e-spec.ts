@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { runJob } from '@huggingface/hub';
 import {
-  createTestDatabase, deliverThroughKillNine, describeWithInfra, discussionEvent, hexId, http, makeUser, AuthenticatedNats, NATS_TEST_ALL_RIGHTS_USER, publishHubEvent,
+  createTestDatabase, deliverThroughKillNine, describeWithInfra, discussionEvent, hexId, http, makeUser, AuthenticatedNats, publishHubEvent,
   queryDatabase, type RunningProcess, runApp, startApp, startWebhookCapture, type TestDatabase, uniqueName, waitForHttp, waitForStage,
   WEBHOOK_TEST_ENV, type WebhookCapture,
 } from '@hub/testing';
