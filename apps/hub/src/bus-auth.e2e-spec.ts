@@ -1,5 +1,5 @@
-import { type NatsConnection } from 'nats';
-import { CredentialsRpc, Events, natsInboxPrefix, type RequestContext, subject } from '@hub/contracts';
+import { AckPolicy, type NatsConnection } from 'nats';
+import { CredentialsRpc, Events, natsInboxPrefix, type RequestContext, Streams, subject } from '@hub/contracts';
 import { NatsRpcClient } from '@hub/messaging';
 import {
   AuthenticatedNats, createTestDatabase, describeWithInfra, freePort, http, makeUser, NATS_TEST_ALL_RIGHTS_USER, queryDatabase,
@@ -118,6 +118,22 @@ describeWithInfra('bus authorization (issue 22): NATS users and permissions per 
     await spy.close();
     expect(errors).toEqual(['PERMISSIONS_VIOLATION', 'PERMISSIONS_VIOLATION']);
     expect(arrived).toEqual([]);
+  });
+
+  it('lets the read-only subscriber user run a durable consumer of the audit events, and not pull the services\' own', async () => {
+    const owner = await makeUser({ baseUrl: gateway, adminToken: ADMIN });
+    const org = await http<{ name: string }>(gateway, 'POST', '/admin/organizations', { token: ADMIN, body: { name: `bus-auth-${owner.name}`, plan: 'team', admins: [owner.name] } });
+    expect(org.status).toBe(201);
+    const nc = await nats.connect('subscriber');
+    const jsm = await nc.jetstreamManager();
+    await jsm.consumers.add(Streams.Audit.name, { durable_name: 'mirror-test', ack_policy: AckPolicy.Explicit, filter_subject: Events.Audit.pattern });
+    const consumer = await nc.jetstream().consumers.get(Streams.Audit.name, 'mirror-test');
+    const first = await consumer.next({ expires: 5000 });
+    expect(first?.subject).toMatch(/hub\.audit\./);
+    first?.ack();
+    const theirs = await nc.jetstream().consumers.get(Streams.Audit.name, 'organizations-audit-ingest').then(() => 'allowed', (e: { code?: string }) => e.code ?? String(e));
+    await nc.close();
+    expect(theirs).not.toBe('allowed');
   });
 
   it('carries no raw token on the bus while the gateway verifies one', async () => {
