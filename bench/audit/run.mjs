@@ -14,7 +14,7 @@
 //                           or of organizations over the ingest with BENCH_ONLY=ingest (profiling slows them:
 //                           the times of that run are not comparable)
 //   BENCH_SKIP_BUILD [0]    1: use the apps already in dist/
-//   NATS_URL [nats://127.0.0.1:4222], BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
+//   BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { connect, headers as natsHeaders } from 'nats';
 import { cpuAccount, enableProfiling, startNode, stop, stopAll, toggleProfiles } from '../gateway/processes.mjs';
 import { summarize } from '../gateway/profile-summary.mjs';
-import { createDatabase, databaseUrl, dropBusStreams, dropDatabase } from '../gateway/seed.mjs';
+import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
 import { startDistributed } from '../gateway/setups.mjs';
 import { withClient } from '../notifications/seed.mjs';
 import { countOf, deleteOrganizationEvents, seedAuditEvents } from './seed.mjs';
@@ -33,7 +33,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
 const cfg = {
   events: num('BENCH_EVENTS', 1_000_000), ingest: num('BENCH_INGEST', 20_000), exports: num('BENCH_EXPORTS', 3),
-  reuse: process.env.BENCH_REUSE === '1', cpuProfile: process.env.BENCH_CPU_PROF === '1', only: process.env.BENCH_ONLY ?? 'all', natsUrl: process.env.NATS_URL || 'nats://127.0.0.1:4222',
+  reuse: process.env.BENCH_REUSE === '1', cpuProfile: process.env.BENCH_CPU_PROF === '1', only: process.env.BENCH_ONLY ?? 'all',
 };
 const TARGETS = { exportSeconds: 2, rssMb: 64, ingestPerSecond: 5000 };
 const MB = 1024 * 1024;
@@ -118,8 +118,8 @@ async function exportOnce(stack, org, token, q, pgCpu) {
 }
 
 /** Publishes cfg.ingest audit events on hub.audit.<type> (JetStream, distinct ids, 1,000 awaited at a time). */
-async function publishAuditEvents(org, busPrefix, idPrefix) {
-  const nc = await connect({ servers: cfg.natsUrl });
+async function publishAuditEvents(stack, org, busPrefix, idPrefix) {
+  const nc = await connect(stack.nats.connectOptions);
   const js = nc.jetstream();
   const type = 'org.update_settings';
   for (let sent = 0; sent < cfg.ingest; sent += 1000) {
@@ -143,7 +143,7 @@ async function ingest(stack, url, dbName, org, busPrefix, tag) {
   const cpu = cpuAccount(stack.procs);
   const pg = await postgresCpu(url, dbName);
   const t0 = performance.now();
-  await publishAuditEvents(org, busPrefix, tag);
+  await publishAuditEvents(stack, org, busPrefix, tag);
   const published = (performance.now() - t0) / 1000;
   let stored = 0;
   while (stored < cfg.ingest && performance.now() - t0 < 600_000) {
@@ -168,7 +168,7 @@ async function drain(stack, url, dbName, org, busPrefix, tag, logDir) {
   await stop(old);
   const base = await countOf(url, org.id);
   // Ids unlike the live run's (JetStream drops a repeated id within its duplicate window).
-  await publishAuditEvents(org, busPrefix, `${tag.slice(0, 7)}${tag[7] === 'f' ? 'e' : 'f'}`);
+  await publishAuditEvents(stack, org, busPrefix, `${tag.slice(0, 7)}${tag[7] === 'f' ? 'e' : 'f'}`);
   const proc = startNode('organizations', cmdline.slice(1), { env, logDir, cwd: root });
   stack.procs[stack.procs.indexOf(old)] = proc;
   let stored = 0;
@@ -215,7 +215,7 @@ async function main() {
   const profileDir = join(logDir, 'profiles');
   if (cfg.cpuProfile) enableProfiling(profileDir);
   try {
-    const stack = await startDistributed({ root, logDir, adminToken, databaseUrl: url, natsUrl: cfg.natsUrl, busPrefix });
+    const stack = await startDistributed({ root, logDir, adminToken, databaseUrl: url, busPrefix });
     const { token, org } = await exportingOrg(stack, adminToken, url, cfg.reuse ? 'reuse' : tag);
     const have = await countOf(url, org.id);
     if (have < cfg.events) {
@@ -283,7 +283,6 @@ async function main() {
     await stack.stop();
   } finally {
     await stopAll();
-    await dropBusStreams(cfg.natsUrl, busPrefix).catch(() => undefined);
     if (!cfg.reuse) await dropDatabase(dbName);
     else if (ingestOrgId) await deleteOrganizationEvents(url, ingestOrgId);
   }

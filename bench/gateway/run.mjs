@@ -22,7 +22,8 @@
 //   BENCH_VARIANT_MAIN, BENCH_VARIANT_NODE_OPTIONS  either set: also measure (x), the all-in-one hub
 //                                 on Postgres run from another bundle (e.g. a kept build) or with
 //                                 other Node flags, in the same interleaved rounds as (a): an A/B run
-//   NATS_URL [nats://127.0.0.1:4222], BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
+//   BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]; the distributed run starts its own
+//                                 nats-server with the hub's users and permissions (bench-nats.mjs)
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,7 +34,7 @@ import { enableProfiling, killAllNow, stopAll } from './processes.mjs';
 import { summarize } from './profile-summary.mjs';
 import { printLoad, printNote, printRatios, printRevoke } from './report.mjs';
 import {
-  checkMembers, checkWhoami, countRevoked, createDatabase, databaseUrl, dropBusStreams, dropDatabase, postgresVersion, randomBase62, seedTokens, seedWhoamiUsers,
+  checkMembers, checkWhoami, countRevoked, createDatabase, databaseUrl, dropDatabase, postgresVersion, randomBase62, seedTokens, seedWhoamiUsers,
 } from './seed.mjs';
 import { startBare, startDistributed, startHub } from './setups.mjs';
 
@@ -51,7 +52,6 @@ const cfg = {
   storedTokens: 100_000,
   tokenUsers: 1000,
   pglite: process.env.BENCH_PGLITE !== '0',
-  natsUrl: process.env.NATS_URL || 'nats://127.0.0.1:4222',
   quietWaitSeconds: num('BENCH_QUIET_WAIT_SECONDS', 120),
   attempts: num('BENCH_ATTEMPTS', 3),
   rounds: num('BENCH_ROUNDS', 3),
@@ -73,7 +73,8 @@ const logDir = join(workDir, 'logs');
 const profileDir = join(workDir, 'profiles');
 const adminToken = `bench-admin-${randomBytes(16).toString('hex')}`;
 const databases = [];
-let distributedStarted = false;
+/** The distributed run's own NATS, stopped (and its store removed) at cleanup. */
+let distributedNats = null;
 let pgVersion = '?';
 
 const labels = {
@@ -212,8 +213,8 @@ async function main() {
     // (b) distributed; (c) and (d) run against its database and tokens.
     const dbUrl = await freshDatabase('dist');
     const tag = randomBase62(8);
-    distributedStarted = true;
-    const setup = await startDistributed({ root, logDir, adminToken, databaseUrl: dbUrl, natsUrl: cfg.natsUrl, busPrefix });
+    const setup = await startDistributed({ root, logDir, adminToken, databaseUrl: dbUrl, busPrefix });
+    distributedNats = setup.nats;
     const users = await seed(setup.url, dbUrl, tag);
     if (want('b')) setups.b = { setup, dbUrl, tag, ...users };
     for (const [key, mode] of [['c', 'nocache'], ['d', 'cache']].filter(([k]) => want(k))) {
@@ -279,8 +280,8 @@ async function cleanup() {
   for (const name of databases) {
     await dropDatabase(name).catch((e) => console.error(`could not drop database ${name}: ${e.message}`));
   }
-  if (distributedStarted) {
-    await dropBusStreams(cfg.natsUrl, busPrefix).catch((e) => console.error(`could not delete NATS streams of ${busPrefix}: ${e.message}`));
+  if (distributedNats) {
+    await distributedNats.stop().catch((e) => console.error(`could not stop the bench's nats-server: ${e.message}`));
   }
   rmSync(join(workDir, 'hub-pglite-data'), { recursive: true, force: true });
   rmSync(join(workDir, 'hub-pg-data'), { recursive: true, force: true });

@@ -2,6 +2,7 @@
 // free local ports. Each start returns { url, procs, stop }.
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { startBenchNats } from './bench-nats.mjs';
 import { runNode, startNode, stop, waitOutput, waitReady } from './processes.mjs';
 
 async function freePort() {
@@ -36,22 +37,27 @@ export async function startHub({ root, logDir, adminToken, dataDir, databaseUrl,
   return { url, procs: [hub], stop: stopper([hub]) };
 }
 
-/** Gateway + credentials + organizations as separate processes over NATS and Postgres. */
-export async function startDistributed({ root, logDir, adminToken, databaseUrl, natsUrl, busPrefix, extraServices = [] }) {
-  const common = { DATABASE_URL: databaseUrl, NATS_URL: natsUrl, HUB_BUS_PREFIX: busPrefix, HOST: '127.0.0.1' };
+/**
+ * Gateway + credentials + organizations as separate processes over NATS and Postgres: a NATS of
+ * the run's own with the hub's users and permissions (bench-nats.mjs), each app as its own user.
+ * The result's `nats` has the bench's own connect options.
+ */
+export async function startDistributed({ root, logDir, adminToken, databaseUrl, busPrefix, extraServices = [] }) {
+  const nats = await startBenchNats({ root, logDir, busPrefix });
+  const common = { DATABASE_URL: databaseUrl, HUB_BUS_PREFIX: busPrefix, HOST: '127.0.0.1' };
   const app = (name) => join(root, `dist/apps/${name}/main.js`);
   await runNode('credentials-migrate', [app('credentials'), 'migrate'], { env: common, logDir, cwd: root });
   await runNode('organizations-migrate', [app('organizations'), 'migrate'], { env: common, logDir, cwd: root });
   for (const name of extraServices) await runNode(`${name}-migrate`, [app(name), 'migrate'], { env: common, logDir, cwd: root });
   const [credPort, orgPort, gwPort] = [await freePort(), await freePort(), await freePort()];
-  const credentials = startNode('credentials', [app('credentials')], { env: { ...common, PORT: String(credPort) }, logDir, cwd: root });
-  const organizations = startNode('organizations', [app('organizations')], { env: { ...common, PORT: String(orgPort) }, logDir, cwd: root });
+  const credentials = startNode('credentials', [app('credentials')], { env: { ...common, ...nats.env('credentials'), PORT: String(credPort) }, logDir, cwd: root });
+  const organizations = startNode('organizations', [app('organizations')], { env: { ...common, ...nats.env('organizations'), PORT: String(orgPort) }, logDir, cwd: root });
   const procs = [credentials, organizations];
   // Other services a bench needs beside these two (e.g. notifications), each on its own port.
   const extras = [];
   for (const name of extraServices) {
     const port = await freePort();
-    const proc = startNode(name, [app(name)], { env: { ...common, PORT: String(port) }, logDir, cwd: root });
+    const proc = startNode(name, [app(name)], { env: { ...common, ...nats.env(name), PORT: String(port) }, logDir, cwd: root });
     procs.push(proc);
     extras.push([proc, port]);
   }
@@ -61,7 +67,7 @@ export async function startDistributed({ root, logDir, adminToken, databaseUrl, 
     for (const [proc, port] of extras) await waitReady(proc, `http://127.0.0.1:${port}/health/ready`);
     const { DATABASE_URL: _unused, ...gatewayEnv } = common;
     const gateway = startNode('gateway', [app('gateway')], {
-      env: { ...gatewayEnv, DATABASE_URL: undefined, ...UNLIMITED, PORT: String(gwPort), HUB_ADMIN_TOKEN: adminToken },
+      env: { ...gatewayEnv, ...nats.env('gateway'), DATABASE_URL: undefined, ...UNLIMITED, PORT: String(gwPort), HUB_ADMIN_TOKEN: adminToken },
       logDir,
       cwd: root,
     });
@@ -69,9 +75,14 @@ export async function startDistributed({ root, logDir, adminToken, databaseUrl, 
     await waitReady(gateway, `http://127.0.0.1:${gwPort}/health/ready`);
   } catch (error) {
     await stopper(procs)();
+    await nats.stop();
     throw error;
   }
-  return { url: `http://127.0.0.1:${gwPort}`, procs, stop: stopper(procs) };
+  const stopAllOfIt = async () => {
+    await stopper(procs)();
+    await nats.stop();
+  };
+  return { url: `http://127.0.0.1:${gwPort}`, procs, nats, stop: stopAllOfIt };
 }
 
 /** The bare Fastify handler (bare-server.mjs) in one process. */

@@ -11,7 +11,7 @@
 //   BENCH_SKIP_BUILD [0]    1: use the apps already in dist/
 //   BENCH_SLOWEST [0]       N: print the N slowest requests of each read (index and ms)
 //   BENCH_TRACE_GC [0]      1: each server logs its garbage collections (--trace-gc) to tmp/bench-notifications/<tag>/
-//   NATS_URL [nats://127.0.0.1:4222], BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
+//   BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
@@ -20,13 +20,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, headers as natsHeaders } from 'nats';
 import { killAllNow, stopAll } from '../gateway/processes.mjs';
-import { createDatabase, databaseUrl, dropBusStreams, dropDatabase } from '../gateway/seed.mjs';
+import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
 import { startDistributed } from '../gateway/setups.mjs';
 import { countForThreads, countsDisagreeing, seedInboxes, seedWatchers } from './seed.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
-const cfg = { requests: num('BENCH_REQUESTS', 500), marks: num('BENCH_MARKS', 20), events: num('BENCH_EVENTS', 500), natsUrl: process.env.NATS_URL || 'nats://127.0.0.1:4222' };
+const cfg = { requests: num('BENCH_REQUESTS', 500), marks: num('BENCH_MARKS', 20), events: num('BENCH_EVENTS', 500) };
 const TARGETS = { page: 20, poll: 5, markAll: 200, ingest: 5000 };
 const USERS = 1000;
 const PER_USER = 1000;
@@ -76,7 +76,7 @@ async function main() {
   await createDatabase(dbName);
   const url = databaseUrl(dbName);
   try {
-    const stack = await startDistributed({ root, logDir, adminToken, databaseUrl: url, natsUrl: cfg.natsUrl, busPrefix, extraServices: ['notifications'] });
+    const stack = await startDistributed({ root, logDir, adminToken, databaseUrl: url, busPrefix, extraServices: ['notifications'] });
     // 20 real users (tokens) among the 1,000 inbox owners, plus one with a 10,000-item inbox.
     const real = [];
     for (let i = 0; i < 21; i++) {
@@ -119,7 +119,7 @@ async function main() {
 
     const repo = `bench-org/bench-repo-${tag}`;
     await seedWatchers(url, { repo, watchers: Array.from({ length: WATCHERS }, (_, i) => hex24(0xc0000000 + i)) });
-    const nc = await connect({ servers: cfg.natsUrl });
+    const nc = await connect(stack.nats.connectOptions);
     const js = nc.jetstream();
     const threadIds = Array.from({ length: cfg.events }, (_, i) => hex24(0xd0000000 + i));
     t0 = performance.now();
@@ -154,7 +154,6 @@ async function main() {
     await stack.stop();
   } finally {
     await stopAll();
-    await dropBusStreams(cfg.natsUrl, busPrefix).catch(() => undefined);
     await dropDatabase(dbName);
   }
 }

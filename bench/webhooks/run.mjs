@@ -19,6 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { startBenchNats } from '../gateway/bench-nats.mjs';
 import { cpuAccount, enableProfiling, runNode, startNode, stopAll, toggleProfiles, waitReady } from '../gateway/processes.mjs';
 import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
 
@@ -102,16 +103,19 @@ async function start(mode, dbUrl) {
     await waitReady(hub, `http://127.0.0.1:${port}/health/ready`, 120_000);
     return { url: `http://127.0.0.1:${port}`, procs: [hub], deliverers: [hub] };
   }
-  const common = { ...settings, DATABASE_URL: dbUrl, NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', HUB_BUS_PREFIX: `benchwh${Date.now()}` };
+  const busPrefix = `benchwh${Date.now()}`;
+  // A NATS of the run's own with the hub's users and permissions, each app as its own user.
+  const nats = await startBenchNats({ root, logDir, busPrefix });
+  const common = { ...settings, DATABASE_URL: dbUrl, HUB_BUS_PREFIX: busPrefix };
   for (const s of ['credentials', 'organizations', 'webhooks']) await runNode(`${s}-migrate`, [app(s), 'migrate'], { env: common, logDir, cwd: root });
   const procs = [];
   for (const s of ['credentials', 'organizations', 'webhooks', 'gateway']) {
     const port = await freePort();
-    const p = startNode(s, [app(s)], { env: { ...common, PORT: String(port), HUB_ADMIN_TOKEN: ADMIN }, logDir, cwd: root });
+    const p = startNode(s, [app(s)], { env: { ...common, ...nats.env(s), PORT: String(port), HUB_ADMIN_TOKEN: ADMIN }, logDir, cwd: root });
     await waitReady(p, `http://127.0.0.1:${port}/health/ready`, 120_000);
     procs.push(Object.assign(p, { url: `http://127.0.0.1:${port}` }));
   }
-  return { url: procs[3].url, procs, deliverers: [procs[2]] };
+  return { url: procs[3].url, procs, deliverers: [procs[2]], nats };
 }
 
 async function statements(dbUrl) {
@@ -300,6 +304,7 @@ async function run(mode) {
     }));
   } finally {
     await stopAll();
+    await env?.nats?.stop();
     await rx.close();
     await dropDatabase(name).catch(() => undefined);
   }

@@ -8,7 +8,7 @@ import { mirrorConfig } from './mirror-config';
  */
 async function main(): Promise<void> {
   const config = mirrorConfig(process.env);
-  const bus = await HubBus.connect({ url: config.natsUrl, prefix: config.prefix, name: 'audit-mirror' });
+  const bus = await HubBus.connect({ url: config.natsUrl, user: config.natsUser, password: config.natsPassword, prefix: config.prefix, name: 'audit-mirror' });
   const mirror = new JsonlMirror(config.file);
   await bus.consume(HubEvents.audit, {
     durable: config.durable,

@@ -3,6 +3,9 @@ import { type StartFrom } from '@hub/bus-client';
 /** What the mirror reads from its environment (see the README). */
 export interface MirrorConfig {
   natsUrl: string;
+  /** NATS_USER / NATS_PASSWORD: the hub's read-only `subscriber` user, or one the operator made. */
+  natsUser?: string;
+  natsPassword?: string;
   prefix: string;
   file: string;
   durable: string;
@@ -25,6 +28,9 @@ export function mirrorConfig(env: NodeJS.ProcessEnv): MirrorConfig {
   if (rawFrom === 'new' || rawFrom === 'all') from = rawFrom;
   else if (!Number.isNaN(Date.parse(rawFrom))) from = { since: new Date(rawFrom) };
   else problems.push('AUDIT_MIRROR_FROM must be all, new or an ISO 8601 time');
+  const natsUser = env['NATS_USER'] || undefined;
+  const natsPassword = env['NATS_PASSWORD'] || undefined;
+  if (!natsUser !== !natsPassword) problems.push('NATS_USER and NATS_PASSWORD go together (the hub\'s read-only user is subscriber)');
   if (problems.length > 0) throw new Error(`audit-mirror: invalid configuration:\n- ${problems.join('\n- ')}`);
-  return { natsUrl, prefix, file: env['AUDIT_MIRROR_FILE'] ?? './audit-events.jsonl', durable, from, organization: env['AUDIT_MIRROR_ORGANIZATION'] || undefined };
+  return { natsUrl, natsUser, natsPassword, prefix, file: env['AUDIT_MIRROR_FILE'] ?? './audit-events.jsonl', durable, from, organization: env['AUDIT_MIRROR_ORGANIZATION'] || undefined };
 }

@@ -6,6 +6,9 @@ import { configClassesOf, distributedApps, GATEWAY, services } from './support/w
 const APPS = distributedApps();
 const SERVICES = services();
 const SECRET_VARS = ['DATABASE_URL', 'HUB_ADMIN_TOKEN', 'HUB_SECRET_KEY', 'SMTP_URL'];
+/** Each app's NATS user, from a Secret of its own (decision 0013). */
+const NATS_VARS = ['NATS_USER', 'NATS_PASSWORD'];
+const natsSecretOf = (app: string): string => `hub-nats-${app}`;
 
 /**
  * The secrets an app uses: the database for a service (it owns a schema; the gateway never sees
@@ -14,7 +17,7 @@ const SECRET_VARS = ['DATABASE_URL', 'HUB_ADMIN_TOKEN', 'HUB_SECRET_KEY', 'SMTP_
 function secretsOf(app: string): string[] {
   const own = configClassesOf(app).filter((c) => c.name !== 'HubConfig').flatMap((c) => declaredVars(c.file));
   const database = SERVICES.includes(app) ? ['DATABASE_URL'] : [];
-  return [...new Set([...database, ...own.filter((v) => SECRET_VARS.includes(v)), ...RESERVED_VARS])].sort();
+  return [...new Set([...database, ...own.filter((v) => SECRET_VARS.includes(v)), ...RESERVED_VARS, ...NATS_VARS])].sort();
 }
 
 function one(kind: string, name: string): K8sObject {
@@ -35,12 +38,21 @@ describe('k8s/base', () => {
   const configMap = one('ConfigMap', 'hub-config');
   const secret = one('Secret', 'hub-secrets');
 
-  it('kustomization lists every manifest but the Secret example, and only files that exist', () => {
+  it('kustomization lists every manifest but the Secret examples, and only files that exist', () => {
     const k = yamlDocuments(`${K8S_BASE}/kustomization.yaml`)[0] as { namespace?: string; resources: string[] };
     const manifests = repoDir(K8S_BASE).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml');
     // Each object names its namespace (the runner's Role lives in hub-jobs): no override here.
     expect(k.namespace).toBeUndefined();
-    expect([...k.resources].sort()).toEqual(manifests.filter((f) => f !== 'secret.example.yaml'));
+    expect([...k.resources].sort()).toEqual(manifests.filter((f) => !f.endsWith('.example.yaml')));
+  });
+
+  it('has a NATS Secret example per app, its user named after it, and the generated NATS permissions as a ConfigMap', () => {
+    for (const app of APPS) {
+      const s = one('Secret', natsSecretOf(app));
+      expect({ app, user: s.stringData?.['NATS_USER'], placeholder: s.stringData?.['NATS_PASSWORD']?.includes('CHANGE_ME') }).toEqual({ app, user: app, placeholder: true });
+    }
+    const k = yamlDocuments(`${K8S_BASE}/kustomization.yaml`)[0] as { configMapGenerator?: { name: string; files: string[] }[] };
+    expect(k.configMapGenerator).toEqual([expect.objectContaining({ name: 'hub-nats-authorization', files: ['nats/authorization.conf'] })]);
   });
 
   it('keeps every manifest in the base or an overlay: a file left in k8s/ itself would never be applied', () => {
@@ -116,8 +128,9 @@ describe('k8s/base', () => {
         expect(c.envFrom).toEqual([{ configMapRef: { name: configMap.metadata.name } }]);
         for (const e of c.env ?? []) {
           expect(e.value).toBeUndefined();
-          expect(e.valueFrom?.secretKeyRef?.name).toBe(secret.metadata.name);
-          expect(Object.keys(secret.stringData ?? {})).toContain(e.valueFrom?.secretKeyRef?.key);
+          const from = NATS_VARS.includes(e.name) ? one('Secret', natsSecretOf(app)) : secret;
+          expect(e.valueFrom?.secretKeyRef?.name).toBe(from.metadata.name);
+          expect(Object.keys(from.stringData ?? {})).toContain(e.valueFrom?.secretKeyRef?.key);
         }
         expect((c.env ?? []).map((e) => e.name)).toContain('HUB_SECRET_KEY');
       }

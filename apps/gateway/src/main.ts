@@ -8,12 +8,12 @@ import { createGatewayApp, GatewayConfig, GatewayModule, installRequestErrorBack
 
 @Module({})
 class GatewayApp {
-  static create(config: GatewayConfig, natsUrl: string): DynamicModule {
+  static create(config: GatewayConfig): DynamicModule {
     return {
       module: GatewayApp,
       imports: [
         MessagingModule.forRoot({
-          mode: busModeFrom(natsUrl), rpcTimeoutMs: config.HUB_RPC_TIMEOUT_MS, name: 'gateway', retentionDays: config.HUB_BUS_RETENTION_DAYS,
+          mode: busModeFrom(config), rpcTimeoutMs: config.HUB_RPC_TIMEOUT_MS, name: 'gateway', retentionDays: config.HUB_BUS_RETENTION_DAYS,
         }),
         GatewayModule.forRoot(config),
         ObservabilityModule.forApp(
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   installRequestErrorBackstop();
   const config = loadConfig(GatewayConfig);
   if (!config.NATS_URL) throw new Error('NATS_URL is required: the gateway reaches the services over NATS');
-  const app = await createGatewayApp(GatewayApp.create(config, config.NATS_URL), config);
+  const app = await createGatewayApp(GatewayApp.create(config), config);
   await app.listen(config.PORT, config.HOST);
   Logger.log(`gateway listening on ${config.HOST}:${config.PORT}`);
 }

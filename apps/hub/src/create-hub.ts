@@ -40,7 +40,7 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
   configs.jobs.HUB_SECRET_KEY ??= configs.webhooks.HUB_SECRET_KEY;
   // One process, one address: links point at this hub's own port unless told otherwise.
   for (const c of Object.values(configs)) c.HUB_PUBLIC_URL ??= `http://localhost:${gateway.PORT}`;
-  const mode = busModeFrom(gateway.NATS_URL);
+  const mode = busModeFrom(gateway);
   const app = await createGatewayApp(HubModule.create(configs, mode), gateway, 'hub');
   await app.init();
   await app.get(RpcServer).listen('hub');

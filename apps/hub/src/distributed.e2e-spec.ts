@@ -1,11 +1,11 @@
-import { connect, type NatsConnection } from 'nats';
+import { type NatsConnection } from 'nats';
 import {
   scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios, edgeBodiesScenarios, noAccessScenarios, auditExportCutOffScenarios,
 } from '@hub/testing';
 import { subject } from '@hub/contracts';
 import {
   createTestDatabase, makeOrg, credentialsScenarios, notificationsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios,
-  resourceGroupsScenarios, papersScenarios, mcpScenarios, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, NATS_URL_FOR_TESTS,
+  resourceGroupsScenarios, papersScenarios, mcpScenarios, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, AuthenticatedNats, NATS_TEST_ALL_RIGHTS_USER,
   queryDatabase, type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase, waitForHttp,
 } from '@hub/testing';
 
@@ -18,6 +18,8 @@ const STRICT = { authFailureLimit: 5, bodyTimeoutMs: 1000, maxConnections: 8, me
  * apps), talking over real NATS to real Postgres. Two gateway replicas share the services.
  */
 describeWithInfra('distributed hub: separate processes over NATS', () => {
+  // The bus as deployed: users and permissions per app, generated (decision 0013).
+  let nats: AuthenticatedNats;
   let db: TestDatabase;
   let smtp: SmtpCapture;
   const procs: RunningProcess[] = [];
@@ -26,10 +28,10 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   let gatewayC = '';
 
   beforeAll(async () => {
+    nats = await AuthenticatedNats.start();
     [db, smtp] = await Promise.all([createTestDatabase(), startSmtpCapture()]);
     const common = {
       DATABASE_URL: db.url,
-      NATS_URL: NATS_URL_FOR_TESTS,
       // The jest setup gives this file its own prefix: nobody else answers our subjects.
       HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
       HUB_ADMIN_TOKEN: ADMIN,
@@ -43,26 +45,28 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
       expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
     }
     const [pc, po, pa, pb, pg, pn] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
-    procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
-    procs.push(startApp('organizations', { ...common, PORT: String(po) }));
-    procs.push(startApp('notifications', { ...common, PORT: String(pn) }));
-    procs.push(startApp('gateway', { ...common, PORT: String(pa) }));
-    procs.push(startApp('gateway', { ...common, PORT: String(pb) }));
+    procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
+    procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
+    procs.push(startApp('notifications', { ...common, ...nats.env('notifications'), PORT: String(pn) }));
+    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pa) }));
+    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pb) }));
     procs.push(startApp('gateway', {
-      ...common, PORT: String(pg), HUB_TRUSTED_PROXIES: '127.0.0.1',
+      ...common, ...nats.env('gateway'), PORT: String(pg), HUB_TRUSTED_PROXIES: '127.0.0.1',
       HUB_AUTH_FAILURE_LIMIT_PER_MINUTE: String(STRICT.authFailureLimit), HUB_BODY_TIMEOUT_MS: String(STRICT.bodyTimeoutMs),
       HUB_MAX_CONNECTIONS: String(STRICT.maxConnections), HUB_METRICS_TOKEN: STRICT.metricsToken,
     }));
     gatewayA = `http://127.0.0.1:${pa}`;
     gatewayB = `http://127.0.0.1:${pb}`;
     gatewayC = `http://127.0.0.1:${pg}`;
-    await Promise.all([pc, po, pa, pb, pg, pn].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
-  }, 60_000);
+    // Generous: on a shared, loaded machine six Nest apps take a while to boot.
+    await Promise.all([pc, po, pa, pb, pg, pn].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 150_000)));
+  }, 300_000);
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.stop()));
     await smtp?.close();
     await db?.drop();
+    await nats?.stop();
   });
 
   credentialsScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN, smtp }));
@@ -121,7 +125,7 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   });
 
   it('puts admin-published hub events and audit events on the bus', async () => {
-    const nc: NatsConnection = await connect({ servers: NATS_URL_FOR_TESTS });
+    const nc: NatsConnection = await nats.connect(NATS_TEST_ALL_RIGHTS_USER);
     const got: { subject: string; data: Record<string, unknown> }[] = [];
     const sub = nc.subscribe(subject('hub.>'), {
       callback: (_e, m) => got.push({ subject: m.subject, data: JSON.parse(m.string()) as Record<string, unknown> }),
@@ -132,8 +136,10 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
     expect(res.status).toBe(202);
     const owner = await makeUser({ baseUrl: gatewayA, adminToken: ADMIN });
     const org = await makeOrg({ baseUrl: gatewayA, adminToken: ADMIN }, 'team', [owner.name]);
-    const deadline = Date.now() + 3000;
-    while (Date.now() < deadline && got.length < 3) await new Promise((r) => setTimeout(r, 20));
+    // Other facts (membership changed, …) come too, in any order: wait for the three this test is about.
+    const wanted = ['hub.events.repo.update', 'hub.audit.org.create', 'hub.audit.org.add_user'].map((s) => subject(s));
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline && !wanted.every((w) => got.some((g) => g.subject === w))) await new Promise((r) => setTimeout(r, 20));
     sub.unsubscribe();
     await nc.drain();
     expect(got).toEqual(expect.arrayContaining([

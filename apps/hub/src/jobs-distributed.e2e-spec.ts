@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { runJob } from '@huggingface/hub';
-import { connect } from 'nats';
+import { type NatsConnection } from 'nats';
 import { JobsRpc, subject } from '@hub/contracts';
 import {
-  createTestDatabase, describeWithInfra, foreignResourceGroupScenarios, freePort, JOB_CAPS_TEST_ENV, jobCapsScenarios, jobSourceReadScenarios, jobsBoundsScenarios,
-  liveStreamsScenarios, noAccessScenarios, jobsScenarios, makeUser, NATS_URL_FOR_TESTS, processesWith, type RunningProcess, runApp,
+  AuthenticatedNats, createTestDatabase, describeWithInfra, foreignResourceGroupScenarios, freePort, JOB_CAPS_TEST_ENV, jobCapsScenarios, jobSourceReadScenarios,
+  jobsBoundsScenarios, liveStreamsScenarios, noAccessScenarios, jobsScenarios, makeUser, NATS_TEST_ALL_RIGHTS_USER, processesWith, type RunningProcess, runApp,
   scheduledJobsScenarios, startApp, type TestDatabase, waitForHttp, waitForStage,
 } from '@hub/testing';
 
@@ -15,6 +15,8 @@ const ADMIN = 'jobs-distributed-admin-token';
  * processes over real NATS and Postgres; the jobs service is killed mid-run and restarted.
  */
 describeWithInfra('distributed hub: jobs', () => {
+  // The bus as deployed: users and permissions per app, generated (decision 0013).
+  let nats: AuthenticatedNats;
   let db: TestDatabase;
   const procs: RunningProcess[] = [];
   let gateway = '';
@@ -23,9 +25,10 @@ describeWithInfra('distributed hub: jobs', () => {
   let jobsPort = 0;
 
   beforeAll(async () => {
+    nats = await AuthenticatedNats.start();
     db = await createTestDatabase();
     common = {
-      DATABASE_URL: db.url, NATS_URL: NATS_URL_FOR_TESTS, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
+      DATABASE_URL: db.url, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
       HUB_ADMIN_TOKEN: ADMIN, HOST: '127.0.0.1', HUB_RATE_LIMIT_PER_MINUTE: '100000', HUB_SECRET_KEY: 'jobs-distributed-secret-key',
     };
     for (const app of ['credentials', 'organizations', 'jobs']) {
@@ -34,12 +37,14 @@ describeWithInfra('distributed hub: jobs', () => {
     }
     const [pc, po, pj, pg, pg2] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     jobsPort = pj;
-    procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
-    procs.push(startApp('organizations', { ...common, PORT: String(po) }));
-    procs.push(startApp('jobs', { ...common, PORT: String(pj), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200', ...JOB_CAPS_TEST_ENV }));
-    procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
+    procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
+    procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
+    procs.push(startApp('jobs', {
+      ...common, ...nats.env('jobs'), PORT: String(pj), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200', ...JOB_CAPS_TEST_ENV,
+    }));
+    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg) }));
     // A second replica: streams open on one are ended by revocations made through the other.
-    procs.push(startApp('gateway', { ...common, PORT: String(pg2) }));
+    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg2) }));
     gateway = `http://127.0.0.1:${pg}`;
     gateway2 = `http://127.0.0.1:${pg2}`;
     // Generous: on a shared, loaded machine four Nest apps take a while to boot.
@@ -49,6 +54,7 @@ describeWithInfra('distributed hub: jobs', () => {
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.stop()));
     await db?.drop();
+    await nats?.stop();
   });
 
   jobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
@@ -58,10 +64,13 @@ describeWithInfra('distributed hub: jobs', () => {
   noAccessScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
   liveStreamsScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
   foreignResourceGroupScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
-  jobSourceReadScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, readJobSpec: (jobId, reader) => statusOverBus(JobsRpc.Spec.subject, { jobId, reader }) }));
+  jobSourceReadScenarios(() => ({
+    baseUrl: gateway, adminToken: ADMIN,
+    readJobSpec: async (jobId, reader) => statusOverBus(await nats.connect(NATS_TEST_ALL_RIGHTS_USER), JobsRpc.Spec.subject, { jobId, reader }),
+  }));
 
   it('publishes every stage change on hub.jobs.job.status and the audit events, through the outbox', async () => {
-    const nc = await connect({ servers: NATS_URL_FOR_TESTS });
+    const nc = await nats.connect(NATS_TEST_ALL_RIGHTS_USER);
     const got: { subject: string; data: Record<string, unknown> }[] = [];
     const sub = nc.subscribe(subject('hub.>'), { callback: (_e, m) => got.push({ subject: m.subject, data: JSON.parse(m.string()) as Record<string, unknown> }) });
     await nc.flush();
@@ -94,7 +103,7 @@ describeWithInfra('distributed hub: jobs', () => {
     if (!jobs) throw new Error('no jobs process');
     await kill(jobs);
     procs.splice(procs.indexOf(jobs), 1);
-    const again = startApp('jobs', { ...common, PORT: String(jobsPort), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200' });
+    const again = startApp('jobs', { ...common, ...nats.env('jobs'), PORT: String(jobsPort), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200' });
     procs.push(again);
     await waitForHttp(`http://127.0.0.1:${jobsPort}/health/ready`, 150_000);
     const settled = await waitForStage(t, user.token, user.name, job.id, ['ERROR', 'COMPLETED', 'CANCELED'], 15_000);
@@ -124,8 +133,7 @@ describeWithInfra('distributed hub: jobs', () => {
 });
 
 /** One RPC over NATS as a service sends it (`{ctx, data}` in, `{result}` or `{error: {status}}` out): the answer's status. */
-async function statusOverBus(subjectName: string, data: unknown): Promise<number> {
-  const nc = await connect({ servers: NATS_URL_FOR_TESTS });
+async function statusOverBus(nc: NatsConnection, subjectName: string, data: unknown): Promise<number> {
   try {
     const reply = await nc.request(subjectName, JSON.stringify({ ctx: { requestId: 'jobs-distributed-spec' }, data }), { timeout: 10_000 });
     return (JSON.parse(reply.string()) as { error?: { status: number } }).error?.status ?? 200;

@@ -1,7 +1,8 @@
-import { connect, headers as natsHeaders, type NatsConnection } from 'nats';
+import { headers as natsHeaders, type NatsConnection } from 'nats';
 import { type DeadLetterMessage, Events, type JobStatusEvent, NotificationSourceEvents, subject, WebhookEvents, type WebhookSuspendedEvent } from '@hub/contracts';
 import {
-  addMember, createTestDatabase, describeWithInfra, discussionEvent, eventValidationScenarios, freePort, hexId, http, makeOrg, makeUser, NATS_URL_FOR_TESTS, queryDatabase,
+  addMember, AuthenticatedNats, createTestDatabase, describeWithInfra, discussionEvent, eventValidationScenarios, freePort, hexId, http, makeOrg, makeUser,
+  NATS_TEST_ALL_RIGHTS_USER, queryDatabase,
   type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase, type TestUser, waitForHttp,
 } from '@hub/testing';
 
@@ -16,6 +17,8 @@ interface Inbox { count: { view: number; unread: number; all: number }; notifica
  * with kill -9 in the middle of an ingest.
  */
 describeWithInfra('distributed hub: notifications mails and kill -9', () => {
+  // The bus as deployed: users and permissions per app, generated (decision 0013).
+  let nats: AuthenticatedNats;
   let db: TestDatabase;
   let smtp: SmtpCapture;
   let nc: NatsConnection;
@@ -27,7 +30,7 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
   const deadLetters: DeadLetterMessage[] = [];
 
   const startNotifications = async (): Promise<void> => {
-    const proc = startApp('notifications', { ...common, PORT: String(notificationsPort) });
+    const proc = startApp('notifications', { ...common, ...nats.env('notifications'), PORT: String(notificationsPort) });
     notifications = proc;
     await waitForHttp(`http://127.0.0.1:${notificationsPort}/health/ready`, 90_000).catch((err: unknown) => {
       throw new Error(`notifications did not start: ${String(err)}\n${proc.output()}`);
@@ -40,9 +43,10 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
   };
 
   beforeAll(async () => {
+    nats = await AuthenticatedNats.start();
     [db, smtp] = await Promise.all([createTestDatabase(), startSmtpCapture()]);
     common = {
-      DATABASE_URL: db.url, NATS_URL: NATS_URL_FOR_TESTS, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e', HUB_ADMIN_TOKEN: ADMIN,
+      DATABASE_URL: db.url, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e', HUB_ADMIN_TOKEN: ADMIN,
       SMTP_URL: smtp.url, HOST: '127.0.0.1', HUB_RATE_LIMIT_PER_MINUTE: '1000000',
     };
     for (const app of ['credentials', 'organizations', 'notifications']) {
@@ -51,12 +55,12 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     }
     const [pc, po, pg, pn] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     notificationsPort = pn;
-    procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
-    procs.push(startApp('organizations', { ...common, PORT: String(po) }));
-    procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
+    procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
+    procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
+    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg) }));
     baseUrl = `http://127.0.0.1:${pg}`;
     await Promise.all([startNotifications(), ...[pc, po, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 90_000))]);
-    nc = await connect({ servers: NATS_URL_FOR_TESTS });
+    nc = await nats.connect(NATS_TEST_ALL_RIGHTS_USER);
     nc.subscribe(subject('hub.deadletter.>'), { callback: (_e, m) => deadLetters.push(JSON.parse(m.string()) as DeadLetterMessage) });
   }, 180_000);
 
@@ -66,6 +70,7 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     await Promise.all(procs.map((p) => p.stop()));
     await smtp?.close();
     await db?.drop();
+    await nats?.stop();
   });
 
   const hub = (): { baseUrl: string; adminToken: string } => ({ baseUrl, adminToken: ADMIN });

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { runJob } from '@huggingface/hub';
 import {
-  createTestDatabase, deliverThroughKillNine, describeWithInfra, discussionEvent, hexId, http, makeUser, NATS_URL_FOR_TESTS, publishHubEvent,
+  createTestDatabase, deliverThroughKillNine, describeWithInfra, discussionEvent, hexId, http, makeUser, AuthenticatedNats, publishHubEvent,
   queryDatabase, type RunningProcess, runApp, startApp, startWebhookCapture, type TestDatabase, uniqueName, waitForHttp, waitForStage,
   WEBHOOK_TEST_ENV, type WebhookCapture,
 } from '@hub/testing';
@@ -42,6 +42,8 @@ function counterSum(text: string, name: string): number {
  * did part of the work, and survives kill -9 of one replica with nothing lost.
  */
 describeWithInfra('scale-out: two replicas per service, one killed with kill -9 mid-run', () => {
+  // The bus as deployed: users and permissions per app, generated (decision 0013).
+  let nats: AuthenticatedNats;
   let db: TestDatabase;
   let capture: WebhookCapture;
   let common: Record<string, string> = {};
@@ -51,15 +53,16 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
 
   const launch = async (app: string, env: Record<string, string> = {}): Promise<{ proc: RunningProcess; url: string }> => {
     const port = await bootPort();
-    const proc = startApp(app, { ...common, ...env, PORT: String(port) });
+    const proc = startApp(app, { ...common, ...nats.env(app), ...env, PORT: String(port) });
     procs.push(proc);
     return { proc, url: `http://127.0.0.1:${port}` };
   };
 
   beforeAll(async () => {
+    nats = await AuthenticatedNats.start();
     [db, capture] = await Promise.all([createTestDatabase(), startWebhookCapture()]);
     common = {
-      DATABASE_URL: db.url, NATS_URL: NATS_URL_FOR_TESTS, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e-scale', HUB_ADMIN_TOKEN: ADMIN,
+      DATABASE_URL: db.url, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e-scale', HUB_ADMIN_TOKEN: ADMIN,
       HOST: '127.0.0.1', HUB_RATE_LIMIT_PER_MINUTE: '1000000', HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000', HUB_METRICS_TOKEN: METRICS,
       ...WEBHOOK_TEST_ENV, HUB_WEBHOOK_LEASE_MS: '3000', HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: '100000',
       HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '500',
@@ -84,6 +87,7 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
     await Promise.all(procs.map((p) => p.stop()));
     await capture?.close();
     await db?.drop();
+    await nats?.stop();
   });
 
   const metrics = async (url: string): Promise<string> => {

@@ -1,8 +1,8 @@
-import { connect } from 'nats';
 import { JobsRpc } from '@hub/contracts';
 import {
-  createTestDatabase, deliverThroughKillNine, http, makeUser, repoEvent, uniqueName, describeWithInfra, freePort, NATS_URL_FOR_TESTS, type RunningProcess, runApp, startApp, startWebhookCapture,
-  type TestDatabase, waitForHttp, WEBHOOK_TEST_ENV, type WebhookCapture, webhookAccessScenarios, webhookCapScenarios, webhookSsrfScenarios, webhooksScenarios,
+  AuthenticatedNats, createTestDatabase, deliverThroughKillNine, http, makeUser, repoEvent, uniqueName, describeWithInfra, freePort, NATS_TEST_ALL_RIGHTS_USER,
+  type RunningProcess, runApp, startApp, startWebhookCapture, type TestDatabase, waitForHttp, WEBHOOK_TEST_ENV, type WebhookCapture, webhookAccessScenarios,
+  webhookCapScenarios, webhookSsrfScenarios, webhooksScenarios,
 } from '@hub/testing';
 
 const ADMIN = 'webhooks-distributed-admin-token';
@@ -12,6 +12,8 @@ const ADMIN = 'webhooks-distributed-admin-token';
  * as separate processes over real NATS and Postgres, with a real receiver on loopback.
  */
 describeWithInfra('distributed hub: webhooks', () => {
+  // The bus as deployed: users and permissions per app, generated (decision 0013).
+  let nats: AuthenticatedNats;
   let db: TestDatabase;
   let capture: WebhookCapture;
   const procs: RunningProcess[] = [];
@@ -20,9 +22,10 @@ describeWithInfra('distributed hub: webhooks', () => {
   let replicaPorts: number[] = [];
 
   beforeAll(async () => {
+    nats = await AuthenticatedNats.start();
     [db, capture] = await Promise.all([createTestDatabase(), startWebhookCapture()]);
     const common = {
-      DATABASE_URL: db.url, NATS_URL: NATS_URL_FOR_TESTS, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e-webhooks',
+      DATABASE_URL: db.url, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e-webhooks',
       HUB_ADMIN_TOKEN: ADMIN, HOST: '127.0.0.1', HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000', HUB_RATE_LIMIT_PER_MINUTE: '1000000',
       ...WEBHOOK_TEST_ENV, HUB_WEBHOOK_LEASE_MS: '3000', HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: '100000',
     };
@@ -33,11 +36,11 @@ describeWithInfra('distributed hub: webhooks', () => {
     const ports = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     const [pc, po, pw1, pw2, pg] = ports;
     replicaPorts = [pw1, pw2];
-    procs.push(startApp('credentials', { ...common, PORT: String(pc) }));
-    procs.push(startApp('organizations', { ...common, PORT: String(po) }));
-    replicas.push(startApp('webhooks', { ...common, PORT: String(pw1) }), startApp('webhooks', { ...common, PORT: String(pw2) }));
+    procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
+    procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
+    replicas.push(startApp('webhooks', { ...common, ...nats.env('webhooks'), PORT: String(pw1) }), startApp('webhooks', { ...common, ...nats.env('webhooks'), PORT: String(pw2) }));
     procs.push(...replicas);
-    procs.push(startApp('gateway', { ...common, PORT: String(pg) }));
+    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg) }));
     gateway = `http://127.0.0.1:${pg}`;
     // Generous: five Node processes booting at once on a loaded 2-core machine.
     await Promise.all(ports.map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 120_000)));
@@ -47,6 +50,7 @@ describeWithInfra('distributed hub: webhooks', () => {
     await Promise.all(procs.map((p) => p.stop()));
     await capture?.close();
     await db?.drop();
+    await nats?.stop();
   });
 
   webhooksScenarios(() => ({
@@ -80,7 +84,7 @@ describeWithInfra('distributed hub: webhooks', () => {
     }
     expect(logs[0]?.error).toMatch(/jobs\.job\.create/);
     // A stand-in for the jobs service answers the retry.
-    const nc = await connect({ servers: NATS_URL_FOR_TESTS });
+    const nc = await nats.connect(NATS_TEST_ALL_RIGHTS_USER);
     const requests: { ctx: unknown; data: { namespace: string; spec: unknown; initiator: unknown; environment: Record<string, string> } }[] = [];
     const sub = nc.subscribe(JobsRpc.Create.subject);
     void (async () => {

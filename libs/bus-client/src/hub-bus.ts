@@ -20,6 +20,12 @@ export interface HubBusOptions {
   prefix?: string;
   /** Connection name shown by the NATS server. */
   name?: string;
+  /**
+   * The NATS user and password the hub's operator gave you (the hub's NATS lets no anonymous
+   * client in; its read-only user is `subscriber`). Default: `NATS_USER`, `NATS_PASSWORD`.
+   */
+  user?: string;
+  password?: string;
   logger?: BusLogger;
 }
 
@@ -53,7 +59,12 @@ export class HubBus {
     const url = options.url ?? process.env['NATS_URL'];
     if (!url) throw new Error('NATS_URL is required: the address of the hub\'s NATS server');
     const names = new BusNames(options.prefix ?? process.env['HUB_BUS_PREFIX'] ?? '');
-    const nc = await connect({ servers: url.split(','), name: options.name, maxReconnectAttempts: -1 });
+    const user = options.user ?? process.env['NATS_USER'];
+    const pass = options.password ?? process.env['NATS_PASSWORD'];
+    // Replies come to the user's own inbox (`_INBOX_<user>`): the only one its permissions allow.
+    const nc = await connect({
+      servers: url.split(','), name: options.name, maxReconnectAttempts: -1, user, pass, inboxPrefix: user ? `_INBOX_${user}` : undefined,
+    });
     return new HubBus(names, nc, await nc.jetstreamManager(), nc.jetstream(), options.logger ?? CONSOLE);
   }
 

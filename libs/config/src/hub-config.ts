@@ -15,6 +15,20 @@ export class HubConfig {
   @IsOptional() @IsString()
   NATS_URL?: string;
 
+  /**
+   * This app's NATS user and password (decision 0013: one user per app, its permissions
+   * generated from the contracts). Required with NATS_URL when NODE_ENV=production.
+   */
+  @IsOptional() @Matches(/^[A-Za-z0-9_-]+$/, { message: 'NATS_USER may hold letters, digits, _ and - only' })
+  NATS_USER?: string;
+
+  @IsOptional() @IsString()
+  NATS_PASSWORD?: string;
+
+  /** `production` (the images set it): a distributed app then refuses to start without NATS credentials. */
+  @IsOptional() @IsString()
+  NODE_ENV?: string;
+
   @IsString()
   HUB_DATA_DIR: string = './data';
 

@@ -14,3 +14,5 @@ export * from './jobs';
 export * from './validation-metadata-cache';
 export * from './asyncapi';
 export * from './scim';
+export * from './bus/access';
+export * from './bus/nats-permissions';

@@ -1,6 +1,6 @@
 import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { connect, type NatsConnection } from 'nats';
-import { Streams } from '@hub/contracts';
+import { BUS_PREFIX, busAccessOf, natsInboxPrefix, Streams, streamsOf } from '@hub/contracts';
 import { type BusMode } from './bus-mode';
 import { EventBus } from './events/event-bus';
 import { InProcessEventBus } from './events/in-process-event-bus';
@@ -42,13 +42,32 @@ class BusLifecycle implements OnApplicationShutdown {
   }
 }
 
-async function openNats(url: string, name: string, retentionDays?: number): Promise<NatsConnection> {
+type NatsMode = Extract<BusMode, { kind: 'nats' }>;
+
+/** The reply inbox of a connection: its user's own (`_INBOX_<user>`) when it has one. */
+function inboxPrefixOf(mode: NatsMode): string | undefined {
+  return mode.credentials ? natsInboxPrefix(mode.credentials.user) : undefined;
+}
+
+async function openNats(mode: NatsMode, name: string, retentionDays?: number): Promise<NatsConnection> {
+  const logger = new Logger('Messaging');
+  if (!mode.credentials) logger.warn('NATS_USER and NATS_PASSWORD are unset: connecting to NATS without credentials (refused in production)');
   // noAsyncTraces: nats.js otherwise builds two Error objects per request (about 15 % of the
   // gateway's CPU on RPC-heavy paths, measured by bench:gateway).
-  const nc = await connect({ servers: url.split(','), name, maxReconnectAttempts: -1, noAsyncTraces: true });
+  const nc = await connect({
+    servers: mode.url.split(','), name, maxReconnectAttempts: -1, noAsyncTraces: true,
+    user: mode.credentials?.user, pass: mode.credentials?.password, inboxPrefix: inboxPrefixOf(mode),
+  });
   const jsm = await nc.jetstreamManager();
-  for (const stream of Object.values(Streams)) await ensureStream(jsm, stream, retentionDays);
-  new Logger('Messaging').log(`connected to NATS at ${url}`);
+  // Only the streams this app publishes into (created or updated) or reads (created if missing):
+  // its NATS user may touch no other (decision 0013). An app of another name ensures them all.
+  const access = busAccessOf(name);
+  const streams = access ? streamsOf(access, BUS_PREFIX) : { owned: Object.values(Streams).map((s) => s.name), read: [] };
+  for (const stream of Object.values(Streams)) {
+    if (streams.owned.includes(stream.name)) await ensureStream(jsm, stream, retentionDays);
+    else if (streams.read.includes(stream.name)) await ensureStream(jsm, stream, retentionDays, { update: false });
+  }
+  logger.log(`connected to NATS at ${mode.url}${mode.credentials ? ` as ${mode.credentials.user}` : ''}`);
   return nc;
 }
 
@@ -63,14 +82,14 @@ export class MessagingModule {
         { provide: BUS_MODE, useValue: mode },
         {
           provide: NATS_CONNECTION,
-          useFactory: async () => (mode.kind === 'nats' ? openNats(mode.url, options.name, options.retentionDays) : null),
+          useFactory: async () => (mode.kind === 'nats' ? openNats(mode, options.name, options.retentionDays) : null),
         },
         {
           provide: RpcClient,
           inject: [NATS_CONNECTION],
           useFactory: (nc: NatsConnection | null) =>
             mode.kind === 'nats' && nc
-              ? new NatsRpcClient(nc, options.rpcTimeoutMs)
+              ? new NatsRpcClient(nc, options.rpcTimeoutMs, inboxPrefixOf(mode))
               : new InProcessRpcClient((mode as Extract<BusMode, { kind: 'in-process' }>).broker, options.rpcTimeoutMs),
         },
         {

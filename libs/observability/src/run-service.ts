@@ -35,7 +35,7 @@ export async function runService<C extends HubConfig>(def: ServiceDefinition<C>,
     return;
   }
   if (!config.NATS_URL) throw new Error(`NATS_URL is required: the ${def.name} service runs on its own only over NATS`);
-  const mode = busModeFrom(config.NATS_URL);
+  const mode = busModeFrom(config);
   const root: DynamicModule = {
     module: ServiceApp,
     imports: [

@@ -27,6 +27,7 @@ import { RepoEventIdsPruner } from './repositories/repo-event-ids.pruner';
 import { RepoEventsConsumer } from './repositories/repo-events.consumer';
 import { RepositoriesHandler } from './repositories/repositories.handler';
 import { RepositoryCatalogue } from './repositories/repository-catalogue';
+import { HubEventsHandler } from './hub-events/hub-events.handler';
 
 export const ORGANIZATIONS_SCHEMA = 'organizations';
 
@@ -44,7 +45,7 @@ export class OrganizationsModule {
         ServicePersistenceModule.forService(organizationsPersistence(config)),
         OutboxModule.forService({ dataSource: ORGANIZATIONS_DS, schema: ORGANIZATIONS_SCHEMA }),
       ],
-      controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler, AuditHandler, ResourceGroupsHandler, PapersHandler, McpHandler, ScimHandler],
+      controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler, AuditHandler, ResourceGroupsHandler, PapersHandler, McpHandler, ScimHandler, HubEventsHandler],
       providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases, OrganizationNamesReconciler,
         RepositoryCatalogue, RepoEventsConsumer, RepoEventIdsPruner, AuditLog, AuditIngestConsumer, ResourceGroupUseCases, PaperUseCases, PaperEventsConsumer,
         MemberAdminUseCases, ScimUsersUseCases, ScimGroupsUseCases,

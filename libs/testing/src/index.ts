@@ -34,3 +34,4 @@ export * from './scenarios/scim.scenarios';
 export * from './scenarios/scim-idp.scenarios';
 export * from './scenarios/members-admin.scenarios';
 export * from './scenarios/access-revocation.scenarios';
+export * from './nats-auth';

@@ -8,13 +8,31 @@ const raw = (typeof process !== 'undefined' && process.env['HUB_BUS_PREFIX']) ||
 
 export const BUS_PREFIX = raw;
 
+/** `name` under another prefix than this process's (the NATS permissions generator, decision 0013). */
+export function subjectIn(prefix: string, name: string): string {
+  return prefix ? `${prefix}.${name}` : name;
+}
+
+export function streamNameIn(prefix: string, name: string): string {
+  return prefix ? `${prefix.toUpperCase().replace(/-/g, '_')}_${name}` : name;
+}
+
 export function subject(name: string): string {
-  return raw ? `${raw}.${name}` : name;
+  return subjectIn(raw, name);
 }
 
 /** Stream and durable consumer names allow no dots. */
 export function streamName(name: string): string {
-  return raw ? `${raw.toUpperCase().replace(/-/g, '_')}_${name}` : name;
+  return streamNameIn(raw, name);
+}
+
+/** A subject or stream name of this process without its prefix: what the descriptors declared. */
+export function unprefixedSubject(s: string): string {
+  return raw && s.startsWith(`${raw}.`) ? s.slice(raw.length + 1) : s;
+}
+
+export function unprefixedStream(s: string): string {
+  return s.slice(streamName('').length);
 }
 
 export function queueGroup(service: string): string {

@@ -1,4 +1,4 @@
-import { AdminCreateUserDto } from '../admin';
+import { AdminCreateUserDto, AdminPublishEventDto } from '../admin';
 import {
   type AuthInfo, type CreatedToken, CreateTokenRpc, GetUserRpc, type OrgRevocationView, type ProvisionedUser, ProvisionUserRpc, RevokeMemberTokenRpc,
   ReleaseNameRpc, ReserveNameRpc, RevokeLeakedRpc, type UserView, VerifyTokenRpc,
@@ -90,4 +90,12 @@ export const ScimRpc = {
   ReplaceGroup: rpc<ScimWriteRpc, ScimGroupRecord>('organizations.scim.group.replace', ScimWriteRpc),
   PatchGroup: rpc<ScimPatchRpc, ScimGroupRecord>('organizations.scim.group.patch', ScimPatchRpc),
   DeleteGroup: rpc<ScimResourceRpc, ScimDeleted>('organizations.scim.group.delete', ScimResourceRpc),
+} as const;
+
+/**
+ * The admin API's "publish a hub event" (`POST /admin/events`): the organizations service
+ * publishes it, so the gateway holds no right to publish on `hub.events.>` (decision 0013).
+ */
+export const HubEventsRpc = {
+  Publish: rpc<AdminPublishEventDto, { subject: string; id: string }>('organizations.hub-event.publish', AdminPublishEventDto),
 } as const;

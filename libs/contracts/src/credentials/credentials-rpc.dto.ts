@@ -3,9 +3,13 @@ import { TOKEN_ROLES, type TokenRole } from '../enums';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
 import { IsLabel } from '../validation';
 
+/**
+ * The token's SHA-256 (hex), never the token: raw tokens do not cross the bus (decision 0013),
+ * and the credentials service stores only this hash anyway.
+ */
 export class VerifyTokenRpc {
-  @IsString() @Length(1, 200)
-  token!: string;
+  @Matches(/^[0-9a-f]{64}$/, { message: 'tokenHash must be a SHA-256 in lowercase hex' })
+  tokenHash!: string;
 }
 
 export class GetUserRpc {

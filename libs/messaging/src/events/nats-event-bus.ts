@@ -17,9 +17,12 @@ export interface StreamSpec {
 
 /**
  * Creates the stream or updates its subjects and max age; safe to call from every replica at
- * boot (give every app the same HUB_BUS_RETENTION_DAYS: the last one up sets it).
+ * boot (give every app the same HUB_BUS_RETENTION_DAYS: the last one up sets it). With
+ * `update: false` (a stream the app only reads) an existing stream is left as it is.
  */
-export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, retentionDays = DEFAULT_RETENTION_DAYS): Promise<void> {
+export async function ensureStream(
+  jsm: JetStreamManager, spec: StreamSpec, retentionDays = DEFAULT_RETENTION_DAYS, options: { update?: boolean } = {},
+): Promise<void> {
   const config = {
     name: spec.name,
     subjects: [...spec.subjects],
@@ -30,7 +33,7 @@ export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, rete
   };
   try {
     await jsm.streams.info(spec.name);
-    await jsm.streams.update(spec.name, config);
+    if (options.update !== false) await jsm.streams.update(spec.name, config);
   } catch (error) {
     if ((error as { code?: string }).code !== '404') throw error;
     await jsm.streams.add(config);

@@ -21,7 +21,7 @@ interface Pending {
  * once; no reply within the timeout is a 504. No headers: the request id travels in the context.
  */
 export class NatsRpcClient extends RpcClient {
-  private readonly inbox = createInbox();
+  private readonly inbox: string;
   private readonly pending = new Map<string, Pending>();
   private next = 0;
   private subscription: Subscription | null = null;
@@ -30,8 +30,11 @@ export class NatsRpcClient extends RpcClient {
   constructor(
     private readonly nc: NatsConnection,
     private readonly defaultTimeoutMs: number,
+    /** The connection's `inboxPrefix`: the only inbox its NATS user may subscribe to (decision 0013). */
+    inboxPrefix?: string,
   ) {
     super();
+    this.inbox = createInbox(inboxPrefix);
     this.queue = publishQueueFor(nc);
   }
 

@@ -6,7 +6,7 @@ export interface RpcCallOptions {
 }
 
 /**
- * The typed way to call a service: `rpc.call(CredentialsRpc.VerifyToken, { token }, ctx)` takes
+ * The typed way to call a service: `rpc.call(CredentialsRpc.VerifyToken, { tokenHash }, ctx)` takes
  * its request and reply types from the descriptor. Resolves with the handler's result; rejects
  * with a HubError carrying the service's status (504 on timeout, 503 when no service listens).
  * Controllers never hold a raw ClientProxy.

@@ -24,7 +24,7 @@ export class TokensHandler {
 
   @RpcHandler(CredentialsRpc.VerifyToken)
   onVerifyToken(dto: VerifyTokenRpc): Promise<AuthInfo> {
-    return this.verifyToken.execute(dto.token);
+    return this.verifyToken.execute(dto.tokenHash);
   }
 
   @RpcHandler(CredentialsRpc.RevokeLeaked)

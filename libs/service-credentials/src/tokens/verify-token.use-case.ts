@@ -5,7 +5,6 @@ import { type AuthInfo, avatarUrl, InvalidCredentialsError, type TokenRole } fro
 import { preparedQuery } from '@hub/persistence';
 import { type CredentialsConfig } from '../credentials.config';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.tokens';
-import { hashToken } from './tokens';
 
 interface Row {
   token_id: string;
@@ -33,7 +32,8 @@ export class VerifyTokenUseCase {
     @Inject(CREDENTIALS_CONFIG) private readonly config: CredentialsConfig,
   ) {}
 
-  async execute(raw: string): Promise<AuthInfo> {
+  /** `tokenHash`: the token's SHA-256 (hashToken), as the gateway sends it. */
+  async execute(tokenHash: string): Promise<AuthInfo> {
     const rows = await preparedQuery<Row>(
       this.ds,
       'hub-credentials-verify-token',
@@ -42,7 +42,7 @@ export class VerifyTokenUseCase {
               (SELECT array_agg(r.organization_id) FROM credentials.org_token_revocations r WHERE r.token_id = t.id) AS revoked_orgs
          FROM credentials.access_tokens t JOIN credentials.users u ON u.id = t.user_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
-      [hashToken(raw)],
+      [tokenHash],
     );
     const r = rows[0];
     if (!r) throw new InvalidCredentialsError();

@@ -1,10 +1,9 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  AdminCreateRepoDto, AdminPublishEventDto, BadRequestError, declaredEvents, Events, RepositoriesRpc, RepoUsageView, type RequestContext,
+  AdminCreateRepoDto, AdminPublishEventDto, BadRequestError, declaredEvents, HubEventsRpc, RepositoriesRpc, RepoUsageView, type RequestContext,
 } from '@hub/contracts';
-import { EventBus, RpcClient, validateEventPayload } from '@hub/messaging';
-import { newObjectId } from '@hub/persistence';
+import { RpcClient, validateEventPayload } from '@hub/messaging';
 import { AdminOnly, ApiErrorResponse, Ctx } from '../core';
 import { PublishedEvent } from './admin.views';
 
@@ -26,21 +25,17 @@ function checkAgainstConsumers(subject: string, payload: Record<string, unknown>
 @AdminOnly()
 @Controller('admin')
 export class AdminBusController {
-  constructor(
-    private readonly events: EventBus,
-    private readonly rpc: RpcClient,
-  ) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   @Post('events')
   @HttpCode(202)
   @ApiOperation({ summary: "Publish a hub event on the bus, as another hub area would (hub.events.repo.…, discussion, paper, post, blog)" })
   @ApiAcceptedResponse({ description: 'Published', type: PublishedEvent })
   @ApiErrorResponse(400, 'The payload does not fit the published schema of its subject (every consumer\'s payload class); the message names the field')
-  async publish(@Body() dto: AdminPublishEventDto): Promise<PublishedEvent> {
+  publish(@Body() dto: AdminPublishEventDto, @Ctx() ctx: RequestContext): Promise<PublishedEvent> {
     checkAgainstConsumers(dto.subject, dto.payload);
-    const id = newObjectId();
-    await this.events.publish(Events.Hub.of(dto.subject.slice('hub.events.'.length)), dto.payload, { msgId: id });
-    return { subject: dto.subject, id };
+    // Published by the organizations service: the gateway may not publish hub events (decision 0013).
+    return this.rpc.call(HubEventsRpc.Publish, dto, ctx);
   }
 
   @Post('repos')

@@ -75,17 +75,18 @@ export class Authenticator implements OnModuleInit {
     const hash = sha256(token);
     const cached = this.cache.get(hash);
     if (cached) return accept(req, cached);
-    return this.verify(token, hash, req, reply).then((info) => accept(req, info));
+    return this.verify(token.length, hash, req, reply).then((info) => accept(req, info));
   }
 
-  private async verify(token: string, hash: string, req: FastifyRequest, reply: FastifyReply): Promise<AuthInfo> {
+  private async verify(tokenLength: number, hash: string, req: FastifyRequest, reply: FastifyReply): Promise<AuthInfo> {
     this.failures.check(req.ip, reply);
     // A reply read before a revocation committed may arrive after its eviction ran here; the
     // generation taken now tells, and such a reply serves this request only.
     const generation = this.cache.generation;
     try {
-      if (token.length > 200) throw new InvalidCredentialsError();
-      const info = await this.rpc.call(CredentialsRpc.VerifyToken, { token }, contextOf(req));
+      if (tokenLength > 200) throw new InvalidCredentialsError();
+      // Only the hash crosses the bus (decision 0013): the credentials service looks tokens up by it.
+      const info = await this.rpc.call(CredentialsRpc.VerifyToken, { tokenHash: hash }, contextOf(req));
       this.cache.setUnlessEvicted(hash, info, generation);
       return info;
     } catch (e) {
