@@ -15,6 +15,8 @@ const ROOT = normalize(join(__dirname, '..', '..', '..', '..'));
 const FROM_ROOT = /^(apps|libs|docs|tools|bench|docker|k8s|\.ci)\//;
 const NOT_A_PATH = /[\s<>*{}$…'"=@()[\],;|\\]|\.\.\.|^[a-z][a-z0-9+.-]*:/i;
 /** Relative to the working directory or outside the repository, or made at run time. */
+/** Files the reader makes (git-ignored): `cp docker/.env.example docker/.env`. */
+const USER_MADE = /(^|\/)\.env$/;
 const NOT_IN_TREE = /^(\.\.?\/|\/|~|dist\/|tmp\/|test-artifacts\/|coverage\/|node_modules\/)/;
 
 interface Citation {
@@ -38,7 +40,7 @@ function citedPaths(file: string, markdown: string): Citation[] {
   for (const m of text.matchAll(/`([^`\n]+)`/g)) {
     const raw = (m[1] ?? '').trim();
     const path = raw.replace(/:\d+(-\d+)?$/, '');
-    if (NOT_A_PATH.test(path) || !path.includes('/')) continue;
+    if (NOT_A_PATH.test(path) || !path.includes('/') || USER_MADE.test(path)) continue;
     if (FROM_ROOT.test(path)) {
       out.push({ text: raw, candidates: [normalize(path)] });
     } else if (/(^|\/)README\.md$/.test(file) && !NOT_IN_TREE.test(path) && (/\/$/.test(path) || /\.[a-z]{1,5}$/i.test(path))) {
