@@ -14,7 +14,6 @@ export const KUBERNETES_MODELS_VERSION = (require('kubernetes-models/package.jso
 /** The model class of an apiVersion and kind (`apps/v1` Deployment → kubernetes-models/apps/v1). */
 export function modelOf(apiVersion: string, kind: string): ModelClass | undefined {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const mod = require(`kubernetes-models/${apiVersion}`) as Record<string, ModelClass | undefined>;
     return mod[kind];
   } catch {

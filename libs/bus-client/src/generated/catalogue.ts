@@ -1,5 +1,4 @@
 // Generated from the AsyncAPI document of libs/contracts by `npm run bus:generate`. Do not edit.
-/* eslint-disable */
 import { type EventDefinition } from '../event-definition';
 
 export const BUS_CONTRACT_VERSION = "1.0.0";

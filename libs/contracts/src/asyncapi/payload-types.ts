@@ -49,7 +49,6 @@ function pascal(name: string): string {
 export function renderCatalogue(doc: AsyncApiDocument): string {
   const out = [
     '// Generated from the AsyncAPI document of libs/contracts by `npm run bus:generate`. Do not edit.',
-    '/* eslint-disable */',
     "import { type EventDefinition } from '../event-definition';",
     '',
     `export const BUS_CONTRACT_VERSION = ${JSON.stringify(doc.info.version)};`,
