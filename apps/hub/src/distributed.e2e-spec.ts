@@ -6,7 +6,7 @@ import { subject } from '@hub/contracts';
 import {
   createTestDatabase, makeOrg, credentialsScenarios, notificationsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios,
   resourceGroupsScenarios, papersScenarios, mcpScenarios, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, AuthenticatedNats, NATS_TEST_ALL_RIGHTS_USER,
-  queryDatabase, type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase, waitForHttp,
+  queryDatabase, type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase,
 } from '@hub/testing';
 
 const ADMIN = 'distributed-admin-token-for-tests';
@@ -59,7 +59,8 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
     gatewayB = `http://127.0.0.1:${pb}`;
     gatewayC = `http://127.0.0.1:${pg}`;
     // Generous: on a shared, loaded machine six Nest apps take a while to boot.
-    await Promise.all([pc, po, pa, pb, pg, pn].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 150_000)));
+    const ports = [pc, po, pn, pa, pb, pg];
+    await Promise.all(procs.map((p, i) => p.waitForReady(`http://127.0.0.1:${ports[i]}/health/ready`)));
   }, 300_000);
 
   afterAll(async () => {

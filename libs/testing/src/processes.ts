@@ -26,6 +26,8 @@ export interface RunningProcess {
   output(): string;
   /** Resolves when the output matches (or rejects on exit or timeout). */
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  /** Polls `url` until it answers 200; fails at once, with the app's output, if the app exits. */
+  waitForReady(url: string, timeoutMs?: number): Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -51,6 +53,19 @@ export function startApp(app: string, env: Record<string, string>, args: string[
         if (child.exitCode !== null) throw new Error(`${app} exited with ${child.exitCode} before ${pattern}:\n${out}`);
         if (Date.now() > deadline) throw new Error(`${app}: no ${pattern} within ${timeoutMs} ms:\n${out}`);
         await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async waitForReady(url, timeoutMs = 150_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${app} exited (${child.exitCode ?? child.signalCode}) before ${url} was ready:\n${out}`);
+        try {
+          if ((await fetch(url)).status === 200) return;
+        } catch {
+          // not listening yet
+        }
+        if (Date.now() > deadline) throw new Error(`${app}: ${url} not ready within ${timeoutMs} ms:\n${out}`);
+        await new Promise((r) => setTimeout(r, 100));
       }
     },
     async stop(signal = 'SIGTERM') {

@@ -36,7 +36,15 @@ export async function ensureStream(
     if (options.update !== false) await jsm.streams.update(spec.name, config);
   } catch (error) {
     if ((error as { code?: string }).code !== '404') throw error;
-    await jsm.streams.add(config);
+    try {
+      await jsm.streams.add(config);
+    } catch (addError) {
+      // Another app made it between our look and our add (apps of one stack start together):
+      // it exists now, which is all this app needs; anything else is a real failure.
+      await jsm.streams.info(spec.name).catch(() => {
+        throw addError;
+      });
+    }
   }
 }
 
