@@ -87,7 +87,7 @@ describe('docker/Dockerfile', () => {
     expect(existsSync(join(dist, 'main.js'))).toBe(true);
     const pkg = JSON.parse(repoFile('dist/apps/hub/package.json')) as { dependencies?: Record<string, string>; devDependencies?: unknown };
     const deps = Object.keys(pkg.dependencies ?? {});
-    expect(deps).toEqual(expect.arrayContaining(['@nestjs/core', '@electric-sql/pglite', 'nats', 'pg']));
+    expect(deps).toEqual(expect.arrayContaining(['@nestjs/core', 'nats', 'pg']));
     expect(deps.filter((d) => /^(nx|@nx\/|jest|@swc\/|webpack|typescript|@hub\/)/.test(d))).toEqual([]);
     expect(pkg.devDependencies).toBeUndefined();
   });
