@@ -5,6 +5,8 @@
 // own up-to-date check costs seconds (decision 0016).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,7 +36,8 @@ export function hubIsBuilt() {
 }
 
 export function buildHub() {
-  const nx = spawnSync(process.execPath, [join(root, 'node_modules/nx/bin/nx.js'), 'build', 'hub'], { cwd: root, stdio: 'inherit', env: { NX_DAEMON: 'false', ...process.env } });
+  const bin = createRequire(join(root, 'package.json')).resolve('nx/bin/nx');
+  const nx = spawnSync(process.execPath, [bin, 'build', 'hub'], { cwd: root, stdio: 'inherit', env: { NX_DAEMON: 'false', ...process.env } });
   return nx.status === 0;
 }
 
@@ -46,5 +49,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const hub = spawn(process.execPath, [main, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
   // The hub stops its own database on SIGINT/SIGTERM; pass on what is sent to this process alone.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => hub.kill(signal));
-  hub.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
+  hub.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
 }

@@ -80,8 +80,7 @@ function refusePglite(dataDir: string): void {
   throw new EmbeddedPostgresError(
     `${old} holds a database made by PGlite, the embedded database of earlier versions of the hub; this version runs PostgreSQL in ${join(dataDir, EMBEDDED_PG_DIR)}. ` +
       `To start fresh, move it aside: mv ${old} ${old}.old (then start again). ` +
-      `To carry it over, start the earlier version (git checkout 5e9e40e && npm install && npm start), dump it with pg_dump through PGlite's socket server (npx @electric-sql/pglite-socket --db=${old}), ` +
-      `move it aside, start this version and restore the dump into it (docs/decisions/0016-embedded-postgres.md).`,
+      `To carry its data over, dump it and restore the dump into the new database: docs/decisions/0016-embedded-postgres.md says how.`,
   );
 }
 
