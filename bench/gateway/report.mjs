@@ -103,7 +103,7 @@ export function printNote(cfg, results, { code, pgVersion, noise }) {
     measured; each request carries the next of ${cfg.whoamiUsers} write tokens (${cfg.whoamiUsers} users made through the admin API, one
     organization membership each), so every cache holds ${cfg.whoamiUsers} entries; every request was checked to be 2xx. (a) uses
     a fresh Postgres database (DATABASE_URL) so it differs from (b) only by architecture; (a') is the default embedded
-    PGlite. (c) runs the token query on every request and answers no organizations; (d) keeps the
+    PostgreSQL (its own cluster under HUB_DATA_DIR, reached on a Unix socket; its CPU counts as Postgres). (c) runs the token query on every request and answers no organizations; (d) keeps the
     verified token and the user's organizations 30 s, as the gateway does (HUB_AUTH_CACHE_TTL_MS), so the ratio to (d)
     is like for like; "pg tx/req" shows the database work each setup really did per request. members: the same
     tokens, each asking for its own organization's 10 members; auth and the membership check come from those caches in

@@ -12,7 +12,7 @@
 //   BENCH_WORKLOADS [whoami,members] which authenticated reads to measure
 //   BENCH_REVOKE_REQUESTS [200]   sequential revocations of 1,000 credentials each (0: none)
 //   BENCH_REVOKE_REAL [10]        real (seeded, never sent) tokens among each request's 1,000
-//   BENCH_PGLITE [1]              also measure the all-in-one hub on its embedded PGlite
+//   BENCH_EMBEDDED [1]            also measure the all-in-one hub on its embedded PostgreSQL (the default)
 //   BENCH_ONLY                    e.g. "b,d": measure only these of a, a2, b, c, d, x
 //   BENCH_QUIET_WAIT_SECONDS [120] wait this long at most for other work on the machine to stop
 //   BENCH_ATTEMPTS [3]            measure again while other work disturbed a run
@@ -51,7 +51,7 @@ const cfg = {
   revokeWarmup: 10,
   storedTokens: 100_000,
   tokenUsers: 1000,
-  pglite: process.env.BENCH_PGLITE !== '0',
+  embedded: process.env.BENCH_EMBEDDED !== '0',
   quietWaitSeconds: num('BENCH_QUIET_WAIT_SECONDS', 120),
   attempts: num('BENCH_ATTEMPTS', 3),
   rounds: num('BENCH_ROUNDS', 3),
@@ -79,7 +79,7 @@ let pgVersion = '?';
 
 const labels = {
   a: '(a) all-in-one hub, Postgres, in-process bus',
-  a2: "(a') all-in-one hub, embedded PGlite (the default)",
+  a2: "(a') all-in-one hub, embedded PostgreSQL (npm start)",
   b: '(b) distributed: gateway + credentials + orgs, NATS, Postgres',
   c: '(c) bare Fastify + pg, token query per request, no cache',
   d: '(d) bare Fastify + pg, 30 s token and orgs cache (like gw)',
@@ -104,7 +104,8 @@ const WORKLOADS = {
     keys: ['a', 'x', 'a2', 'b', 'd'],
     labels: { d: '(d) bare Fastify + pg, cached token and orgs, members query' },
     pathOf: (s) => (i) => `/api/organizations/${s.orgs[i]}/members`,
-    ratios: { tops: ['b', 'a', 'x', 'a2'], bases: ['d'], targets: { b: TARGET_RATIO, a: 0.7, x: 0.7 } },
+    // The default mode (what npm start gives) against the bare handler: 60 % (issue 24).
+    ratios: { tops: ['b', 'a', 'x', 'a2'], bases: ['d'], targets: { b: TARGET_RATIO, a2: 0.6 } },
   },
 };
 
@@ -204,9 +205,9 @@ async function main() {
     const setup = await startHub({ root, logDir, adminToken, dataDir: join(workDir, 'hub-variant-data'), databaseUrl: dbUrl, name: 'hub-variant', main, nodeOptions });
     setups.x = { setup, dbUrl, tag, ...(await seed(setup.url, dbUrl, tag)) };
   }
-  if (cfg.pglite && want('a2')) {
-    // (a') all-in-one with its default embedded PGlite: what `npm start` gives.
-    const setup = await startHub({ root, logDir, adminToken, dataDir: join(workDir, 'hub-pglite-data'), name: 'hub-pglite' });
+  if (cfg.embedded && want('a2')) {
+    // (a') all-in-one with its default embedded PostgreSQL: what `npm start` gives.
+    const setup = await startHub({ root, logDir, adminToken, dataDir: join(workDir, 'hub-embedded-data'), name: 'hub-embedded' });
     setups.a2 = { setup, ...(await seed(setup.url, null, randomBase62(8))) };
   }
   {
@@ -283,7 +284,7 @@ async function cleanup() {
   if (distributedNats) {
     await distributedNats.stop().catch((e) => console.error(`could not stop the bench's nats-server: ${e.message}`));
   }
-  rmSync(join(workDir, 'hub-pglite-data'), { recursive: true, force: true });
+  rmSync(join(workDir, 'hub-embedded-data'), { recursive: true, force: true });
   rmSync(join(workDir, 'hub-pg-data'), { recursive: true, force: true });
 }
 

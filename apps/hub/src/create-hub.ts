@@ -1,6 +1,7 @@
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@hub/config';
 import { type BusMode, busModeFrom, RpcServer } from '@hub/messaging';
+import { EmbeddedPostgres, protectDataDir } from '@hub/persistence';
 import { CredentialsConfig } from '@hub/service-credentials';
 import { createGatewayApp, GatewayConfig } from '@hub/service-gateway';
 import { JobsConfig } from '@hub/service-jobs';
@@ -17,14 +18,20 @@ export interface Hub {
   adminToken: string;
   /** Where the admin token came from: made now (print it once), the data directory, or HUB_ADMIN_TOKEN. */
   adminTokenSource: AdminTokenSource;
+  /** The PostgreSQL the hub runs itself when DATABASE_URL is unset; stopped when the app closes. */
+  embeddedPostgres?: EmbeddedPostgres;
 }
 
 /**
  * Builds the all-in-one hub (not yet listening): every service in one process, in-process
- * transport unless NATS_URL is set, embedded PGlite unless DATABASE_URL is set.
+ * transport unless NATS_URL is set, an embedded PostgreSQL unless DATABASE_URL is set.
  */
 export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<Hub> {
   const gateway = loadConfig(GatewayConfig, env);
+  // Keys, tokens and the database live here: the hub's user's only (issue 22 item 3).
+  protectDataDir(gateway.HUB_DATA_DIR);
+  // First, so that a data directory it cannot use (an earlier version's PGlite) gets nothing new.
+  const embeddedPostgres = gateway.DATABASE_URL ? undefined : await EmbeddedPostgres.start({ dataDir: gateway.HUB_DATA_DIR });
   const admin = gateway.HUB_ADMIN_TOKEN ? { token: gateway.HUB_ADMIN_TOKEN, source: 'env' as const } : adminTokenFor(gateway.HUB_DATA_DIR);
   gateway.HUB_ADMIN_TOKEN = admin.token;
   const configs: HubConfigs = {
@@ -40,9 +47,18 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
   configs.jobs.HUB_SECRET_KEY ??= configs.webhooks.HUB_SECRET_KEY;
   // One process, one address: links point at this hub's own port unless told otherwise.
   for (const c of Object.values(configs)) c.HUB_PUBLIC_URL ??= `http://localhost:${gateway.PORT}`;
+  if (embeddedPostgres) {
+    for (const c of Object.values(configs)) {
+      // Migrations run at start on the embedded database, as the default says (HubConfig.migrateOnStart).
+      c.HUB_MIGRATE_ON_START ??= true;
+      c.DATABASE_URL = embeddedPostgres.url;
+    }
+  }
   const mode = busModeFrom(gateway);
-  const app = await createGatewayApp(HubModule.create(configs, mode), gateway, 'hub');
+  // The database stops with the app (SIGTERM, SIGINT or app.close()), once the app's connections are closed.
+  const stopDatabase = { provide: 'HUB_EMBEDDED_POSTGRES', useValue: { onApplicationShutdown: () => embeddedPostgres?.stopWhenIdle() } };
+  const app = await createGatewayApp(HubModule.create(configs, mode, [stopDatabase]), gateway, 'hub');
   await app.init();
   await app.get(RpcServer).listen('hub');
-  return { app, configs, mode, adminToken: admin.token, adminTokenSource: admin.source };
+  return { app, configs, mode, adminToken: admin.token, adminTokenSource: admin.source, embeddedPostgres };
 }

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { type NatsConnection } from 'nats';
 import { type DataSource } from 'typeorm';
@@ -23,9 +23,10 @@ export interface HubConfigs {
 /** Every service module in one process: the all-in-one composition. */
 @Module({})
 export class HubModule {
-  static create(configs: HubConfigs, mode: BusMode): DynamicModule {
+  static create(configs: HubConfigs, mode: BusMode, providers: Provider[] = []): DynamicModule {
     return {
       module: HubModule,
+      providers,
       imports: [
         MessagingModule.forRoot({
           mode,
@@ -33,7 +34,7 @@ export class HubModule {
           name: 'hub',
           retentionDays: configs.gateway.HUB_BUS_RETENTION_DAYS,
           // The in-process bus keeps its events in the hub's own database (schema `bus`).
-          store: { databaseUrl: configs.gateway.DATABASE_URL, dataDir: configs.gateway.HUB_DATA_DIR },
+          store: { databaseUrl: configs.gateway.DATABASE_URL },
         }),
         CredentialsModule.forRoot(configs.credentials),
         OrganizationsModule.forRoot(configs.organizations),

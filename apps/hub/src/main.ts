@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import { RpcClient } from '@hub/messaging';
 import { installRequestErrorBackstop } from '@hub/service-gateway';
+import { EmbeddedPostgresError } from '@hub/persistence';
 import { createHub } from './create-hub';
 import { ensureDemoUser } from './demo-user';
 
@@ -9,7 +10,8 @@ import { ensureDemoUser } from './demo-user';
 async function main(): Promise<void> {
   installRequestErrorBackstop();
   const hub = await createHub();
-  const { PORT, HOST, DATABASE_URL, HUB_DATA_DIR } = hub.configs.gateway;
+  const { PORT, HOST, HUB_DATA_DIR } = hub.configs.gateway;
+  const pgsql = hub.embeddedPostgres;
   const publicUrl = hub.configs.gateway.publicUrl;
   await hub.app.listen(PORT, HOST);
   const demo = await ensureDemoUser(hub.app.get(RpcClient));
@@ -17,7 +19,7 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `Hub is running at ${base} (public URL ${publicUrl})`,
-    `  database: ${DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${HUB_DATA_DIR}`}`,
+    `  database: ${pgsql ? `embedded PostgreSQL in ${pgsql.pgData}${pgsql.adopted ? ' (adopted, left running by an earlier start)' : ''}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  bus:      ${hub.mode.kind === 'nats' ? 'NATS' : 'in-process'}`,
     `  API docs: ${base}/docs`,
     '',
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  // What the user can fix (an earlier version's data directory, no binaries) is said plainly.
+  console.error(err instanceof EmbeddedPostgresError ? err.message : err);
   process.exit(1);
 });

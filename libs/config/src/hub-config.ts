@@ -7,7 +7,7 @@ const toBool = ({ value }: { value: unknown }): unknown =>
 
 /** Settings every app shares. Each variable is documented in the README's configuration table. */
 export class HubConfig {
-  /** Postgres connection string; when absent the embedded PGlite under HUB_DATA_DIR is used. */
+  /** Postgres connection string; when absent the all-in-one hub runs an embedded PostgreSQL under HUB_DATA_DIR. */
   @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must start with postgres:// or postgresql://' })
   DATABASE_URL?: string;
 
@@ -46,7 +46,7 @@ export class HubConfig {
   @IsInt() @Min(1) @Max(3650)
   HUB_BUS_RETENTION_DAYS: number = 7;
 
-  /** Run pending migrations at start. Defaults to on for the embedded database, off with DATABASE_URL. */
+  /** Run pending migrations at start. Defaults to on for the all-in-one hub's embedded database, off with DATABASE_URL. */
   @IsOptional() @Transform(toBool) @IsBoolean()
   HUB_MIGRATE_ON_START?: boolean;
 

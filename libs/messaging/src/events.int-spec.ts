@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { IsInt, Min } from 'class-validator';
 import { connect, type NatsConnection } from 'nats';
 import { type DeadLetterMessage, event, Events, streamName, Streams, subject } from '@hub/contracts';
@@ -25,7 +22,6 @@ const StrictConsumed = event<Strict>('test.events.strict', Strict);
 const StrictHeard = event<Strict>('test.events.heard', Strict);
 const Doomed = event<Strict>('test.events.doomed', Strict);
 const Parallel = event<N>('test.events.parallel', N);
-const tmp = (): string => mkdtempSync(join(tmpdir(), 'hub-bus-'));
 
 function waitUntil(cond: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -176,15 +172,10 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
   });
 }
 
-eventContract('in-process event bus on PGlite', async () => {
-  const bus = await InProcessEventBus.open({ dataDir: tmp() });
-  return { bus, close: () => bus.close() };
-});
-
 describeWithInfra('in-process bus on Postgres', () => {
   eventContract('in-process event bus on Postgres', async () => {
     const db = await createTestDatabase();
-    const bus = await InProcessEventBus.open({ databaseUrl: db.url, dataDir: tmp() });
+    const bus = await InProcessEventBus.open({ databaseUrl: db.url });
     return {
       bus,
       close: async () => {

@@ -1,12 +1,9 @@
 import { type DynamicModule, Inject, type INestApplicationContext, type LoggerService, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { IsInt, IsString, Min } from 'class-validator';
 import { ConflictError, HubError, type RequestContext, rpc, TailedReply } from '@hub/contracts';
-import { describeWithInfra, NATS_URL_FOR_TESTS } from '@hub/testing';
+import { createTestDatabase, describeWithInfra, NATS_URL_FOR_TESTS, type TestDatabase } from '@hub/testing';
 import { type BusMode } from './bus-mode';
 import { InProcessBroker } from './in-process/in-process-broker';
 import { InProcessRpcClient } from './in-process/in-process-rpc-client';
@@ -119,12 +116,12 @@ class CapturingLogger implements LoggerService {
 @Module({})
 class TestRoot {}
 
-async function serve(mode: BusMode, controllers: DynamicModule['controllers'], extra: DynamicModule['providers'] = []) {
+async function serve(mode: BusMode, controllers: DynamicModule['controllers'], extra: DynamicModule['providers'] = [], storeUrl?: string) {
   const logger = new CapturingLogger();
   const root: DynamicModule = {
     module: TestRoot,
-    // The in-process mode's event bus needs a store even where only RPC is tested: a scratch PGlite.
-    imports: [MessagingModule.forRoot({ mode, rpcTimeoutMs: 5000, name: 'rpc-test', store: { dataDir: mkdtempSync(join(tmpdir(), 'rpc-test-')) } })],
+    // The in-process mode's event bus needs a store even where only RPC is tested: a scratch database.
+    imports: [MessagingModule.forRoot({ mode, rpcTimeoutMs: 5000, name: 'rpc-test', store: { databaseUrl: storeUrl } })],
     controllers,
     providers: extra,
   };
@@ -219,10 +216,19 @@ function rpcContract(name: string, setup: () => Promise<Setup>): void {
   });
 }
 
-rpcContract('in-process transport', async () => {
-  const broker = new InProcessBroker();
-  const { app, logger } = await serve({ kind: 'in-process', broker }, [TestHandler]);
-  return { client: new InProcessRpcClient(broker, 5000), logger, close: () => app.close() };
+describeWithInfra('in-process (the bus store on Postgres)', () => {
+  rpcContract('in-process transport', async () => {
+    const broker = new InProcessBroker();
+    const db: TestDatabase = await createTestDatabase();
+    const { app, logger } = await serve({ kind: 'in-process', broker }, [TestHandler], [], db.url);
+    return {
+      client: new InProcessRpcClient(broker, 5000), logger,
+      close: async () => {
+        await app.close();
+        await db.drop();
+      },
+    };
+  });
 });
 
 describeWithInfra('over real NATS', () => {

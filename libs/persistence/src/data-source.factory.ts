@@ -1,9 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import * as pg from 'pg';
 import { DataSource, type DataSourceOptions, type EntitySchema, type MixedList } from 'typeorm';
-import { PGliteDriver } from 'typeorm-pglite';
-import { SerialPGlitePool } from './pglite-serial-pool';
 
 export interface ServiceDataSourceOptions {
   /** The service's own Postgres schema; it never reads another's. */
@@ -12,25 +8,9 @@ export interface ServiceDataSourceOptions {
   entities: MixedList<Function | string | EntitySchema>;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations: MixedList<Function | string>;
-  /** Postgres when set; otherwise the embedded PGlite under dataDir. */
+  /** The Postgres server (the all-in-one hub's embedded one unless DATABASE_URL names another). */
   databaseUrl?: string;
-  dataDir: string;
   poolSize?: number;
-}
-
-let pgliteDriver: PGliteDriver | undefined;
-
-/**
- * One PGlite per process (typeorm-pglite keeps a single instance): every service of the
- * all-in-one process shares it, each in its own schema.
- */
-function embeddedDriver(dataDir: string): PGliteDriver {
-  if (!pgliteDriver) {
-    const dir = resolve(dataDir, 'pglite');
-    mkdirSync(dir, { recursive: true });
-    pgliteDriver = new PGliteDriver({ dataDir: dir });
-  }
-  return pgliteDriver;
 }
 
 export function serviceDataSourceOptions(o: ServiceDataSourceOptions): DataSourceOptions {
@@ -44,14 +24,10 @@ export function serviceDataSourceOptions(o: ServiceDataSourceOptions): DataSourc
     synchronize: false,
     migrationsRun: false,
   };
-  if (o.databaseUrl) {
-    // Pass the driver: a lazily required `pg` is left out of the built app (toolchain trap 4).
-    return { ...common, url: o.databaseUrl, driver: pg, poolSize: o.poolSize ?? 10, applicationName: `hub-${o.schema}` };
-  }
-  // typeorm-pglite's own pool lets transactions interleave in PGlite's one session; ours
-  // serializes them (see SerialPGlitePool). The driver instance still sets PGlite's options.
-  embeddedDriver(o.dataDir);
-  return { ...common, driver: { Pool: SerialPGlitePool } };
+  // A distributed service has no embedded database: the all-in-one hub starts one and sets the URL.
+  if (!o.databaseUrl) throw new Error('DATABASE_URL is required: set it to a PostgreSQL server (only the all-in-one hub runs an embedded one)');
+  // Pass the driver: a lazily required `pg` is left out of the built app (toolchain trap 4).
+  return { ...common, url: o.databaseUrl, driver: pg, poolSize: o.poolSize ?? 10, applicationName: `hub-${o.schema}` };
 }
 
 /** Creates the schema if needed, then runs pending migrations. Returns how many ran. */

@@ -3,3 +3,4 @@ export * from './data-source.factory';
 export * from './service-persistence.module';
 export * from './prepared-query';
 export * from './vacuum';
+export * from './embedded-postgres';

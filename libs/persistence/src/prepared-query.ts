@@ -4,14 +4,8 @@ interface PgPool {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
-/** True when the DataSource runs on a Postgres server (a URL), not on the embedded PGlite. */
-export function onPostgres(ds: DataSource): boolean {
-  return 'url' in ds.options && Boolean(ds.options.url);
-}
-
-/** node-postgres's pool behind the DataSource, when it runs on Postgres. */
+/** node-postgres's pool behind the DataSource. */
 function pgPool(ds: DataSource): PgPool | null {
-  if (!onPostgres(ds)) return null;
   const master = (ds.driver as unknown as { master?: unknown }).master;
   return master && typeof (master as PgPool).query === 'function' ? (master as PgPool) : null;
 }
@@ -19,7 +13,7 @@ function pgPool(ds: DataSource): PgPool | null {
 /**
  * Runs a hot query as a named prepared statement on Postgres: planned once per connection
  * instead of on every call (bench:gateway measured Postgres CPU per token lookup about 4x
- * lower). TypeORM's `query` cannot name statements; PGlite gets the plain query.
+ * lower). TypeORM's `query` cannot name statements.
  *
  * Only for statements whose plan cannot depend on a table's size. After five executions
  * Postgres may keep a generic plan for the connection's life, re-planned only when the table's
@@ -28,6 +22,7 @@ function pgPool(ds: DataSource): PgPool | null {
  * off (this machine's CI Postgres: `bench:webhooks` all-in-one spent its time scanning
  * `webhooks.deliveries` once per outcome batch). Statements over tables that grow from empty,
  * run once per batch, are planned per call instead: that costs a fraction of a millisecond per batch.
+ * Without a node-postgres pool behind the DataSource (a test's stub) it is a plain query.
  */
 export async function preparedQuery<T>(ds: DataSource, name: string, text: string, values: unknown[]): Promise<T[]> {
   const pool = pgPool(ds);

@@ -4,7 +4,6 @@ import {
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { runMigrations, type ServiceDataSourceOptions, serviceDataSourceOptions } from './data-source.factory';
-import { onPostgres } from './prepared-query';
 import { vacuumedByNobody, vacuumLikeAutovacuum } from './vacuum';
 
 export interface ServicePersistenceOptions extends ServiceDataSourceOptions {
@@ -34,12 +33,12 @@ const FIRST_VACUUM_MS = 60_000;
 const VACUUM_EVERY_MS = 10 * 60_000;
 
 /**
- * Where nothing else vacuums the database (the embedded PGlite, which has no autovacuum launcher,
- * or a Postgres server with `autovacuum = off`), a service vacuums its own schema as autovacuum
- * would: a minute after start, then every 10 minutes, one replica at a time (an advisory lock).
- * Its queue tables would otherwise keep every dead row version and the planner would never learn
- * their sizes. On Postgres it says so once at warn; with autovacuum on (the default) it does
- * nothing. The in-process bus vacuums its own schema likewise (decision 0011).
+ * Where nothing else vacuums the database (a Postgres server with `autovacuum = off`), a service
+ * vacuums its own schema as autovacuum would: a minute after start, then every 10 minutes, one
+ * replica at a time (an advisory lock). Its queue tables would otherwise keep every dead row
+ * version and the planner would never learn their sizes. It says so once at warn; with
+ * autovacuum on (the default, and the all-in-one hub's embedded Postgres) it does nothing. The
+ * in-process bus vacuums its own schema likewise (decision 0011).
  */
 @Injectable()
 export class ServiceVacuum implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -55,9 +54,7 @@ export class ServiceVacuum implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     if (!(await vacuumedByNobody(this.ds))) return;
-    if (onPostgres(this.ds)) {
-      this.logger.warn(`autovacuum is off on this Postgres: vacuuming schema ${this.options.schema} every ${VACUUM_EVERY_MS / 60_000} minutes (turn autovacuum on instead)`);
-    }
+    this.logger.warn(`autovacuum is off on this Postgres: vacuuming schema ${this.options.schema} every ${VACUUM_EVERY_MS / 60_000} minutes (turn autovacuum on instead)`);
     this.schedule(FIRST_VACUUM_MS);
   }
 
@@ -68,8 +65,6 @@ export class ServiceVacuum implements OnApplicationBootstrap, OnApplicationShutd
 
   /** One pass, if no other replica is vacuuming this schema; returns the tables vacuumed. */
   async vacuumOnce(): Promise<string[]> {
-    // PGlite is one process's one session: no other replica, and a second runner would wait for the first.
-    if (!onPostgres(this.ds)) return vacuumLikeAutovacuum(this.ds, this.options.schema);
     const runner = this.ds.createQueryRunner();
     try {
       const [lock] = (await runner.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS got`, [`hub-vacuum:${this.options.schema}`])) as { got: boolean }[];
@@ -127,7 +122,7 @@ export type ServiceStorage = Pick<ServicePersistenceOptions, 'name' | 'schema' |
 
 export function persistenceOptions(
   storage: ServiceStorage,
-  config: { DATABASE_URL?: string; HUB_DATA_DIR: string; migrateOnStart: boolean },
+  config: { DATABASE_URL?: string; migrateOnStart: boolean },
 ): ServicePersistenceOptions {
-  return { ...storage, databaseUrl: config.DATABASE_URL, dataDir: config.HUB_DATA_DIR, migrateOnStart: config.migrateOnStart };
+  return { ...storage, databaseUrl: config.DATABASE_URL, migrateOnStart: config.migrateOnStart };
 }

@@ -1,10 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as pg from 'pg';
 import { DataSource } from 'typeorm';
 import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
-import { serviceDataSourceOptions } from './data-source.factory';
 import { ServiceVacuum, type ServicePersistenceOptions } from './service-persistence.module';
 
 /** A distributed service on a Postgres without autovacuum vacuums its own schema, one replica at a time. */
@@ -12,7 +8,7 @@ describeWithInfra('ServiceVacuum on Postgres', () => {
   let db: TestDatabase;
   let ds: DataSource;
   const options = (schema: string): ServicePersistenceOptions =>
-    ({ name: schema, schema, entities: [], migrations: [], dataDir: '', migrateOnStart: false, databaseUrl: db.url });
+    ({ name: schema, schema, entities: [], migrations: [], migrateOnStart: false, databaseUrl: db.url });
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -51,31 +47,5 @@ describeWithInfra('ServiceVacuum on Postgres', () => {
       `SELECT schemaname AS schema, n_dead_tup::int AS dead FROM pg_stat_user_tables WHERE relname = 'queue' ORDER BY schemaname`,
     )) as { schema: string; dead: number }[];
     expect(dead).toEqual([{ schema: 'svc_a', dead: 0 }, { schema: 'svc_b', dead: 290 }]);
-  }, 30_000);
-});
-
-/** PGlite has no autovacuum launcher: in the all-in-one process every service vacuums its own schema. */
-describe('ServiceVacuum on the embedded PGlite', () => {
-  let ds: DataSource;
-
-  beforeAll(async () => {
-    ds = await new DataSource(serviceDataSourceOptions({ schema: 'svc_c', entities: [], migrations: [], dataDir: mkdtempSync(join(tmpdir(), 'svc-vacuum-')) })).initialize();
-    await ds.query('CREATE SCHEMA svc_c');
-    await ds.query('CREATE TABLE svc_c.queue (id int PRIMARY KEY)');
-    await ds.query('INSERT INTO svc_c.queue SELECT generate_series(1, 300)');
-    await ds.query('DELETE FROM svc_c.queue WHERE id > 10');
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const rows = (await ds.query(`SELECT n_dead_tup::int AS n FROM pg_stat_user_tables WHERE schemaname = 'svc_c'`)) as { n: number }[];
-      if ((rows[0]?.n ?? 0) >= 290 || Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  });
-
-  afterAll(() => ds?.destroy());
-
-  it('vacuums the schema (PGlite: one session, no lock needed)', async () => {
-    const vacuum = new ServiceVacuum({ name: 'svc_c', schema: 'svc_c', entities: [], migrations: [], dataDir: '', migrateOnStart: false }, ds);
-    expect(await vacuum.vacuumOnce()).toEqual(['svc_c.queue']);
   }, 30_000);
 });

@@ -1,15 +1,11 @@
 import { type DataSource } from 'typeorm';
-import { onPostgres } from './prepared-query';
 
 /**
- * Whether this database is vacuumed by nobody but us: PGlite runs Postgres single-user, without
- * the autovacuum launcher (its `autovacuum` setting still reads `on`: a table updated 100,000
- * times kept every dead row version), and a Postgres may run with `autovacuum = off` (this
- * machine's CI cluster does). Queue-like tables (the bus's pending messages, webhook deliveries,
- * outboxes) then keep every dead row version and the planner never learns their size.
+ * Whether this database is vacuumed by nobody but us: a Postgres may run with `autovacuum = off`
+ * (this machine's CI cluster does). Queue-like tables (the bus's pending messages, webhook
+ * deliveries, outboxes) then keep every dead row version and the planner never learns their size.
  */
 export async function vacuumedByNobody(ds: DataSource): Promise<boolean> {
-  if (!onPostgres(ds)) return true;
   const [row] = (await ds.query(`SELECT current_setting('autovacuum') AS on`)) as { on: string }[];
   return row?.on !== 'on';
 }
@@ -17,9 +13,8 @@ export async function vacuumedByNobody(ds: DataSource): Promise<boolean> {
 /**
  * What autovacuum would do, once: VACUUM (ANALYZE) of the tables past its default thresholds
  * (dead rows over 50 + 20 % of the live ones, or changes since the last analyze over 50 + 10 %),
- * skipping tables another session holds. On Postgres it is throttled as autovacuum is (2 ms
- * pauses), so a busy hub barely notices; on PGlite, whose one connection waits meanwhile, it runs
- * flat out. Only `schema`'s tables when given (a service's own). Returns the tables it vacuumed.
+ * skipping tables another session holds, throttled as autovacuum is (2 ms pauses), so a busy hub
+ * barely notices. Only `schema`'s tables when given (a service's own). Returns the tables it vacuumed.
  */
 export async function vacuumLikeAutovacuum(ds: DataSource, schema?: string): Promise<string[]> {
   const rows = (await ds.query(
@@ -33,9 +28,9 @@ export async function vacuumLikeAutovacuum(ds: DataSource, schema?: string): Pro
   if (tables.length === 0) return [];
   const runner = ds.createQueryRunner();
   try {
-    if (onPostgres(ds)) await runner.query(`SET vacuum_cost_delay = '2ms'`);
+    await runner.query(`SET vacuum_cost_delay = '2ms'`);
     await runner.query(`VACUUM (ANALYZE, SKIP_LOCKED) ${tables.join(', ')}`);
-    if (onPostgres(ds)) await runner.query('RESET vacuum_cost_delay');
+    await runner.query('RESET vacuum_cost_delay');
   } finally {
     await runner.release();
   }

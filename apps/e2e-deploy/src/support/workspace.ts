@@ -8,7 +8,7 @@ import { repoDir, repoExists, repoFile, repoTree } from './repo-files';
 /** The HTTP edge: the one app whose port is published and that waits for every service. */
 export const GATEWAY = 'gateway';
 
-/** Every service in one process (embedded PGlite, in-process bus): compose only, never k8s. */
+/** Every service in one process (embedded PostgreSQL, in-process bus): compose only, never k8s. */
 export const ALL_IN_ONE = 'hub';
 
 /**

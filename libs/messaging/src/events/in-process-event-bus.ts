@@ -11,7 +11,7 @@ interface Listener {
 }
 
 const PRUNE_EVERY_MS = 3600_000;
-/** The bus tables' VACUUM, where nothing else runs one (PGlite, autovacuum off): a minute after start, then every 10. */
+/** The bus tables' VACUUM, where nothing else runs one (a Postgres with autovacuum off): a minute after start, then every 10. */
 const VACUUM_FIRST_MS = 60_000;
 const VACUUM_EVERY_MS = 600_000;
 

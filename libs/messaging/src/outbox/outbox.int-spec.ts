@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { IsInt, Min } from 'class-validator';
 import * as pg from 'pg';
 import { DataSource } from 'typeorm';
@@ -47,7 +44,7 @@ describeWithInfra('transactional outbox on Postgres', () => {
     db = await createTestDatabase();
     ds = await new DataSource({ type: 'postgres', url: db.url, driver: pg, poolSize: 4 }).initialize();
     await createOutboxTables(ds, 'svc');
-    bus = await InProcessEventBus.open({ databaseUrl: db.url, dataDir: mkdtempSync(join(tmpdir(), 'hub-outbox-')) });
+    bus = await InProcessEventBus.open({ databaseUrl: db.url });
     await bus.consume({ stream: 'TEST', durable: 'outbox-reader', source: Stepped, handler: async (p, meta) => void got.push({ n: p.n, meta }) });
   });
 

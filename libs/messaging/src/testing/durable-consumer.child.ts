@@ -1,6 +1,6 @@
 /**
  * A child process of durable-in-process.int-spec.ts (run with @swc-node/register): the real
- * in-process bus on a PGlite data directory, with one durable consumer.
+ * in-process bus with its store in the database DATABASE_URL names, with one durable consumer.
  *   hold: consume with a handler that never finishes (killed "mid-handling"), publish two events
  *   take: consume and acknowledge whatever is pending
  */
@@ -15,8 +15,8 @@ class Note {
 }
 const Noted = event<Note>('test.crash.noted', Note);
 
-async function main(mode: string, dataDir: string): Promise<void> {
-  const bus = await InProcessEventBus.open({ dataDir });
+async function main(mode: string, databaseUrl: string): Promise<void> {
+  const bus = await InProcessEventBus.open({ databaseUrl });
   await bus.consume({
     stream: 'TEST_CRASH', durable: 'crash-test', source: Noted,
     handler: async (p, meta) => {
@@ -32,7 +32,7 @@ async function main(mode: string, dataDir: string): Promise<void> {
   process.stdout.write('READY\n');
 }
 
-main(process.argv[2] ?? 'take', process.env['DATA_DIR'] ?? '').catch((err: unknown) => {
+main(process.argv[2] ?? 'take', process.env['DATABASE_URL'] ?? '').catch((err: unknown) => {
   process.stderr.write(`${String(err)}\n`);
   process.exit(1);
 });

@@ -9,7 +9,7 @@ import { jobsMigrations } from '.';
 const box = new SecretBox('jobs-migration-test-key', 'hub-job-secrets');
 
 async function migrate(url: string, migrations: (new () => unknown)[]): Promise<void> {
-  const ds = await new DataSource(serviceDataSourceOptions({ schema: 'jobs', entities: [], migrations, databaseUrl: url, dataDir: '/nonexistent', poolSize: 1 })).initialize();
+  const ds = await new DataSource(serviceDataSourceOptions({ schema: 'jobs', entities: [], migrations, databaseUrl: url, poolSize: 1 })).initialize();
   try {
     await runMigrations(ds, 'jobs');
   } finally {

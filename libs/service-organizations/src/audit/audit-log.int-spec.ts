@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type DataSource } from 'typeorm';
 import { loadConfig } from '@hub/config';
 import { type AuditEventMessage, type AuditFilter, type AuditPage, type AuditPageRpc } from '@hub/contracts';
@@ -64,7 +61,7 @@ describeWithInfra('audit log pages (organizations, real Postgres)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await openDataSource({ schema: 'organizations', entities: [], migrations: ORGANIZATIONS_MIGRATIONS, databaseUrl: db.url, dataDir: mkdtempSync(join(tmpdir(), 'audit-')), poolSize: 2 });
+    ds = await openDataSource({ schema: 'organizations', entities: [], migrations: ORGANIZATIONS_MIGRATIONS, databaseUrl: db.url, poolSize: 2 });
     await runMigrations(ds, 'organizations');
     log = new AuditLog(ds, loadConfig(OrganizationsConfig, {}));
     await seed(ds, ORG, 0, 30_000);

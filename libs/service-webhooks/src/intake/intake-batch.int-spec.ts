@@ -25,7 +25,7 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource(serviceDataSourceOptions({ schema: 'webhooks', entities: [], migrations: WEBHOOKS_MIGRATIONS, databaseUrl: db.url, dataDir: '/nonexistent', poolSize: 2 })).initialize();
+    ds = await new DataSource(serviceDataSourceOptions({ schema: 'webhooks', entities: [], migrations: WEBHOOKS_MIGRATIONS, databaseUrl: db.url, poolSize: 2 })).initialize();
     await runMigrations(ds, 'webhooks');
     queue = new DeliveryQueue(ds, Object.assign(new WebhooksConfig(), { HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: 3 }));
     batch = new IntakeBatch(queue);

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
 import { BusStore } from './bus-store';
 
@@ -15,7 +12,7 @@ describeWithInfra('the all-in-one bus on Postgres: a consumer at the head of con
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    store = await BusStore.open({ databaseUrl: db.url, dataDir: mkdtempSync(join(tmpdir(), 'bus-race-')) });
+    store = await BusStore.open({ databaseUrl: db.url });
     await store.ensureConsumer(consumer, 'race.>');
   });
 

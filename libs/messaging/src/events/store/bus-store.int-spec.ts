@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
 import { BusStore } from './bus-store';
 
@@ -10,7 +7,7 @@ describeWithInfra('the all-in-one bus keeps events HUB_BUS_RETENTION_DAYS days',
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    store = await BusStore.open({ databaseUrl: db.url, dataDir: mkdtempSync(join(tmpdir(), 'bus-store-')), retentionDays: 2 });
+    store = await BusStore.open({ databaseUrl: db.url, retentionDays: 2 });
   });
 
   afterAll(async () => {

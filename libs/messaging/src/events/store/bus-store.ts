@@ -12,10 +12,9 @@ export const FETCH_LIMIT = 500;
 /** How long the bus keeps events unless HUB_BUS_RETENTION_DAYS says otherwise. */
 export const DEFAULT_RETENTION_DAYS = 7;
 
-/** Where the all-in-one bus keeps its events: the hub's own database (Postgres or PGlite). */
+/** Where the all-in-one bus keeps its events: the hub's own database. */
 export interface BusStoreOptions {
   databaseUrl?: string;
-  dataDir: string;
   /** Days events are kept (HUB_BUS_RETENTION_DAYS), as the JetStream streams' max age. Default 7. */
   retentionDays?: number;
 }
@@ -46,7 +45,7 @@ export class BusStore {
 
   static async open(o: BusStoreOptions): Promise<BusStore> {
     const ds = await new DataSource({
-      ...serviceDataSourceOptions({ schema: BUS_SCHEMA, entities: [], migrations: BUS_MIGRATIONS, databaseUrl: o.databaseUrl, dataDir: o.dataDir, poolSize: 4 }),
+      ...serviceDataSourceOptions({ schema: BUS_SCHEMA, entities: [], migrations: BUS_MIGRATIONS, databaseUrl: o.databaseUrl, poolSize: 4 }),
       name: 'bus',
     }).initialize();
     await runMigrations(ds, BUS_SCHEMA);

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// `npm start`: the all-in-one hub (dist/apps/hub/main.js), built first when it is missing or
+// older than any of its sources. `npm install` builds it already (tools/prepare.mjs), so a
+// newcomer's first start only starts; checking file times here costs milliseconds where Nx's
+// own up-to-date check costs seconds (decision 0016).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { constants } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const main = join(root, 'dist/apps/hub/main.js');
+
+/** What the hub's bundle is made of: the apps' and libs' sources and the build's settings. */
+const SOURCES = ['apps/hub', 'libs', 'tools/webpack', 'tsconfig.base.json', 'package.json', 'package-lock.json'];
+const TEST_FILE = /\.(spec|int-spec|e2e-spec)\.ts$/;
+
+function newest(path) {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (!st) return 0;
+  if (!st.isDirectory()) return TEST_FILE.test(path) ? 0 : st.mtimeMs;
+  let latest = st.mtimeMs;
+  for (const name of readdirSync(path)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    latest = Math.max(latest, newest(join(path, name)));
+  }
+  return latest;
+}
+
+export function hubIsBuilt() {
+  if (!existsSync(main)) return false;
+  const built = statSync(main).mtimeMs;
+  return SOURCES.every((s) => newest(join(root, s)) <= built);
+}
+
+export function buildHub() {
+  const bin = createRequire(join(root, 'package.json')).resolve('nx/bin/nx');
+  const nx = spawnSync(process.execPath, [bin, 'build', 'hub'], { cwd: root, stdio: 'inherit', env: { NX_DAEMON: 'false', ...process.env } });
+  return nx.status === 0;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (!hubIsBuilt()) {
+    process.stdout.write('Building the hub (its sources changed since the last build)…\n');
+    if (!buildHub()) process.exit(1);
+  }
+  const hub = spawn(process.execPath, [main, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+  // The hub stops its own database on SIGINT/SIGTERM; pass on what is sent to this process alone.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => hub.kill(signal));
+  hub.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
+}
