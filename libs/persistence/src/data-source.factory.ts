@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import * as pg from 'pg';
 import { DataSource, type DataSourceOptions, type EntitySchema, type MixedList } from 'typeorm';
 import { PGliteDriver } from 'typeorm-pglite';
-import { SerialPGlitePool } from './pglite-serial-pool';
+import { serialPGlitePool } from './pglite-serial-pool';
 
 export interface ServiceDataSourceOptions {
   /** The service's own Postgres schema; it never reads another's. */
@@ -49,9 +49,8 @@ export function serviceDataSourceOptions(o: ServiceDataSourceOptions): DataSourc
     return { ...common, url: o.databaseUrl, driver: pg, poolSize: o.poolSize ?? 10, applicationName: `hub-${o.schema}` };
   }
   // typeorm-pglite's own pool lets transactions interleave in PGlite's one session; ours
-  // serializes them (see SerialPGlitePool). The driver instance still sets PGlite's options.
-  embeddedDriver(o.dataDir);
-  return { ...common, driver: { Pool: SerialPGlitePool } };
+  // serializes them (see serialPGlitePool). The driver instance still sets PGlite's options.
+  return { ...common, driver: { Pool: serialPGlitePool(embeddedDriver(o.dataDir)) } };
 }
 
 /** Creates the schema if needed, then runs pending migrations. Returns how many ran. */
