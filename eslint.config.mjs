@@ -48,6 +48,18 @@ export default [
       // Config classes annotate defaults on purpose: swc emits design:type only from annotations.
       '@typescript-eslint/no-inferrable-types': ['error', { ignoreProperties: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      // A framework's internals change without notice: an upgrade must break the build, not the
+      // hub silently (issue 23). Package roots only; `@nestjs/platform-fastify` is a root.
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^@nestjs/[^/]+/.+', message: "Import from the package root ('@nestjs/common', '@nestjs/core'…): paths below it are Nest's internals." },
+            { regex: '^(class-transformer|class-validator|fastify|typeorm|nats|rxjs|pg)/.+', message: "Import from the package root: paths below it are the library's internals." },
+            { regex: '^(@[^/]+/)?[^/.@][^/]*/(dist|cjs|esm|lib|build|src|types|internal)(/|$)', message: "Import what the package exports, not its build output: files there are its internals." },
+          ],
+        },
+      ],
     },
   },
 ];

@@ -1,9 +1,7 @@
-// The import below has no types of its own; webpack builds do not see ambient files, so name it here.
-// eslint-disable-next-line @typescript-eslint/triple-slash-reference
-/// <reference path="./class-transformer-storage.d.ts" />
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage } from 'class-validator';
-import { type ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+
+type ValidationMetadata = ReturnType<ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']>[number];
 
 /** A JSON Schema (draft 7, the AsyncAPI schema format's base), inlined: no `$ref`. */
 export type JsonSchema = { [key: string]: unknown };
@@ -53,10 +51,16 @@ const ARRAY_RULES: Record<string, Rule> = {
 const CONDITIONAL = 'conditionalValidation';
 const NESTED = 'nestedValidation';
 
-function nestedClass(target: object, property: string): (new () => unknown) | undefined {
-  const meta = defaultMetadataStorage.findTypeMetadata(target as new () => unknown, property);
-  const cls = meta?.typeFunction();
-  return typeof cls === 'function' ? (cls as new () => unknown) : undefined;
+/**
+ * The class `@Type` names for a property, found through class-transformer's public API: an
+ * empty object given for the property comes back as an instance of that class (of each item's
+ * class for an array property). No `@Type`: it stays a plain object.
+ */
+function nestedClass(target: new () => unknown, property: string): (new () => unknown) | undefined {
+  const probe = plainToInstance(target, { [property]: {} }) as Record<string, unknown>;
+  const value = probe[property];
+  const cls = typeof value === 'object' && value !== null ? (value.constructor as unknown) : undefined;
+  return typeof cls === 'function' && cls !== Object ? (cls as new () => unknown) : undefined;
 }
 
 /** `IsOptional` also lets `null` through (class-validator skips null and undefined alike). */

@@ -7,7 +7,6 @@ import { limitBodyTime } from './http/edge-guards';
 import { answerClientError, answerFrameworkError, MAX_PARAM_LENGTH } from './http/edge-errors';
 import { registerJsonParser } from './http/json-body';
 import { assignRequestId, requestIdFor } from './http/request-context';
-import { installRouteExecutor } from './http/route-executor';
 import { setSecurityHeaders } from './http/security-headers';
 import { refuseBadText } from './http/text-guard';
 import { serveAsyncApi } from './openapi/asyncapi';
@@ -16,8 +15,9 @@ import { serveOpenApi } from './openapi/openapi';
 /**
  * Creates (not yet listening) the Fastify-based Nest app for a root module that includes
  * GatewayModule: request ids, body limit and timeout, connection cap, trusted proxies, error
- * shape (ours even for errors Fastify or Node raise first), security headers, metrics, OpenAPI and AsyncAPI,
- * and every controller route served by the route executor instead of Nest's router pipeline.
+ * shape (ours even for errors Fastify or Node raise first), security headers, metrics, OpenAPI and AsyncAPI.
+ * Controller routes run through Nest's own router pipeline (the edge guard, pipe and filter are
+ * APP_* providers of GatewayCoreModule).
  */
 export async function createGatewayApp(root: Type | DynamicModule, config: GatewayConfig, name = 'gateway'): Promise<NestFastifyApplication> {
   const app = await createFastifyApp(root, {
@@ -44,6 +44,5 @@ export async function createGatewayApp(root: Type | DynamicModule, config: Gatew
   fastify.addHook('preValidation', refuseBadText);
   serveOpenApi(app);
   serveAsyncApi(app);
-  installRouteExecutor(app);
   return app;
 }

@@ -35,7 +35,6 @@ export class GatewayCoreModule {
         Authenticator,
         RateLimits,
         OrgAccess,
-        // Providers of their own too: the route executor runs these same instances.
         EdgeGuard,
         HttpErrorFilter,
         HubValidationPipe,

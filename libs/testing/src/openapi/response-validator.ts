@@ -1,3 +1,5 @@
+// Ajv's documented entry point for JSON Schema 2020-12 (OpenAPI 3.1), not an internal file.
+// eslint-disable-next-line no-restricted-imports
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 

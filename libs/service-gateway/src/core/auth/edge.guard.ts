@@ -1,4 +1,4 @@
-import { type CanActivate, type ExecutionContext, Injectable, type Type } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { RateLimits } from '../rate-limit/rate-limits';
@@ -28,11 +28,6 @@ export class EdgeGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const http = context.switchToHttp();
     return this.admit(http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), this.rules.of(context));
-  }
-
-  /** What a route's decorators ask of the edge, read once (the route executor asks at start). */
-  rulesFor(handler: (...args: never[]) => unknown, controller: Type): RouteRules {
-    return this.rules.for(handler, controller);
   }
 
   /** The guard's decision for one request: true, false (a 403), or a promise of either. */
