@@ -1,3 +1,4 @@
+import { scimOktaEntraScenarios } from '@hub/testing';
 import { connect, type NatsConnection } from 'nats';
 import {
   scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios, edgeBodiesScenarios, noAccessScenarios, auditExportCutOffScenarios,
@@ -73,6 +74,7 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   mcpScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   scimScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   scimIdentityProviderScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
+  scimOktaEntraScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   membersAdminScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   noAccessScenarios(() => ({ baseUrl: gatewayA, gateways: [gatewayA, gatewayB], adminToken: ADMIN, jobs: false }));
   auditExportCutOffScenarios(() => ({ baseUrl: gatewayA, gateways: [gatewayA, gatewayB], adminToken: ADMIN, databaseUrl: db.url }));

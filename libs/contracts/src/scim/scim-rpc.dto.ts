@@ -23,6 +23,10 @@ export class ScimListRpc extends ScimOrgRpc {
 export class ScimResourceRpc extends ScimOrgRpc {
   @Matches(OBJECT_ID_PATTERN)
   id!: string;
+
+  /** The request's If-Match (RFC 7644 3.14): a change applies only to that version (else 412, nothing applied). */
+  @IsOptional() @IsString() @Length(0, 1000)
+  ifMatch?: string;
 }
 
 /** A create or replace: the SCIM resource as the identity provider sent it (read leniently by the service). */
@@ -32,6 +36,10 @@ export class ScimWriteRpc extends ScimOrgRpc {
 
   @IsObject()
   resource!: Record<string, unknown>;
+
+  /** As in ScimResourceRpc: the If-Match of a PUT. */
+  @IsOptional() @IsString() @Length(0, 1000)
+  ifMatch?: string;
 }
 
 /** A PATCH: the PatchOp message as sent (Operations with op, path, value). */
@@ -45,6 +53,8 @@ export interface ScimUserRecord {
   id: string;
   /** The hub user it provisions (not rendered: the gateway drops its cached memberships). */
   userId: string;
+  /** The hub name of that user (decision 0421: derived from the first userName, kept when userName changes). */
+  hubName: string;
   userName: string;
   externalId: string | null;
   givenName: string | null;

@@ -1,4 +1,5 @@
-import { SCIM_MAX_RESULTS, ScimInvalidValueError } from '@hub/contracts';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
+import { SCIM_MAX_RESULTS, scimEtagMatches, ScimInvalidValueError } from '@hub/contracts';
 
 export interface ScimQuery {
   filter?: string;
@@ -40,4 +41,24 @@ export function scimQuery(q: Record<string, unknown>): ScimQuery {
 export function scimBody(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ScimInvalidValueError('Request body must be a JSON object (a SCIM resource or PatchOp message)');
   return body as Record<string, unknown>;
+}
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  const text = Array.isArray(v) ? v.join(', ') : v;
+  if (text !== undefined && text.length > 1000) throw new ScimInvalidValueError(`${name} must be at most 1000 characters`);
+  return text;
+}
+
+/** The If-Match of a change (RFC 7644 3.14), passed to the service that checks it on the locked resource. */
+export function ifMatch(req: FastifyRequest): string | undefined {
+  return header(req, 'if-match');
+}
+
+/** RFC 7644 3.14: a GET whose If-None-Match names the current version answers 304 without a body. */
+export function notModified(req: FastifyRequest, reply: FastifyReply, version: number): boolean {
+  const tags = header(req, 'if-none-match');
+  if (tags === undefined || !scimEtagMatches(tags, version)) return false;
+  void reply.status(304).header('etag', `W/"${version}"`);
+  return true;
 }

@@ -5,11 +5,11 @@ import { ISO } from './scim-org';
 import { type ScimUserState } from './scim-user.state';
 
 interface Row {
-  id: string; user_id: string; user_name: string; external_id: string | null; given_name: string | null; family_name: string | null;
+  id: string; user_id: string; hub_name: string; user_name: string; external_id: string | null; given_name: string | null; family_name: string | null;
   emails: string; active: boolean; version: number; created: string; last_modified: string;
 }
 
-const COLUMNS = `id, user_id, user_name, external_id, given_name, family_name, emails, active, version,
+const COLUMNS = `id, user_id, hub_name, user_name, external_id, given_name, family_name, emails, active, version,
   ${ISO('created_at')} AS created, ${ISO('updated_at')} AS last_modified`;
 
 /** Filter attributes of Users (lower case) and the condition each one puts on a row. */
@@ -19,7 +19,7 @@ export const USER_FILTERS: Readonly<Record<string, string>> = {
 
 function toRecord(r: Row): ScimUserRecord {
   return {
-    id: r.id, userId: r.user_id, userName: r.user_name, externalId: r.external_id, givenName: r.given_name, familyName: r.family_name,
+    id: r.id, userId: r.user_id, hubName: r.hub_name, userName: r.user_name, externalId: r.external_id, givenName: r.given_name, familyName: r.family_name,
     emails: JSON.parse(r.emails) as string[], active: r.active, created: r.created, lastModified: r.last_modified, version: r.version,
   };
 }
@@ -59,11 +59,11 @@ export const ScimUsersStore = {
     return { total: total?.n ?? 0, items: rows.map(toRecord) };
   },
 
-  async insert(m: EntityManager, row: { id: string; organizationId: string; userId: string }, s: ScimUserState): Promise<void> {
+  async insert(m: EntityManager, row: { id: string; organizationId: string; userId: string; hubName: string }, s: ScimUserState): Promise<void> {
     await m.query(
-      `INSERT INTO organizations.scim_users (id, organization_id, user_id, user_name, external_id, given_name, family_name, emails, active)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [row.id, row.organizationId, row.userId, s.userName, s.externalId, s.givenName, s.familyName, JSON.stringify(s.emails), s.active],
+      `INSERT INTO organizations.scim_users (id, organization_id, user_id, hub_name, user_name, external_id, given_name, family_name, emails, active)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [row.id, row.organizationId, row.userId, row.hubName, s.userName, s.externalId, s.givenName, s.familyName, JSON.stringify(s.emails), s.active],
     );
   },
 

@@ -1,0 +1,140 @@
+import { http } from '../http-client';
+import { type HubTarget, makeOrg, makeToken, makeUser, type TestUser, uniqueName } from '../hub-factory';
+import { expectScimError, GROUP_SCHEMA, LIST_RESPONSE, managedName, patchOp, scim, type ScimGroup, type ScimList, type ScimUser, USER_SCHEMA } from './scim-helpers';
+
+interface Whoami { name: string; orgs?: { name: string }[] }
+
+/**
+ * SCIM at Okta's and Entra ID's default settings (issue 26, decision 0421): userName is the
+ * e-mail / UPN, the hub account is a new one managed by the organization, an existing hub user is
+ * never adopted by a matching name, e-mails may repeat, ETags hold (RFC 7644 3.14).
+ */
+export function scimOktaEntraScenarios(target: () => HubTarget): void {
+  describe('SCIM at Okta and Entra ID defaults', () => {
+    let t: HubTarget;
+    let owner: TestUser;
+    let org: { name: string };
+    const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): ReturnType<typeof scim<T>> =>
+      scim<T>(t, owner.token, method, org.name, path, body, headers);
+    const whoami = async (token: string): Promise<Whoami> => (await http<Whoami>(t.baseUrl, 'GET', '/api/whoami-v2', { token })).body;
+    const orgsOf = async (token: string): Promise<string[]> => (await whoami(token)).orgs?.map((o) => o.name) ?? [];
+    const byUserName = (name: string): ReturnType<typeof call<ScimList<ScimUser>>> => call<ScimList<ScimUser>>('GET', `/Users?filter=${encodeURIComponent(`userName eq "${name}"`)}`);
+    /** Okta's create at its default mapping (userName = the login, an e-mail address). */
+    const oktaCreate = (email: string, extra: Record<string, unknown> = {}): ReturnType<typeof call<ScimUser>> => call<ScimUser>('POST', '/Users', {
+      schemas: [USER_SCHEMA], userName: email, name: { givenName: 'Ada', familyName: 'Lovelace' },
+      emails: [{ primary: true, value: email, type: 'work' }], displayName: 'Ada Lovelace', locale: 'en-US', externalId: uniqueName('00u'), groups: [], password: 'xX-1!', active: true, ...extra,
+    });
+
+    beforeAll(async () => {
+      t = target();
+      owner = await makeUser(t);
+      org = await makeOrg(t, 'enterprise_plus', [owner.name]);
+    });
+
+    it('never adopts an existing hub user: a userName that is her name or her e-mail makes a new managed account', async () => {
+      const victim = await makeUser(t);
+      for (const userName of [victim.name, `${victim.name}@example.com`]) {
+        const res = await call<ScimUser>('POST', '/Users', { schemas: [USER_SCHEMA], userName, emails: [{ value: `${victim.name}@example.com`, primary: true }] });
+        expect(res.status).toBe(201);
+      }
+      // The victim's whoami shows no new organization; the organization's members do not include her.
+      expect(await orgsOf(victim.token)).toEqual([]);
+      const members = await http<{ user: string }[]>(t.baseUrl, 'GET', `/api/organizations/${org.name}/members`, { token: owner.token });
+      expect(members.body.map((m) => m.user)).not.toContain(victim.name);
+      expect(members.body.map((m) => m.user)).toEqual(expect.arrayContaining([managedName(victim.name, org.name), `${victim.name.toLowerCase()}-2_${org.name}`]));
+      // The accounts made are new ones, managed by this organization.
+      const made = await makeToken(t, managedName(victim.name, org.name));
+      expect(await whoami(made.token)).toMatchObject({ name: managedName(victim.name, org.name), orgs: [{ name: org.name }] });
+    });
+
+    it('Okta SPEC test at its defaults: e-mail userName, lookup, create, duplicate 409, get, PATCH active, PUT', async () => {
+      const email = `${uniqueName('Okta.User')}@Example.com`;
+      expect((await byUserName(email)).body).toEqual({ schemas: [LIST_RESPONSE], totalResults: 0, startIndex: 1, itemsPerPage: 0, Resources: [] });
+      const created = await oktaCreate(email);
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ userName: email, active: true, emails: [{ value: email, primary: true }] });
+      expect((await byUserName(email.toLowerCase())).body.Resources.map((r) => r.id)).toEqual([created.body.id]);
+      expectScimError(await oktaCreate(email.toUpperCase()), 409, 'uniqueness');
+      // The hub name is the part before "@", lower case, "_" and the organization.
+      const hubName = managedName(email, org.name);
+      const { token } = await makeToken(t, hubName);
+      expect(await orgsOf(token)).toEqual([org.name]);
+
+      const off = await call<ScimUser>('PATCH', `/Users/${created.body.id}`, patchOp({ op: 'replace', value: { active: false } }));
+      expect(off.body.active).toBe(false);
+      expect(await orgsOf(token)).toEqual([]);
+      const put = await call<ScimUser>('PUT', `/Users/${created.body.id}`, { ...created.body, active: true, name: { givenName: 'Augusta', familyName: 'King' } });
+      expect(put.body).toMatchObject({ active: true, name: { givenName: 'Augusta', familyName: 'King' } });
+      expect(await orgsOf(token)).toEqual([org.name]);
+    });
+
+    it('Entra ID at its defaults: UPN userName, then a rename by PATCH Replace userName keeps the hub account', async () => {
+      const upn = `${uniqueName('adele.vance')}@contoso.onmicrosoft.com`;
+      expect((await byUserName(upn)).body.totalResults).toBe(0);
+      const created = await call<ScimUser>('POST', '/Users', {
+        schemas: [USER_SCHEMA, 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'], externalId: uniqueName('aad'), userName: upn, active: true,
+        displayName: 'Adele Vance', emails: [{ primary: true, type: 'work', value: upn }], meta: { resourceType: 'User' },
+        name: { formatted: 'Adele Vance', familyName: 'Vance', givenName: 'Adele' }, roles: [],
+      });
+      expect(created.status).toBe(201);
+      const { token } = await makeToken(t, managedName(upn, org.name));
+      const newUpn = `${uniqueName('adele.king')}@contoso.com`;
+      const renamed = await call<ScimUser>('PATCH', `/Users/${created.body.id}`, patchOp({ op: 'Replace', path: 'userName', value: newUpn }));
+      expect(renamed.status).toBe(200);
+      expect(renamed.body.userName).toBe(newUpn);
+      expect((await byUserName(newUpn)).body.Resources.map((r) => r.id)).toEqual([created.body.id]);
+      expect((await byUserName(upn)).body.totalResults).toBe(0);
+      // Same hub account, same name, still a member.
+      expect(await whoami(token)).toMatchObject({ name: managedName(upn, org.name), orgs: [{ name: org.name }] });
+      expect((await call<ScimUser>('PATCH', `/Users/${created.body.id}`, patchOp({ op: 'Replace', path: 'active', value: 'False' }))).body.active).toBe(false);
+      // A rename onto another provisioned userName is a uniqueness conflict.
+      const other = await call<ScimUser>('POST', '/Users', { userName: `${uniqueName('x')}@contoso.com` });
+      expectScimError(await call('PATCH', `/Users/${other.body.id}`, patchOp({ op: 'Replace', path: 'userName', value: newUpn.toUpperCase() })), 409, 'uniqueness');
+    });
+
+    it('e-mail addresses do not block provisioning: shared across organizations, within one, and with hub users', async () => {
+      const shared = `${uniqueName('shared')}@corp.example`;
+      await http(t.baseUrl, 'POST', '/admin/users', { token: t.adminToken, body: { name: uniqueName('plain'), email: shared } });
+      const other = await makeOrg(t, 'enterprise_plus', [owner.name]);
+      const body = (userName: string): Record<string, unknown> => ({ userName, emails: [{ value: shared, primary: true }] });
+      expect((await call('POST', '/Users', body(uniqueName('one')))).status).toBe(201);
+      expect((await call('POST', '/Users', body(uniqueName('two')))).status).toBe(201);
+      expect((await scim(t, owner.token, 'POST', other.name, '/Users', body(shared))).status).toBe(201);
+      // The hub's own accounts keep unique e-mails.
+      expect((await http(t.baseUrl, 'POST', '/admin/users', { token: t.adminToken, body: { name: uniqueName('plain'), email: shared } })).status).toBe(409);
+    });
+
+    it('ETags (RFC 7644 3.14): If-None-Match gives 304, a stale If-Match gives 412 and changes nothing', async () => {
+      const u = (await call<ScimUser>('POST', '/Users', { userName: `${uniqueName('etag')}@corp.example` })).body;
+      const current = u.meta.version;
+      const fresh = await call('GET', `/Users/${u.id}`, undefined, { 'if-none-match': current });
+      expect(fresh.status).toBe(304);
+      expect(fresh.headers.get('etag')).toBe(current);
+      expect((await call('GET', `/Users/${u.id}`, undefined, { 'if-none-match': 'W/"999"' })).status).toBe(200);
+
+      const stale = 'W/"999"';
+      expectScimError(await call('PATCH', `/Users/${u.id}`, patchOp({ op: 'replace', path: 'active', value: false }), { 'if-match': stale }), 412);
+      expectScimError(await call('PUT', `/Users/${u.id}`, { userName: 'changed@corp.example' }, { 'if-match': stale }), 412);
+      expectScimError(await call('DELETE', `/Users/${u.id}`, undefined, { 'if-match': stale }), 412);
+      expect((await call<ScimUser>('GET', `/Users/${u.id}`)).body).toMatchObject({ userName: u.userName, active: true, meta: { version: current } });
+      const ok = await call<ScimUser>('PATCH', `/Users/${u.id}`, patchOp({ op: 'replace', path: 'active', value: false }), { 'if-match': current });
+      expect(ok.body).toMatchObject({ active: false, meta: { version: 'W/"2"' } });
+
+      const g = (await call<ScimGroup>('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: uniqueName('etag-g') })).body;
+      expect((await call('GET', `/Groups/${g.id}`, undefined, { 'if-none-match': g.meta.version })).status).toBe(304);
+      expectScimError(await call('PATCH', `/Groups/${g.id}`, patchOp({ op: 'replace', path: 'displayName', value: 'x' }), { 'if-match': stale }), 412);
+      expect((await call<ScimGroup>('GET', `/Groups/${g.id}`)).body.displayName).toBe(g.displayName);
+    });
+
+    it('/Me answers 501 as RFC 7644 3.11 asks; a trailing slash finds the same resource', async () => {
+      expectScimError(await call('GET', '/Me'), 501);
+      expectScimError(await call('PATCH', '/Me', patchOp({ op: 'replace', path: 'active', value: false })), 501);
+      const u = (await call<ScimUser>('POST', '/Users/', { userName: `${uniqueName('slash')}@corp.example` })).body;
+      expect((await call<ScimList<ScimUser>>('GET', '/Users/')).body.Resources.map((r) => r.id)).toContain(u.id);
+      expect((await call<ScimUser>('GET', `/Users/${u.id}/`)).body.id).toBe(u.id);
+      expect((await call('GET', '/Groups/')).status).toBe(200);
+      expect((await call('GET', '/ServiceProviderConfig/')).status).toBe(200);
+      expect((await call('DELETE', `/Users/${u.id}/`)).status).toBe(204);
+    });
+  });
+}
