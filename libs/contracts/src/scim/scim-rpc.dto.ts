@@ -1,4 +1,4 @@
-import { IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
 import { SCIM_MAX_RESULTS } from './scim.constants';
 
@@ -18,6 +18,13 @@ export class ScimListRpc extends ScimOrgRpc {
 
   @IsInt() @Min(0) @Max(SCIM_MAX_RESULTS)
   count!: number;
+
+  /** RFC 7644 3.4.2.3: a single-valued filterable attribute; the service checks it. */
+  @IsOptional() @IsString() @Length(0, 200)
+  sortBy?: string;
+
+  @IsOptional() @IsIn(['ascending', 'descending'])
+  sortOrder?: 'ascending' | 'descending';
 }
 
 export class ScimResourceRpc extends ScimOrgRpc {

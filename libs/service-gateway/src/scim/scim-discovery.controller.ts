@@ -26,7 +26,7 @@ function one(all: Record<string, unknown>[], id: string, kind: string): Record<s
 export class ScimDiscoveryController {
   @Get(andSlash('ServiceProviderConfig'))
   @ScimScoped()
-  @ApiOperation({ summary: 'What this SCIM server supports (PATCH, filter, ETags; no bulk, sort or password change)' })
+  @ApiOperation({ summary: 'What this SCIM server supports (PATCH, filter, sort, ETags; no bulk or password change)' })
   @ApiOkResponse({ description: 'The configuration', schema: OBJECT })
   config(@Param() _p: OrgNameParam, @CurrentOrg() org: OrganizationAccess, @Req() req: FastifyRequest): Record<string, unknown> {
     return serviceProviderConfig(scimBase(req, org.organization.name));

@@ -25,16 +25,19 @@ export class ScimGroupsController {
 
   @Get(andSlash())
   @ScimScoped()
-  @ApiOperation({ summary: 'List SCIM groups: filter (displayName eq, externalId eq, id eq, members eq; joined by and), startIndex, count' })
+  @ApiOperation({ summary: 'List SCIM groups: filter (RFC 7644 3.4.2.2 on displayName, externalId, id, members, meta.created, meta.lastModified), sortBy, sortOrder, startIndex, count' })
   @ApiQuery({ name: 'filter', required: false }) @ApiQuery({ name: 'startIndex', required: false }) @ApiQuery({ name: 'count', required: false })
   @ApiQuery({ name: 'attributes', required: false }) @ApiQuery({ name: 'excludedAttributes', required: false })
+  @ApiQuery({ name: 'sortBy', required: false }) @ApiQuery({ name: 'sortOrder', required: false, enum: ['ascending', 'descending'] })
   @ApiOkResponse({ description: 'A ListResponse (empty when nothing matches)', type: ScimListView })
   @ApiScimError(400, 'An unsupported filter (scimType invalidFilter) or a malformed paging parameter')
   async list(
     @Param() _p: OrgNameParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext, @Req() req: FastifyRequest,
   ): Promise<Record<string, unknown>> {
     const q = scimQuery(query);
-    const page = await this.rpc.call(ScimRpc.ListGroups, { organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count }, ctx);
+    const page = await this.rpc.call(ScimRpc.ListGroups, {
+      organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count, sortBy: q.sortBy, sortOrder: q.sortOrder,
+    }, ctx);
     const base = scimBase(req, org.organization.name);
     return listResponse(page, (g) => renderGroup(g, base), q);
   }

@@ -7,6 +7,8 @@ export interface ScimQuery {
   count: number;
   attributes?: string;
   excludedAttributes?: string;
+  sortBy?: string;
+  sortOrder?: 'ascending' | 'descending';
 }
 
 function text(q: Record<string, unknown>, key: string): string | undefined {
@@ -23,6 +25,14 @@ function integer(q: Record<string, unknown>, key: string, fallback: number): num
   return Number(v);
 }
 
+/** RFC 7644 3.4.2.3: ascending unless said otherwise (case-insensitive, as identity providers vary). */
+function sortOrder(v: string | undefined): 'ascending' | 'descending' | undefined {
+  if (v === undefined || v === '') return undefined;
+  const order = v.toLowerCase();
+  if (order !== 'ascending' && order !== 'descending') throw new ScimInvalidValueError('sortOrder must be ascending or descending');
+  return order;
+}
+
 /**
  * The query of a SCIM read (RFC 7644 3.4.2): a startIndex below 1 counts as 1, a negative count as
  * 0, and a count above the maximum is cut to it, as the RFC says.
@@ -34,6 +44,8 @@ export function scimQuery(q: Record<string, unknown>): ScimQuery {
     count: Math.min(SCIM_MAX_RESULTS, Math.max(0, integer(q, 'count', 100))),
     attributes: text(q, 'attributes'),
     excludedAttributes: text(q, 'excludedAttributes'),
+    sortBy: text(q, 'sortBy'),
+    sortOrder: sortOrder(text(q, 'sortOrder')),
   };
 }
 

@@ -30,16 +30,19 @@ export class ScimUsersController {
 
   @Get(andSlash())
   @ScimScoped()
-  @ApiOperation({ summary: 'List provisioned users: filter (userName eq, externalId eq, id eq, active eq; joined by and), startIndex, count' })
+  @ApiOperation({ summary: 'List provisioned users: filter (RFC 7644 3.4.2.2 on the attributes /Schemas lists), sortBy, sortOrder, startIndex, count' })
   @ApiQuery({ name: 'filter', required: false }) @ApiQuery({ name: 'startIndex', required: false }) @ApiQuery({ name: 'count', required: false })
   @ApiQuery({ name: 'attributes', required: false }) @ApiQuery({ name: 'excludedAttributes', required: false })
+  @ApiQuery({ name: 'sortBy', required: false }) @ApiQuery({ name: 'sortOrder', required: false, enum: ['ascending', 'descending'] })
   @ApiOkResponse({ description: 'A ListResponse (empty when nothing matches)', type: ScimListView })
   @ApiScimError(400, 'An unsupported filter (scimType invalidFilter) or a malformed paging parameter')
   async list(
     @Param() _p: OrgNameParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext, @Req() req: FastifyRequest,
   ): Promise<Record<string, unknown>> {
     const q = scimQuery(query);
-    const page = await this.rpc.call(ScimRpc.ListUsers, { organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count }, ctx);
+    const page = await this.rpc.call(ScimRpc.ListUsers, {
+      organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count, sortBy: q.sortBy, sortOrder: q.sortOrder,
+    }, ctx);
     const base = scimBase(req, org.organization.name);
     return listResponse(page, (u) => renderUser(u, base), q);
   }
@@ -62,10 +65,10 @@ export class ScimUsersController {
 
   @Post(andSlash())
   @ScimScoped()
-  @ApiOperation({ summary: 'Provision a user: the hub user of that userName (any case), or a new one with the primary e-mail; it joins the organization' })
+  @ApiOperation({ summary: 'Provision a user: a new hub account managed by the organization, named from userName (decision 0421); it joins the organization' })
   @ApiCreatedResponse({ description: 'The user (Location header: its URL)', type: ScimUserView })
-  @ApiScimError(400, 'userName missing or not a hub user name, a bad e-mail, or no e-mail to create a new user (scimType invalidValue)')
-  @ApiScimError(409, 'The userName is already provisioned here, or taken by an organization, or the e-mail belongs to another user (scimType uniqueness)')
+  @ApiScimError(400, 'userName missing or over 256 characters, a bad e-mail, or no e-mail (scimType invalidValue)')
+  @ApiScimError(409, 'The userName is already provisioned in this organization, any case (scimType uniqueness)')
   async create(
     @Param() _p: OrgNameParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
     @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
@@ -78,9 +81,9 @@ export class ScimUsersController {
   @Put(andSlash(':id'))
   @ScimScoped()
   @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
-  @ApiOperation({ summary: 'Replace a user (attributes the hub does not keep are ignored; userName may change case only)' })
+  @ApiOperation({ summary: 'Replace a user (attributes the hub does not keep are ignored; userName may change, the hub account keeps its name)' })
   @ApiOkResponse({ description: 'The user', type: ScimUserView })
-  @ApiScimError(400, 'A bad attribute value, or userName changed (scimType invalidValue, mutability)')
+  @ApiScimError(400, 'A bad attribute value (scimType invalidValue)')
   async replace(
     @Param() p: ScimIdParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
     @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,

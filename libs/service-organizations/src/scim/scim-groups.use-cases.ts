@@ -10,11 +10,10 @@ import { newObjectId } from '@hub/persistence';
 import { recordAudit } from '../audit/record-audit';
 import { ORGANIZATIONS_DS } from '../organizations.tokens';
 import { checkIfMatch } from './scim-etag';
-import { parseScimFilter } from './scim-filter';
 import { applyScimGroupPatch, readScimGroup, type ScimGroupState } from './scim-group.state';
 import { setGroupMembers } from './scim-group-members';
 import { ScimGroupNotLinkableError } from './scim-groups.errors';
-import { GROUP_FILTERS, ScimGroupsStore as Groups } from './scim-groups.store';
+import { ScimGroupsStore as Groups } from './scim-groups.store';
 import { scimOrganization } from './scim-org';
 import { parseScimPatch } from './scim-patch';
 
@@ -33,9 +32,8 @@ export class ScimGroupsUseCases {
   ) {}
 
   async list(dto: ScimListRpc): Promise<ScimPage<ScimGroupRecord>> {
-    const terms = parseScimFilter(dto.filter, GROUP_FILTERS);
     const org = await scimOrganization(this.ds.manager, dto.organization);
-    const { total, items } = await Groups.list(this.ds.manager, org.id, terms, dto.startIndex, dto.count);
+    const { total, items } = await Groups.list(this.ds.manager, org.id, dto);
     return { totalResults: total, startIndex: dto.startIndex, items };
   }
 

@@ -13,12 +13,11 @@ import { leaveOrganization } from '../members/leave-organization';
 import { recordMembershipChanged } from '../members/membership-events';
 import { ORGANIZATIONS_DS } from '../organizations.tokens';
 import { checkIfMatch } from './scim-etag';
-import { parseScimFilter } from './scim-filter';
 import { provisionMembership } from './scim-membership';
 import { isUniqueViolation, scimOrganization } from './scim-org';
 import { parseScimPatch } from './scim-patch';
 import { applyScimUserPatch, readScimUser, type ScimUserState } from './scim-user.state';
-import { ScimUsersStore as Users, stateOf, USER_FILTERS } from './scim-users.store';
+import { ScimUsersStore as Users, stateOf } from './scim-users.store';
 
 function taken(userName: string): ScimUniquenessError {
   return new ScimUniquenessError(`A user with userName ${userName} is already provisioned in this organization (userName is case-insensitive)`);
@@ -34,9 +33,8 @@ export class ScimUsersUseCases {
   ) {}
 
   async list(dto: ScimListRpc): Promise<ScimPage<ScimUserRecord>> {
-    const terms = parseScimFilter(dto.filter, USER_FILTERS);
     const org = await scimOrganization(this.ds.manager, dto.organization);
-    const { total, items } = await Users.list(this.ds.manager, org.id, terms, dto.startIndex, dto.count);
+    const { total, items } = await Users.list(this.ds.manager, org.id, dto);
     return { totalResults: total, startIndex: dto.startIndex, items };
   }
 

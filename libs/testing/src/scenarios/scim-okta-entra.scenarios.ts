@@ -126,6 +126,61 @@ export function scimOktaEntraScenarios(target: () => HubTarget): void {
       expect((await call<ScimGroup>('GET', `/Groups/${g.id}`)).body.displayName).toBe(g.displayName);
     });
 
+    it('filters with the whole RFC 7644 grammar and sorts (sortBy, sortOrder)', async () => {
+      const tag = uniqueName('flt');
+      const made: ScimUser[] = [];
+      for (const [local, given, active] of [['carol', 'Carol', true], ['alice', 'Alice', false], ['bob', 'Bob', true]] as const) {
+        made.push((await call<ScimUser>('POST', '/Users', {
+          userName: `${local}.${tag}@corp.example`, name: { givenName: given, familyName: tag }, active,
+          emails: [{ value: `${local}.${tag}@corp.example`, primary: true, type: 'work' }, { value: `${local}.${tag}@home.example`, type: 'home' }],
+        })).body);
+      }
+      const ids = async (filter: string, extra = ''): Promise<string[]> => {
+        const res = await call<ScimList<ScimUser>>('GET', `/Users?filter=${encodeURIComponent(filter)}${extra}`);
+        expect(res.status).toBe(200);
+        return res.body.Resources.map((r) => r.userName.split('.')[0] ?? '');
+      };
+      const mine = `name.familyName eq "${tag}"`;
+      expect(await ids(`${mine} and userName sw "A"`)).toEqual(['alice']);
+      expect(await ids(`${mine} and (userName sw "alice" or userName sw "bob")`, '&sortBy=userName')).toEqual(['alice', 'bob']);
+      expect(await ids(`${mine} and not (active eq true)`)).toEqual(['alice']);
+      expect(await ids(`${mine} and userName co "ROL"`)).toEqual(['carol']);
+      expect(await ids(`${mine} and emails[type eq "work" and value ew "@corp.example"]`, '&sortBy=userName&sortOrder=descending')).toEqual(['carol', 'bob', 'alice']);
+      expect(await ids(`${mine} and emails.value eq "bob.${tag}@home.example"`)).toEqual(['bob']);
+      expect(await ids(`${mine} and externalId pr`)).toEqual([]);
+      expect(await ids(`${mine} and meta.created ge "2000-01-01T00:00:00Z"`, '&sortBy=name.givenName')).toEqual(['alice', 'bob', 'carol']);
+      expectScimError(await call('GET', `/Users?filter=${encodeURIComponent('title eq "x"')}`), 400, 'invalidFilter');
+      expectScimError(await call('GET', `/Users?filter=${encodeURIComponent('active gt true')}`), 400, 'invalidFilter');
+      expectScimError(await call('GET', '/Users?sortBy=emails'), 400, 'invalidFilter');
+      expectScimError(await call('GET', '/Users?sortBy=userName&sortOrder=sideways'), 400, 'invalidValue');
+      const g = (await call<ScimGroup>('POST', '/Groups', { displayName: uniqueName('flt-g'), members: [{ value: made[2]?.id }] })).body;
+      const groups = await call<ScimList<ScimGroup>>('GET', `/Groups?filter=${encodeURIComponent(`members[value eq "${made[2]?.id ?? ''}"] and displayName sw "flt-g"`)}`);
+      expect(groups.body.Resources.map((r) => r.id)).toEqual([g.id]);
+    });
+
+    it('/Schemas and /ServiceProviderConfig say what is kept, filterable, sortable and mutable', async () => {
+      const config = await call('GET', '/ServiceProviderConfig');
+      expect(config.body).toMatchObject({ filter: { supported: true }, sort: { supported: true }, etag: { supported: true }, bulk: { supported: false } });
+      type Attr = { name: string; mutability: string; description: string; subAttributes?: Attr[] };
+      const user = (await call<{ description: string; attributes: Attr[] }>('GET', `/Schemas/${USER_SCHEMA}`)).body;
+      for (const dropped of ['displayName', 'title', 'phoneNumbers', 'addresses', 'name.formatted', 'emails.type']) expect(user.description).toContain(dropped);
+      const userName = user.attributes.find((a) => a.name === 'userName');
+      expect(userName).toMatchObject({ mutability: 'readWrite', uniqueness: 'server', description: expect.stringMatching(/filterable/) });
+      expect(user.attributes.find((a) => a.name === 'emails')?.description).toMatch(/not sortable/);
+    });
+
+    it('a resource group carries repos after resources (spec 2.8)', async () => {
+      const rg = await http<{ id: string }>(t.baseUrl, 'POST', `/admin/organizations/${org.name}/resource-groups`, { token: t.adminToken, body: { name: uniqueName('repos') } });
+      await http(t.baseUrl, 'POST', '/admin/repos', { token: t.adminToken, body: { name: `${org.name}/weights`, type: 'model', private: true, storage: 1 } });
+      const added = await http<{ resources: unknown[]; repos: unknown[] }>(t.baseUrl, 'POST', `/admin/organizations/${org.name}/resource-groups/${rg.body.id}/repos`, {
+        token: t.adminToken, body: { repos: [{ type: 'model', name: `${org.name}/weights` }] },
+      });
+      const view = await http<Record<string, unknown>>(t.baseUrl, 'PATCH', `/api/organizations/${org.name}/resource-groups/${rg.body.id}`, { token: owner.token, body: {} });
+      expect(view.status).toBe(200);
+      expect(Object.keys(view.body).slice(-2)).toEqual(['resources', 'repos']);
+      expect(view.body['repos']).toEqual([{ type: 'model', name: `${org.name}/weights`, private: true, ...(added.body.resources[0] as { addedBy?: string }).addedBy ? { addedBy: expect.any(String) } : {} }]);
+    });
+
     it('/Me answers 501 as RFC 7644 3.11 asks; a trailing slash finds the same resource', async () => {
       expectScimError(await call('GET', '/Me'), 501);
       expectScimError(await call('PATCH', '/Me', patchOp({ op: 'replace', path: 'active', value: false })), 501);
