@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
 import { SCIM_MAX_RESULTS } from './scim.constants';
@@ -92,4 +93,36 @@ export interface ScimPage<T> {
 /** What a SCIM delete touched: the hub users whose memberships changed. */
 export interface ScimDeleted {
   userIds: string[];
+}
+
+/**
+ * POST /admin/organizations/{name}/scim/users (decision 0421): the operator links an existing hub
+ * user to the organization's directory under the identity provider's userName. SCIM itself never does.
+ */
+export class AdminScimLinkDto {
+  @ApiProperty({ description: 'The hub user to link' })
+  @IsString() @Matches(NAME_PATTERN, { message: 'user must be a user name' })
+  user!: string;
+
+  @ApiProperty({ description: "The identity provider's userName for that user (1..256 characters)" })
+  @IsString() @Length(1, 256)
+  userName!: string;
+
+  @ApiPropertyOptional({ description: "The identity provider's id of the user" })
+  @IsOptional() @IsString() @Length(1, 512)
+  externalId?: string;
+}
+
+export class ScimLinkRpc extends ScimOrgRpc {
+  @Matches(OBJECT_ID_PATTERN)
+  userId!: string;
+
+  @Matches(NAME_PATTERN)
+  hubName!: string;
+
+  @IsString() @Length(1, 256)
+  userName!: string;
+
+  @IsOptional() @IsString() @Length(1, 512)
+  externalId?: string;
 }

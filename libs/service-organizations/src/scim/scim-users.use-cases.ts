@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import {
   CredentialsRpc, type RequestContext, type ScimDeleted, type ScimListRpc, type ScimPage, type ScimPatchRpc,
-  type ScimResourceRpc, ScimUniquenessError, type ScimUserRecord, type ScimWriteRpc,
+  type ScimLinkRpc, type ScimResourceRpc, ScimUniquenessError, type ScimUserRecord, type ScimWriteRpc,
 } from '@hub/contracts';
 import { Outbox, RpcClient } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
@@ -65,6 +65,27 @@ export class ScimUsersUseCases {
       });
     } catch (e) {
       if (isUniqueViolation(e)) throw taken(input.userName);
+      throw e;
+    }
+  }
+
+  /**
+   * The operator's link of an existing hub user (decision 0421: never SCIM's own doing): the user
+   * becomes provisioned under the identity provider's userName and a member (read) if not yet.
+   */
+  async link(dto: ScimLinkRpc, ctx: RequestContext): Promise<ScimUserRecord> {
+    const input = readScimUser({ userName: dto.userName, externalId: dto.externalId });
+    try {
+      return await this.outbox.transaction(async (m) => {
+        const org = await scimOrganization(m, dto.organization, true);
+        if (await Users.byName(m, org.id, input.userName)) throw taken(input.userName);
+        const id = newObjectId();
+        await Users.insert(m, { id, organizationId: org.id, userId: dto.userId, hubName: dto.hubName }, input);
+        await provisionMembership(this.outbox, m, org, { id: dto.userId, name: dto.hubName }, true, ctx);
+        return Users.get(m, org.id, id);
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new ScimUniquenessError(`${dto.hubName} is already provisioned in this organization, or the userName is taken`);
       throw e;
     }
   }

@@ -47,6 +47,26 @@ export function scimOktaEntraScenarios(target: () => HubTarget): void {
       expect(await whoami(made.token)).toMatchObject({ name: managedName(victim.name, org.name), orgs: [{ name: org.name }] });
     });
 
+    it('links an existing hub user only by the operator (admin API), never by SCIM or the org owner', async () => {
+      const person = await makeUser(t);
+      const link = (token: string, body: Record<string, unknown>): ReturnType<typeof http> =>
+        http(t.baseUrl, 'POST', `/admin/organizations/${org.name}/scim/users`, { token, body });
+      const upn = `${person.name}@corp.example`;
+      expect((await link(owner.token, { user: person.name, userName: upn })).status).toBe(401);
+      expect(await orgsOf(person.token)).toEqual([]);
+      const linked = await link(t.adminToken, { user: person.name, userName: upn, externalId: 'aad-1' });
+      expect(linked.status).toBe(201);
+      expect(linked.body).toMatchObject({ userName: upn, externalId: 'aad-1', active: true });
+      expect(await orgsOf(person.token)).toEqual([org.name]);
+      // The identity provider finds it by userName and manages it from now on; its hub name is its own.
+      const found = await byUserName(upn);
+      expect(found.body.Resources.map((r) => r.userName)).toEqual([upn]);
+      expect((await call<ScimUser>('PATCH', `/Users/${found.body.Resources[0]?.id ?? ''}`, patchOp({ op: 'Replace', path: 'active', value: 'False' }))).body.active).toBe(false);
+      expect(await orgsOf(person.token)).toEqual([]);
+      expect((await link(t.adminToken, { user: person.name, userName: `other-${upn}` })).status).toBe(409);
+      expect((await link(t.adminToken, { user: uniqueName('nobody'), userName: 'x@y.z' })).status).toBe(404);
+    });
+
     it('Okta SPEC test at its defaults: e-mail userName, lookup, create, duplicate 409, get, PATCH active, PUT', async () => {
       const email = `${uniqueName('Okta.User')}@Example.com`;
       expect((await byUserName(email)).body).toEqual({ schemas: [LIST_RESPONSE], totalResults: 0, startIndex: 1, itemsPerPage: 0, Resources: [] });
