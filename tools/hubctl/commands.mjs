@@ -95,6 +95,19 @@ export const commands = [
     print: (m, io, { org, user }) => io.out(`${user} is now ${m.role} in ${org}`),
   },
   {
+    name: 'orgs scim-link',
+    usage: 'orgs scim-link <org> <user> --user-name NAME [--external-id ID]',
+    summary: "Link an existing user to the organization's SCIM directory under the identity provider's userName (decision 0421)",
+    args: ['org', 'user'],
+    flags: { 'user-name': 'string', 'external-id': 'string' },
+    required: ['user-name'],
+    request: ({ org, user }, f) => ({
+      method: 'POST', path: `/admin/organizations/${enc(org)}/scim/users`,
+      body: { user, userName: f['user-name'], ...(f['external-id'] ? { externalId: f['external-id'] } : {}) },
+    }),
+    print: (u, io, { org, user }) => io.out(`${user} is provisioned in ${org} as ${u.userName} (SCIM id ${u.id})`),
+  },
+  {
     name: 'resource-groups remove-user',
     usage: 'resource-groups remove-user <org> <resourceGroupId> <user>',
     summary: 'Take a user out of a resource group',

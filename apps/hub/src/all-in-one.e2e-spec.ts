@@ -1,3 +1,4 @@
+import { scimOktaEntraScenarios } from '@hub/testing';
 import { scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios } from '@hub/testing';
 import { credentialsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios, resourceGroupsScenarios, papersScenarios, mcpScenarios, http, queryDatabase, type SmtpCapture, startSmtpCapture } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
@@ -29,6 +30,7 @@ describeWithInfra('all-in-one hub: every service in one process', () => {
   mcpScenarios(() => ({ baseUrl, adminToken: ADMIN }));
   scimScenarios(() => ({ baseUrl, adminToken: ADMIN }));
   scimIdentityProviderScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+  scimOktaEntraScenarios(() => ({ baseUrl, adminToken: ADMIN }));
   membersAdminScenarios(() => ({ baseUrl, adminToken: ADMIN }));
 
   it('keeps only token hashes and last four characters in the database', async () => {

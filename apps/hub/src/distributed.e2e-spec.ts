@@ -1,6 +1,7 @@
 import { type NatsConnection } from 'nats';
 import {
-  scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios, edgeBodiesScenarios, noAccessScenarios, auditExportCutOffScenarios,
+  scimScenarios, scimIdentityProviderScenarios, scimOktaEntraScenarios, membersAdminScenarios, edgeBodiesScenarios, noAccessScenarios,
+  auditExportCutOffScenarios,
 } from '@hub/testing';
 import { subject } from '@hub/contracts';
 import {
@@ -78,6 +79,7 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   mcpScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   scimScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   scimIdentityProviderScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
+  scimOktaEntraScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   membersAdminScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   noAccessScenarios(() => ({ baseUrl: gatewayA, gateways: [gatewayA, gatewayB], adminToken: ADMIN, jobs: false }));
   auditExportCutOffScenarios(() => ({ baseUrl: gatewayA, gateways: [gatewayA, gatewayB], adminToken: ADMIN, databaseUrl: db.url }));

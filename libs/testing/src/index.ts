@@ -32,6 +32,7 @@ export * from './fake-kube/fake-kube-api';
 export * from './scenarios/scim-helpers';
 export * from './scenarios/scim.scenarios';
 export * from './scenarios/scim-idp.scenarios';
+export * from './scenarios/scim-okta-entra.scenarios';
 export * from './scenarios/members-admin.scenarios';
 export * from './scenarios/access-revocation.scenarios';
 export * from './nats-auth';

@@ -12,7 +12,7 @@ import {
   type AuditPage, AuditPageRpc, ListRepositoriesRpc, type RepoUsagePage, type RepoUsageView, UpsertRepositoryRpc,
 } from '../organizations';
 import {
-  type ScimDeleted, type ScimGroupRecord, ScimListRpc, type ScimPage, ScimPatchRpc, ScimResourceRpc, type ScimUserRecord, ScimWriteRpc,
+  type ScimDeleted, type ScimGroupRecord, ScimLinkRpc, ScimListRpc, type ScimPage, ScimPatchRpc, ScimResourceRpc, type ScimUserRecord, ScimWriteRpc,
 } from '../scim';
 import { rpc } from './descriptors';
 
@@ -90,6 +90,7 @@ export const ScimRpc = {
   ReplaceGroup: rpc<ScimWriteRpc, ScimGroupRecord>('organizations.scim.group.replace', ScimWriteRpc),
   PatchGroup: rpc<ScimPatchRpc, ScimGroupRecord>('organizations.scim.group.patch', ScimPatchRpc),
   DeleteGroup: rpc<ScimResourceRpc, ScimDeleted>('organizations.scim.group.delete', ScimResourceRpc),
+  LinkUser: rpc<ScimLinkRpc, ScimUserRecord>('organizations.scim.user.link', ScimLinkRpc),
 } as const;
 
 /**

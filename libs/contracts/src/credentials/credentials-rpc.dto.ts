@@ -64,12 +64,18 @@ export class RevokeLeakedRpc {
 }
 
 /**
- * SCIM provisioning (organizations asks): the user of this name (any case, decision 0009), or a
- * new one with this e-mail when none exists.
+ * SCIM provisioning (organizations asks, decision 0421): always a new account managed by the
+ * organization, its hub name derived from the identity provider's userName. Never an existing user.
  */
 export class ProvisionUserRpc {
-  @IsString() @Matches(NAME_PATTERN, { message: 'userName must be a hub user name (1..96 letters, digits, "-", "_" or ".")' })
-  name!: string;
+  @IsString() @Matches(OBJECT_ID_PATTERN, { message: 'organizationId must be an object id' })
+  organizationId!: string;
+
+  @IsString() @Matches(NAME_PATTERN, { message: 'organization is not a valid organization name' })
+  organization!: string;
+
+  @IsString() @Length(1, 256)
+  userName!: string;
 
   @IsOptional() @IsString() @Length(3, 254)
   email?: string;

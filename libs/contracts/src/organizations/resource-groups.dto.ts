@@ -151,6 +151,8 @@ export class ResourceGroupView {
 
   @ApiProperty({ type: [ResourceGroupUserView] }) users!: ResourceGroupUserView[];
   @ApiProperty({ type: [ResourceGroupRepoView] }) resources!: ResourceGroupRepoView[];
+  /** After resources (spec 2.8 leaves those fields open): the repositories alone, as the public hub's schema requires. */
+  @ApiProperty({ type: [ResourceGroupRepoView] }) repos!: ResourceGroupRepoView[];
 }
 
 export class RemoveResourceGroupUserRpc extends ResourceGroupRefRpc {

@@ -30,3 +30,11 @@ export const SCIM_TYPES_BY_CODE: Readonly<Record<string, string>> = {
   NAME_TAKEN: 'uniqueness',
   EMAIL_TAKEN: 'uniqueness',
 };
+
+/**
+ * Whether an If-Match / If-None-Match header names this version (RFC 7232 weak comparison, as
+ * RFC 7644 3.14 uses: `W/"3"` and `"3"` are the same; `*` names any).
+ */
+export function scimEtagMatches(header: string, version: number): boolean {
+  return header.split(',').map((t) => t.trim()).some((t) => t === '*' || t.replace(/^W\//, '') === `"${version}"`);
+}

@@ -1,4 +1,4 @@
-import { BadRequestError, ConflictError, NotFoundError } from '../errors';
+import { BadRequestError, ConflictError, HubError, NotFoundError } from '../errors';
 
 export class ScimInvalidFilterError extends BadRequestError {
   constructor(detail: string) {
@@ -39,5 +39,19 @@ export class ScimUniquenessError extends ConflictError {
 export class ScimResourceNotFoundError extends NotFoundError {
   constructor(kind: string, id: string) {
     super(`${kind} ${id} not found`, `SCIM_${kind.toUpperCase()}_NOT_FOUND`);
+  }
+}
+
+/** RFC 7644 3.14: If-Match names another version than the current one; nothing was applied. */
+export class ScimPreconditionFailedError extends HubError {
+  constructor(kind: string, current: string) {
+    super('SCIM_PRECONDITION_FAILED', 412, `If-Match does not name the current version of this ${kind} (${current}); nothing was changed`);
+  }
+}
+
+/** RFC 7644 3.11: /Me is not supported (a token names a hub user, not a provisioned one). */
+export class ScimNotImplementedError extends HubError {
+  constructor(detail: string) {
+    super('SCIM_NOT_IMPLEMENTED', 501, detail);
   }
 }

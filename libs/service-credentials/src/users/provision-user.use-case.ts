@@ -2,42 +2,50 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type ProvisionedUser, type ProvisionUserRpc } from '@hub/contracts';
+import { newObjectId } from '@hub/persistence';
 import { type CredentialsConfig } from '../credentials.config';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.tokens';
+import { claimName, uniqueViolation } from '../names/account-names';
 import { NameTakenError } from '../names/names.errors';
-import { CreateUserUseCase } from './create-user.use-case';
+import { managedName } from './managed-name';
 import { UserEntity } from './user.entity';
 import { toUserView } from './user.view';
 import { EmailRequiredError } from './users.errors';
 
+/** Taken names tried with a counter before giving up (each is one insert). */
+const ATTEMPTS = 50;
+
 /**
- * SCIM provisioning of a user (decision 0420): the user holding the name in the shared name
- * space (any case, decision 0009) is linked as it is; otherwise a new user is created with the
- * e-mail the identity provider sent. A name an organization holds is taken (409).
+ * SCIM provisioning of a user (decision 0421): always a new account managed by the organization,
+ * never an existing one (a matching name alone adopts nobody). Its hub name is derived from the
+ * identity provider's userName and made unique with a counter; its e-mail need not be unique.
  */
 @Injectable()
 export class ProvisionUserUseCase {
   constructor(
     @InjectDataSource(CREDENTIALS_DS) private readonly ds: DataSource,
     @Inject(CREDENTIALS_CONFIG) private readonly config: CredentialsConfig,
-    private readonly createUser: CreateUserUseCase,
   ) {}
 
   async execute(dto: ProvisionUserRpc): Promise<ProvisionedUser> {
-    const existing = await this.find(dto.name);
-    if (existing) return { user: toUserView(existing, this.config.publicUrl), created: false };
-    if (!dto.email) throw new EmailRequiredError(dto.name);
-    try {
-      return { user: await this.createUser.execute({ name: dto.name, email: dto.email, fullname: dto.fullname }), created: true };
-    } catch (e) {
-      // Another provisioning of the same user won the race: link that one.
-      const raced = e instanceof NameTakenError ? await this.find(dto.name) : null;
-      if (raced) return { user: toUserView(raced, this.config.publicUrl), created: false };
-      throw e;
+    const email = dto.email ?? (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(dto.userName) ? dto.userName : undefined);
+    if (!email) throw new EmailRequiredError(dto.userName);
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const name = managedName(dto.userName, dto.organization, attempt);
+      const id = newObjectId();
+      try {
+        // The user and its claim on the shared name space commit together.
+        await this.ds.transaction(async (m) => {
+          await m.insert(UserEntity, { id, name, email, fullname: dto.fullname || name, isPro: false, managedByOrgId: dto.organizationId });
+          await claimName(m, name, 'user', id);
+        });
+      } catch (e) {
+        if (e instanceof NameTakenError || uniqueViolation(e)) continue;
+        throw e;
+      }
+      const saved = await this.ds.getRepository(UserEntity).findOneByOrFail({ id });
+      return { user: toUserView(saved, this.config.publicUrl), created: true };
     }
-  }
-
-  private find(name: string): Promise<UserEntity | null> {
-    return this.ds.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.name) = lower(:name)', { name }).getOne();
+    throw new NameTakenError(managedName(dto.userName, dto.organization));
   }
 }

@@ -17,6 +17,10 @@ export class UserEntity {
   @Column({ name: 'is_pro', type: 'boolean', default: false })
   isPro!: boolean;
 
+  /** The organization whose SCIM create made this account (decision 0421); null for the hub's own accounts. */
+  @Column({ name: 'managed_by_org_id', type: 'char', length: 24, nullable: true })
+  managedByOrgId!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -6,9 +6,8 @@ export class UserNotFoundError extends NotFoundError {
   }
 }
 
-
 export class EmailRequiredError extends BadRequestError {
-  constructor(name: string) {
-    super(`No user named ${name} exists: emails must give an address to create one`, 'SCIM_INVALID_VALUE');
+  constructor(userName: string) {
+    super(`userName ${JSON.stringify(userName.slice(0, 100))} is not an e-mail address: emails must give one for the new account`, 'SCIM_INVALID_VALUE');
   }
 }

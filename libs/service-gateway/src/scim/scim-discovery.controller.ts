@@ -1,13 +1,17 @@
-import { Controller, Get, Param, Req } from '@nestjs/common';
+import { applyDecorators, Controller, Delete, Get, Param, Patch, Post, Put, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { type FastifyRequest } from 'fastify';
-import { type OrganizationAccess, ScimListView, ScimResourceNotFoundError } from '@hub/contracts';
+import { type OrganizationAccess, ScimListView, ScimNotImplementedError, ScimResourceNotFoundError } from '@hub/contracts';
 import { CurrentOrg, OrgNameParam } from '../core';
 import { listOf, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
 import { scimBase } from './scim-render';
 import { ScimIdParam } from './scim.params';
-import { ScimController, ScimScoped } from './scim.decorators';
+import { andSlash, ApiScimError, ScimController, ScimScoped } from './scim.decorators';
 
+const ME = '/Me is not supported: a hub token names a hub user, not a provisioned one (use /Users/{id})';
+const MeNotSupported = (): MethodDecorator => applyDecorators(
+  ApiOperation({ summary: 'Not supported (RFC 7644 3.11): always 501' }), ApiScimError(501, '/Me is not supported'),
+);
 const OBJECT = { type: 'object', additionalProperties: true } as const;
 
 function one(all: Record<string, unknown>[], id: string, kind: string): Record<string, unknown> {
@@ -20,15 +24,15 @@ function one(all: Record<string, unknown>[], id: string, kind: string): Record<s
 @ScimController()
 @Controller('api/organizations/:name/scim/v2')
 export class ScimDiscoveryController {
-  @Get('ServiceProviderConfig')
+  @Get(andSlash('ServiceProviderConfig'))
   @ScimScoped()
-  @ApiOperation({ summary: 'What this SCIM server supports (PATCH, filter, ETags; no bulk, sort or password change)' })
+  @ApiOperation({ summary: 'What this SCIM server supports (PATCH, filter, sort, ETags; no bulk or password change)' })
   @ApiOkResponse({ description: 'The configuration', schema: OBJECT })
   config(@Param() _p: OrgNameParam, @CurrentOrg() org: OrganizationAccess, @Req() req: FastifyRequest): Record<string, unknown> {
     return serviceProviderConfig(scimBase(req, org.organization.name));
   }
 
-  @Get('ResourceTypes')
+  @Get(andSlash('ResourceTypes'))
   @ScimScoped()
   @ApiOperation({ summary: 'The resource types: User and Group' })
   @ApiOkResponse({ description: 'A ListResponse', type: ScimListView })
@@ -36,7 +40,7 @@ export class ScimDiscoveryController {
     return listOf(resourceTypes(scimBase(req, org.organization.name)));
   }
 
-  @Get('ResourceTypes/:id')
+  @Get(andSlash('ResourceTypes/:id'))
   @ScimScoped()
   @ApiOperation({ summary: 'One resource type' })
   @ApiOkResponse({ description: 'The resource type', schema: OBJECT })
@@ -44,7 +48,7 @@ export class ScimDiscoveryController {
     return one(resourceTypes(scimBase(req, org.organization.name)), p.id, 'ResourceType');
   }
 
-  @Get('Schemas')
+  @Get(andSlash('Schemas'))
   @ScimScoped()
   @ApiOperation({ summary: 'The User and Group schemas, with the attributes the hub keeps' })
   @ApiOkResponse({ description: 'A ListResponse', type: ScimListView })
@@ -52,11 +56,37 @@ export class ScimDiscoveryController {
     return listOf(schemas(scimBase(req, org.organization.name)));
   }
 
-  @Get('Schemas/:id')
+  @Get(andSlash('Schemas/:id'))
   @ScimScoped()
   @ApiOperation({ summary: 'One schema, by its URN' })
   @ApiOkResponse({ description: 'The schema', schema: OBJECT })
   schema(@Param() p: ScimIdParam, @CurrentOrg() org: OrganizationAccess, @Req() req: FastifyRequest): Record<string, unknown> {
     return one(schemas(scimBase(req, org.organization.name)), p.id, 'Schema');
+  }
+
+  /** RFC 7644 3.11: /Me is not supported, which the RFC asks to answer 501 (a token names a hub user, not a provisioned one). */
+  @Get(andSlash('Me')) @ScimScoped() @MeNotSupported()
+  me(@Param() _p: OrgNameParam): never {
+    throw new ScimNotImplementedError(ME);
+  }
+
+  @Post(andSlash('Me')) @ScimScoped() @MeNotSupported()
+  createMe(@Param() _p: OrgNameParam): never {
+    throw new ScimNotImplementedError(ME);
+  }
+
+  @Put(andSlash('Me')) @ScimScoped() @MeNotSupported()
+  replaceMe(@Param() _p: OrgNameParam): never {
+    throw new ScimNotImplementedError(ME);
+  }
+
+  @Patch(andSlash('Me')) @ScimScoped() @MeNotSupported()
+  patchMe(@Param() _p: OrgNameParam): never {
+    throw new ScimNotImplementedError(ME);
+  }
+
+  @Delete(andSlash('Me')) @ScimScoped() @MeNotSupported()
+  deleteMe(@Param() _p: OrgNameParam): never {
+    throw new ScimNotImplementedError(ME);
   }
 }

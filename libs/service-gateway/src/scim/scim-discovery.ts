@@ -6,30 +6,54 @@ const attr = (name: string, type: string, more: Attr = {}): Attr => ({
   name, type, multiValued: false, required: false, caseExact: false, mutability: 'readWrite', returned: 'default', uniqueness: 'none', ...more,
 });
 
-/** RFC 7643 7: the User schema with spec 5.7's attributes only (id, externalId and meta are common attributes). */
+/** What every description says of filters (RFC 7643 has no per-attribute flag for it). */
+const FILTERABLE = 'filterable (eq ne co sw ew pr gt ge lt le) and sortable';
+
+/**
+ * RFC 7643 7: the User schema with the attributes the hub keeps (id, externalId and meta are
+ * common attributes; externalId, id, meta.created and meta.lastModified are filterable too).
+ */
 const USER_SCHEMA = {
-  id: SCIM_SCHEMAS.User, name: 'User', description: 'A hub user provisioned in the organization',
+  id: SCIM_SCHEMAS.User, name: 'User',
+  description: 'A user the identity provider provisioned: a hub account managed by the organization (decision 0421). Attributes not listed here '
+    + '(displayName, nickName, title, userType, locale, timezone, phoneNumbers, addresses, photos, roles, groups, password, name.formatted, '
+    + 'name.middleName, emails.type, emails.display, extension schemas) are accepted and not kept.',
   attributes: [
-    attr('userName', 'string', { required: true, uniqueness: 'server', description: 'The hub user name (case-insensitive)' }),
+    attr('userName', 'string', {
+      required: true, uniqueness: 'server',
+      description: `The identity provider's identifier (e-mail, UPN or any text, 1..256 characters), unique in the organization without regard to case; ${FILTERABLE}. `
+        + 'It may change; the hub account keeps the name it was given from the first userName',
+    }),
     attr('name', 'complex', {
-      description: 'The user\'s name', subAttributes: [attr('givenName', 'string', { description: 'First name' }), attr('familyName', 'string', { description: 'Last name' })],
+      description: 'The user\'s name (formatted and middleName are not kept)',
+      subAttributes: [
+        attr('givenName', 'string', { description: `First name, at most 200 characters; ${FILTERABLE}` }),
+        attr('familyName', 'string', { description: `Last name, at most 200 characters; ${FILTERABLE}` }),
+      ],
     }),
     attr('emails', 'complex', {
-      multiValued: true, description: 'E-mail addresses (types are not kept; the primary one creates a new hub user)',
-      subAttributes: [attr('value', 'string'), attr('primary', 'boolean')],
+      multiValued: true,
+      description: 'E-mail addresses, the primary one first (at most 20); types are not kept, so emails[type eq "…"] names the primary address; '
+        + 'filterable, with value paths; not sortable. The primary one is the managed account\'s address (it need not be unique)',
+      subAttributes: [attr('value', 'string', { description: `The address; ${FILTERABLE}` }), attr('primary', 'boolean', { description: 'true on the first address' })],
     }),
-    attr('active', 'boolean', { description: 'false suspends the membership; true restores it' }),
+    attr('active', 'boolean', { description: 'false suspends the membership; true restores it; filterable with eq and ne; sortable' }),
   ],
   meta: { resourceType: 'Schema' },
 };
 
 const GROUP_SCHEMA = {
-  id: SCIM_SCHEMAS.Group, name: 'Group', description: 'A resource group of the organization whose users the identity provider manages',
+  id: SCIM_SCHEMAS.Group, name: 'Group',
+  description: 'A resource group of the organization whose users the identity provider manages. Attributes not listed here are accepted and not kept.',
   attributes: [
-    attr('displayName', 'string', { required: true, description: 'The resource group name (1..200 characters)' }),
+    attr('displayName', 'string', { required: true, description: `The resource group name (1..200 characters), case-insensitive; ${FILTERABLE}` }),
     attr('members', 'complex', {
-      multiValued: true, description: 'Provisioned users in the group',
-      subAttributes: [attr('value', 'string', { mutability: 'immutable' }), attr('display', 'string', { mutability: 'readOnly' }), attr('$ref', 'reference', { mutability: 'immutable', referenceTypes: ['User'] })],
+      multiValued: true, description: 'Provisioned users in the group; filterable (members eq "id", members[value eq "id"]), not sortable',
+      subAttributes: [
+        attr('value', 'string', { mutability: 'immutable', caseExact: true, description: 'The SCIM id of a provisioned user' }),
+        attr('display', 'string', { mutability: 'readOnly', description: 'Its userName' }),
+        attr('$ref', 'reference', { mutability: 'immutable', referenceTypes: ['User'] }),
+      ],
     }),
   ],
   meta: { resourceType: 'Schema' },
@@ -41,8 +65,8 @@ export function schemas(base: string): Attr[] {
 
 export function resourceTypes(base: string): Attr[] {
   return [
-    { id: 'User', name: 'User', endpoint: '/Users', description: 'Provisioned users', schema: SCIM_SCHEMAS.User },
-    { id: 'Group', name: 'Group', endpoint: '/Groups', description: 'Resource groups managed by SCIM', schema: SCIM_SCHEMAS.Group },
+    { id: 'User', name: 'User', endpoint: '/Users', description: 'Provisioned users', schema: SCIM_SCHEMAS.User, schemaExtensions: [] },
+    { id: 'Group', name: 'Group', endpoint: '/Groups', description: 'Resource groups managed by SCIM', schema: SCIM_SCHEMAS.Group, schemaExtensions: [] },
   ].map((t) => ({ schemas: [SCIM_SCHEMAS.ResourceType], ...t, meta: { resourceType: 'ResourceType', location: `${base}/ResourceTypes/${t.id}` } }));
 }
 
@@ -55,7 +79,7 @@ export function serviceProviderConfig(base: string): Attr {
     bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
     filter: { supported: true, maxResults: SCIM_MAX_RESULTS },
     changePassword: { supported: false },
-    sort: { supported: false },
+    sort: { supported: true },
     etag: { supported: true },
     authenticationSchemes: [{
       type: 'oauthbearertoken', name: 'Bearer token', primary: true,

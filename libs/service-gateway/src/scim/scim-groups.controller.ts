@@ -1,15 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
-  type OrganizationAccess, type RequestContext, type ScimGroupRecord, ScimGroupView, ScimListView, ScimRpc,
+  SCIM_CONTENT_TYPE, type OrganizationAccess, type RequestContext, type ScimGroupRecord, ScimGroupView, ScimListView, ScimRpc,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { Ctx, CurrentOrg, OrgNameParam } from '../core';
 import { listResponse, project, renderGroup, scimBase } from './scim-render';
 import { ScimIdParam, scimId } from './scim.params';
-import { scimBody, scimQuery } from './scim-query';
-import { ApiScimError, ScimController, ScimScoped } from './scim.decorators';
+import { ifMatch, notModified, scimBody, scimQuery } from './scim-query';
+import { andSlash, ApiScimError, ScimController, ScimScoped } from './scim.decorators';
 
 /** SCIM Groups: resource groups whose users the identity provider manages (decision 0420). */
 @ScimController()
@@ -23,34 +23,42 @@ export class ScimGroupsController {
     return project(renderGroup(g, scimBase(req, org.organization.name)), attributes, excludedAttributes);
   }
 
-  @Get()
+  @Get(andSlash())
   @ScimScoped()
-  @ApiOperation({ summary: 'List SCIM groups: filter (displayName eq, externalId eq, id eq, members eq; joined by and), startIndex, count' })
+  @ApiOperation({ summary: 'List SCIM groups: filter (RFC 7644 3.4.2.2 on displayName, externalId, id, members, meta.created, meta.lastModified), sortBy, sortOrder, startIndex, count' })
   @ApiQuery({ name: 'filter', required: false }) @ApiQuery({ name: 'startIndex', required: false }) @ApiQuery({ name: 'count', required: false })
   @ApiQuery({ name: 'attributes', required: false }) @ApiQuery({ name: 'excludedAttributes', required: false })
+  @ApiQuery({ name: 'sortBy', required: false }) @ApiQuery({ name: 'sortOrder', required: false, enum: ['ascending', 'descending'] })
   @ApiOkResponse({ description: 'A ListResponse (empty when nothing matches)', type: ScimListView })
   @ApiScimError(400, 'An unsupported filter (scimType invalidFilter) or a malformed paging parameter')
   async list(
     @Param() _p: OrgNameParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext, @Req() req: FastifyRequest,
   ): Promise<Record<string, unknown>> {
     const q = scimQuery(query);
-    const page = await this.rpc.call(ScimRpc.ListGroups, { organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count }, ctx);
+    const page = await this.rpc.call(ScimRpc.ListGroups, {
+      organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count, sortBy: q.sortBy, sortOrder: q.sortOrder,
+    }, ctx);
     const base = scimBase(req, org.organization.name);
     return listResponse(page, (g) => renderGroup(g, base), q);
   }
 
-  @Get(':id')
-  @ScimScoped()
+  @Get(andSlash(':id'))
+  // The content type is set in code: a 304 has no body, so none.
+  @ScimScoped('no content')
+  @ApiResponse({ status: 304, description: 'If-None-Match names the current version (RFC 7644 3.14): no body' })
   @ApiOperation({ summary: 'One SCIM group (excludedAttributes=members leaves the members out)' })
   @ApiOkResponse({ description: 'The group', type: ScimGroupView })
   async get(
     @Param() p: ScimIdParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
     @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Record<string, unknown>> {
-    return this.answer(req, reply, org, await this.rpc.call(ScimRpc.GetGroup, { organization: org.organization.name, id: scimId(p.id, 'Group') }, ctx), query);
+  ): Promise<Record<string, unknown> | undefined> {
+    const found = await this.rpc.call(ScimRpc.GetGroup, { organization: org.organization.name, id: scimId(p.id, 'Group') }, ctx);
+    if (notModified(req, reply, found.version)) return undefined;
+    void reply.header('content-type', `${SCIM_CONTENT_TYPE}; charset=utf-8`);
+    return this.answer(req, reply, org, found, query);
   }
 
-  @Post()
+  @Post(andSlash())
   @ScimScoped()
   @ApiOperation({ summary: 'Provision a group: links the resource group of that name (empty, auto-join off) or creates one' })
   @ApiCreatedResponse({ description: 'The group (Location header: its URL)', type: ScimGroupView })
@@ -65,8 +73,9 @@ export class ScimGroupsController {
     return this.answer(req, reply, org, group);
   }
 
-  @Put(':id')
+  @Put(andSlash(':id'))
   @ScimScoped()
+  @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
   @ApiOperation({ summary: 'Replace a group: its name and its members' })
   @ApiOkResponse({ description: 'The group', type: ScimGroupView })
   @ApiScimError(400, 'A bad attribute value or member (scimType invalidValue)')
@@ -74,12 +83,13 @@ export class ScimGroupsController {
     @Param() p: ScimIdParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
     @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    const group = await this.rpc.call(ScimRpc.ReplaceGroup, { organization: org.organization.name, id: scimId(p.id, 'Group'), resource: scimBody(body) }, ctx);
+    const group = await this.rpc.call(ScimRpc.ReplaceGroup, { organization: org.organization.name, id: scimId(p.id, 'Group'), resource: scimBody(body), ifMatch: ifMatch(req) }, ctx);
     return this.answer(req, reply, org, group);
   }
 
-  @Patch(':id')
+  @Patch(andSlash(':id'))
   @ScimScoped()
+  @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
   @ApiOperation({ summary: 'Change a group with PatchOp operations (members add/remove/replace, displayName)' })
   @ApiOkResponse({ description: 'The group', type: ScimGroupView })
   @ApiScimError(400, 'A malformed operation, path or value (scimType invalidValue, invalidPath, noTarget, mutability)')
@@ -87,16 +97,17 @@ export class ScimGroupsController {
     @Param() p: ScimIdParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
     @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    const group = await this.rpc.call(ScimRpc.PatchGroup, { organization: org.organization.name, id: scimId(p.id, 'Group'), patch: scimBody(body) }, ctx);
+    const group = await this.rpc.call(ScimRpc.PatchGroup, { organization: org.organization.name, id: scimId(p.id, 'Group'), patch: scimBody(body), ifMatch: ifMatch(req) }, ctx);
     return this.answer(req, reply, org, group);
   }
 
-  @Delete(':id')
+  @Delete(andSlash(':id'))
   @ScimScoped('no content')
+  @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
   @HttpCode(204)
   @ApiOperation({ summary: 'Deprovision a group: the resource group stays, without its provisioned users and no longer managed by SCIM' })
   @ApiNoContentResponse({ description: 'Gone' })
-  async delete(@Param() p: ScimIdParam, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext): Promise<void> {
-    await this.rpc.call(ScimRpc.DeleteGroup, { organization: org.organization.name, id: scimId(p.id, 'Group') }, ctx);
+  async delete(@Param() p: ScimIdParam, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext, @Req() req: FastifyRequest): Promise<void> {
+    await this.rpc.call(ScimRpc.DeleteGroup, { organization: org.organization.name, id: scimId(p.id, 'Group'), ifMatch: ifMatch(req) }, ctx);
   }
 }

@@ -1,15 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
-  type OrganizationAccess, type RequestContext, ScimListView, ScimRpc, type ScimUserRecord, ScimUserView,
+  SCIM_CONTENT_TYPE, type OrganizationAccess, type RequestContext, ScimListView, ScimRpc, type ScimUserRecord, ScimUserView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { Ctx, CurrentOrg, MembershipCache, OrgNameParam } from '../core';
 import { listResponse, project, renderUser, scimBase } from './scim-render';
 import { ScimIdParam, scimId } from './scim.params';
-import { scimBody, scimQuery } from './scim-query';
-import { ApiScimError, ScimController, ScimScoped } from './scim.decorators';
+import { ifMatch, notModified, scimBody, scimQuery } from './scim-query';
+import { andSlash, ApiScimError, ScimController, ScimScoped } from './scim.decorators';
 
 /** SCIM Users of an Enterprise Plus organization (RFC 7644, spec 5.5-5.7, decision 0420). */
 @ScimController()
@@ -28,39 +28,47 @@ export class ScimUsersController {
     return project(renderUser(u, scimBase(req, org.organization.name)), attributes, excludedAttributes);
   }
 
-  @Get()
+  @Get(andSlash())
   @ScimScoped()
-  @ApiOperation({ summary: 'List provisioned users: filter (userName eq, externalId eq, id eq, active eq; joined by and), startIndex, count' })
+  @ApiOperation({ summary: 'List provisioned users: filter (RFC 7644 3.4.2.2 on the attributes /Schemas lists), sortBy, sortOrder, startIndex, count' })
   @ApiQuery({ name: 'filter', required: false }) @ApiQuery({ name: 'startIndex', required: false }) @ApiQuery({ name: 'count', required: false })
   @ApiQuery({ name: 'attributes', required: false }) @ApiQuery({ name: 'excludedAttributes', required: false })
+  @ApiQuery({ name: 'sortBy', required: false }) @ApiQuery({ name: 'sortOrder', required: false, enum: ['ascending', 'descending'] })
   @ApiOkResponse({ description: 'A ListResponse (empty when nothing matches)', type: ScimListView })
   @ApiScimError(400, 'An unsupported filter (scimType invalidFilter) or a malformed paging parameter')
   async list(
     @Param() _p: OrgNameParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext, @Req() req: FastifyRequest,
   ): Promise<Record<string, unknown>> {
     const q = scimQuery(query);
-    const page = await this.rpc.call(ScimRpc.ListUsers, { organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count }, ctx);
+    const page = await this.rpc.call(ScimRpc.ListUsers, {
+      organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count, sortBy: q.sortBy, sortOrder: q.sortOrder,
+    }, ctx);
     const base = scimBase(req, org.organization.name);
     return listResponse(page, (u) => renderUser(u, base), q);
   }
 
-  @Get(':id')
-  @ScimScoped()
+  @Get(andSlash(':id'))
+  // The content type is set in code: a 304 has no body, so none.
+  @ScimScoped('no content')
+  @ApiResponse({ status: 304, description: 'If-None-Match names the current version (RFC 7644 3.14): no body' })
   @ApiOperation({ summary: 'One provisioned user' })
   @ApiOkResponse({ description: 'The user', type: ScimUserView })
   async get(
     @Param() p: ScimIdParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
     @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Record<string, unknown>> {
-    return this.answer(req, reply, org, await this.rpc.call(ScimRpc.GetUser, { organization: org.organization.name, id: scimId(p.id, 'User') }, ctx), query);
+  ): Promise<Record<string, unknown> | undefined> {
+    const found = await this.rpc.call(ScimRpc.GetUser, { organization: org.organization.name, id: scimId(p.id, 'User') }, ctx);
+    if (notModified(req, reply, found.version)) return undefined;
+    void reply.header('content-type', `${SCIM_CONTENT_TYPE}; charset=utf-8`);
+    return this.answer(req, reply, org, found, query);
   }
 
-  @Post()
+  @Post(andSlash())
   @ScimScoped()
-  @ApiOperation({ summary: 'Provision a user: the hub user of that userName (any case), or a new one with the primary e-mail; it joins the organization' })
+  @ApiOperation({ summary: 'Provision a user: a new hub account managed by the organization, named from userName (decision 0421); it joins the organization' })
   @ApiCreatedResponse({ description: 'The user (Location header: its URL)', type: ScimUserView })
-  @ApiScimError(400, 'userName missing or not a hub user name, a bad e-mail, or no e-mail to create a new user (scimType invalidValue)')
-  @ApiScimError(409, 'The userName is already provisioned here, or taken by an organization, or the e-mail belongs to another user (scimType uniqueness)')
+  @ApiScimError(400, 'userName missing or over 256 characters, a bad e-mail, or no e-mail (scimType invalidValue)')
+  @ApiScimError(409, 'The userName is already provisioned in this organization, any case (scimType uniqueness)')
   async create(
     @Param() _p: OrgNameParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
     @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
@@ -70,20 +78,22 @@ export class ScimUsersController {
     return this.answer(req, reply, org, user);
   }
 
-  @Put(':id')
+  @Put(andSlash(':id'))
   @ScimScoped()
-  @ApiOperation({ summary: 'Replace a user (attributes the hub does not keep are ignored; userName may change case only)' })
+  @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
+  @ApiOperation({ summary: 'Replace a user (attributes the hub does not keep are ignored; userName may change, the hub account keeps its name)' })
   @ApiOkResponse({ description: 'The user', type: ScimUserView })
-  @ApiScimError(400, 'A bad attribute value, or userName changed (scimType invalidValue, mutability)')
+  @ApiScimError(400, 'A bad attribute value (scimType invalidValue)')
   async replace(
     @Param() p: ScimIdParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
     @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    return this.answer(req, reply, org, await this.rpc.call(ScimRpc.ReplaceUser, { organization: org.organization.name, id: scimId(p.id, 'User'), resource: scimBody(body) }, ctx));
+    return this.answer(req, reply, org, await this.rpc.call(ScimRpc.ReplaceUser, { organization: org.organization.name, id: scimId(p.id, 'User'), resource: scimBody(body), ifMatch: ifMatch(req) }, ctx));
   }
 
-  @Patch(':id')
+  @Patch(andSlash(':id'))
   @ScimScoped()
+  @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
   @ApiOperation({ summary: 'Change a user with PatchOp operations (active: false suspends the membership, true restores it)' })
   @ApiOkResponse({ description: 'The user', type: ScimUserView })
   @ApiScimError(400, 'A malformed operation, path or value (scimType invalidValue, invalidPath, noTarget, mutability)')
@@ -92,17 +102,18 @@ export class ScimUsersController {
     @Param() p: ScimIdParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
     @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    return this.answer(req, reply, org, await this.rpc.call(ScimRpc.PatchUser, { organization: org.organization.name, id: scimId(p.id, 'User'), patch: scimBody(body) }, ctx));
+    return this.answer(req, reply, org, await this.rpc.call(ScimRpc.PatchUser, { organization: org.organization.name, id: scimId(p.id, 'User'), patch: scimBody(body), ifMatch: ifMatch(req) }, ctx));
   }
 
-  @Delete(':id')
+  @Delete(andSlash(':id'))
   @ScimScoped('no content')
+  @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
   @HttpCode(204)
   @ApiOperation({ summary: 'Deprovision a user: it leaves the organization and its resource groups (the hub user stays)' })
   @ApiNoContentResponse({ description: 'Gone' })
   @ApiScimError(409, 'The user is the last admin of the organization')
-  async delete(@Param() p: ScimIdParam, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext): Promise<void> {
-    const { userIds } = await this.rpc.call(ScimRpc.DeleteUser, { organization: org.organization.name, id: scimId(p.id, 'User') }, ctx);
+  async delete(@Param() p: ScimIdParam, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext, @Req() req: FastifyRequest): Promise<void> {
+    const { userIds } = await this.rpc.call(ScimRpc.DeleteUser, { organization: org.organization.name, id: scimId(p.id, 'User'), ifMatch: ifMatch(req) }, ctx);
     userIds.forEach((id) => this.memberships.delete(id));
   }
 }

@@ -20,3 +20,9 @@ export const ScimController = (): ClassDecorator => applyDecorators(
 export function ApiScimError(status: number, description: string): MethodDecorator {
   return ApiResponse({ status, description, type: ScimErrorBody });
 }
+
+/**
+ * A route path and the same with a trailing slash (`/Users/` finds `/Users`): Nest drops one
+ * trailing slash when it joins paths, so the second form ends in two.
+ */
+export const andSlash = (path = ''): string[] => [path, `${path}//`];

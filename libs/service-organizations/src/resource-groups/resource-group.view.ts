@@ -17,6 +17,8 @@ export async function readResourceGroup(m: EntityManager, id: string, publicUrl:
      WHERE g.group_id = $1 ORDER BY g.added_at, g.name`,
     [id],
   )) as { type: ResourceGroupView['resources'][number]['type']; name: string; added_by: string | null; private: boolean }[];
+  const entries = repos.map((r) => ({ type: r.type, name: r.name, private: r.private, ...(r.added_by ? { addedBy: r.added_by } : {}) }));
+  // Collections would join `resources` only; `repos` holds the repositories.
   return {
     id: g.id,
     name: g.name,
@@ -26,6 +28,7 @@ export async function readResourceGroup(m: EntityManager, id: string, publicUrl:
       type: 'user', _id: u.user_id, fullname: u.fullname, name: u.user_name, avatarUrl: avatarUrl(publicUrl, u.user_name), role: u.role,
       ...(u.added_by ? { addedBy: u.added_by } : {}),
     })),
-    resources: repos.map((r) => ({ type: r.type, name: r.name, private: r.private, ...(r.added_by ? { addedBy: r.added_by } : {}) })),
+    resources: entries,
+    repos: entries,
   };
 }

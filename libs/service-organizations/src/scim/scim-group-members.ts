@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/record-audit';
 import { recordMembershipChanged } from '../members/membership-events';
 import { SCIM_MEMBER_ROLE } from './scim-membership';
 
-interface Provisioned { id: string; user_id: string; user_name: string; fullname: string }
+interface Provisioned { id: string; user_id: string; hub_name: string; fullname: string }
 
 /**
  * Makes the resource group's users exactly the provisioned users `wanted` (SCIM user ids): adds
@@ -15,7 +15,7 @@ export async function setGroupMembers(
   outbox: Outbox, m: EntityManager, org: { id: string; name: string }, groupId: string, wanted: string[], ctx: RequestContext,
 ): Promise<string[]> {
   const found = wanted.length === 0 ? [] : (await m.query(
-    `SELECT id, user_id, user_name, trim(concat_ws(' ', given_name, family_name)) AS fullname FROM organizations.scim_users
+    `SELECT id, user_id, hub_name, trim(concat_ws(' ', given_name, family_name)) AS fullname FROM organizations.scim_users
       WHERE organization_id = $1 AND id = ANY($2)`,
     [org.id, wanted],
   )) as Provisioned[];
@@ -27,7 +27,7 @@ export async function setGroupMembers(
   for (const u of added) {
     await m.query(
       `INSERT INTO organizations.resource_group_users (group_id, user_id, user_name, fullname, role, added_by) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [groupId, u.user_id, u.user_name, u.fullname || u.user_name, SCIM_MEMBER_ROLE, ctx.userName ?? null],
+      [groupId, u.user_id, u.hub_name, u.fullname || u.hub_name, SCIM_MEMBER_ROLE, ctx.userName ?? null],
     );
   }
   if (removed.length > 0) {
@@ -35,7 +35,7 @@ export async function setGroupMembers(
   }
   if (added.length > 0) {
     await recordAudit(outbox, m, ctx, org, 'resource_group.add_users', `${added.length} user(s) added to resource group ${groupId} by SCIM provisioning`, {
-      resourceGroupId: groupId, users: added.map((u) => ({ user: u.user_name, role: SCIM_MEMBER_ROLE })), scim: true,
+      resourceGroupId: groupId, users: added.map((u) => ({ user: u.hub_name, role: SCIM_MEMBER_ROLE })), scim: true,
     });
   }
   if (removed.length > 0) {

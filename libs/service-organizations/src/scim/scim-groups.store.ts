@@ -1,17 +1,25 @@
 import { type EntityManager } from 'typeorm';
-import { type ScimGroupRecord, ScimResourceNotFoundError } from '@hub/contracts';
-import { type ScimTerm } from './scim-filter';
+import { type ScimGroupRecord, type ScimListRpc as ScimListQuery, ScimResourceNotFoundError } from '@hub/contracts';
+import { compileScimFilter, type ScimAttributes, scimSortExpression } from './scim-filter';
 import { ISO } from './scim-org';
 
 interface Row { id: string; name: string; scim_external_id: string | null; scim_version: number; created: string; last_modified: string }
 
 const COLUMNS = `id, name, scim_external_id, scim_version, ${ISO('created_at')} AS created, ${ISO('updated_at')} AS last_modified`;
 
-/** Filter attributes of Groups (lower case) and the condition each one puts on a resource group. */
-const MEMBER = `id IN (SELECT g.group_id FROM organizations.resource_group_users g JOIN organizations.scim_users s ON s.user_id = g.user_id
-    AND s.organization_id = $1 WHERE s.id = :v)`;
-export const GROUP_FILTERS: Readonly<Record<string, string>> = {
-  displayname: 'lower(name) = lower(:v)', externalid: 'scim_external_id = :v', id: 'id = :v', members: MEMBER, 'members.value': MEMBER,
+/** The filterable attributes of Groups, lower case, as /Schemas lists them; members are provisioned users (SCIM ids). */
+export const GROUP_FILTERS: ScimAttributes = {
+  displayname: { sql: 'name', type: 'string' },
+  externalid: { sql: 'scim_external_id', type: 'string', caseExact: true },
+  id: { sql: 'id', type: 'string', caseExact: true },
+  members: {
+    sql: `EXISTS (SELECT 1 FROM organizations.resource_group_users g JOIN organizations.scim_users s ON s.user_id = g.user_id AND s.organization_id = $1
+      WHERE g.group_id = resource_groups.id AND :cond)`,
+    type: 'string', element: 's',
+    sub: { value: { sql: 's.id', type: 'string', caseExact: true }, display: { sql: 's.user_name', type: 'string' } },
+  },
+  'meta.created': { sql: 'created_at', type: 'dateTime' },
+  'meta.lastmodified': { sql: 'updated_at', type: 'dateTime' },
 };
 
 async function membersOf(m: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, { value: string; display: string }[]>> {
@@ -41,16 +49,15 @@ export const ScimGroupsStore = {
     return toRecord(row, (await membersOf(m, organizationId, [id])).get(id) ?? []);
   },
 
-  async list(m: EntityManager, organizationId: string, terms: ScimTerm[], startIndex: number, count: number): Promise<{ total: number; items: ScimGroupRecord[] }> {
+  async list(m: EntityManager, organizationId: string, q: ScimListQuery): Promise<{ total: number; items: ScimGroupRecord[] }> {
     const values: unknown[] = [organizationId];
-    const where = ['organization_id = $1', 'scim_linked', ...terms.map((t) => {
-      values.push(t.value === null ? null : String(t.value));
-      return t.attribute.replace(':v', `$${values.length}`);
-    })].join(' AND ');
+    const where = `organization_id = $1 AND scim_linked AND ${compileScimFilter(q.filter, GROUP_FILTERS, values)}`;
+    const sort = scimSortExpression(q.sortBy, GROUP_FILTERS);
+    const order = sort ? `${sort} ${q.sortOrder === 'descending' ? 'DESC' : 'ASC'} NULLS LAST, created_at, id` : 'created_at, id';
     const [total] = (await m.query(`SELECT count(*)::int AS n FROM organizations.resource_groups WHERE ${where}`, values)) as { n: number }[];
-    const rows = count === 0 ? [] : (await m.query(
-      `SELECT ${COLUMNS} FROM organizations.resource_groups WHERE ${where} ORDER BY created_at, id OFFSET $${values.length + 1} LIMIT $${values.length + 2}`,
-      [...values, startIndex - 1, count],
+    const rows = q.count === 0 ? [] : (await m.query(
+      `SELECT ${COLUMNS} FROM organizations.resource_groups WHERE ${where} ORDER BY ${order} OFFSET $${values.length + 1} LIMIT $${values.length + 2}`,
+      [...values, q.startIndex - 1, q.count],
     )) as Row[];
     const members = await membersOf(m, organizationId, rows.map((r) => r.id));
     return { total: total?.n ?? 0, items: rows.map((r) => toRecord(r, members.get(r.id) ?? [])) };

@@ -9,11 +9,11 @@ import { Outbox } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { recordAudit } from '../audit/record-audit';
 import { ORGANIZATIONS_DS } from '../organizations.tokens';
-import { parseScimFilter } from './scim-filter';
+import { checkIfMatch } from './scim-etag';
 import { applyScimGroupPatch, readScimGroup, type ScimGroupState } from './scim-group.state';
 import { setGroupMembers } from './scim-group-members';
 import { ScimGroupNotLinkableError } from './scim-groups.errors';
-import { GROUP_FILTERS, ScimGroupsStore as Groups } from './scim-groups.store';
+import { ScimGroupsStore as Groups } from './scim-groups.store';
 import { scimOrganization } from './scim-org';
 import { parseScimPatch } from './scim-patch';
 
@@ -32,9 +32,8 @@ export class ScimGroupsUseCases {
   ) {}
 
   async list(dto: ScimListRpc): Promise<ScimPage<ScimGroupRecord>> {
-    const terms = parseScimFilter(dto.filter, GROUP_FILTERS);
     const org = await scimOrganization(this.ds.manager, dto.organization);
-    const { total, items } = await Groups.list(this.ds.manager, org.id, terms, dto.startIndex, dto.count);
+    const { total, items } = await Groups.list(this.ds.manager, org.id, dto);
     return { totalResults: total, startIndex: dto.startIndex, items };
   }
 
@@ -54,12 +53,12 @@ export class ScimGroupsUseCases {
 
   replace(dto: ScimWriteRpc, ctx: RequestContext): Promise<ScimGroupRecord> {
     const input = readScimGroup(dto.resource);
-    return this.change(dto.organization, dto.id ?? '', ctx, () => input);
+    return this.change(dto.organization, dto.id ?? '', dto.ifMatch, ctx, () => input);
   }
 
   patch(dto: ScimPatchRpc, ctx: RequestContext): Promise<ScimGroupRecord> {
     const ops = parseScimPatch(dto.patch);
-    return this.change(dto.organization, dto.id, ctx, (current) => applyScimGroupPatch(current, ops));
+    return this.change(dto.organization, dto.id, dto.ifMatch, ctx, (current) => applyScimGroupPatch(current, ops));
   }
 
   /** Unlinks the resource group (kept with its repositories) and takes the provisioned users out of it. */
@@ -67,6 +66,7 @@ export class ScimGroupsUseCases {
     return this.outbox.transaction(async (m) => {
       const org = await scimOrganization(m, dto.organization, true);
       const group = await Groups.get(m, org.id, dto.id, true);
+      checkIfMatch(dto.ifMatch, group.version, 'Group');
       const userIds = await setGroupMembers(this.outbox, m, org, group.id, [], ctx);
       await m.query(`UPDATE organizations.resource_groups SET scim_linked = false, scim_external_id = NULL, updated_at = now() WHERE id = $1`, [group.id]);
       await recordAudit(this.outbox, m, ctx, org, 'resource_group.settings', `Resource group ${group.displayName} no longer managed by SCIM`, {
@@ -103,10 +103,13 @@ export class ScimGroupsUseCases {
     return id;
   }
 
-  private change(organization: string, id: string, ctx: RequestContext, next: (s: ScimGroupState) => ScimGroupState): Promise<ScimGroupRecord> {
+  private change(
+    organization: string, id: string, ifMatch: string | undefined, ctx: RequestContext, next: (s: ScimGroupState) => ScimGroupState,
+  ): Promise<ScimGroupRecord> {
     return this.outbox.transaction(async (m) => {
       const org = await scimOrganization(m, organization, true);
       const current = await Groups.get(m, org.id, id, true);
+      checkIfMatch(ifMatch, current.version, 'Group');
       const state = next({ displayName: current.displayName, externalId: current.externalId, members: current.members.map((x) => x.value) });
       if (state.displayName !== current.displayName) {
         await recordAudit(this.outbox, m, ctx, org, 'resource_group.settings', `Resource group ${current.displayName} renamed to ${state.displayName} by SCIM provisioning`, {

@@ -1,4 +1,4 @@
-import { NAME_PATTERN, ScimInvalidValueError, ScimMutabilityError } from '@hub/contracts';
+import { ScimInvalidValueError, ScimMutabilityError } from '@hub/contracts';
 import { expandScimOp, lowerKeys, scimBoolean, type ScimOp, type ScimPath } from './scim-patch';
 
 /** The SCIM user attributes the hub keeps (spec 5.7); anything else an identity provider sends is ignored. */
@@ -13,6 +13,9 @@ export interface ScimUserState {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAILS = 20;
+const MAX_USER_NAME = 256;
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function text(value: unknown, name: string, max: number): string | null {
   if (value === null || value === undefined) return null;
@@ -34,8 +37,9 @@ function emailsOf(value: unknown): string[] {
 
 /** The checks every state passes before it is stored. */
 export function checkScimUser(s: ScimUserState): ScimUserState {
-  if (!NAME_PATTERN.test(s.userName)) {
-    throw new ScimInvalidValueError(`userName ${JSON.stringify(s.userName.slice(0, 100))} is not a hub user name (1..96 letters, digits, "-", "_" or ".", starting and ending with a letter or digit)`);
+  // Decision 0421: userName is the identity provider's identifier (e-mail, UPN, any text), not the hub name.
+  if (s.userName.trim() === '' || s.userName.length > MAX_USER_NAME || CONTROL.test(s.userName)) {
+    throw new ScimInvalidValueError(`userName must be 1..${MAX_USER_NAME} characters without control characters`);
   }
   if (s.emails.length > MAX_EMAILS) throw new ScimInvalidValueError(`emails must hold at most ${MAX_EMAILS} addresses`);
   const bad = s.emails.find((e) => !EMAIL.test(e));

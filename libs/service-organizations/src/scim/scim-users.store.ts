@@ -1,25 +1,39 @@
 import { type EntityManager } from 'typeorm';
-import { ScimResourceNotFoundError, type ScimUserRecord } from '@hub/contracts';
-import { type ScimTerm } from './scim-filter';
+import { type ScimListRpc as ScimListQuery, ScimResourceNotFoundError, type ScimUserRecord } from '@hub/contracts';
+import { compileScimFilter, type ScimAttributes, scimSortExpression } from './scim-filter';
 import { ISO } from './scim-org';
 import { type ScimUserState } from './scim-user.state';
 
 interface Row {
-  id: string; user_id: string; user_name: string; external_id: string | null; given_name: string | null; family_name: string | null;
+  id: string; user_id: string; hub_name: string; user_name: string; external_id: string | null; given_name: string | null; family_name: string | null;
   emails: string; active: boolean; version: number; created: string; last_modified: string;
 }
 
-const COLUMNS = `id, user_id, user_name, external_id, given_name, family_name, emails, active, version,
+const COLUMNS = `id, user_id, hub_name, user_name, external_id, given_name, family_name, emails, active, version,
   ${ISO('created_at')} AS created, ${ISO('updated_at')} AS last_modified`;
 
-/** Filter attributes of Users (lower case) and the condition each one puts on a row. */
-export const USER_FILTERS: Readonly<Record<string, string>> = {
-  username: 'lower(user_name) = lower(:v)', externalid: 'external_id = :v', id: 'id = :v', active: 'active = :v',
+/**
+ * The filterable (and, single-valued, sortable) attributes of Users, lower case, as /Schemas
+ * lists them (decision 0421). E-mail types are not kept: a type names the primary address.
+ */
+export const USER_FILTERS: ScimAttributes = {
+  username: { sql: 'user_name', type: 'string' },
+  externalid: { sql: 'external_id', type: 'string', caseExact: true },
+  id: { sql: 'id', type: 'string', caseExact: true },
+  active: { sql: 'active', type: 'boolean' },
+  'name.givenname': { sql: 'given_name', type: 'string' },
+  'name.familyname': { sql: 'family_name', type: 'string' },
+  emails: {
+    sql: 'EXISTS (SELECT 1 FROM jsonb_array_elements_text(emails::jsonb) WITH ORDINALITY AS e(value, n) WHERE :cond)', type: 'string', element: 'e',
+    sub: { value: { sql: 'e.value', type: 'string' }, primary: { sql: '(e.n = 1)', type: 'boolean' }, type: { sql: 'e.n = 1', type: 'unkept' } },
+  },
+  'meta.created': { sql: 'created_at', type: 'dateTime' },
+  'meta.lastmodified': { sql: 'updated_at', type: 'dateTime' },
 };
 
 function toRecord(r: Row): ScimUserRecord {
   return {
-    id: r.id, userId: r.user_id, userName: r.user_name, externalId: r.external_id, givenName: r.given_name, familyName: r.family_name,
+    id: r.id, userId: r.user_id, hubName: r.hub_name, userName: r.user_name, externalId: r.external_id, givenName: r.given_name, familyName: r.family_name,
     emails: JSON.parse(r.emails) as string[], active: r.active, created: r.created, lastModified: r.last_modified, version: r.version,
   };
 }
@@ -45,25 +59,24 @@ export const ScimUsersStore = {
     return row?.id ?? null;
   },
 
-  async list(m: EntityManager, organizationId: string, terms: ScimTerm[], startIndex: number, count: number): Promise<{ total: number; items: ScimUserRecord[] }> {
+  async list(m: EntityManager, organizationId: string, q: ScimListQuery): Promise<{ total: number; items: ScimUserRecord[] }> {
     const values: unknown[] = [organizationId];
-    const where = ['organization_id = $1', ...terms.map((t) => {
-      values.push(t.attribute === 'active = :v' ? t.value === true : t.value === null ? null : String(t.value));
-      return t.attribute.replace(':v', `$${values.length}`);
-    })].join(' AND ');
+    const where = `organization_id = $1 AND ${compileScimFilter(q.filter, USER_FILTERS, values)}`;
+    const sort = scimSortExpression(q.sortBy, USER_FILTERS);
+    const order = sort ? `${sort} ${q.sortOrder === 'descending' ? 'DESC' : 'ASC'} NULLS LAST, created_at, id` : 'created_at, id';
     const [total] = (await m.query(`SELECT count(*)::int AS n FROM organizations.scim_users WHERE ${where}`, values)) as { n: number }[];
-    const rows = count === 0 ? [] : (await m.query(
-      `SELECT ${COLUMNS} FROM organizations.scim_users WHERE ${where} ORDER BY created_at, id OFFSET $${values.length + 1} LIMIT $${values.length + 2}`,
-      [...values, startIndex - 1, count],
+    const rows = q.count === 0 ? [] : (await m.query(
+      `SELECT ${COLUMNS} FROM organizations.scim_users WHERE ${where} ORDER BY ${order} OFFSET $${values.length + 1} LIMIT $${values.length + 2}`,
+      [...values, q.startIndex - 1, q.count],
     )) as Row[];
     return { total: total?.n ?? 0, items: rows.map(toRecord) };
   },
 
-  async insert(m: EntityManager, row: { id: string; organizationId: string; userId: string }, s: ScimUserState): Promise<void> {
+  async insert(m: EntityManager, row: { id: string; organizationId: string; userId: string; hubName: string }, s: ScimUserState): Promise<void> {
     await m.query(
-      `INSERT INTO organizations.scim_users (id, organization_id, user_id, user_name, external_id, given_name, family_name, emails, active)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [row.id, row.organizationId, row.userId, s.userName, s.externalId, s.givenName, s.familyName, JSON.stringify(s.emails), s.active],
+      `INSERT INTO organizations.scim_users (id, organization_id, user_id, hub_name, user_name, external_id, given_name, family_name, emails, active)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [row.id, row.organizationId, row.userId, row.hubName, s.userName, s.externalId, s.givenName, s.familyName, JSON.stringify(s.emails), s.active],
     );
   },
 

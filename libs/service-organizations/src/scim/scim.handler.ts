@@ -1,5 +1,5 @@
 import {
-  type RequestContext, type ScimDeleted, type ScimGroupRecord, ScimListRpc, type ScimPage, ScimPatchRpc, ScimResourceRpc, ScimRpc,
+  type RequestContext, type ScimDeleted, type ScimGroupRecord, ScimLinkRpc, ScimListRpc, type ScimPage, ScimPatchRpc, ScimResourceRpc, ScimRpc,
   type ScimUserRecord, ScimWriteRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
@@ -41,6 +41,11 @@ export class ScimHandler {
   @RpcHandler(ScimRpc.DeleteUser)
   onDeleteUser(dto: ScimResourceRpc, ctx: RequestContext): Promise<ScimDeleted> {
     return this.users.delete(dto, ctx);
+  }
+
+  @RpcHandler(ScimRpc.LinkUser)
+  onLinkUser(dto: ScimLinkRpc, ctx: RequestContext): Promise<ScimUserRecord> {
+    return this.users.link(dto, ctx);
   }
 
   @RpcHandler(ScimRpc.ListGroups)

@@ -35,7 +35,7 @@ export function resourceGroupsScenarios(target: () => HubTarget): void {
     });
 
     it('is created and filled through the admin API, in the shape of 2.8', async () => {
-      expect(group).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Research', description: null, autoJoin: { enabled: true, role: 'read' }, users: [], resources: [] });
+      expect(group).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Research', description: null, autoJoin: { enabled: true, role: 'read' }, users: [], resources: [], repos: [] });
       await http(t.baseUrl, 'POST', '/admin/repos', { token: t.adminToken, body: { name: `${org.name}/secret`, type: 'model', private: true, storage: 1 } });
       const users = await http<Group>(t.baseUrl, 'POST', `/admin/organizations/${org.name}/resource-groups/${group.id}/users`, {
         token: t.adminToken, body: { users: [{ user: member.name, role: 'write' }] },

@@ -43,13 +43,21 @@ export interface ScimErrorAnswer {
   detail: string;
 }
 
+/**
+ * The hub name of the account a SCIM create makes (decision 0421) for a plain userName (the
+ * tests' unique names): the part before "@", in lower case, "_" and the organization's name.
+ */
+export function managedName(userName: string, org: string): string {
+  return `${userName.split('@')[0]?.toLowerCase() ?? ''}_${org}`;
+}
+
 /** A SCIM call as identity providers make it: application/scim+json both ways. */
 export function scim<T = Record<string, unknown>>(
-  t: HubTarget, token: string, method: string, org: string, path: string, body?: unknown,
+  t: HubTarget, token: string, method: string, org: string, path: string, body?: unknown, headers: Record<string, string> = {},
 ): Promise<HttpAnswer<T>> {
   return http<T>(t.baseUrl, method, `/api/organizations/${org}/scim/v2${path}`, {
     token, ...(body === undefined ? {} : { rawBody: JSON.stringify(body) }),
-    headers: { accept: SCIM_JSON, ...(body === undefined ? {} : { 'content-type': SCIM_JSON }) },
+    headers: { accept: SCIM_JSON, ...(body === undefined ? {} : { 'content-type': SCIM_JSON }), ...headers },
   });
 }
 

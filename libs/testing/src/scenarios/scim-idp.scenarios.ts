@@ -1,6 +1,6 @@
 import { http } from '../http-client';
 import { type HubTarget, makeOrg, makeToken, makeUser, type TestUser, uniqueName } from '../hub-factory';
-import { eventually, expectScimError, GROUP_SCHEMA, patchOp, scim, type ScimGroup, type ScimList, type ScimUser, USER_SCHEMA } from './scim-helpers';
+import { eventually, expectScimError, GROUP_SCHEMA, managedName, patchOp, scim, type ScimGroup, type ScimList, type ScimUser, USER_SCHEMA } from './scim-helpers';
 
 interface Whoami { orgs: { name: string }[] }
 interface Group { id: string; users: { _id: string; name: string; role: string }[] }
@@ -40,8 +40,8 @@ export function scimIdentityProviderScenarios(target: () => HubTarget): void {
       const user = await provision(userName, { active: true, password: 'never-stored-1!' });
       const found = await byUserName(userName.toUpperCase());
       expect(found.body.Resources.map((r) => r.id)).toEqual([user.id]);
-      // The hub user exists now (created from the primary e-mail) and is a member.
-      const { token } = await makeToken(t, userName);
+      // The hub account exists now (managed by the organization, its name derived from userName) and is a member.
+      const { token } = await makeToken(t, managedName(userName, org.name));
       expect(await orgsOf(token)).toEqual([org.name]);
       expect((await http(t.baseUrl, 'GET', `/api/organizations/${org.name}/members`, { token })).status).toBe(200);
 
@@ -63,8 +63,11 @@ export function scimIdentityProviderScenarios(target: () => HubTarget): void {
       expect(await orgsOf(token)).toEqual([]);
       expect((await http(t.baseUrl, 'GET', `/api/organizations/${org.name}/members`, { token })).status).toBe(403);
       expect((await byUserName(userName)).body.totalResults).toBe(0);
-      // The hub user stays: provisioning it again links the same user.
-      expect((await provision(userName)).userName).toBe(userName);
+      // The hub account stays (without the membership); provisioning the userName again makes a new one (decision 0421).
+      const again = await provision(userName);
+      expect(again.userName).toBe(userName);
+      expect(await orgsOf((await makeToken(t, `${userName.toLowerCase()}-2_${org.name}`)).token)).toEqual([org.name]);
+      expect(await orgsOf(token)).toEqual([]);
     });
 
     it('Entra ID: matches by externalId and sends capitalised ops, string booleans and filtered paths', async () => {
@@ -81,7 +84,7 @@ export function scimIdentityProviderScenarios(target: () => HubTarget): void {
       ));
       expect(patched.status).toBe(200);
       expect(patched.body).toMatchObject({ name: { givenName: 'Anna', familyName: 'Karenina' }, emails: [{ value: `anna-${userName}@corp.example`, primary: true }] });
-      const { token } = await makeToken(t, userName);
+      const { token } = await makeToken(t, managedName(userName, org.name));
       expect((await call<ScimUser>('PATCH', `/Users/${user.id}`, patchOp({ op: 'Replace', path: 'active', value: 'False' }))).body.active).toBe(false);
       expect(await orgsOf(token)).toEqual([]);
       expect((await call<ScimUser>('PATCH', `/Users/${user.id}`, patchOp({ op: 'Replace', path: 'active', value: 'True' }))).body.active).toBe(true);
@@ -102,11 +105,11 @@ export function scimIdentityProviderScenarios(target: () => HubTarget): void {
       const add = await call<ScimGroup>('PATCH', `/Groups/${rg.body.id}`, patchOp({ op: 'Add', path: 'members', value: [{ value: a.id }, { value: b.id }] }));
       expect(add.body.members?.map((m) => m.value)).toEqual([a.id, b.id]);
       const rgView = async (): Promise<Group> => (await http<Group>(t.baseUrl, 'PATCH', `/api/organizations/${org.name}/resource-groups/${rg.body.id}`, { token: owner.token, body: {} })).body;
-      expect((await rgView()).users.map((u) => u.name).sort()).toEqual([a.userName, b.userName].sort());
+      expect((await rgView()).users.map((u) => u.name).sort()).toEqual([managedName(a.userName, org.name), managedName(b.userName, org.name)].sort());
 
       const removed = await call<ScimGroup>('PATCH', `/Groups/${rg.body.id}`, patchOp({ op: 'Remove', path: `members[value eq "${a.id}"]` }));
       expect(removed.body.members?.map((m) => m.value)).toEqual([b.id]);
-      expect((await rgView()).users.map((u) => u.name)).toEqual([b.userName]);
+      expect((await rgView()).users.map((u) => u.name)).toEqual([managedName(b.userName, org.name)]);
       // Okta's form: remove with a value list.
       await call('PATCH', `/Groups/${rg.body.id}`, patchOp({ op: 'remove', path: 'members', value: [{ value: b.id }] }));
       expect((await rgView()).users).toEqual([]);
