@@ -2,7 +2,7 @@ import { connect } from 'nats';
 import { JobsRpc } from '@hub/contracts';
 import {
   createTestDatabase, deliverThroughKillNine, http, makeUser, repoEvent, uniqueName, describeWithInfra, freePort, NATS_URL_FOR_TESTS, type RunningProcess, runApp, startApp, startWebhookCapture,
-  type TestDatabase, waitForHttp, WEBHOOK_TEST_ENV, type WebhookCapture, webhookAccessScenarios, webhookCapScenarios, webhookSsrfScenarios, webhooksScenarios,
+  type TestDatabase, waitForHttp, WEBHOOK_TEST_ENV, type WebhookCapture, webhookAccessScenarios, webhookCapScenarios, webhookSsrfScenarios, webhooksScenarios, webhookExtensionScenarios,
 } from '@hub/testing';
 
 const ADMIN = 'webhooks-distributed-admin-token';
@@ -56,6 +56,7 @@ describeWithInfra('distributed hub: webhooks', () => {
   }));
   webhookCapScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, scrapeMetrics: async () => [] }));
   webhookSsrfScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, scrapeMetrics: async () => [] }));
+  webhookExtensionScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, scrapeMetrics: async () => [] }));
 
   webhookAccessScenarios(() => ({
     baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, jobs: false,
