@@ -66,6 +66,7 @@ async function main() {
     const hook = async () => (await api(url, 'POST', '/api/settings/webhooks', token, { watched: [{ type: 'model', name: 'bench/none' }], domains: ['repo'], url: 'http://127.0.0.1:9/' })).json.webhook.id;
     const [id, other] = [await hook(), await hook()];
     const c = new pg.Client({ connectionString: dbUrl });
+    c.on('error', () => {}); // the database is dropped with FORCE at the end
     await c.connect();
     const t0 = Date.now();
     await seed(c, other);
