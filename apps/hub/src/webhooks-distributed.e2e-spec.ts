@@ -2,7 +2,7 @@ import { JobsRpc } from '@hub/contracts';
 import {
   AuthenticatedNats, createTestDatabase, deliverThroughKillNine, http, makeUser, repoEvent, uniqueName, describeWithInfra, freePort, NATS_TEST_ALL_RIGHTS_USER,
   type RunningProcess, runApp, startApp, startWebhookCapture, type TestDatabase, waitForHttp, WEBHOOK_TEST_ENV, type WebhookCapture, webhookAccessScenarios,
-  webhookCapScenarios, webhookSsrfScenarios, webhooksScenarios,
+  webhookCapScenarios, webhookSsrfScenarios, webhooksScenarios, webhookExtensionScenarios,
 } from '@hub/testing';
 
 const ADMIN = 'webhooks-distributed-admin-token';
@@ -60,6 +60,7 @@ describeWithInfra('distributed hub: webhooks', () => {
   }));
   webhookCapScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, scrapeMetrics: async () => [] }));
   webhookSsrfScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, scrapeMetrics: async () => [] }));
+  webhookExtensionScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, scrapeMetrics: async () => [] }));
 
   webhookAccessScenarios(() => ({
     baseUrl: gateway, adminToken: ADMIN, capture, databaseUrl: db.url, jobs: false,

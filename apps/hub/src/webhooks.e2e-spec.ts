@@ -1,7 +1,7 @@
 import {
   describeWithInfra, expectDailyLimit, webhookAccessScenarios, webhookCapScenarios, webhookSsrfScenarios, http, makeUser, readSse, repoEvent, startWebhookCapture, uniqueName, waitForStage,
   type WebhookCapture, WEBHOOK_TEST_ENV,
-  webhooksScenarios,
+  webhooksScenarios, webhookExtensionScenarios,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
@@ -36,6 +36,7 @@ describeWithInfra('all-in-one hub: webhooks', () => {
   webhookCapScenarios(target);
   webhookSsrfScenarios(target);
   webhookAccessScenarios(() => ({ ...target(), jobs: true }));
+  webhookExtensionScenarios(target);
 
   it(`queues at most HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY (${DAILY_LIMIT} here) deliveries per webhook in 24 h`, async () => {
     await expectDailyLimit(target(), await makeUser(target(), 'write', 'busy'), DAILY_LIMIT);

@@ -4,6 +4,10 @@ import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOp
 import { WEBHOOKS_MIGRATIONS } from './migrations';
 import { WebhookStore } from './management/webhook.store';
 import { WebhooksHandler } from './management/webhooks.handler';
+import { CustomHeaders } from './management/custom-headers';
+import { WebhookHeadersHandler } from './management/webhook-headers.handler';
+import { RecoveryHandler } from './recovery/recovery.handler';
+import { RecoveryStore } from './recovery/recovery.store';
 import { SecretBox } from './secrets/secret-box';
 import { type WebhooksConfig } from './webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from './webhooks.tokens';
@@ -28,11 +32,13 @@ export class WebhooksModule {
         ServicePersistenceModule.forService(webhooksPersistence(config)),
         OutboxModule.forService({ dataSource: WEBHOOKS_DS, schema: WEBHOOKS_SCHEMA }),
       ],
-      controllers: [WebhooksHandler, DeliveryLogHandler],
+      controllers: [WebhooksHandler, DeliveryLogHandler, WebhookHeadersHandler, RecoveryHandler],
       providers: [
         { provide: WEBHOOKS_CONFIG, useValue: config },
         { provide: SecretBox, useValue: new SecretBox(key, 'hub-webhook-secrets') },
         WebhookStore,
+        CustomHeaders,
+        RecoveryStore,
         ...DELIVERY_PROVIDERS,
       ],
     };

@@ -1,7 +1,9 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
 import { WebhookBodyDto } from './webhook-body.dto';
+import { WebhookHeaderDto } from './webhook-headers.dto';
+import { WebhookLogFilterDto } from './webhook-log-filter.dto';
 
 /** Every webhooks RPC names the caller: a user sees and touches only their own webhooks. */
 export class WebhookOwnerRpc {
@@ -46,4 +48,25 @@ export class ListWebhookLogsRpc extends WebhookRefRpc {
 
   @IsInt() @Min(1) @Max(100)
   limit!: number;
+
+  @IsOptional() @ValidateNested() @Type(() => WebhookLogFilterDto)
+  filter?: WebhookLogFilterDto;
+}
+
+export class SetWebhookHeadersRpc extends WebhookRefRpc {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => WebhookHeaderDto)
+  headers!: WebhookHeaderDto[];
+}
+
+export class RecoverWebhookRpc extends WebhookRefRpc {
+  @IsISO8601({ strict: true })
+  since!: string;
+
+  @IsOptional() @IsISO8601({ strict: true })
+  until?: string;
+}
+
+export class GetRecoveryRpc extends WebhookRefRpc {
+  @IsString()
+  recoveryId!: string;
 }

@@ -1,7 +1,9 @@
 import { rpc } from '../bus/descriptors';
+import { type WebhookHeadersAnswer } from './webhook-headers.dto';
+import { type RecoveryView } from './webhook-recovery.dto';
 import { type WebhookLogView, type WebhookView } from './webhooks.views';
 import {
-  CreateWebhookRpc, ListWebhookLogsRpc, ReplayWebhookRpc, SetWebhookStateRpc, UpdateWebhookRpc, WebhookOwnerRpc, WebhookRefRpc,
+  CreateWebhookRpc, GetRecoveryRpc, ListWebhookLogsRpc, RecoverWebhookRpc, ReplayWebhookRpc, SetWebhookHeadersRpc, SetWebhookStateRpc, UpdateWebhookRpc, WebhookOwnerRpc, WebhookRefRpc,
 } from './webhooks-rpc.dto';
 
 export interface WebhookLogPage {
@@ -20,4 +22,10 @@ export const WebhooksRpc = {
   SetState: rpc<SetWebhookStateRpc, WebhookView>('webhooks.webhook.set-state', SetWebhookStateRpc),
   Replay: rpc<ReplayWebhookRpc, { status: number }>('webhooks.delivery.replay', ReplayWebhookRpc),
   ListLogs: rpc<ListWebhookLogsRpc, WebhookLogPage>('webhooks.delivery.list-logs', ListWebhookLogsRpc),
+  /** Custom headers (decision 0502): sealed at rest, answered as names and hints only. */
+  GetHeaders: rpc<WebhookRefRpc, WebhookHeadersAnswer>('webhooks.headers.get', WebhookRefRpc),
+  SetHeaders: rpc<SetWebhookHeadersRpc, WebhookHeadersAnswer>('webhooks.headers.set', SetWebhookHeadersRpc),
+  /** Bulk recovery (decision 0502): failed deliveries of a window resent once. */
+  Recover: rpc<RecoverWebhookRpc, RecoveryView>('webhooks.recovery.start', RecoverWebhookRpc),
+  GetRecovery: rpc<GetRecoveryRpc, RecoveryView>('webhooks.recovery.get', GetRecoveryRpc),
 } as const;

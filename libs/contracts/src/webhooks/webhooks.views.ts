@@ -55,7 +55,7 @@ export class ReplayAnswer {
   @ApiProperty({ description: 'HTTP status the receiver answered the replay with (0 when it could not be reached)' }) status!: number;
 }
 
-export const DELIVERY_TRIGGERS = ['scheduled', 'manual', 'replay'] as const;
+export const DELIVERY_TRIGGERS = ['scheduled', 'manual', 'replay', 'recovery'] as const;
 export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number];
 
 /** One attempt in the delivery log (architecture section 7); our extension, for finding a logId. */

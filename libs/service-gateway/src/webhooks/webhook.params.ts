@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { WebhookLogFilterDto } from '@hub/contracts';
 
 export class WebhookIdParam {
   @ApiProperty()
@@ -20,7 +21,14 @@ export class WebhookLogParam extends WebhookIdParam {
   logId!: string;
 }
 
-export class WebhookLogsQuery {
+/** Paging plus the search filters (decision 0502). */
+export class WebhookRecoveryParam extends WebhookIdParam {
+  @ApiProperty()
+  @IsString() @MaxLength(64, { message: 'recoveryId is too long' })
+  recoveryId!: string;
+}
+
+export class WebhookLogsQuery extends WebhookLogFilterDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
   @IsOptional() @Type(() => Number) @IsInt({ message: 'limit must be an integer 1..100' }) @Min(1, { message: 'limit must be an integer 1..100' })
   @Max(100, { message: 'limit must be an integer 1..100' })

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type CreateJobDto, type DeliveryTrigger, JobsRpc } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { type BlockList } from 'node:net';
+import { type CustomHeader, CustomHeaders } from '../management/custom-headers';
 import { type WebhookRow } from '../management/webhook-row';
 import { SecretBox } from '../secrets/secret-box';
 import { type WebhooksConfig } from '../webhooks.config';
@@ -40,6 +41,7 @@ export class DeliveryAttempts {
     private readonly box: SecretBox,
     private readonly logs: DeliveryLogStore,
     private readonly rpc: RpcClient,
+    private readonly custom: CustomHeaders,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {
     this.allowed = parseNetworks(config.HUB_WEBHOOK_ALLOWED_NETWORKS);
@@ -53,9 +55,12 @@ export class DeliveryAttempts {
   }
 
   /** One attempt, not logged yet: the caller records `log` (the worker does so in groups). */
-  async send(a: AttemptInput, secret = this.secretOf(a.webhook)): Promise<SentAttempt> {
+  async send(a: AttemptInput, secret = this.secretOf(a.webhook), custom = this.customOf(a.webhook)): Promise<SentAttempt> {
     const body = withWebhook(a.eventPayload, a.webhook.id);
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'hub-webhooks/1' };
+    // Custom headers first: ours follow and win (the names they could clash with are refused anyway).
+    const headers: Record<string, string> = {};
+    for (const h of custom) headers[h.name.toLowerCase()] = h.value;
+    Object.assign(headers, { 'content-type': 'application/json', 'user-agent': 'hub-webhooks/1' });
     let result: SendResult;
     if (a.webhook.url !== null) {
       if (secret !== undefined) Object.assign(headers, { 'x-webhook-secret': secret }, standardWebhookHeaders(a.deliveryId, secret, body));
@@ -65,7 +70,14 @@ export class DeliveryAttempts {
       result = await this.startJob(a.webhook, body, secret);
     }
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
-    return { ok, log: { webhookId: a.webhook.id, deliveryId: a.deliveryId, trigger: a.trigger, attempt: a.attempt, requestHeaders: headers, payload: body, result } };
+    // The log keeps the names of the custom headers, never their values (sealed at rest, decision 0502).
+    const logged = { ...headers };
+    for (const h of custom) logged[h.name.toLowerCase()] = '[redacted]';
+    return { ok, log: { webhookId: a.webhook.id, deliveryId: a.deliveryId, trigger: a.trigger, attempt: a.attempt, requestHeaders: logged, payload: body, result } };
+  }
+
+  customOf(webhook: WebhookRow): CustomHeader[] {
+    return this.custom.open(webhook);
   }
 
   secretOf(webhook: WebhookRow): string | undefined {

@@ -18,7 +18,7 @@ export class DeliveryLogHandler {
   @RpcHandler(WebhooksRpc.ListLogs)
   async onListLogs(dto: ListWebhookLogsRpc): Promise<WebhookLogPage> {
     const webhook = await this.store.get(dto.ownerId, dto.id);
-    return this.logs.page(webhook.id, dto.limit, dto.cursor);
+    return this.logs.page(webhook.id, dto.limit, dto.cursor, dto.filter);
   }
 
   /** The logged payload to the current URL and secret, now; logged as a `replay` attempt. */

@@ -13,6 +13,8 @@ export interface ClaimedDelivery {
   subject: string;
   payload: string;
   attempts: number;
+  /** Set when a bulk recovery put the row back: it is sent once, without the retry schedule (decision 0502). */
+  recovery_id: string | null;
 }
 
 export interface MatchInput {
@@ -96,7 +98,7 @@ export class DeliveryQueue {
              WHERE state = 'pending' AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
              ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED) c
        WHERE d.id = c.id
-       RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts`,
+       RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts, d.recovery_id`,
       [limit, this.config.HUB_WEBHOOK_LEASE_MS],
     ));
   }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type CustomHeader } from '../management/custom-headers';
 import { type WebhookRow } from '../management/webhook-row';
 import { WebhookStore } from '../management/webhook.store';
 import { type WebhooksConfig } from '../webhooks.config';
@@ -95,30 +96,33 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private start(claimed: ClaimedDelivery[], webhooks: Map<string, WebhookRow>): void {
-    const secrets = new Map<string, string | undefined>(); // opened once per batch and webhook
+    // Opened once per batch and webhook: the secret and the custom headers.
+    const sealed = new Map<string, { secret: string | undefined; custom: CustomHeader[] }>();
     for (const d of claimed) {
       const webhook = webhooks.get(d.webhook_id);
-      if (webhook && !secrets.has(webhook.id)) secrets.set(webhook.id, this.attempts.secretOf(webhook));
+      if (webhook && !sealed.has(webhook.id)) sealed.set(webhook.id, { secret: this.attempts.secretOf(webhook), custom: this.attempts.customOf(webhook) });
       this.inFlight++;
-      void this.deliver(d, webhook, webhook && secrets.get(webhook.id)).finally(() => {
+      void this.deliver(d, webhook, webhook && sealed.get(webhook.id)).finally(() => {
         this.inFlight--;
         if (this.waitingForRoom && this.inFlight <= concurrencyFloor(this.config.HUB_WEBHOOK_CONCURRENCY)) this.wake?.();
       });
     }
   }
 
-  private async deliver(d: ClaimedDelivery, webhook: WebhookRow | undefined, secret: string | undefined): Promise<void> {
+  private async deliver(d: ClaimedDelivery, webhook: WebhookRow | undefined, opened: { secret: string | undefined; custom: CustomHeader[] } | undefined): Promise<void> {
     try {
       if (!webhook || webhook.disabled !== 'false') return await this.queue.dropped(d.id);
-      const { ok, log } = await this.attempts.send({ webhook, deliveryId: d.id, eventPayload: d.payload, trigger: 'scheduled', attempt: d.attempts }, secret);
+      const trigger = d.recovery_id ? 'recovery' : 'scheduled';
+      const { ok, log } = await this.attempts.send({ webhook, deliveryId: d.id, eventPayload: d.payload, trigger, attempt: d.attempts }, opened?.secret, opened?.custom);
       const result = log.result;
       this.metrics.latency.observe(result.durationMs / 1000);
-      this.metrics.attempts.inc({ outcome: ok ? 'success' : result.status === null ? 'error' : `http_${Math.floor(result.status / 100)}xx`, trigger: 'scheduled' });
+      this.metrics.attempts.inc({ outcome: ok ? 'success' : result.status === null ? 'error' : `http_${Math.floor(result.status / 100)}xx`, trigger });
       await this.outcomes.record(log, ok);
       if (ok) return;
       const why = result.error ?? `HTTP ${result.status}`;
       const suspended = await this.health.failed(webhook.id, why, result.status === 410);
-      const delay = suspended ? null : nextDelayMs(this.config.retrySchedule, d.attempts, result.headers['retry-after']);
+      // A recovery sends once: a failure is final (the recovery counts it).
+      const delay = suspended || d.recovery_id ? null : nextDelayMs(this.config.retrySchedule, d.attempts, result.headers['retry-after']);
       if (delay !== null) this.metrics.retries.inc();
       await this.queue.failed(d.id, delay);
       // A retry due before the next poll (the schedule starts at 0 s) is looked for when due.

@@ -61,7 +61,7 @@ export class OutcomeRecorder implements OnApplicationShutdown {
   }
 
   private async write(group: Pending[]): Promise<void> {
-    const columns: unknown[][] = Array.from({ length: 12 }, () => []);
+    const columns: unknown[][] = Array.from({ length: 14 }, () => []);
     for (const p of group) logRow(p.log).forEach((v, i) => columns[i].push(v));
     const delivered = group.filter((p) => p.delivered);
     this.groups++;
@@ -69,11 +69,11 @@ export class OutcomeRecorder implements OnApplicationShutdown {
     await this.ds.query(
       `WITH logged AS (
          INSERT INTO webhooks.delivery_logs (${LOG_COLUMNS})
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::jsonb[], $7::text[], $8::int[], $9::jsonb[], $10::text[], $11::int[], $12::text[])),
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::jsonb[], $7::text[], $8::int[], $9::jsonb[], $10::text[], $11::int[], $12::text[], $13::text[], $14::text[])),
        done AS (
-         UPDATE webhooks.deliveries SET state = 'delivered', lease_until = NULL WHERE id = ANY($13::bpchar[]))
+         UPDATE webhooks.deliveries SET state = 'delivered', lease_until = NULL WHERE id = ANY($15::bpchar[]))
        UPDATE webhooks.webhooks SET last_trigger_at = now(), failing_since = NULL, failures = 0
-       WHERE id = ANY($14::bpchar[]) AND (failures > 0 OR last_trigger_at IS NULL OR last_trigger_at < now() - interval '1 second')`,
+       WHERE id = ANY($16::bpchar[]) AND (failures > 0 OR last_trigger_at IS NULL OR last_trigger_at < now() - interval '1 second')`,
       [...columns, delivered.map((p) => p.log.deliveryId), [...new Set(delivered.map((p) => p.log.webhookId))]],
     );
   }

@@ -8,13 +8,15 @@ export interface WebhookRow {
   job: CreateJobDto | null;
   job_source_id: string | null;
   secret_enc: string | null;
+  /** The custom headers, a sealed JSON list of {name, value} (decision 0502). */
+  headers_enc: string | null;
   domains: WebhookDomain[];
   disabled: string;
   last_trigger_at: Date | null;
   watched: { type: WatchedItemView['type']; name: string }[];
 }
 
-export const WEBHOOK_COLUMNS = `w.id, w.owner_id, w.owner_name, w.url, w.job, w.job_source_id, w.secret_enc, w.domains, w.disabled, w.last_trigger_at,
+export const WEBHOOK_COLUMNS = `w.id, w.owner_id, w.owner_name, w.url, w.job, w.job_source_id, w.secret_enc, w.headers_enc, w.domains, w.disabled, w.last_trigger_at,
   COALESCE((SELECT json_agg(json_build_object('type', x.type, 'name', x.name) ORDER BY x.position) FROM webhooks.watched x WHERE x.webhook_id = w.id), '[]'::json) AS watched`;
 
 export function disabledOf(value: string): WebhookDisabled {

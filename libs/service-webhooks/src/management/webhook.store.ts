@@ -79,6 +79,10 @@ export class WebhookStore {
     );
   }
 
+  async setHeaders(id: string, headersEnc: string | null): Promise<void> {
+    await this.ds.query(`UPDATE webhooks.webhooks SET headers_enc = $2 WHERE id = $1`, [id, headersEnc]);
+  }
+
   private async writeWatched(m: EntityManager, id: string, c: WebhookChanges): Promise<void> {
     await m.query(
       `INSERT INTO webhooks.watched (webhook_id, type, name, position) SELECT $1, t, n, p FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(t, n, p)`,

@@ -1,6 +1,10 @@
 import { CreateWebhooks1764000000000 } from './1764000000000-create-webhooks';
 import { CreateWebhooksOutbox1764000100000 } from './1764000100000-create-outbox';
 import { CreateTriggerCounts1764000200000 } from './1764000200000-trigger-counts';
+import { DeliveryLogSearch1795697703957 } from './1795697703957-delivery-log-search';
+import { CustomHeaders1795697703958 } from './1795697703958-custom-headers';
+import { Recoveries1795697703959 } from './1795697703959-recoveries';
 
 /** In order. Never edit one that has landed; add a new one (style.md rule 7). */
-export const WEBHOOKS_MIGRATIONS = [CreateWebhooks1764000000000, CreateWebhooksOutbox1764000100000, CreateTriggerCounts1764000200000];
+export const WEBHOOKS_MIGRATIONS = [CreateWebhooks1764000000000, CreateWebhooksOutbox1764000100000, CreateTriggerCounts1764000200000, DeliveryLogSearch1795697703957,
+  CustomHeaders1795697703958, Recoveries1795697703959];
