@@ -5,22 +5,16 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './processes.mjs';
 
 const USERS = ['gateway', 'credentials', 'organizations', 'notifications', 'webhooks', 'jobs', 'hub', 'subscriber', 'bench'];
 const NATS_SERVER = existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server';
 const passwordVariable = (user) => `NATS_PASSWORD_${user.toUpperCase().replace(/-/g, '_')}`;
 
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function listening(port) {
   return new Promise((resolve) => {

@@ -2,6 +2,7 @@
 // ready, measured (CPU time from /proc) and always stopped, whatever happens to the bench.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -187,4 +188,13 @@ export async function waitQuiet(maxSeconds, threshold = 0.15) {
     const { cores } = done();
     if (cores.other < threshold || Date.now() >= deadline) return cores.other;
   }
+}
+
+/** A port nothing listens on right now (the OS picks it). */
+export async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -1,17 +1,9 @@
 // The servers under test, each started from the built apps (dist/apps) or bench/gateway, on
 // free local ports. Each start returns { url, procs, stop }.
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { startBenchNats } from './bench-nats.mjs';
-import { runNode, startNode, stop, waitOutput, waitReady } from './processes.mjs';
+import { freePort, runNode, startNode, stop, waitOutput, waitReady } from './processes.mjs';
 
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Limits raised so the bench measures the work, not the rate limiter's 429s. */
 const UNLIMITED = { HUB_RATE_LIMIT_PER_MINUTE: '1000000000', HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '1000000' };

@@ -13,7 +13,6 @@
 // receipt → outcome row) and the load average before and after: figures taken on a busy machine
 // are not verdicts.
 import { createServer } from 'node:http';
-import { createServer as netServer } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +21,7 @@ import pg from 'pg';
 import { startBenchNats } from '../gateway/bench-nats.mjs';
 import { cpuAccount, enableProfiling, runNode, startNode, stopAll, toggleProfiles, waitReady } from '../gateway/processes.mjs';
 import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
+import { freePort } from '../gateway/processes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
@@ -42,13 +42,6 @@ const settings = {
 const wallNow = () => performance.timeOrigin + performance.now();
 const load = () => loadavg().map((l) => +l.toFixed(2));
 
-async function freePort() {
-  const s = netServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 function rssMb(pid) {
   try {

@@ -8,9 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer as netServer } from 'node:net';
 import pg from 'pg';
-import { startNode, stopAll, waitReady } from '../gateway/processes.mjs';
+import { freePort, startNode, stopAll, waitReady } from '../gateway/processes.mjs';
 import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,13 +18,6 @@ const REQUESTS = Number(process.env.BENCH_SEARCH_REQUESTS ?? 200);
 const ADMIN = 'bench-webhooks-search-admin-token-0123';
 const logDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-search-'));
 
-async function freePort() {
-  const s = netServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 async function api(base, method, path, token, body) {
   const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
