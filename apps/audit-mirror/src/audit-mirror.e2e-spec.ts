@@ -115,7 +115,7 @@ describeWithInfra('the example subscriber against the all-in-one hub started wit
   beforeAll(async () => {
     [db, dataDir] = [await createTestDatabase(), mkdtempSync(join(tmpdir(), 'audit-mirror-hub-'))];
     const port = await freePort();
-    // Postgres rather than PGlite only for speed (PGlite's migrations take a minute on a loaded machine).
+    // The CI Postgres rather than an embedded one: one database server for the whole test run.
     hub = startApp('hub', {
       PORT: String(port), HOST: '127.0.0.1', HUB_DATA_DIR: dataDir, DATABASE_URL: db.url, HUB_MIGRATE_ON_START: 'true',
       NATS_URL: NATS_URL_FOR_TESTS, HUB_BUS_PREFIX: prefix, HUB_ADMIN_TOKEN: ADMIN, HUB_SECRET_KEY: 'a'.repeat(64),

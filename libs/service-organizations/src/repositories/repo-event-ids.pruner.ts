@@ -39,7 +39,7 @@ export class RepoEventIdsPruner implements OnApplicationBootstrap, OnApplication
 
   /** Deletes the ids applied longer ago than the bus keeps events; resolves with how many. */
   async prune(): Promise<number> {
-    // Counted in a SELECT: what a bare DELETE answers differs between the pg and PGlite drivers.
+    // Counted in a SELECT: one row back whatever the driver makes of a bare DELETE's answer.
     const [row] = (await this.ds.query(
       `WITH gone AS (DELETE FROM organizations.repo_events_applied WHERE applied_at < now() - make_interval(days => $1) RETURNING 1)
        SELECT count(*)::int AS n FROM gone`,
