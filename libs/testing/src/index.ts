@@ -35,5 +35,7 @@ export * from './scenarios/scim.scenarios';
 export * from './scenarios/scim-idp.scenarios';
 export * from './scenarios/scim-okta-entra.scenarios';
 export * from './scenarios/members-admin.scenarios';
-export * from './scenarios/access-revocation.scenarios';
+export * from './scenarios/no-access.scenarios';
+export * from './scenarios/live-answers.scenarios';
+export type { AccessTarget, AuditCutOffTarget } from './scenarios/access-helpers';
 export * from './nats-auth';

@@ -56,16 +56,13 @@ export function startApp(app: string, env: Record<string, string>, args: string[
       }
     },
     async waitForReady(url, timeoutMs = 150_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${app} exited (${child.exitCode ?? child.signalCode}) before ${url} was ready:\n${out}`);
-        try {
-          if ((await fetch(url)).status === 200) return;
-        } catch {
-          // not listening yet
-        }
-        if (Date.now() > deadline) throw new Error(`${app}: ${url} not ready within ${timeoutMs} ms:\n${out}`);
-        await new Promise((r) => setTimeout(r, 100));
+      const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
+      try {
+        await waitForHttp(url, timeoutMs, () => {
+          if (exited()) throw new Error(`${app} exited (${child.exitCode ?? child.signalCode}) before ${url} was ready`);
+        });
+      } catch (e) {
+        throw new Error(`${app}: ${(e as Error).message}:\n${out}`);
       }
     },
     async stop(signal = 'SIGTERM') {
@@ -82,10 +79,11 @@ export async function runApp(app: string, env: Record<string, string>, args: str
   return { code: p.child.exitCode, output: p.output() };
 }
 
-/** Polls a URL until it answers 200. */
-export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void> {
+/** Polls a URL until it answers 200; `check` runs before each try and may throw to give up early. */
+export async function waitForHttp(url: string, timeoutMs = 30_000, check: () => void = () => undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    check();
     try {
       if ((await fetch(url)).status === 200) return;
     } catch {
