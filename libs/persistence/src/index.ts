@@ -4,3 +4,4 @@ export * from './service-persistence.module';
 export * from './prepared-query';
 export * from './vacuum';
 export * from './embedded-postgres';
+export * from './transaction-lock';

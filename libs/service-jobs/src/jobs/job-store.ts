@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
+import { lockForTransaction } from '@hub/persistence';
 import { type JobStage, LimitReachedError, NotFoundError } from '@hub/contracts';
 import { Outbox, type OutboxEvent } from '@hub/messaging';
 import { JOBS_DS } from '../jobs.tokens';
@@ -70,7 +71,7 @@ export class JobStore {
       // Held until commit: parallel creates in one namespace count one after the other, so they
       // cannot all see room for one more (a single INSERT … WHERE count < max could: each
       // statement's snapshot would miss the others' uncommitted rows).
-      await m.query(`SELECT pg_advisory_xact_lock(hashtext('jobs.namespace:' || lower($1)))`, [job.namespace]);
+      await lockForTransaction(m, `jobs.namespace:${job.namespace.toLowerCase()}`);
       const [{ n }] = (await m.query(
         `SELECT count(*)::int AS n FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') AND lower(namespace) = lower($1)`, [job.namespace],
       )) as { n: number }[];

@@ -6,7 +6,7 @@ import {
   LimitReachedError, type ScheduledJobRefRpc, type ScheduledJobView, TERMINAL_JOB_STAGES,
 } from '@hub/contracts';
 import { Outbox } from '@hub/messaging';
-import { newObjectId } from '@hub/persistence';
+import { lockForTransaction, newObjectId } from '@hub/persistence';
 import { type SecretBox } from '@hub/config';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from '../jobs.tokens';
@@ -68,7 +68,7 @@ export class ScheduledJobsUseCases {
     const max = this.config.HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE;
     await this.outbox.transaction(async (m) => {
       // Held until commit, so parallel creates in one namespace cannot all see room for one more.
-      await m.query(`SELECT pg_advisory_xact_lock(hashtext('jobs.scheduled:' || lower($1)))`, [s.namespace]);
+      await lockForTransaction(m, `jobs.scheduled:${s.namespace.toLowerCase()}`);
       const [{ n }] = (await m.query(`SELECT count(*)::int AS n FROM jobs.scheduled_jobs WHERE lower(namespace) = lower($1)`, [s.namespace])) as { n: number }[];
       if (n >= max) throw new LimitReachedError(`${s.namespace} has ${n} scheduled jobs`, 'HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE', max, 'delete one to create another');
       await m.getRepository(ScheduledJobEntity).insert(s);

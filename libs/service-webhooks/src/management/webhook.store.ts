@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { LimitReachedError, NotFoundError } from '@hub/contracts';
-import { newObjectId, preparedQuery } from '@hub/persistence';
+import { lockForTransaction, newObjectId, preparedQuery } from '@hub/persistence';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
 import { type WebhookChanges } from './webhook-changes';
 import { WEBHOOK_COLUMNS, type WebhookRow } from './webhook-row';
@@ -44,7 +44,7 @@ export class WebhookStore {
     await this.ds.transaction(async (m) => {
       // Held until commit: parallel creates of one owner count one after the other, so they
       // cannot all see room for one more.
-      await m.query(`SELECT pg_advisory_xact_lock(hashtext('webhooks.owner:' || $1))`, [owner.id]);
+      await lockForTransaction(m, `webhooks.owner:${owner.id}`);
       const [{ n }] = (await m.query(`SELECT count(*)::int AS n FROM webhooks.webhooks WHERE owner_id = $1`, [owner.id])) as { n: number }[];
       if (n >= maxPerOwner) throw new LimitReachedError(`You have ${n} webhooks`, 'HUB_WEBHOOKS_MAX_PER_USER', maxPerOwner, 'delete one to create another');
       await m.query(

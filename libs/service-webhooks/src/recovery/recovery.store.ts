@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { BadRequestError, ConflictError, MAX_RECOVERY_DELIVERIES, NotFoundError, type RecoveryView } from '@hub/contracts';
-import { newObjectId } from '@hub/persistence';
+import { lockForTransaction, newObjectId } from '@hub/persistence';
 import { rowsOf } from '../delivery/rows';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
 
@@ -37,7 +37,7 @@ export class RecoveryStore {
     if (!(since < until)) throw new BadRequestError('since must be before until');
     return this.ds.transaction(async (m) => {
       // Two recoveries of one webhook started at once: one after the other, the second sees the first.
-      await m.query(`SELECT pg_advisory_xact_lock(hashtext('webhooks.recovery:' || $1))`, [webhookId]);
+      await lockForTransaction(m, `webhooks.recovery:${webhookId}`);
       const running: RecoveryRow[] = await m.query(`SELECT * FROM webhooks.recoveries WHERE webhook_id = $1 AND state = 'running'`, [webhookId]);
       for (const r of running) {
         if ((await this.refresh(m, r)).state === 'running') throw new ConflictError(`Recovery ${r.id} of this webhook is still running`);
