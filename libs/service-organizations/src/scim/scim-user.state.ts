@@ -81,7 +81,7 @@ function applyEmails(s: ScimUserState, op: string, path: ScimPath, value: unknow
     // E-mail types are not kept (spec 5.7): emails[type eq "work"] and emails[primary eq true] name the primary address.
     const byValue = path.where.field === 'value' ? String(path.where.value) : null;
     if (op === 'remove') return { ...s, emails: byValue ? s.emails.filter((e) => e.toLowerCase() !== byValue.toLowerCase()) : s.emails.slice(1) };
-    const address = text(path.sub === 'value' || typeof value !== 'object' ? value : lowerKeys(value as Record<string, unknown>)['value'], 'emails.value', 254);
+    const address = text(path.sub === 'value' || value === null || typeof value !== 'object' ? value : lowerKeys(value as Record<string, unknown>)['value'], 'emails.value', 254);
     if (!address) return s;
     return { ...s, emails: [address, ...s.emails.slice(1).filter((e) => e !== address)] };
   }
