@@ -92,6 +92,10 @@ describe('SCIM PATCH operations identity providers send', () => {
     refusedWith(ScimInvalidPathError, { Operations: [{ op: 'remove', path: 'members[value eq "a\u0001b"]' }] });
   });
 
+  it('takes a null value on an e-mail value path without a TypeError (a 500; found by the property below)', () => {
+    expect(() => patchedUser({ op: 'add', path: 'emails[primary eq true]', value: null })).not.toThrow(TypeError);
+  });
+
   it('reads booleans as Entra sends them and refuses anything else', () => {
     expect([true, false, 'True', 'FALSE', ' true '].map((v) => scimBoolean(v, 'active'))).toEqual([true, false, true, false, true]);
     for (const v of ['yes', 1, 0, null, undefined, {}, 'truthy']) expect(() => scimBoolean(v, 'active')).toThrow(ScimInvalidValueError);
