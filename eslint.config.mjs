@@ -24,8 +24,22 @@ export default [
             { sourceTag: 'type:example', onlyDependOnLibsWithTags: ['type:package', 'type:testing'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts', 'type:util'] },
             { sourceTag: 'scope:deploy', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:hub', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:credentials', 'scope:organizations', 'scope:notifications', 'scope:jobs', 'scope:webhooks', 'scope:shared'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:contracts', 'type:util', 'type:testing'] },
+            {
+              sourceTag: 'scope:hub',
+              onlyDependOnLibsWithTags: [
+                'scope:gateway',
+                'scope:credentials',
+                'scope:organizations',
+                'scope:notifications',
+                'scope:jobs',
+                'scope:webhooks',
+                'scope:shared',
+              ],
+            },
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: ['type:service', 'type:contracts', 'type:util', 'type:testing'],
+            },
             { sourceTag: 'scope:credentials', onlyDependOnLibsWithTags: ['scope:credentials', 'scope:shared'] },
             { sourceTag: 'scope:organizations', onlyDependOnLibsWithTags: ['scope:organizations', 'scope:shared'] },
             { sourceTag: 'scope:notifications', onlyDependOnLibsWithTags: ['scope:notifications', 'scope:shared'] },
@@ -43,7 +57,10 @@ export default [
     // Files with decorators keep value imports: Nest's DI reads emitted decorator metadata.
     languageOptions: { parserOptions: { emitDecoratorMetadata: true, experimentalDecorators: true } },
     rules: {
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
       // Config classes annotate defaults on purpose: swc emits design:type only from annotations.
       '@typescript-eslint/no-inferrable-types': ['error', { ignoreProperties: true }],
@@ -54,9 +71,19 @@ export default [
         'error',
         {
           patterns: [
-            { regex: '^@nestjs/[^/]+/.+', message: "Import from the package root ('@nestjs/common', '@nestjs/core'…): paths below it are Nest's internals." },
-            { regex: '^(class-transformer|class-validator|fastify|typeorm|nats|rxjs|pg)/.+', message: "Import from the package root: paths below it are the library's internals." },
-            { regex: '^(@[^/]+/)?[^/.@][^/]*/(dist|cjs|esm|lib|build|src|types|internal)(/|$)', message: "Import what the package exports, not its build output: files there are its internals." },
+            {
+              regex: '^@nestjs/[^/]+/.+',
+              message:
+                "Import from the package root ('@nestjs/common', '@nestjs/core'…): paths below it are Nest's internals.",
+            },
+            {
+              regex: '^(class-transformer|class-validator|fastify|typeorm|nats|rxjs|pg)/.+',
+              message: "Import from the package root: paths below it are the library's internals.",
+            },
+            {
+              regex: '^(@[^/]+/)?[^/.@][^/]*/(dist|cjs|esm|lib|build|src|types|internal)(/|$)',
+              message: 'Import what the package exports, not its build output: files there are its internals.',
+            },
           ],
         },
       ],

@@ -13,8 +13,14 @@ process.env['HUB_TEST_TIER'] = 'unit';
 
 // Each project's own jest config (apps/*, libs/*, tools/*), with only its unit specs.
 const projects = ['apps', 'libs', 'tools']
-  .flatMap((top) => (existsSync(join(__dirname, top)) ? readdirSync(join(__dirname, top)).map((d) => join(__dirname, top, d)) : []))
+  .flatMap((top) =>
+    existsSync(join(__dirname, top)) ? readdirSync(join(__dirname, top)).map((d) => join(__dirname, top, d)) : [],
+  )
   .filter((dir) => existsSync(join(dir, 'jest.config.cts')))
-  .map((dir) => ({ ...(require(join(dir, 'jest.config.cts')) as Config), rootDir: dir, testMatch: ['<rootDir>/**/*.spec.ts'] }));
+  .map((dir) => ({
+    ...(require(join(dir, 'jest.config.cts')) as Config),
+    rootDir: dir,
+    testMatch: ['<rootDir>/**/*.spec.ts'],
+  }));
 
 export default { projects } satisfies Config;

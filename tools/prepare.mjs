@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { buildHub, hubIsBuilt } from './start.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-if (process.env.CI || process.env.HUB_SKIP_PREPARE_BUILD || !existsSync(join(root, 'apps/hub/src/main.ts'))) process.exit(0);
+if (process.env.CI || process.env.HUB_SKIP_PREPARE_BUILD || !existsSync(join(root, 'apps/hub/src/main.ts')))
+  process.exit(0);
 if (!hubIsBuilt()) {
   process.stdout.write('Building the all-in-one hub for npm start (HUB_SKIP_PREPARE_BUILD=1 skips this)…\n');
   if (!buildHub()) process.stdout.write('The hub did not build; npm start will try again.\n');

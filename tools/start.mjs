@@ -37,7 +37,11 @@ export function hubIsBuilt() {
 
 export function buildHub() {
   const bin = createRequire(join(root, 'package.json')).resolve('nx/bin/nx');
-  const nx = spawnSync(process.execPath, [bin, 'build', 'hub'], { cwd: root, stdio: 'inherit', env: { NX_DAEMON: 'false', ...process.env } });
+  const nx = spawnSync(process.execPath, [bin, 'build', 'hub'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { NX_DAEMON: 'false', ...process.env },
+  });
   return nx.status === 0;
 }
 

@@ -29,11 +29,16 @@ export async function seedAuditEvents(url, { organizationId, organization, count
 /** Events stored for one organization. */
 export async function countOf(url, organizationId) {
   return withClient(url, async (c) => {
-    const { rows } = await c.query('SELECT count(*)::int AS n FROM organizations.audit_events WHERE organization_id = $1', [organizationId]);
+    const { rows } = await c.query(
+      'SELECT count(*)::int AS n FROM organizations.audit_events WHERE organization_id = $1',
+      [organizationId],
+    );
     return rows[0].n;
   });
 }
 
 export async function deleteOrganizationEvents(url, organizationId) {
-  await withClient(url, (c) => c.query('DELETE FROM organizations.audit_events WHERE organization_id = $1', [organizationId]));
+  await withClient(url, (c) =>
+    c.query('DELETE FROM organizations.audit_events WHERE organization_id = $1', [organizationId]),
+  );
 }

@@ -76,8 +76,19 @@ app.get('/api/whoami-v2', async (req, reply) => {
     emailVerified: true,
     avatarUrl: `http://localhost:8080/avatars/${encodeURIComponent(row.name)}.svg`,
     isPro: row.is_pro,
-    orgs: orgs.map((o) => ({ type: 'org', id: o.id, name: o.name, fullname: o.fullname, avatarUrl: '', roleInOrg: o.role, plan: o.plan })),
-    auth: { type: 'access_token', accessToken: { displayName: row.display_name, role: row.role, createdAt: row.token_created_at } },
+    orgs: orgs.map((o) => ({
+      type: 'org',
+      id: o.id,
+      name: o.name,
+      fullname: o.fullname,
+      avatarUrl: '',
+      roleInOrg: o.role,
+      plan: o.plan,
+    })),
+    auth: {
+      type: 'access_token',
+      accessToken: { displayName: row.display_name, role: row.role, createdAt: row.token_created_at },
+    },
   };
 });
 app.get('/api/organizations/:name/members', async (req, reply) => {
@@ -85,10 +96,13 @@ app.get('/api/organizations/:name/members', async (req, reply) => {
   const row = m && m[1].length <= 200 ? await lookup(m[1]) : undefined;
   if (!row) return reply.code(401).send({ error: 'Invalid credentials' });
   const { name } = req.params;
-  if (!(await orgsOf(row.user_id)).some((o) => o.name === name)) return reply.code(403).send({ error: `You are not a member of ${name}` });
+  if (!(await orgsOf(row.user_id)).some((o) => o.name === name))
+    return reply.code(403).send({ error: `You are not a member of ${name}` });
   const { rows } = await pool.query({ name: 'organizations-member-list', text: MEMBERS_SQL, values: [name] });
   if (rows.length === 0) return reply.code(404).send({ error: `Organization ${name} not found` });
-  return rows.filter((r) => r.user_id !== null).map((r) => ({ _id: r.user_id, type: 'user', user: r.user_name, role: r.role }));
+  return rows
+    .filter((r) => r.user_id !== null)
+    .map((r) => ({ _id: r.user_id, type: 'user', user: r.user_name, role: r.role }));
 });
 app.get('/health/ready', async () => {
   await pool.query('SELECT 1');

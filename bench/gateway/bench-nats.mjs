@@ -11,10 +11,19 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './processes.mjs';
 
-const USERS = ['gateway', 'credentials', 'organizations', 'notifications', 'webhooks', 'jobs', 'hub', 'subscriber', 'bench'];
+const USERS = [
+  'gateway',
+  'credentials',
+  'organizations',
+  'notifications',
+  'webhooks',
+  'jobs',
+  'hub',
+  'subscriber',
+  'bench',
+];
 const NATS_SERVER = existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server';
 const passwordVariable = (user) => `NATS_PASSWORD_${user.toUpperCase().replace(/-/g, '_')}`;
-
 
 function listening(port) {
   return new Promise((resolve) => {
@@ -31,13 +40,24 @@ export async function startBenchNats({ root, logDir, busPrefix }) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-nats-'));
   const port = await freePort();
   // The authorization block for this prefix, from the contracts; the bench user added to it.
-  const authorization = execFileSync('npm', ['run', '-s', 'bus:permissions', '--', busPrefix], { cwd: root, encoding: 'utf8' })
-    .replace(/\n {2}\]\n\}\n?$/, `\n    {\n      user: "bench"\n      password: $${passwordVariable('bench')}\n    }\n  ]\n}\n`);
+  const authorization = execFileSync('npm', ['run', '-s', 'bus:permissions', '--', busPrefix], {
+    cwd: root,
+    encoding: 'utf8',
+  }).replace(
+    /\n {2}\]\n\}\n?$/,
+    `\n    {\n      user: "bench"\n      password: $${passwordVariable('bench')}\n    }\n  ]\n}\n`,
+  );
   writeFileSync(join(dir, 'authorization.conf'), authorization);
-  writeFileSync(join(dir, 'nats-server.conf'), `listen: "127.0.0.1:${port}"\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\ninclude ./authorization.conf\n`);
+  writeFileSync(
+    join(dir, 'nats-server.conf'),
+    `listen: "127.0.0.1:${port}"\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\ninclude ./authorization.conf\n`,
+  );
   // nats-server parses a variable's value as config: a password must start with a letter.
   const passwords = Object.fromEntries(USERS.map((u) => [u, `p${randomBytes(18).toString('hex')}`]));
-  const env = { PATH: process.env.PATH ?? '', ...Object.fromEntries(USERS.map((u) => [passwordVariable(u), passwords[u]])) };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    ...Object.fromEntries(USERS.map((u) => [passwordVariable(u), passwords[u]])),
+  };
   mkdirSync(logDir, { recursive: true });
   const child = spawn(NATS_SERVER, ['-c', join(dir, 'nats-server.conf')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(join(logDir, 'nats-server.log'));
@@ -45,7 +65,8 @@ export async function startBenchNats({ root, logDir, busPrefix }) {
   child.stderr.pipe(log, { end: false });
   const deadline = Date.now() + 10_000;
   while (!(await listening(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`nats-server did not start (see ${join(logDir, 'nats-server.log')})`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`nats-server did not start (see ${join(logDir, 'nats-server.log')})`);
     await sleep(50);
   }
   const url = `nats://127.0.0.1:${port}`;

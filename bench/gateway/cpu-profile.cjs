@@ -12,7 +12,9 @@ let running = false;
 process.on('SIGWINCH', () => {
   if (!running) {
     running = true;
-    session.post('Profiler.enable', () => session.post('Profiler.setSamplingInterval', { interval: 200 }, () => session.post('Profiler.start')));
+    session.post('Profiler.enable', () =>
+      session.post('Profiler.setSamplingInterval', { interval: 200 }, () => session.post('Profiler.start')),
+    );
     return;
   }
   running = false;

@@ -31,7 +31,18 @@ function cannon(url, tokens, pathOf, connections, seconds) {
  * Warm-up, then the measured run. CPU time of the server's processes, of this process
  * (autocannon) and of the whole machine is read around the measured window.
  */
-async function measureLoadOnce({ label, url, tokens, pathOf, procs, dbUrl, connections, seconds, warmupSeconds, quietWaitSeconds }) {
+async function measureLoadOnce({
+  label,
+  url,
+  tokens,
+  pathOf,
+  procs,
+  dbUrl,
+  connections,
+  seconds,
+  warmupSeconds,
+  quietWaitSeconds,
+}) {
   await waitQuiet(quietWaitSeconds);
   if (warmupSeconds > 0) await cannon(url, tokens, pathOf, connections, warmupSeconds);
   await toggleProfiles(procs);
@@ -45,7 +56,9 @@ async function measureLoadOnce({ label, url, tokens, pathOf, procs, dbUrl, conne
   assertRunning(procs);
   const bad = r.non2xx + r.errors + r.timeouts;
   if (bad > 0) {
-    throw new Error(`${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}: not measuring what it claims`);
+    throw new Error(
+      `${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}: not measuring what it claims`,
+    );
   }
   return {
     label,
@@ -60,7 +73,9 @@ async function measureLoadOnce({ label, url, tokens, pathOf, procs, dbUrl, conne
     pgTransactionsPerReq: xacts === undefined ? undefined : xacts / r.requests.total,
     // What one request costs the setup, load generator excluded: its processes, Postgres, NATS.
     setupCpuUsPerReq: ((cpu.ms.server + cpu.ms.postgres + cpu.ms.nats) * 1000) / r.requests.total,
-    serverUsPerReqByProcess: Object.fromEntries(Object.entries(cpu.byServer).map(([name, ms]) => [name, Math.round((ms * 1000) / r.requests.total)])),
+    serverUsPerReqByProcess: Object.fromEntries(
+      Object.entries(cpu.byServer).map(([name, ms]) => [name, Math.round((ms * 1000) / r.requests.total)]),
+    ),
     cores: cpu.cores,
   };
 }
@@ -98,7 +113,18 @@ function percentile(sorted, p) {
  * Bodies are built before the clock starts; latency is request sent to answer read. `offset`:
  * the first seeded token this call may use (a repeated measurement needs fresh ones).
  */
-export async function measureRevoke({ label, url, procs, tag, requests, real, warmup, quietWaitSeconds, offset = 0, perRequest = 1000 }) {
+export async function measureRevoke({
+  label,
+  url,
+  procs,
+  tag,
+  requests,
+  real,
+  warmup,
+  quietWaitSeconds,
+  offset = 0,
+  perRequest = 1000,
+}) {
   const body = (k) => {
     const credentials = [];
     for (let j = 0; j < real; j++) credentials.push(seededToken(tag, offset + k * real + j));
@@ -107,7 +133,11 @@ export async function measureRevoke({ label, url, procs, tag, requests, real, wa
   };
   const send = async (payload) => {
     const started = performance.now();
-    const res = await fetch(`${url}/api/credentials/revoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+    const res = await fetch(`${url}/api/credentials/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: payload,
+    });
     await res.arrayBuffer();
     const ms = performance.now() - started;
     if (res.status !== 202) throw new Error(`${label}: revoke answered ${res.status}`);

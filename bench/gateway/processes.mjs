@@ -70,7 +70,9 @@ export async function runNode(name, args, options) {
 export function assertRunning(procs) {
   const gone = procs.filter((p) => p.exitedEarly);
   if (gone.length > 0) {
-    throw new Error(gone.map((p) => `${p.name} exited with ${p.exit}; log ${p.logFile}:\n${p.output().slice(-3000)}`).join('\n'));
+    throw new Error(
+      gone.map((p) => `${p.name} exited with ${p.exit}; log ${p.logFile}:\n${p.output().slice(-3000)}`).join('\n'),
+    );
   }
 }
 
@@ -78,7 +80,8 @@ export function assertRunning(procs) {
 export async function waitReady(proc, url, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (proc.exitedEarly) throw new Error(`${proc.name} exited before it was ready; log ${proc.logFile}:\n${proc.output()}`);
+    if (proc.exitedEarly)
+      throw new Error(`${proc.name} exited before it was ready; log ${proc.logFile}:\n${proc.output()}`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (res.status === 200) return;
@@ -95,7 +98,8 @@ export async function waitOutput(proc, text, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (proc.output().includes(text)) return;
-    if (proc.exitedEarly) throw new Error(`${proc.name} exited before printing "${text}"; log ${proc.logFile}:\n${proc.output()}`);
+    if (proc.exitedEarly)
+      throw new Error(`${proc.name} exited before printing "${text}"; log ${proc.logFile}:\n${proc.output()}`);
     await sleep(100);
   }
   throw new Error(`${proc.name} did not print "${text}" in ${timeoutMs} ms; log ${proc.logFile}:\n${proc.output()}`);
@@ -144,8 +148,7 @@ export function cpuAccount(procs) {
       if (serverPids.has(pid)) {
         used.server += delta;
         byServer[serverPids.get(pid)] = delta;
-      }
-      else if (pid === process.pid) used.loadgen += delta;
+      } else if (pid === process.pid) used.loadgen += delta;
       else if (p.comm === 'postgres') used.postgres += delta;
       else if (p.comm === 'nats-server') used.nats += delta;
     }

@@ -27,7 +27,10 @@ export function summarize(file, top = 12) {
     const dt = profile.timeDeltas[i + 1] ?? 0;
     self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + dt);
   }
-  const total = [...self.entries()].reduce((sum, [id, t]) => (byId.get(id).callFrame.functionName === '(idle)' ? sum : sum + t), 0);
+  const total = [...self.entries()].reduce(
+    (sum, [id, t]) => (byId.get(id).callFrame.functionName === '(idle)' ? sum : sum + t),
+    0,
+  );
   const buckets = new Map();
   const functions = new Map();
   for (const [id, t] of self) {

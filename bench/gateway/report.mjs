@@ -22,10 +22,15 @@ export function printLoad(title, results) {
         ` ${(r.pgTransactionsPerReq === undefined ? '-' : r.pgTransactionsPerReq.toFixed(2)).padStart(9)}  ${cores(r.cores)}`,
     );
   }
-  console.log(`  req/s in each round: ${results.map((r) => `${r.label.split(' ')[0]} ${r.rounds.map((x) => x.rps.toFixed(0)).join(', ')}`).join('; ')}`);
+  console.log(
+    `  req/s in each round: ${results.map((r) => `${r.label.split(' ')[0]} ${r.rounds.map((x) => x.rps.toFixed(0)).join(', ')}`).join('; ')}`,
+  );
   for (const r of results) {
     const parts = Object.entries(r.serverUsPerReqByProcess);
-    if (parts.length > 1) console.log(`  ${r.label.split(' ')[0]} server CPU us/req by process: ${parts.map(([n, us]) => `${n} ${us}`).join(', ')}`);
+    if (parts.length > 1)
+      console.log(
+        `  ${r.label.split(' ')[0]} server CPU us/req by process: ${parts.map(([n, us]) => `${n} ${us}`).join(', ')}`,
+      );
   }
 }
 
@@ -37,7 +42,9 @@ const median = (values) => [...values].sort((x, y) => x - y)[Math.floor((values.
  * bare setup / the hub setup: what is left when the load generator is not the limit).
  */
 export function printRatios(byKey, { tops, bases, targets }) {
-  console.log('Ratios to the bare handler, median of the per-round ratios [range]: throughput (req/s) and capacity (CPU us/req)');
+  console.log(
+    'Ratios to the bare handler, median of the per-round ratios [range]: throughput (req/s) and capacity (CPU us/req)',
+  );
   const rows = [];
   for (const top of tops) {
     for (const base of bases) {
@@ -49,7 +56,8 @@ export function printRatios(byKey, { tops, bases, targets }) {
       const capacity = median(per.map((p) => p.capacity));
       const range = (k) => `[${pct(Math.min(...per.map((p) => p[k])))}..${pct(Math.max(...per.map((p) => p[k])))}]`;
       const target = targets[top];
-      const verdict = target === undefined ? '' : `  target throughput >= ${pct(target)}: ${ratio >= target ? 'met' : 'NOT met'}`;
+      const verdict =
+        target === undefined ? '' : `  target throughput >= ${pct(target)}: ${ratio >= target ? 'met' : 'NOT met'}`;
       rows.push({ top, base, ratio, capacity, per });
       console.log(
         `  ${`(${top}) / (${base})`.padEnd(10)} throughput ${pct(ratio).padStart(7)} ${range('ratio').padEnd(18)} capacity ${pct(capacity).padStart(7)} ${range('capacity').padEnd(18)}${verdict}`,
@@ -116,6 +124,8 @@ export function printNote(cfg, results, { code, pgVersion, noise }) {
   console.log(`\n${wrap(text)}`);
   const noisy = results.filter((r) => r.cores.other > noise);
   if (noisy.length > 0) {
-    console.log(`\nWARNING: other work used the machine during: ${noisy.map((r) => r.label.split(' ')[0]).join(', ')} (see "other"); those figures are low.`);
+    console.log(
+      `\nWARNING: other work used the machine during: ${noisy.map((r) => r.label.split(' ')[0]).join(', ')} (see "other"); those figures are low.`,
+    );
   }
 }

@@ -34,7 +34,16 @@ import { enableProfiling, killAllNow, stopAll } from './processes.mjs';
 import { summarize } from './profile-summary.mjs';
 import { printLoad, printNote, printRatios, printRevoke } from './report.mjs';
 import {
-  checkMembers, checkWhoami, countRevoked, createDatabase, databaseUrl, dropDatabase, postgresVersion, randomBase62, seedTokens, seedWhoamiUsers,
+  checkMembers,
+  checkWhoami,
+  countRevoked,
+  createDatabase,
+  databaseUrl,
+  dropDatabase,
+  postgresVersion,
+  randomBase62,
+  seedTokens,
+  seedWhoamiUsers,
 } from './seed.mjs';
 import { startBare, startDistributed, startHub } from './setups.mjs';
 
@@ -141,7 +150,15 @@ async function load(workload, key, s, round) {
   const label = labelOf(workload, key);
   log(`${workload}, round ${round}/${cfg.rounds}: ${label}`);
   const { setup, tokens, dbUrl } = s;
-  const r = await measureLoad({ label, url: setup.url, tokens, pathOf: WORKLOADS[workload].pathOf(s), procs: setup.procs, dbUrl, ...cfg });
+  const r = await measureLoad({
+    label,
+    url: setup.url,
+    tokens,
+    pathOf: WORKLOADS[workload].pathOf(s),
+    procs: setup.procs,
+    dbUrl,
+    ...cfg,
+  });
   log(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`);
   return r;
 }
@@ -149,7 +166,10 @@ async function load(workload, key, s, round) {
 /** The round with the median throughput stands for the setup; the others give the spread. */
 function median(runs) {
   const sorted = [...runs].sort((x, y) => x.rps - y.rps);
-  return { ...sorted[Math.floor((sorted.length - 1) / 2)], rounds: runs.map((r) => ({ rps: r.rps, cpu: r.setupCpuUsPerReq })) };
+  return {
+    ...sorted[Math.floor((sorted.length - 1) / 2)],
+    rounds: runs.map((r) => ({ rps: r.rps, cpu: r.setupCpuUsPerReq })),
+  };
 }
 
 async function revoke(key, setup, dbUrl, tag) {
@@ -158,8 +178,15 @@ async function revoke(key, setup, dbUrl, tag) {
   let expected = 0;
   for (let attempt = 1; attempt <= cfg.attempts; attempt++) {
     const r = await measureRevoke({
-      label: labels[key], url: setup.url, procs: setup.procs, tag, requests: cfg.revokeRequests, real: cfg.revokeReal, warmup: cfg.revokeWarmup,
-      quietWaitSeconds: cfg.quietWaitSeconds, offset: expected,
+      label: labels[key],
+      url: setup.url,
+      procs: setup.procs,
+      tag,
+      requests: cfg.revokeRequests,
+      real: cfg.revokeReal,
+      warmup: cfg.revokeWarmup,
+      quietWaitSeconds: cfg.quietWaitSeconds,
+      offset: expected,
     });
     expected += r.revokedExpected;
     r.attempt = attempt;
@@ -180,10 +207,14 @@ async function main() {
   if (cfg.cpuProfile) enableProfiling(profileDir);
   log(`run ${runId}, logs in ${logDir}`);
   log('building hub, gateway, credentials, organizations (Nx cache)');
-  execFileSync('npx', ['nx', 'run-many', '-t', 'build', '-p', 'hub', 'gateway', 'credentials', 'organizations', '--outputStyle=static'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    'npx',
+    ['nx', 'run-many', '-t', 'build', '-p', 'hub', 'gateway', 'credentials', 'organizations', '--outputStyle=static'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const code = codeVersion(); // what was built: others may commit while the bench runs
 
   // Every setup is started and seeded first, then measured in rounds (a, a', b, c, d, e, a, ...):
@@ -194,7 +225,14 @@ async function main() {
     // (a) all-in-one on Postgres: the same database engine as (b) and (c), so only the architecture differs.
     const dbUrl = await freshDatabase('aio');
     const tag = randomBase62(8);
-    const setup = await startHub({ root, logDir, adminToken, dataDir: join(workDir, 'hub-pg-data'), databaseUrl: dbUrl, name: 'hub-postgres' });
+    const setup = await startHub({
+      root,
+      logDir,
+      adminToken,
+      dataDir: join(workDir, 'hub-pg-data'),
+      databaseUrl: dbUrl,
+      name: 'hub-postgres',
+    });
     setups.a = { setup, dbUrl, tag, ...(await seed(setup.url, dbUrl, tag)) };
   }
   if (cfg.variant && want('x')) {
@@ -202,12 +240,27 @@ async function main() {
     const dbUrl = await freshDatabase('variant');
     const tag = randomBase62(8);
     const { main, nodeOptions } = cfg.variant;
-    const setup = await startHub({ root, logDir, adminToken, dataDir: join(workDir, 'hub-variant-data'), databaseUrl: dbUrl, name: 'hub-variant', main, nodeOptions });
+    const setup = await startHub({
+      root,
+      logDir,
+      adminToken,
+      dataDir: join(workDir, 'hub-variant-data'),
+      databaseUrl: dbUrl,
+      name: 'hub-variant',
+      main,
+      nodeOptions,
+    });
     setups.x = { setup, dbUrl, tag, ...(await seed(setup.url, dbUrl, tag)) };
   }
   if (cfg.embedded && want('a2')) {
     // (a') all-in-one with its default embedded PostgreSQL: what `npm start` gives.
-    const setup = await startHub({ root, logDir, adminToken, dataDir: join(workDir, 'hub-embedded-data'), name: 'hub-embedded' });
+    const setup = await startHub({
+      root,
+      logDir,
+      adminToken,
+      dataDir: join(workDir, 'hub-embedded-data'),
+      name: 'hub-embedded',
+    });
     setups.a2 = { setup, ...(await seed(setup.url, null, randomBase62(8))) };
   }
   {
@@ -218,7 +271,10 @@ async function main() {
     distributedNats = setup.nats;
     const users = await seed(setup.url, dbUrl, tag);
     if (want('b')) setups.b = { setup, dbUrl, tag, ...users };
-    for (const [key, mode] of [['c', 'nocache'], ['d', 'cache']].filter(([k]) => want(k))) {
+    for (const [key, mode] of [
+      ['c', 'nocache'],
+      ['d', 'cache'],
+    ].filter(([k]) => want(k))) {
       const bare = await startBare({ root, logDir, databaseUrl: dbUrl, mode });
       await checkWhoami(bare.url, users.tokens[0], users.names[0]);
       if (mode === 'cache') await checkMembers(bare.url, users.tokens[0], users.orgs[0]);
@@ -231,7 +287,13 @@ async function main() {
   for (const [key, s] of Object.entries(setups)) {
     log(`priming ${cfg.primeSeconds} s: ${labels[key]}`);
     for (const w of cfg.workloads.filter((w) => WORKLOADS[w].keys.includes(key))) {
-      await prime({ url: s.setup.url, tokens: s.tokens, pathOf: WORKLOADS[w].pathOf(s), ...cfg, primeSeconds: cfg.primeSeconds / cfg.workloads.length });
+      await prime({
+        url: s.setup.url,
+        tokens: s.tokens,
+        pathOf: WORKLOADS[w].pathOf(s),
+        ...cfg,
+        primeSeconds: cfg.primeSeconds / cfg.workloads.length,
+      });
     }
   }
   const runs = {};
@@ -239,7 +301,10 @@ async function main() {
     for (const [w, key] of pairs) ((runs[w] ??= {})[key] ??= []).push(await load(w, key, setups[key], round));
   }
   const results = Object.fromEntries(
-    Object.entries(runs).map(([w, byKey]) => [w, Object.fromEntries(Object.entries(byKey).map(([key, list]) => [key, median(list)]))]),
+    Object.entries(runs).map(([w, byKey]) => [
+      w,
+      Object.fromEntries(Object.entries(byKey).map(([key, list]) => [key, median(list)])),
+    ]),
   );
   const revokeResults = [];
   for (const key of ['a', 'b'].filter((k) => setups[k] && cfg.revokeRequests > 0)) {
@@ -258,11 +323,19 @@ async function main() {
   }
   if (revokeResults.length > 0) printRevoke(revokeResults, TARGET_REVOKE_P99_MS);
   printNote(cfg, [...shown, ...revokeResults], { code, pgVersion, noise: NOISE_CORES });
-  writeFileSync(join(workDir, 'results.json'), JSON.stringify({ cfg, results, ratios, revoke: revokeResults }, null, 2));
+  writeFileSync(
+    join(workDir, 'results.json'),
+    JSON.stringify({ cfg, results, ratios, revoke: revokeResults }, null, 2),
+  );
   console.log(`\nraw results: ${join(workDir, 'results.json')}`);
   if (cfg.cpuProfile && existsSync(profileDir)) {
-    console.log('\nCPU profiles of the measured whoami windows (BENCH_CPU_PROF=1: profiling slows the servers, figures above are not comparable)');
-    for (const f of readdirSync(profileDir).filter((n) => n.endsWith('.cpuprofile')).sort()) console.log(summarize(join(profileDir, f)));
+    console.log(
+      '\nCPU profiles of the measured whoami windows (BENCH_CPU_PROF=1: profiling slows the servers, figures above are not comparable)',
+    );
+    for (const f of readdirSync(profileDir)
+      .filter((n) => n.endsWith('.cpuprofile'))
+      .sort())
+      console.log(summarize(join(profileDir, f)));
   }
 }
 

@@ -98,12 +98,19 @@ export async function seedWhoamiUsers(base, adminToken, { tag, users }) {
   for (let i = 0; i < users; i++) {
     const name = `w-${tag}-${i}`;
     await admin(base, adminToken, '/admin/users', { name, email: `${name}@bench.local` });
-    const created = await admin(base, adminToken, `/admin/users/${name}/tokens`, { role: 'write', displayName: 'bench' });
+    const created = await admin(base, adminToken, `/admin/users/${name}/tokens`, {
+      role: 'write',
+      displayName: 'bench',
+    });
     tokens.push(created.token);
     names.push(name);
   }
   for (let o = 0; o * 10 < users; o++) {
-    await admin(base, adminToken, '/admin/organizations', { name: `o-${tag}-${o}`, plan: 'team', admins: names.slice(o * 10, o * 10 + 10) });
+    await admin(base, adminToken, '/admin/organizations', {
+      name: `o-${tag}-${o}`,
+      plan: 'team',
+      admins: names.slice(o * 10, o * 10 + 10),
+    });
   }
   // orgs[i]: the organization of the user of tokens[i] (the members read asks for it).
   const orgs = names.map((_, i) => `o-${tag}-${Math.floor(i / 10)}`);
@@ -122,7 +129,9 @@ export async function checkWhoami(base, token, expectedName) {
 
 /** The members of token 0's organization through the server under test: its ten users. */
 export async function checkMembers(base, token, org) {
-  const res = await fetch(`${base}/api/organizations/${org}/members`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${base}/api/organizations/${org}/members`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const body = await res.json();
   if (res.status !== 200 || !Array.isArray(body) || body.length !== 10) {
     throw new Error(`members check at ${base}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
@@ -155,7 +164,10 @@ export function transactions(dbUrl) {
   const name = new URL(dbUrl).pathname.slice(1);
   return withClient(ADMIN_URL, async (c) => {
     await c.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await c.query('SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = $1', [name]);
+    const { rows } = await c.query(
+      'SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = $1',
+      [name],
+    );
     return Number(rows[0]?.n ?? 0);
   });
 }

@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { startBenchNats } from './bench-nats.mjs';
 import { freePort, runNode, startNode, stop, waitOutput, waitReady } from './processes.mjs';
 
-
 /** Limits raised so the bench measures the work, not the rate limiter's 429s. */
 const UNLIMITED = { HUB_RATE_LIMIT_PER_MINUTE: '1000000000', HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '1000000' };
 
@@ -16,9 +15,26 @@ function stopper(procs) {
  * The all-in-one hub: every service in one process, in-process bus; Postgres when databaseUrl.
  * `main` and `nodeOptions` run another build or other Node flags (the A/B variant of run.mjs).
  */
-export async function startHub({ root, logDir, adminToken, dataDir, databaseUrl, name, main = 'dist/apps/hub/main.js', nodeOptions }) {
+export async function startHub({
+  root,
+  logDir,
+  adminToken,
+  dataDir,
+  databaseUrl,
+  name,
+  main = 'dist/apps/hub/main.js',
+  nodeOptions,
+}) {
   const port = await freePort();
-  const env = { ...UNLIMITED, PORT: String(port), HOST: '127.0.0.1', HUB_ADMIN_TOKEN: adminToken, HUB_DATA_DIR: dataDir, NATS_URL: undefined, DATABASE_URL: undefined };
+  const env = {
+    ...UNLIMITED,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    HUB_ADMIN_TOKEN: adminToken,
+    HUB_DATA_DIR: dataDir,
+    NATS_URL: undefined,
+    DATABASE_URL: undefined,
+  };
   if (nodeOptions !== undefined) env.NODE_OPTIONS = nodeOptions;
   // With DATABASE_URL migrations are off by default (a separate job in production): on here.
   if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, HUB_MIGRATE_ON_START: 'true' });
@@ -40,16 +56,29 @@ export async function startDistributed({ root, logDir, adminToken, databaseUrl, 
   const app = (name) => join(root, `dist/apps/${name}/main.js`);
   await runNode('credentials-migrate', [app('credentials'), 'migrate'], { env: common, logDir, cwd: root });
   await runNode('organizations-migrate', [app('organizations'), 'migrate'], { env: common, logDir, cwd: root });
-  for (const name of extraServices) await runNode(`${name}-migrate`, [app(name), 'migrate'], { env: common, logDir, cwd: root });
+  for (const name of extraServices)
+    await runNode(`${name}-migrate`, [app(name), 'migrate'], { env: common, logDir, cwd: root });
   const [credPort, orgPort, gwPort] = [await freePort(), await freePort(), await freePort()];
-  const credentials = startNode('credentials', [app('credentials')], { env: { ...common, ...nats.env('credentials'), PORT: String(credPort) }, logDir, cwd: root });
-  const organizations = startNode('organizations', [app('organizations')], { env: { ...common, ...nats.env('organizations'), PORT: String(orgPort) }, logDir, cwd: root });
+  const credentials = startNode('credentials', [app('credentials')], {
+    env: { ...common, ...nats.env('credentials'), PORT: String(credPort) },
+    logDir,
+    cwd: root,
+  });
+  const organizations = startNode('organizations', [app('organizations')], {
+    env: { ...common, ...nats.env('organizations'), PORT: String(orgPort) },
+    logDir,
+    cwd: root,
+  });
   const procs = [credentials, organizations];
   // Other services a bench needs beside these two (e.g. notifications), each on its own port.
   const extras = [];
   for (const name of extraServices) {
     const port = await freePort();
-    const proc = startNode(name, [app(name)], { env: { ...common, ...nats.env(name), PORT: String(port) }, logDir, cwd: root });
+    const proc = startNode(name, [app(name)], {
+      env: { ...common, ...nats.env(name), PORT: String(port) },
+      logDir,
+      cwd: root,
+    });
     procs.push(proc);
     extras.push([proc, port]);
   }
@@ -59,7 +88,14 @@ export async function startDistributed({ root, logDir, adminToken, databaseUrl, 
     for (const [proc, port] of extras) await waitReady(proc, `http://127.0.0.1:${port}/health/ready`);
     const { DATABASE_URL: _unused, ...gatewayEnv } = common;
     const gateway = startNode('gateway', [app('gateway')], {
-      env: { ...gatewayEnv, ...nats.env('gateway'), DATABASE_URL: undefined, ...UNLIMITED, PORT: String(gwPort), HUB_ADMIN_TOKEN: adminToken },
+      env: {
+        ...gatewayEnv,
+        ...nats.env('gateway'),
+        DATABASE_URL: undefined,
+        ...UNLIMITED,
+        PORT: String(gwPort),
+        HUB_ADMIN_TOKEN: adminToken,
+      },
       logDir,
       cwd: root,
     });

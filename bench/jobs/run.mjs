@@ -47,7 +47,9 @@ const cpuMs = (pid) => {
 /** The live child processes of a process (all its threads'), from /proc. */
 const childrenOf = (pid) => {
   try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+    return readdirSync(`/proc/${pid}/task`).flatMap((t) =>
+      readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
   } catch {
     return [];
   }
@@ -63,17 +65,26 @@ const cpuSpent = (hubPid, before, after) => {
   return { hub: after.get(hubPid) - before.get(hubPid), helpers };
 };
 /** Transactions committed in a database so far; Postgres flushes a backend's counts within about a second of it going idle. */
-const commits = async (admin, db) => Number((await admin.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [db])).rows[0].xact_commit);
+const commits = async (admin, db) =>
+  Number((await admin.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [db])).rows[0].xact_commit);
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const freePort = () => new Promise((r) => { const s = createServer().listen(0, () => { const p = s.address().port; s.close(() => r(p)); }); });
+const freePort = () =>
+  new Promise((r) => {
+    const s = createServer().listen(0, () => {
+      const p = s.address().port;
+      s.close(() => r(p));
+    });
+  });
 
 async function call(base, method, path, token, body) {
   const res = await fetch(`${base}${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
   });
   const json = await res.json();
   if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
@@ -99,7 +110,12 @@ async function firstLine(base, token, ns, spec) {
 
 async function main() {
   if (!process.env.BENCH_SKIP_BUILD) console.log('building the hub…');
-  if (!process.env.BENCH_SKIP_BUILD) execFileSync('npx', ['nx', 'build', 'hub'], { cwd: root, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
+  if (!process.env.BENCH_SKIP_BUILD)
+    execFileSync('npx', ['nx', 'build', 'hub'], {
+      cwd: root,
+      stdio: 'ignore',
+      env: { ...process.env, NX_DAEMON: 'false' },
+    });
   const dbName = `bench_jobs_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -108,24 +124,42 @@ async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const nodeArgs = (process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const hub = spawn(process.execPath, [...nodeArgs, resolve(root, process.env.BENCH_HUB_MAIN || 'dist/apps/hub/main.js')], {
-    cwd: root, stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      PATH: process.env.PATH, DATABASE_URL: dbUrl, HUB_MIGRATE_ON_START: 'true', HUB_ADMIN_TOKEN: ADMIN, PORT: String(port), HOST: '127.0.0.1',
-      HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-jobs-')), LOG_LEVEL: 'error', HUB_RATE_LIMIT_PER_MINUTE: '1000000',
-      // A figure, not a failure: on a loaded machine an RPC may take longer than the 5 s default.
-      HUB_RPC_TIMEOUT_MS: '60000',
-      // Launches are measured, not the cap on active jobs per namespace (decision 0015): all in one namespace.
-      HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE: '100000',
-      // native (the default where cc works) or node: compare the two spawn helpers.
-      ...(process.env.HUB_JOBS_SPAWN_HELPER ? { HUB_JOBS_SPAWN_HELPER: process.env.HUB_JOBS_SPAWN_HELPER } : {}),
+  const hub = spawn(
+    process.execPath,
+    [...nodeArgs, resolve(root, process.env.BENCH_HUB_MAIN || 'dist/apps/hub/main.js')],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        PATH: process.env.PATH,
+        DATABASE_URL: dbUrl,
+        HUB_MIGRATE_ON_START: 'true',
+        HUB_ADMIN_TOKEN: ADMIN,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-jobs-')),
+        LOG_LEVEL: 'error',
+        HUB_RATE_LIMIT_PER_MINUTE: '1000000',
+        // A figure, not a failure: on a loaded machine an RPC may take longer than the 5 s default.
+        HUB_RPC_TIMEOUT_MS: '60000',
+        // Launches are measured, not the cap on active jobs per namespace (decision 0015): all in one namespace.
+        HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE: '100000',
+        // native (the default where cc works) or node: compare the two spawn helpers.
+        ...(process.env.HUB_JOBS_SPAWN_HELPER ? { HUB_JOBS_SPAWN_HELPER: process.env.HUB_JOBS_SPAWN_HELPER } : {}),
+      },
     },
-  });
+  );
   let stderr = '';
-  hub.stderr.on('data', (d) => { stderr = (stderr + d).slice(-5000); });
+  hub.stderr.on('data', (d) => {
+    stderr = (stderr + d).slice(-5000);
+  });
   try {
     for (let i = 0; ; i++) {
-      try { if ((await fetch(`${base}/health/ready`)).ok) break; } catch { /* not yet */ }
+      try {
+        if ((await fetch(`${base}/health/ready`)).ok) break;
+      } catch {
+        /* not yet */
+      }
       if (i > 1500) throw new Error(`hub did not start: ${stderr}`);
       await sleep(100);
     }
@@ -138,14 +172,20 @@ async function main() {
     const ids = [];
     await sleep(1500);
     const xact0 = await commits(admin, dbName);
-    const trips = async () => (process.env.BENCH_PG_COUNT_URL ? Number(await (await fetch(process.env.BENCH_PG_COUNT_URL)).text()) : NaN);
+    const trips = async () =>
+      process.env.BENCH_PG_COUNT_URL ? Number(await (await fetch(process.env.BENCH_PG_COUNT_URL)).text()) : NaN;
     const trips0 = await trips();
     const cpu0 = cpuOf(hub.pid);
     const t0 = performance.now();
     let next = 0;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < JOBS) { next++; ids.push((await call(base, 'POST', `/api/jobs/${name}`, token, spec)).id); }
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < JOBS) {
+          next++;
+          ids.push((await call(base, 'POST', `/api/jobs/${name}`, token, spec)).id);
+        }
+      }),
+    );
     const launched = performance.now() - t0;
     let jobs = [];
     for (;;) {
@@ -158,26 +198,32 @@ async function main() {
     await sleep(1500);
     const tripsPerJob = ((await trips()) - trips0) / JOBS;
     const xactPerJob = ((await commits(admin, dbName)) - xact0) / JOBS;
-    const wall = Math.max(...jobs.map((j) => Date.parse(j.finishedAt))) - Math.min(...jobs.map((j) => Date.parse(j.createdAt)));
+    const wall =
+      Math.max(...jobs.map((j) => Date.parse(j.finishedAt))) - Math.min(...jobs.map((j) => Date.parse(j.createdAt)));
     const toRunning = jobs.map((j) => Date.parse(j.startedAt) - Date.parse(j.createdAt));
     const toDone = jobs.map((j) => Date.parse(j.finishedAt) - Date.parse(j.createdAt));
     // Each job's stages at the database's precision: created → RUNNING stored → first log line stored (the process ran) → finished.
     const db = new pg.Client({ connectionString: dbUrl });
     await db.connect();
-    const { rows: stages } = await db.query(`
+    const { rows: stages } = await db.query(
+      `
       SELECT extract(epoch FROM j.created_at) * 1000 AS created_ms, (j.run_handle->'process'->>'startTicks')::bigint AS start_ticks,
              extract(epoch FROM j.started_at - j.created_at) * 1000 AS running,
              extract(epoch FROM (SELECT min(l.ts) FROM jobs.job_logs l WHERE l.job_id = j.id) - j.created_at) * 1000 AS first_line,
              extract(epoch FROM j.finished_at - j.created_at) * 1000 AS finished
-        FROM jobs.jobs j WHERE j.id = ANY($1)`, [ids]);
+        FROM jobs.jobs j WHERE j.id = ANY($1)`,
+      [ids],
+    );
     await db.end();
     // The process's start time: clock ticks since boot (100 a second) from its run handle, boot time from /proc/uptime.
     const bootMs = Date.now() - Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 1000;
-    for (const r of stages) r.spawned = r.start_ticks === null ? NaN : bootMs + Number(r.start_ticks) * 10 - Number(r.created_ms);
+    for (const r of stages)
+      r.spawned = r.start_ticks === null ? NaN : bootMs + Number(r.start_ticks) * 10 - Number(r.created_ms);
     const stage = (k) => stages.map((r) => Number(r[k])).filter((x) => Number.isFinite(x));
     const notDone = jobs.filter((j) => j.status.stage !== 'COMPLETED');
     const failed = notDone.length;
-    for (const m of new Set(notDone.map((j) => `${j.status.stage}: ${j.status.message}`))) console.log(`not COMPLETED: ${m}`);
+    for (const m of new Set(notDone.map((j) => `${j.status.stage}: ${j.status.message}`)))
+      console.log(`not COMPLETED: ${m}`);
 
     console.log(`log stream: ${LOG_SAMPLES} jobs, one at a time, POST then GET /logs…`);
     const first = [];
@@ -185,13 +231,27 @@ async function main() {
 
     const f = (x) => `${Math.round(x)} ms`;
     console.log('');
-    console.log(`jobs: ${JOBS} (${failed} not COMPLETED), POSTs done in ${f(launched)}, all finished in ${f(wall)} → ${(JOBS / (wall / 1000)).toFixed(1)} jobs/s`);
-    console.log(`create → RUNNING   p50 ${f(pct(toRunning, 50))}  p99 ${f(pct(toRunning, 99))}  (target p99 ≤ ${TARGET_RUNNING_P99_MS} ms: ${pct(toRunning, 99) <= TARGET_RUNNING_P99_MS ? 'met' : 'NOT met'})`);
-    console.log(`hub CPU time (user+system, /proc) per job, launch to all finished: ${(cpu.hub / JOBS).toFixed(1)} ms, + its spawn helper ${(cpu.helpers / JOBS).toFixed(1)} ms; load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
-    console.log(`transactions committed per job (pg_stat_database, with the hub's background work): ${xactPerJob.toFixed(1)}${process.env.BENCH_PG_COUNT_URL ? `; round trips to Postgres per job (counting proxy, same): ${tripsPerJob.toFixed(1)}` : ''}`);
-    console.log(`stages from created (database timestamps; the process's start time to 10 ms), p50 / p99: process started ${f(pct(stage('spawned'), 50))} / ${f(pct(stage('spawned'), 99))}; RUNNING stored ${f(pct(stage('running'), 50))} / ${f(pct(stage('running'), 99))}; first log line stored ${f(pct(stage('first_line'), 50))} / ${f(pct(stage('first_line'), 99))}; finished ${f(pct(stage('finished'), 50))} / ${f(pct(stage('finished'), 99))}`);
+    console.log(
+      `jobs: ${JOBS} (${failed} not COMPLETED), POSTs done in ${f(launched)}, all finished in ${f(wall)} → ${(JOBS / (wall / 1000)).toFixed(1)} jobs/s`,
+    );
+    console.log(
+      `create → RUNNING   p50 ${f(pct(toRunning, 50))}  p99 ${f(pct(toRunning, 99))}  (target p99 ≤ ${TARGET_RUNNING_P99_MS} ms: ${pct(toRunning, 99) <= TARGET_RUNNING_P99_MS ? 'met' : 'NOT met'})`,
+    );
+    console.log(
+      `hub CPU time (user+system, /proc) per job, launch to all finished: ${(cpu.hub / JOBS).toFixed(1)} ms, + its spawn helper ${(cpu.helpers / JOBS).toFixed(1)} ms; load average at the end: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${cpus().length} CPUs`,
+    );
+    console.log(
+      `transactions committed per job (pg_stat_database, with the hub's background work): ${xactPerJob.toFixed(1)}${process.env.BENCH_PG_COUNT_URL ? `; round trips to Postgres per job (counting proxy, same): ${tripsPerJob.toFixed(1)}` : ''}`,
+    );
+    console.log(
+      `stages from created (database timestamps; the process's start time to 10 ms), p50 / p99: process started ${f(pct(stage('spawned'), 50))} / ${f(pct(stage('spawned'), 99))}; RUNNING stored ${f(pct(stage('running'), 50))} / ${f(pct(stage('running'), 99))}; first log line stored ${f(pct(stage('first_line'), 50))} / ${f(pct(stage('first_line'), 99))}; finished ${f(pct(stage('finished'), 50))} / ${f(pct(stage('finished'), 99))}`,
+    );
     console.log(`create → COMPLETED p50 ${f(pct(toDone, 50))}  p99 ${f(pct(toDone, 99))}`);
-    console.log(`log stream first line (client: POST sent → first data line) p50 ${f(pct(first, 50))}  p99 ${f(pct(first, 99))}`);
+    console.log(
+      `log stream first line (client: POST sent → first data line) p50 ${f(pct(first, 50))}  p99 ${f(pct(first, 99))}`,
+    );
   } finally {
     hub.kill('SIGTERM');
     await new Promise((r) => hub.once('exit', r));
@@ -200,4 +260,7 @@ async function main() {
   }
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

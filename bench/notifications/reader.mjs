@@ -13,7 +13,9 @@ for (const w of workloads) {
     const u = w.users[i % w.users.length];
     startedAt.push(Date.now());
     const t0 = performance.now();
-    const res = await fetch(`${base}/api/notifications${w.query}`, { headers: { authorization: `Bearer ${u.token}`, ...u.headers } });
+    const res = await fetch(`${base}/api/notifications${w.query}`, {
+      headers: { authorization: `Bearer ${u.token}`, ...u.headers },
+    });
     await res.arrayBuffer();
     times.push(performance.now() - t0);
     statuses[res.status] = (statuses[res.status] ?? 0) + 1;

@@ -45,7 +45,11 @@ async function timed(times, fn) {
 }
 
 async function admin(base, token, path, body) {
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -53,11 +57,23 @@ async function admin(base, token, path, body) {
 /** The read workloads, measured one after the other by reader.mjs in a fresh process (see there why). */
 async function measureReads(base, workloads) {
   // Asynchronous, so this process keeps draining the servers' log pipes meanwhile.
-  const { stdout: out } = await promisify(execFile)(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'reader.mjs'), JSON.stringify({ base, requests: cfg.requests, workloads })], { maxBuffer: 64 << 20 });
+  const { stdout: out } = await promisify(execFile)(
+    process.execPath,
+    [
+      join(dirname(fileURLToPath(import.meta.url)), 'reader.mjs'),
+      JSON.stringify({ base, requests: cfg.requests, workloads }),
+    ],
+    { maxBuffer: 64 << 20 },
+  );
   return JSON.parse(out).map(({ label, times, startedAt, statuses }) => {
     if (process.env.BENCH_SLOWEST) {
-      const slow = times.map((ms, i) => [i, ms]).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_SLOWEST));
-      console.log(`  ${label}: slowest ${slow.map(([i, ms]) => `#${i} ${ms.toFixed(1)} (at ${startedAt[i]})`).join(', ')}`);
+      const slow = times
+        .map((ms, i) => [i, ms])
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, Number(process.env.BENCH_SLOWEST));
+      console.log(
+        `  ${label}: slowest ${slow.map(([i, ms]) => `#${i} ${ms.toFixed(1)} (at ${startedAt[i]})`).join(', ')}`,
+      );
     }
     return { label, p50: pct(times, 50), p99: pct(times, 99), statuses };
   });
@@ -65,7 +81,11 @@ async function measureReads(base, workloads) {
 
 async function main() {
   if (process.env.BENCH_SKIP_BUILD !== '1') {
-    execFileSync('npx', ['nx', 'run-many', '-t', 'build', '-p', 'gateway', 'credentials', 'organizations', 'notifications'], { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } });
+    execFileSync(
+      'npx',
+      ['nx', 'run-many', '-t', 'build', '-p', 'gateway', 'credentials', 'organizations', 'notifications'],
+      { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } },
+    );
   }
   const tag = randomBytes(4).toString('hex');
   const dbName = `bench_notifications_${tag}`;
@@ -76,7 +96,14 @@ async function main() {
   await createDatabase(dbName);
   const url = databaseUrl(dbName);
   try {
-    const stack = await startDistributed({ root, logDir, adminToken, databaseUrl: url, busPrefix, extraServices: ['notifications'] });
+    const stack = await startDistributed({
+      root,
+      logDir,
+      adminToken,
+      databaseUrl: url,
+      busPrefix,
+      extraServices: ['notifications'],
+    });
     // 20 real users (tokens) among the 1,000 inbox owners, plus one with a 10,000-item inbox.
     const real = [];
     for (let i = 0; i < 21; i++) {
@@ -91,7 +118,9 @@ async function main() {
     let t0 = performance.now();
     await seedInboxes(url, { threadBase: 0x100000, threads: THREADS, users: owners, perUser: PER_USER });
     await seedInboxes(url, { threadBase: 0x900000, threads: BIG_INBOX, users: [big.id], perUser: BIG_INBOX });
-    console.log(`seeded ${USERS * PER_USER + BIG_INBOX} notifications in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${USERS * PER_USER + BIG_INBOX} notifications in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     const etags = new Map();
     for (const u of real) {
@@ -103,15 +132,23 @@ async function main() {
     const reads = await measureReads(stack.url, [
       { label: 'first page', query: '', users: users() },
       { label: 'deep page (p=40)', query: '?p=40', users: users() },
-      { label: 'filtered (unread, model, participating)', query: '?readStatus=unread&repoType=model&mention=participating', users: users() },
+      {
+        label: 'filtered (unread, model, participating)',
+        query: '?readStatus=unread&repoType=model&mention=participating',
+        users: users(),
+      },
       { label: '304 poll (If-None-Match)', query: '', users: users((u) => ({ 'if-none-match': etags.get(u.id) })) },
     ]);
 
     const markTimes = [];
     for (let i = 0; i < cfg.marks; i++) {
-      const res = await timed(markTimes, () => fetch(`${stack.url}/api/notifications/mark-as-read?applyToAll=true`, {
-        method: 'POST', headers: { authorization: `Bearer ${big.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ read: i % 2 === 0 }),
-      }));
+      const res = await timed(markTimes, () =>
+        fetch(`${stack.url}/api/notifications/mark-as-read?applyToAll=true`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${big.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ read: i % 2 === 0 }),
+        }),
+      );
       const body = await res.json();
       // The seed leaves a quarter unread: the first call changes those, every later one all 10,000.
       if (i > 0 && body.changed !== BIG_INBOX) throw new Error(`mark-all changed ${body.changed}`);
@@ -123,16 +160,20 @@ async function main() {
     const js = nc.jetstream();
     const threadIds = Array.from({ length: cfg.events }, (_, i) => hex24(0xd0000000 + i));
     t0 = performance.now();
-    await Promise.all(threadIds.map((id, i) => {
-      const h = natsHeaders();
-      h.set('Nats-Msg-Id', `ingest-${tag}-${i}`);
-      const payload = {
-        event: { action: 'create', scope: 'discussion' }, repo: { type: 'model', name: repo },
-        discussion: { id, num: i, title: `Bench ${i}`, status: 'open', isPullRequest: false },
-        actor: { _id: hex24(0xe0000000), avatar: 'https://avatars.example/x.png', user: 'bench-actor' }, eventId: `ingest-${tag}-${i}`,
-      };
-      return js.publish(`${busPrefix}.hub.events.discussion.create`, JSON.stringify(payload), { headers: h });
-    }));
+    await Promise.all(
+      threadIds.map((id, i) => {
+        const h = natsHeaders();
+        h.set('Nats-Msg-Id', `ingest-${tag}-${i}`);
+        const payload = {
+          event: { action: 'create', scope: 'discussion' },
+          repo: { type: 'model', name: repo },
+          discussion: { id, num: i, title: `Bench ${i}`, status: 'open', isPullRequest: false },
+          actor: { _id: hex24(0xe0000000), avatar: 'https://avatars.example/x.png', user: 'bench-actor' },
+          eventId: `ingest-${tag}-${i}`,
+        };
+        return js.publish(`${busPrefix}.hub.events.discussion.create`, JSON.stringify(payload), { headers: h });
+      }),
+    );
     const expected = cfg.events * WATCHERS;
     let got = 0;
     while (got < expected && performance.now() - t0 < 300_000) {
@@ -146,11 +187,19 @@ async function main() {
     console.log('\nGET /api/notifications through the distributed gateway (sequential requests, ms):');
     for (const r of reads) {
       const target = r.label.startsWith('304') ? TARGETS.poll : TARGETS.page;
-      console.log(`  ${r.label.padEnd(44)} p50 ${r.p50.toFixed(2).padStart(7)}  p99 ${r.p99.toFixed(2).padStart(7)}  (target p99 <= ${target})  statuses ${JSON.stringify(r.statuses)}`);
+      console.log(
+        `  ${r.label.padEnd(44)} p50 ${r.p50.toFixed(2).padStart(7)}  p99 ${r.p99.toFixed(2).padStart(7)}  (target p99 <= ${target})  statuses ${JSON.stringify(r.statuses)}`,
+      );
     }
-    console.log(`\nmark-as-read applyToAll on a ${BIG_INBOX}-item inbox: p50 ${pct(markTimes, 50).toFixed(1)} ms  p99 ${pct(markTimes, 99).toFixed(1)} ms  (target <= ${TARGETS.markAll})`);
-    console.log(`ingest: ${cfg.events} events x ${WATCHERS} watchers = ${got}/${expected} notifications in ${ingestSeconds.toFixed(2)} s = ${(got / ingestSeconds).toFixed(0)} notifications/s, ${(cfg.events / ingestSeconds).toFixed(0)} events/s  (target >= ${TARGETS.ingest} notifications/s)`);
-    console.log(`counts rows (inbox_state) that differ from a recount of the inbox after all of the above: ${disagreeing} of ${USERS + 1 + WATCHERS} users`);
+    console.log(
+      `\nmark-as-read applyToAll on a ${BIG_INBOX}-item inbox: p50 ${pct(markTimes, 50).toFixed(1)} ms  p99 ${pct(markTimes, 99).toFixed(1)} ms  (target <= ${TARGETS.markAll})`,
+    );
+    console.log(
+      `ingest: ${cfg.events} events x ${WATCHERS} watchers = ${got}/${expected} notifications in ${ingestSeconds.toFixed(2)} s = ${(got / ingestSeconds).toFixed(0)} notifications/s, ${(cfg.events / ingestSeconds).toFixed(0)} events/s  (target >= ${TARGETS.ingest} notifications/s)`,
+    );
+    console.log(
+      `counts rows (inbox_state) that differ from a recount of the inbox after all of the above: ${disagreeing} of ${USERS + 1 + WATCHERS} users`,
+    );
     await stack.stop();
   } finally {
     await stopAll();

@@ -46,25 +46,47 @@ export async function seedInboxes(url, { threadBase, threads, users, perUser }) 
     for (let i = 0; i < users.length; i += 50) {
       await c.query(NOTIFICATION_SQL, [users.slice(i, i + 50), threadBase, perUser, threads]);
     }
-    await c.query('INSERT INTO notifications.inbox_state (user_id, version) SELECT u, 1 FROM unnest($1::bpchar[]) AS u ON CONFLICT DO NOTHING', [users]);
+    await c.query(
+      'INSERT INTO notifications.inbox_state (user_id, version) SELECT u, 1 FROM unnest($1::bpchar[]) AS u ON CONFLICT DO NOTHING',
+      [users],
+    );
     await c.query('ANALYZE notifications.notifications');
     await c.query('ANALYZE notifications.threads');
   });
 }
 
 export async function seedWatchers(url, { repo, watchers }) {
-  await withClient(url, (c) => c.query(`INSERT INTO notifications.watches (user_id, type, target) SELECT u, 'repo', $2 FROM unnest($1::bpchar[]) AS u`, [watchers, repo]));
+  await withClient(url, (c) =>
+    c.query(
+      `INSERT INTO notifications.watches (user_id, type, target) SELECT u, 'repo', $2 FROM unnest($1::bpchar[]) AS u`,
+      [watchers, repo],
+    ),
+  );
 }
 
 export async function countForThreads(url, threadIds) {
-  return withClient(url, async (c) => Number((await c.query('SELECT count(*) AS n FROM notifications.notifications WHERE thread_id = ANY($1::bpchar[])', [threadIds])).rows[0].n));
+  return withClient(url, async (c) =>
+    Number(
+      (
+        await c.query('SELECT count(*) AS n FROM notifications.notifications WHERE thread_id = ANY($1::bpchar[])', [
+          threadIds,
+        ])
+      ).rows[0].n,
+    ),
+  );
 }
 
 /** Users whose inbox_state counts differ from a recount of their rows (must be none). */
 export async function countsDisagreeing(url) {
-  return withClient(url, async (c) => Number((await c.query(`
+  return withClient(url, async (c) =>
+    Number(
+      (
+        await c.query(`
     SELECT count(*) AS n FROM notifications.inbox_state s
       LEFT JOIN (SELECT user_id, count(*) AS total, count(*) FILTER (WHERE NOT read) AS unread FROM notifications.notifications GROUP BY user_id) r
         ON r.user_id = s.user_id
-     WHERE s.total <> coalesce(r.total, 0) OR s.unread <> coalesce(r.unread, 0)`)).rows[0].n));
+     WHERE s.total <> coalesce(r.total, 0) OR s.unread <> coalesce(r.unread, 0)`)
+      ).rows[0].n,
+    ),
+  );
 }

@@ -22,7 +22,11 @@ async function start() {
   }
   const { createWebhooksServer } = createRequire(import.meta.url)(join(libDir, 'index.js'));
   // Start-up lines would interleave with the bench's output; errors still show.
-  const quiet = { log: () => undefined, warn: () => undefined, error: (message, error) => console.error(message, error) };
+  const quiet = {
+    log: () => undefined,
+    warn: () => undefined,
+    error: (message, error) => console.error(message, error),
+  };
   const server = createWebhooksServer({ secret, port: 0, host: '127.0.0.1', logger: quiet });
   server.add(function noop() {
     return undefined;

@@ -34,8 +34,17 @@ async function timeStart(root, label) {
   const port = await freePort();
   const started = Date.now();
   const child = spawn('npm', ['start'], {
-    cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', HUB_DATA_DIR: dataDir, DATABASE_URL: '', NATS_URL: '' },
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      HUB_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      NATS_URL: '',
+    },
   });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
@@ -45,7 +54,10 @@ async function timeStart(root, label) {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${out}`);
       if (Date.now() - started > 300_000) throw new Error(`not ready within 300 s:\n${out}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) break;
       await sleep(25);
     }
@@ -63,7 +75,9 @@ async function timeStart(root, label) {
 }
 
 async function main() {
-  console.log(`newcomer check: ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at start, ${new Date().toISOString()}`);
+  console.log(
+    `newcomer check: ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at start, ${new Date().toISOString()}`,
+  );
   let root = here;
   if (fresh) {
     root = join(scratch, 'clone');
@@ -73,9 +87,12 @@ async function main() {
     const env = { ...process.env };
     delete env.CI;
     execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, env, stdio: 'ignore' });
-    console.log(`${'npm ci (fresh clone, builds the hub)'.padEnd(34)} ${((Date.now() - t) / 1000).toFixed(1).padStart(6)} s`);
+    console.log(
+      `${'npm ci (fresh clone, builds the hub)'.padEnd(34)} ${((Date.now() - t) / 1000).toFixed(1).padStart(6)} s`,
+    );
   }
-  for (let i = 1; i <= starts; i++) await timeStart(root, i === 1 ? 'npm start, new data directory' : `npm start #${i}, same data directory`);
+  for (let i = 1; i <= starts; i++)
+    await timeStart(root, i === 1 ? 'npm start, new data directory' : `npm start #${i}, same data directory`);
   console.log(`load average ${loadavg()[0].toFixed(1)} at the end`);
 }
 

@@ -19,7 +19,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startBenchNats } from '../gateway/bench-nats.mjs';
-import { cpuAccount, enableProfiling, runNode, startNode, stopAll, toggleProfiles, waitReady } from '../gateway/processes.mjs';
+import {
+  cpuAccount,
+  enableProfiling,
+  runNode,
+  startNode,
+  stopAll,
+  toggleProfiles,
+  waitReady,
+} from '../gateway/processes.mjs';
 import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
 import { freePort } from '../gateway/processes.mjs';
 
@@ -34,14 +42,18 @@ if (process.env.BENCH_CPU_PROF) enableProfiling(process.env.BENCH_CPU_PROF);
 const ADMIN = 'bench-webhooks-admin-token-0123456789';
 const logDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
 const settings = {
-  HUB_SECRET_KEY: 'bench-webhooks-secret-key-0123456789', HUB_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32', HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: '100000000', HUB_WEBHOOKS_MAX_PER_USER: '100000',
-  HUB_RATE_LIMIT_PER_MINUTE: '1000000000', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+  HUB_SECRET_KEY: 'bench-webhooks-secret-key-0123456789',
+  HUB_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
+  HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: '100000000',
+  HUB_WEBHOOKS_MAX_PER_USER: '100000',
+  HUB_RATE_LIMIT_PER_MINUTE: '1000000000',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
 };
 
 /** Wall-clock ms with sub-ms precision, comparable with Postgres' now() on this machine (stage times). */
 const wallNow = () => performance.timeOrigin + performance.now();
 const load = () => loadavg().map((l) => +l.toFixed(2));
-
 
 function rssMb(pid) {
   try {
@@ -66,11 +78,24 @@ async function receiver() {
     });
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}/hook`, seen, dups: () => duplicates, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hook`,
+    seen,
+    dups: () => duplicates,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  };
 }
 
 async function api(base, method, path, token, body) {
-  const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body && JSON.stringify(body),
+  });
   const json = await res.json().catch(() => ({}));
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
@@ -92,7 +117,19 @@ async function start(mode, dbUrl) {
   const app = (name) => join(root, `dist/apps/${name}/main.js`);
   if (mode === 'all-in-one') {
     const port = await freePort();
-    const hub = startNode('hub', [app('hub')], { env: { ...settings, DATABASE_URL: dbUrl, HUB_MIGRATE_ON_START: 'true', HUB_ADMIN_TOKEN: ADMIN, PORT: String(port), HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-hub-')), NATS_URL: undefined }, logDir, cwd: root });
+    const hub = startNode('hub', [app('hub')], {
+      env: {
+        ...settings,
+        DATABASE_URL: dbUrl,
+        HUB_MIGRATE_ON_START: 'true',
+        HUB_ADMIN_TOKEN: ADMIN,
+        PORT: String(port),
+        HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-hub-')),
+        NATS_URL: undefined,
+      },
+      logDir,
+      cwd: root,
+    });
     await waitReady(hub, `http://127.0.0.1:${port}/health/ready`, 120_000);
     return { url: `http://127.0.0.1:${port}`, procs: [hub], deliverers: [hub] };
   }
@@ -100,11 +137,16 @@ async function start(mode, dbUrl) {
   // A NATS of the run's own with the hub's users and permissions, each app as its own user.
   const nats = await startBenchNats({ root, logDir, busPrefix });
   const common = { ...settings, DATABASE_URL: dbUrl, HUB_BUS_PREFIX: busPrefix };
-  for (const s of ['credentials', 'organizations', 'webhooks']) await runNode(`${s}-migrate`, [app(s), 'migrate'], { env: common, logDir, cwd: root });
+  for (const s of ['credentials', 'organizations', 'webhooks'])
+    await runNode(`${s}-migrate`, [app(s), 'migrate'], { env: common, logDir, cwd: root });
   const procs = [];
   for (const s of ['credentials', 'organizations', 'webhooks', 'gateway']) {
     const port = await freePort();
-    const p = startNode(s, [app(s)], { env: { ...common, ...nats.env(s), PORT: String(port), HUB_ADMIN_TOKEN: ADMIN }, logDir, cwd: root });
+    const p = startNode(s, [app(s)], {
+      env: { ...common, ...nats.env(s), PORT: String(port), HUB_ADMIN_TOKEN: ADMIN },
+      logDir,
+      cwd: root,
+    });
     await waitReady(p, `http://127.0.0.1:${port}/health/ready`, 120_000);
     procs.push(Object.assign(p, { url: `http://127.0.0.1:${port}` }));
   }
@@ -115,7 +157,9 @@ async function statements(dbUrl) {
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   try {
-    const r = await c.query('SELECT xact_commit + xact_rollback AS x, tup_inserted + tup_updated + tup_deleted AS w FROM pg_stat_database WHERE datname = current_database()');
+    const r = await c.query(
+      'SELECT xact_commit + xact_rollback AS x, tup_inserted + tup_updated + tup_deleted AS w FROM pg_stat_database WHERE datname = current_database()',
+    );
     return { xacts: Number(r.rows[0].x), writes: Number(r.rows[0].w) };
   } finally {
     await c.end();
@@ -127,7 +171,9 @@ async function backendCpu(dbUrl) {
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   try {
-    const r = await c.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    const r = await c.query(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
     const out = new Map();
     for (const { pid } of r.rows) {
       try {
@@ -157,7 +203,9 @@ async function tableWrites(dbUrl) {
   await c.connect();
   try {
     await new Promise((r) => setTimeout(r, 1000)); // the statistics reach the view within a second
-    const r = await c.query(`SELECT relname, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_hot_upd AS hot, n_tup_del AS del FROM pg_stat_user_tables WHERE schemaname = 'webhooks' AND n_tup_ins + n_tup_upd + n_tup_del > 0`);
+    const r = await c.query(
+      `SELECT relname, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_hot_upd AS hot, n_tup_del AS del FROM pg_stat_user_tables WHERE schemaname = 'webhooks' AND n_tup_ins + n_tup_upd + n_tup_del > 0`,
+    );
     return Object.fromEntries(r.rows.map((x) => [x.relname, `ins ${x.ins} upd ${x.upd} (hot ${x.hot}) del ${x.del}`]));
   } finally {
     await c.end();
@@ -168,7 +216,8 @@ async function failedAttempts(dbUrl) {
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   try {
-    const r = await c.query(`SELECT coalesce(error, 'HTTP ' || status) AS why, count(*)::int AS n FROM webhooks.delivery_logs
+    const r =
+      await c.query(`SELECT coalesce(error, 'HTTP ' || status) AS why, count(*)::int AS n FROM webhooks.delivery_logs
       WHERE status IS NULL OR status >= 300 GROUP BY 1 ORDER BY 2 DESC LIMIT 3`);
     return Object.fromEntries(r.rows.map((x) => [x.why.slice(0, 80), x.n]));
   } finally {
@@ -186,7 +235,8 @@ async function stages(dbUrl, published, accepted, seen) {
   await c.connect();
   try {
     // The logs aggregated once and joined (a subquery per delivery scans the logs each time: hours at 200,000).
-    const r = await c.query(`SELECT d.webhook_id, d.payload::json->'event'->>'action' AS action, extract(epoch from d.created_at) * 1000 AS queued,
+    const r =
+      await c.query(`SELECT d.webhook_id, d.payload::json->'event'->>'action' AS action, extract(epoch from d.created_at) * 1000 AS queued,
         extract(epoch from l.first_at) * 1000 AS logged, l.attempt
       FROM webhooks.deliveries d
       LEFT JOIN (SELECT delivery_id, min(created_at) AS first_at, min(duration_ms) AS attempt FROM webhooks.delivery_logs GROUP BY delivery_id) l
@@ -207,7 +257,13 @@ async function stages(dbUrl, published, accepted, seen) {
       const q = (p) => Math.round(xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN);
       return `${q(0.5)}/${q(0.99)}`;
     };
-    return { publishToAccepted: pct(steps.accept), publishToQueued: pct(steps.intake), queuedToReceived: pct(steps.deliver), attemptDuration: pct(steps.attempt), receivedToLogged: pct(steps.record) };
+    return {
+      publishToAccepted: pct(steps.accept),
+      publishToQueued: pct(steps.intake),
+      queuedToReceived: pct(steps.deliver),
+      attemptDuration: pct(steps.attempt),
+      receivedToLogged: pct(steps.record),
+    };
   } finally {
     await c.end();
   }
@@ -217,10 +273,16 @@ async function seedExtra(dbUrl, ownerId, count) {
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   try {
-    await c.query(`INSERT INTO webhooks.webhooks (id, owner_id, owner_name, url, domains)
-      SELECT lpad(to_hex(i), 24, '0'), $1, 'bench', 'http://127.0.0.1:9/none', ARRAY['repo'] FROM generate_series(1, $2) i`, [ownerId, count]);
-    await c.query(`INSERT INTO webhooks.watched (webhook_id, type, name, position)
-      SELECT lpad(to_hex(i), 24, '0'), 'model', 'other/repo-' || i, 1 FROM generate_series(1, $1) i`, [count]);
+    await c.query(
+      `INSERT INTO webhooks.webhooks (id, owner_id, owner_name, url, domains)
+      SELECT lpad(to_hex(i), 24, '0'), $1, 'bench', 'http://127.0.0.1:9/none', ARRAY['repo'] FROM generate_series(1, $2) i`,
+      [ownerId, count],
+    );
+    await c.query(
+      `INSERT INTO webhooks.watched (webhook_id, type, name, position)
+      SELECT lpad(to_hex(i), 24, '0'), 'model', 'other/repo-' || i, 1 FROM generate_series(1, $1) i`,
+      [count],
+    );
   } finally {
     await c.end();
   }
@@ -234,10 +296,19 @@ async function run(mode) {
   let env;
   try {
     env = await start(mode, dbUrl);
-    const user = await api(env.url, 'POST', '/admin/users', ADMIN, { name: `bench${Date.now()}`, email: `bench${Date.now()}@example.com` });
+    const user = await api(env.url, 'POST', '/admin/users', ADMIN, {
+      name: `bench${Date.now()}`,
+      email: `bench${Date.now()}@example.com`,
+    });
     const { token } = await api(env.url, 'POST', `/admin/users/${user.name}/tokens`, ADMIN, { role: 'write' });
     const repo = `${user.name}/model`;
-    for (let i = 0; i < W; i++) await api(env.url, 'POST', '/api/settings/webhooks', token, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: rx.url, secret: 'bench-secret' });
+    for (let i = 0; i < W; i++)
+      await api(env.url, 'POST', '/api/settings/webhooks', token, {
+        watched: [{ type: 'model', name: repo }],
+        domains: ['repo'],
+        url: rx.url,
+        secret: 'bench-secret',
+      });
     if (EXTRA > 0) await seedExtra(dbUrl, user.id, EXTRA);
     const before = await statements(dbUrl);
     const cpu = cpuAccount(env.deliverers);
@@ -250,16 +321,33 @@ async function run(mode) {
     const t0 = wallNow();
     const eventGapMs = RATE > 0 ? (1000 * W) / RATE : 0;
     let next = 0;
-    await Promise.all(Array.from({ length: 32 }, async () => {
-      while (next < N) {
-        const i = next++;
-        const wait = t0 + i * eventGapMs - wallNow();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        published.set(`e${i}`, wallNow());
-        await withRetries(() => api(env.url, 'POST', '/admin/events', ADMIN, { subject: 'hub.events.repo.update', payload: { event: { action: `e${i}`, scope: 'repo.content' }, repo: { type: 'model', name: repo, id: '0123456789abcdef01234567', private: false, url: { web: 'x', api: 'y' }, owner: { id: user.id } } } }));
-        accepted.set(`e${i}`, wallNow());
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next < N) {
+          const i = next++;
+          const wait = t0 + i * eventGapMs - wallNow();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          published.set(`e${i}`, wallNow());
+          await withRetries(() =>
+            api(env.url, 'POST', '/admin/events', ADMIN, {
+              subject: 'hub.events.repo.update',
+              payload: {
+                event: { action: `e${i}`, scope: 'repo.content' },
+                repo: {
+                  type: 'model',
+                  name: repo,
+                  id: '0123456789abcdef01234567',
+                  private: false,
+                  url: { web: 'x', api: 'y' },
+                  owner: { id: user.id },
+                },
+              },
+            }),
+          );
+          accepted.set(`e${i}`, wallNow());
+        }
+      }),
+    );
     const publishedIn = (wallNow() - t0) / 1000;
     const expected = N * W;
     let rss = 0;
@@ -279,22 +367,48 @@ async function run(mode) {
     await new Promise((r) => setTimeout(r, 1000)); // late duplicates
     const after = await statements(dbUrl);
     const loadAfter = load();
-    const latencies = [...rx.seen.entries()].map(([k, at]) => at - published.get(k.split('|')[0])).sort((a, b) => a - b);
+    const latencies = [...rx.seen.entries()]
+      .map(([k, at]) => at - published.get(k.split('|')[0]))
+      .sort((a, b) => a - b);
     const q = (p) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]);
     const delivered = rx.seen.size;
-    console.log(JSON.stringify({
-      mode, events: N, webhooks: W, extraWebhooks: EXTRA, offeredPerSecond: RATE || 'max', publishedPerSecond: Math.round(expected / publishedIn),
-      published: expected, delivered, lost: expected - delivered, duplicates: rx.dups(),
-      balanced: delivered === expected, deliveriesPerSecond: Math.round(delivered / elapsed), p50ms: q(0.5), p99ms: q(0.99), maxMs: q(1),
-      transactionsPerDelivery: +((after.xacts - before.xacts) / delivered).toFixed(3), rowWritesPerDelivery: +((after.writes - before.writes) / delivered).toFixed(2),
-      delivererCpuMsPerDelivery: +(used.ms.server / delivered).toFixed(3), allServersCpuMsPerDelivery: +(usedByServers.ms.server / delivered).toFixed(3),
-      cpuMsPerDeliveryByServer: Object.fromEntries(Object.entries(usedByServers.byServer).map(([k, ms]) => [k, +(ms / delivered).toFixed(3)])),
-      postgresCpuMsPerDelivery: +(used.ms.postgres / delivered).toFixed(3), ownPostgresCpuMsPerDelivery: +(ownPostgresMs / delivered).toFixed(3),
-      natsCpuMsPerDelivery: +(used.ms.nats / delivered).toFixed(3),
-      benchCpuMsPerDelivery: +(used.ms.loadgen / delivered).toFixed(3), otherSessionsCores: +used.cores.other.toFixed(2),
-      delivererPeakRssMb: rss, failedAttempts: await failedAttempts(dbUrl),
-      stagesP50P99Ms: await stages(dbUrl, published, accepted, rx.seen), rowVersions: await tableWrites(dbUrl), loadAverageBefore: loadBefore, loadAverageAfter: loadAfter,
-    }));
+    console.log(
+      JSON.stringify({
+        mode,
+        events: N,
+        webhooks: W,
+        extraWebhooks: EXTRA,
+        offeredPerSecond: RATE || 'max',
+        publishedPerSecond: Math.round(expected / publishedIn),
+        published: expected,
+        delivered,
+        lost: expected - delivered,
+        duplicates: rx.dups(),
+        balanced: delivered === expected,
+        deliveriesPerSecond: Math.round(delivered / elapsed),
+        p50ms: q(0.5),
+        p99ms: q(0.99),
+        maxMs: q(1),
+        transactionsPerDelivery: +((after.xacts - before.xacts) / delivered).toFixed(3),
+        rowWritesPerDelivery: +((after.writes - before.writes) / delivered).toFixed(2),
+        delivererCpuMsPerDelivery: +(used.ms.server / delivered).toFixed(3),
+        allServersCpuMsPerDelivery: +(usedByServers.ms.server / delivered).toFixed(3),
+        cpuMsPerDeliveryByServer: Object.fromEntries(
+          Object.entries(usedByServers.byServer).map(([k, ms]) => [k, +(ms / delivered).toFixed(3)]),
+        ),
+        postgresCpuMsPerDelivery: +(used.ms.postgres / delivered).toFixed(3),
+        ownPostgresCpuMsPerDelivery: +(ownPostgresMs / delivered).toFixed(3),
+        natsCpuMsPerDelivery: +(used.ms.nats / delivered).toFixed(3),
+        benchCpuMsPerDelivery: +(used.ms.loadgen / delivered).toFixed(3),
+        otherSessionsCores: +used.cores.other.toFixed(2),
+        delivererPeakRssMb: rss,
+        failedAttempts: await failedAttempts(dbUrl),
+        stagesP50P99Ms: await stages(dbUrl, published, accepted, rx.seen),
+        rowVersions: await tableWrites(dbUrl),
+        loadAverageBefore: loadBefore,
+        loadAverageAfter: loadAfter,
+      }),
+    );
   } finally {
     await stopAll();
     await env?.nats?.stop();
@@ -304,4 +418,6 @@ async function run(mode) {
 }
 
 for (const mode of MODES) await run(mode);
-console.log(`logs: ${logDir}. Transactions and row writes per delivery are from pg_stat_database (the run's database only, publishing and intake included; each statement is its own transaction on the delivery path). Postgres CPU counts every postgres process on the machine, other sessions' too.`);
+console.log(
+  `logs: ${logDir}. Transactions and row writes per delivery are from pg_stat_database (the run's database only, publishing and intake included; each statement is its own transaction on the delivery path). Postgres CPU counts every postgres process on the machine, other sessions' too.`,
+);

@@ -18,9 +18,12 @@ const REQUESTS = Number(process.env.BENCH_SEARCH_REQUESTS ?? 200);
 const ADMIN = 'bench-webhooks-search-admin-token-0123';
 const logDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-search-'));
 
-
 async function api(base, method, path, token, body) {
-  const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body && JSON.stringify(body),
+  });
   const json = await res.json().catch(() => ({}));
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return { json, link: res.headers.get('link') };
@@ -28,14 +31,17 @@ async function api(base, method, path, token, body) {
 
 /** ROWS attempts for `webhookId`: 50 repos, 20 actions, 2 % failures (500 or no answer), one a second back from now. */
 async function seed(c, webhookId) {
-  await c.query(`INSERT INTO webhooks.delivery_logs
+  await c.query(
+    `INSERT INTO webhooks.delivery_logs
       (id, webhook_id, delivery_id, trigger, attempt, request_headers, payload, status, response_headers, response_body, duration_ms, error, event, repo, created_at)
     SELECT lpad(to_hex(i), 24, '0') || '', $1, lpad(to_hex(i), 24, '0'), 'scheduled', 1, '{}'::jsonb,
       json_build_object('event', json_build_object('action', 'act' || (i % 20), 'scope', 'repo.content'),
         'repo', json_build_object('name', 'bench/repo-' || (i % 50), 'type', 'model'), 'note', 'word' || (i % 10000))::text,
       CASE WHEN i % 50 = 0 THEN 500 WHEN i % 97 = 0 THEN NULL ELSE 200 END, '{}'::jsonb, '', 5, NULL,
       'repo.content.act' || (i % 20), 'bench/repo-' || (i % 50), now() - make_interval(secs => $2 - i)
-    FROM generate_series($3::bigint, $3::bigint + $2 - 1) i`, [webhookId, ROWS, 1]);
+    FROM generate_series($3::bigint, $3::bigint + $2 - 1) i`,
+    [webhookId, ROWS, 1],
+  );
 }
 
 const quantile = (xs, q) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
@@ -48,29 +54,62 @@ async function main() {
   const url = `http://127.0.0.1:${port}`;
   try {
     const hub = startNode('hub', [join(root, 'dist/apps/hub/main.js')], {
-      env: { DATABASE_URL: dbUrl, HUB_MIGRATE_ON_START: 'true', HUB_ADMIN_TOKEN: ADMIN, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-        HUB_SECRET_KEY: 'bench-webhooks-search-secret-key-01', HUB_RATE_LIMIT_PER_MINUTE: '1000000000', HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-hub-')), NATS_URL: undefined },
-      logDir, cwd: root,
+      env: {
+        DATABASE_URL: dbUrl,
+        HUB_MIGRATE_ON_START: 'true',
+        HUB_ADMIN_TOKEN: ADMIN,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        HUB_SECRET_KEY: 'bench-webhooks-search-secret-key-01',
+        HUB_RATE_LIMIT_PER_MINUTE: '1000000000',
+        HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-hub-')),
+        NATS_URL: undefined,
+      },
+      logDir,
+      cwd: root,
     });
     await waitReady(hub, `${url}/health/ready`, 120_000);
-    const user = (await api(url, 'POST', '/admin/users', ADMIN, { name: `search${Date.now()}`, email: `search${Date.now()}@example.com` })).json;
+    const user = (
+      await api(url, 'POST', '/admin/users', ADMIN, {
+        name: `search${Date.now()}`,
+        email: `search${Date.now()}@example.com`,
+      })
+    ).json;
     const { token } = (await api(url, 'POST', `/admin/users/${user.name}/tokens`, ADMIN, { role: 'write' })).json;
-    const hook = async () => (await api(url, 'POST', '/api/settings/webhooks', token, { watched: [{ type: 'model', name: 'bench/none' }], domains: ['repo'], url: 'http://127.0.0.1:9/' })).json.webhook.id;
+    const hook = async () =>
+      (
+        await api(url, 'POST', '/api/settings/webhooks', token, {
+          watched: [{ type: 'model', name: 'bench/none' }],
+          domains: ['repo'],
+          url: 'http://127.0.0.1:9/',
+        })
+      ).json.webhook.id;
     const [id, other] = [await hook(), await hook()];
     const c = new pg.Client({ connectionString: dbUrl });
     c.on('error', () => {}); // the database is dropped with FORCE at the end
     await c.connect();
     const t0 = Date.now();
     await seed(c, other);
-    await c.query(`UPDATE webhooks.delivery_logs SET id = 'f' || substr(id, 2), delivery_id = 'f' || substr(delivery_id, 2) WHERE webhook_id = $1`, [other]);
+    await c.query(
+      `UPDATE webhooks.delivery_logs SET id = 'f' || substr(id, 2), delivery_id = 'f' || substr(delivery_id, 2) WHERE webhook_id = $1`,
+      [other],
+    );
     await seed(c, id);
     await c.query('ANALYZE webhooks.delivery_logs');
     console.log(JSON.stringify({ seeded: ROWS * 2, seconds: (Date.now() - t0) / 1000 }));
     const since = new Date(Date.now() - ROWS * 500).toISOString();
     const until = new Date(Date.now() - ROWS * 250).toISOString();
     const filters = {
-      none: '', succeeded: 'status=succeeded', failed: 'status=failed', httpStatus500: 'httpStatus=500', noAnswer: 'httpStatus=0',
-      event: 'event=repo.content.act7', repo: 'repo=bench%2Frepo-13', window: `since=${since}&until=${until}`, q: 'q=word4242',
+      none: '',
+      succeeded: 'status=succeeded',
+      failed: 'status=failed',
+      httpStatus500: 'httpStatus=500',
+      noAnswer: 'httpStatus=0',
+      event: 'event=repo.content.act7',
+      repo: 'repo=bench%2Frepo-13',
+      window: `since=${since}&until=${until}`,
+      q: 'q=word4242',
       combined: 'event=repo.content.act7&repo=bench%2Frepo-17&status=succeeded',
     };
     const results = {};
@@ -78,7 +117,8 @@ async function main() {
       const times = [];
       let next = null;
       for (let i = 0; i < REQUESTS; i++) {
-        const path = next && i % 2 === 1 ? next : `/api/settings/webhooks/${id}/logs?limit=20${query ? `&${query}` : ''}`;
+        const path =
+          next && i % 2 === 1 ? next : `/api/settings/webhooks/${id}/logs?limit=20${query ? `&${query}` : ''}`;
         const started = performance.now();
         const res = await api(url, 'GET', path, token);
         times.push(performance.now() - started);
@@ -87,7 +127,13 @@ async function main() {
       }
       results[label] = { p50Ms: +quantile(times, 0.5).toFixed(1), p99Ms: +quantile(times, 0.99).toFixed(1) };
     }
-    console.log(JSON.stringify({ rowsPerWebhook: ROWS, requestsPerFilter: REQUESTS, load: loadavg().map((l) => +l.toFixed(2)), results }, null, 1));
+    console.log(
+      JSON.stringify(
+        { rowsPerWebhook: ROWS, requestsPerFilter: REQUESTS, load: loadavg().map((l) => +l.toFixed(2)), results },
+        null,
+        1,
+      ),
+    );
     await c.end();
   } finally {
     await stopAll();

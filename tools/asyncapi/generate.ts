@@ -10,7 +10,12 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildAsyncApiDocument, NATS_AUTHORIZATION_FILES, renderCatalogue, renderNatsAuthorization } from '@hub/contracts';
+import {
+  buildAsyncApiDocument,
+  NATS_AUTHORIZATION_FILES,
+  renderCatalogue,
+  renderNatsAuthorization,
+} from '@hub/contracts';
 
 const root = resolve(__dirname, '../..');
 const prefixAt = process.argv.indexOf('--prefix');

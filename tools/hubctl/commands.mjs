@@ -9,9 +9,14 @@ const enc = encodeURIComponent;
 
 function parsePayload(text, from) {
   let payload;
-  try { payload = JSON.parse(text); } catch (e) { throw new UsageError(`${from} is not valid JSON: ${e.message}`); }
+  try {
+    payload = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${from} is not valid JSON: ${e.message}`);
+  }
   // The server says the same, but a local check names the flag the user got wrong.
-  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new UsageError(`${from} must be a JSON object`);
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+    throw new UsageError(`${from} must be a JSON object`);
   return payload;
 }
 
@@ -46,7 +51,10 @@ export const commands = [
     summary: 'Create an access token (role read unless told); the raw token alone goes to stdout',
     args: ['user'],
     flags: { role: 'string', name: 'string' },
-    request: ({ user }, f) => ({ path: `/admin/users/${enc(user)}/tokens`, body: { role: f.role ?? 'read', displayName: f.name } }),
+    request: ({ user }, f) => ({
+      path: `/admin/users/${enc(user)}/tokens`,
+      body: { role: f.role ?? 'read', displayName: f.name },
+    }),
     // Only the token on stdout, so `TOKEN=$(npm run -s hubctl -- tokens create alice)` works;
     // the summary and the warning go to stderr, where a person still sees them.
     print: (t, io, { user }) => {
@@ -57,13 +65,18 @@ export const commands = [
   },
   {
     name: 'orgs create',
-    usage: 'orgs create <name> --plan free|team|enterprise|enterprise_plus --admin USER [--admin USER2 ...] [--fullname NAME]',
+    usage:
+      'orgs create <name> --plan free|team|enterprise|enterprise_plus --admin USER [--admin USER2 ...] [--fullname NAME]',
     summary: 'Create an organization with its first admins',
     args: ['name'],
     flags: { plan: 'string', admin: 'list', fullname: 'string' },
     required: ['plan', 'admin'],
-    request: ({ name }, f) => ({ path: '/admin/organizations', body: { name, fullname: f.fullname, plan: f.plan, admins: f.admin } }),
-    print: (org, io, _a, f) => io.out(`Created organization ${org.name} (plan ${org.plan}, id ${org.id}), admins: ${f.admin.join(', ')}`),
+    request: ({ name }, f) => ({
+      path: '/admin/organizations',
+      body: { name, fullname: f.fullname, plan: f.plan, admins: f.admin },
+    }),
+    print: (org, io, _a, f) =>
+      io.out(`Created organization ${org.name} (plan ${org.plan}, id ${org.id}), admins: ${f.admin.join(', ')}`),
   },
   {
     name: 'orgs add-member',
@@ -91,18 +104,24 @@ export const commands = [
     args: ['org', 'user'],
     flags: { role: 'string' },
     required: ['role'],
-    request: ({ org, user }, f) => ({ method: 'PATCH', path: `/admin/organizations/${enc(org)}/members/${enc(user)}`, body: { role: f.role } }),
+    request: ({ org, user }, f) => ({
+      method: 'PATCH',
+      path: `/admin/organizations/${enc(org)}/members/${enc(user)}`,
+      body: { role: f.role },
+    }),
     print: (m, io, { org, user }) => io.out(`${user} is now ${m.role} in ${org}`),
   },
   {
     name: 'orgs scim-link',
     usage: 'orgs scim-link <org> <user> --user-name NAME [--external-id ID]',
-    summary: "Link an existing user to the organization's SCIM directory under the identity provider's userName (decision 0421)",
+    summary:
+      "Link an existing user to the organization's SCIM directory under the identity provider's userName (decision 0421)",
     args: ['org', 'user'],
     flags: { 'user-name': 'string', 'external-id': 'string' },
     required: ['user-name'],
     request: ({ org, user }, f) => ({
-      method: 'POST', path: `/admin/organizations/${enc(org)}/scim/users`,
+      method: 'POST',
+      path: `/admin/organizations/${enc(org)}/scim/users`,
       body: { user, userName: f['user-name'], ...(f['external-id'] ? { externalId: f['external-id'] } : {}) },
     }),
     print: (u, io, { org, user }) => io.out(`${user} is provisioned in ${org} as ${u.userName} (SCIM id ${u.id})`),
@@ -113,7 +132,10 @@ export const commands = [
     summary: 'Take a user out of a resource group',
     args: ['org', 'group', 'user'],
     flags: {},
-    request: ({ org, group, user }) => ({ method: 'DELETE', path: `/admin/organizations/${enc(org)}/resource-groups/${enc(group)}/users/${enc(user)}` }),
+    request: ({ org, group, user }) => ({
+      method: 'DELETE',
+      path: `/admin/organizations/${enc(org)}/resource-groups/${enc(group)}/users/${enc(user)}`,
+    }),
     print: (g, io, { user }) => io.out(`${user} is no longer in resource group ${g.name}`),
   },
   {
@@ -125,7 +147,8 @@ export const commands = [
     required: ['type'],
     request: ({ name }, f) => {
       const storage = Number(f.storage ?? 0);
-      if (!Number.isSafeInteger(storage) || storage < 0) throw new UsageError('--storage must be a whole number of bytes');
+      if (!Number.isSafeInteger(storage) || storage < 0)
+        throw new UsageError('--storage must be a whole number of bytes');
       return { path: '/admin/repos', body: { name, type: f.type, private: Boolean(f.private), storage } };
     },
     print: (_r, io, { name }, f) => io.out(`Added ${f.private ? 'private ' : ''}${f.type} repository ${name}`),

@@ -20,7 +20,9 @@ function adminToken(env) {
   if (env.HUB_ADMIN_TOKEN) return env.HUB_ADMIN_TOKEN;
   // Where the all-in-one hub keeps the token it generated when HUB_ADMIN_TOKEN was unset.
   const file = resolve(env.HUB_DATA_DIR || './data', 'admin-token');
-  try { return readFileSync(file, 'utf8').trim(); } catch {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
     throw new HubError(`no admin token: set HUB_ADMIN_TOKEN (no ${file} to read it from)`);
   }
 }
@@ -32,7 +34,11 @@ async function callHub(env, { method = 'POST', path, body }) {
   try {
     res = await fetch(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(30_000),
     });
@@ -42,7 +48,11 @@ async function callHub(env, { method = 'POST', path, body }) {
   }
   const text = await res.text();
   let answer;
-  try { answer = text ? JSON.parse(text) : {}; } catch { answer = undefined; }
+  try {
+    answer = text ? JSON.parse(text) : {};
+  } catch {
+    answer = undefined;
+  }
   // The hub's errors are {"error": "..."}; anything else (a proxy's HTML page) is shown as text.
   if (!res.ok) throw new HubError(`${answer?.error ?? (text.slice(0, 200) || res.statusText)} (HTTP ${res.status})`);
   return answer ?? text;
@@ -56,7 +66,11 @@ async function run(cmd, argv, env) {
   }
   if (positionals.length !== cmd.args.length) {
     const want = cmd.args.map((a) => `<${a}>`).join(' ');
-    throw new UsageError(positionals.length < cmd.args.length ? `missing ${want}` : `unexpected argument "${positionals[cmd.args.length]}"`);
+    throw new UsageError(
+      positionals.length < cmd.args.length
+        ? `missing ${want}`
+        : `unexpected argument "${positionals[cmd.args.length]}"`,
+    );
   }
   const missing = (cmd.required ?? []).filter((name) => flags[name] === undefined);
   if (missing.length > 0) throw new UsageError(`missing ${missing.map((m) => `--${m}`).join(' and ')}`);
@@ -71,7 +85,8 @@ async function main(argv, env) {
   if (group === undefined) throw new UsageError('no command given', globalUsage());
   if (group === 'help' || group === '--help' || group === '-h') {
     const cmd = verb && findCommand(verb, rest[0]);
-    if (verb && !cmd) throw new UsageError(`unknown command "${[verb, rest[0]].filter(Boolean).join(' ')}"`, globalUsage());
+    if (verb && !cmd)
+      throw new UsageError(`unknown command "${[verb, rest[0]].filter(Boolean).join(' ')}"`, globalUsage());
     io.out(cmd ? commandUsage(cmd) : globalUsage());
     return;
   }

@@ -3,8 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection, type Subscription } from 'nats';
 import {
-  addMember, createTestDatabase, describeWithInfra, freePort, http, makeOrg, makeUser, NATS_URL_FOR_TESTS, type RunningProcess,
-  runApp, startApp, type TestDatabase, waitForHttp,
+  addMember,
+  createTestDatabase,
+  describeWithInfra,
+  freePort,
+  http,
+  makeOrg,
+  makeUser,
+  NATS_URL_FOR_TESTS,
+  type RunningProcess,
+  runApp,
+  startApp,
+  type TestDatabase,
+  waitForHttp,
 } from '@hub/testing';
 import { type MirrorLine } from './jsonl-mirror';
 
@@ -17,7 +28,10 @@ interface Stack {
 
 function lines(file: string): MirrorLine[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as MirrorLine);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as MirrorLine);
 }
 
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
@@ -36,15 +50,21 @@ function mirrorScenarios(stack: () => Stack): void {
   let nc: NatsConnection;
   let everything: Subscription;
   const seen = new Set<string>();
-  const mirror = (from = 'all'): RunningProcess => startApp('audit-mirror', {
-    NATS_URL: NATS_URL_FOR_TESTS, HUB_BUS_PREFIX: stack().prefix, AUDIT_MIRROR_FILE: join(dir, 'audit.jsonl'), AUDIT_MIRROR_FROM: from,
-  });
+  const mirror = (from = 'all'): RunningProcess =>
+    startApp('audit-mirror', {
+      NATS_URL: NATS_URL_FOR_TESTS,
+      HUB_BUS_PREFIX: stack().prefix,
+      AUDIT_MIRROR_FILE: join(dir, 'audit.jsonl'),
+      AUDIT_MIRROR_FROM: from,
+    });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'audit-mirror-'));
     // Every subject the hub publishes during these tests, to hold against its AsyncAPI document.
     nc = await connect({ servers: NATS_URL_FOR_TESTS });
-    everything = nc.subscribe(`${stack().prefix}.hub.>`, { callback: (_e, m) => seen.add(m.subject.slice(stack().prefix.length + 1)) });
+    everything = nc.subscribe(`${stack().prefix}.hub.>`, {
+      callback: (_e, m) => seen.add(m.subject.slice(stack().prefix.length + 1)),
+    });
   });
 
   afterAll(async () => {
@@ -66,7 +86,9 @@ function mirrorScenarios(stack: () => Stack): void {
     await until('org.create and both org.add_user mirrored', () => (mine().length >= 3 ? true : undefined));
     const user = (l: MirrorLine): unknown => (l.event.data as { user?: string } | undefined)?.user;
     expect(mine().map((l) => [l.subject, l.event.type, l.event.organizationId])).toEqual([
-      ['hub.audit.org.create', 'org.create', org.id], ['hub.audit.org.add_user', 'org.add_user', org.id], ['hub.audit.org.add_user', 'org.add_user', org.id],
+      ['hub.audit.org.create', 'org.create', org.id],
+      ['hub.audit.org.add_user', 'org.add_user', org.id],
+      ['hub.audit.org.add_user', 'org.add_user', org.id],
     ]);
     expect(mine().slice(1).map(user)).toEqual([alice.name, bob.name]);
     expect(mine()[2].event).toMatchObject({ author: { type: 'system', user: 'system' } });
@@ -91,7 +113,8 @@ function mirrorScenarios(stack: () => Stack): void {
     const doc = (await res.json()) as { asyncapi: string; channels: Record<string, { 'x-hub-filter': string }> };
     expect(doc.asyncapi).toBe('3.0.0');
     const filters = Object.values(doc.channels).map((c) => c['x-hub-filter']);
-    const listed = (subject: string): boolean => filters.some((f) => (f.endsWith('.>') ? subject.startsWith(f.slice(0, -1)) : f === subject));
+    const listed = (subject: string): boolean =>
+      filters.some((f) => (f.endsWith('.>') ? subject.startsWith(f.slice(0, -1)) : f === subject));
     expect(seen.size).toBeGreaterThan(0);
     expect([...seen].filter((s) => !listed(s))).toEqual([]);
     expect([...seen]).toEqual(expect.arrayContaining(['hub.audit.org.create', 'hub.organizations.membership.changed']));
@@ -117,8 +140,15 @@ describeWithInfra('the example subscriber against the all-in-one hub started wit
     const port = await freePort();
     // The CI Postgres rather than an embedded one: one database server for the whole test run.
     hub = startApp('hub', {
-      PORT: String(port), HOST: '127.0.0.1', HUB_DATA_DIR: dataDir, DATABASE_URL: db.url, HUB_MIGRATE_ON_START: 'true',
-      NATS_URL: NATS_URL_FOR_TESTS, HUB_BUS_PREFIX: prefix, HUB_ADMIN_TOKEN: ADMIN, HUB_SECRET_KEY: 'a'.repeat(64),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      HUB_DATA_DIR: dataDir,
+      DATABASE_URL: db.url,
+      HUB_MIGRATE_ON_START: 'true',
+      NATS_URL: NATS_URL_FOR_TESTS,
+      HUB_BUS_PREFIX: prefix,
+      HUB_ADMIN_TOKEN: ADMIN,
+      HUB_SECRET_KEY: 'a'.repeat(64),
     });
     baseUrl = `http://127.0.0.1:${port}`;
     await waitForHttp(`${baseUrl}/health/ready`, 150_000);
@@ -141,7 +171,13 @@ describeWithInfra('the example subscriber against the distributed hub', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const common = { DATABASE_URL: db.url, NATS_URL: NATS_URL_FOR_TESTS, HUB_BUS_PREFIX: prefix, HUB_ADMIN_TOKEN: ADMIN, HOST: '127.0.0.1' };
+    const common = {
+      DATABASE_URL: db.url,
+      NATS_URL: NATS_URL_FOR_TESTS,
+      HUB_BUS_PREFIX: prefix,
+      HUB_ADMIN_TOKEN: ADMIN,
+      HOST: '127.0.0.1',
+    };
     for (const app of ['credentials', 'organizations']) expect((await runApp(app, common, ['migrate'])).code).toBe(0);
     const [pc, po, pg] = await Promise.all([freePort(), freePort(), freePort()]);
     procs.push(startApp('credentials', { ...common, PORT: String(pc) }));

@@ -38,7 +38,12 @@ export class JsonlMirror implements IdempotencyStore {
 
   /** Appends the event (synchronously: the ack follows only once the line is written). */
   append(event: AuditPayload, meta: EventMeta): void {
-    const line: MirrorLine = { id: meta.eventId, subject: meta.subject, publishedAt: meta.publishedAt.toISOString(), event };
+    const line: MirrorLine = {
+      id: meta.eventId,
+      subject: meta.subject,
+      publishedAt: meta.publishedAt.toISOString(),
+      event,
+    };
     appendFileSync(this.file, `${JSON.stringify(line)}\n`);
   }
 }

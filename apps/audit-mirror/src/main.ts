@@ -8,7 +8,13 @@ import { mirrorConfig } from './mirror-config';
  */
 async function main(): Promise<void> {
   const config = mirrorConfig(process.env);
-  const bus = await HubBus.connect({ url: config.natsUrl, user: config.natsUser, password: config.natsPassword, prefix: config.prefix, name: 'audit-mirror' });
+  const bus = await HubBus.connect({
+    url: config.natsUrl,
+    user: config.natsUser,
+    password: config.natsPassword,
+    prefix: config.prefix,
+    name: 'audit-mirror',
+  });
   const mirror = new JsonlMirror(config.file);
   await bus.consume(HubEvents.audit, {
     durable: config.durable,
@@ -19,9 +25,14 @@ async function main(): Promise<void> {
       console.log(`mirrored ${meta.subject} ${meta.eventId}`);
     }),
   });
-  console.log(`audit-mirror: ${bus.names.subject('hub.audit.>')} -> ${config.file} (durable ${bus.names.stream(config.durable)})`);
+  console.log(
+    `audit-mirror: ${bus.names.subject('hub.audit.>')} -> ${config.file} (durable ${bus.names.stream(config.durable)})`,
+  );
   const stop = (): void => {
-    bus.close().then(() => process.exit(0), () => process.exit(1));
+    bus.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

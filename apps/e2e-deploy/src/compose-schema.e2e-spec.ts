@@ -4,11 +4,15 @@ import { yamlDocuments } from './support/repo-files';
 /** docker/docker-compose.yml against the Compose Specification's own schema, offline. */
 describe('docker/docker-compose.yml against the Compose Specification schema', () => {
   const validate = composeValidator();
-  const compose = yamlDocuments('docker/docker-compose.yml')[0] as { services: Record<string, Record<string, unknown>> };
+  const compose = yamlDocuments('docker/docker-compose.yml')[0] as {
+    services: Record<string, Record<string, unknown>>;
+  };
 
   it('is a valid Compose file (merge keys resolved, as Compose reads it)', () => {
     const ok = validate(compose);
-    expect(ok ? [] : validate.errors?.map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`)).toEqual([]);
+    expect(ok ? [] : validate.errors?.map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`)).toEqual(
+      [],
+    );
   });
 
   it('the schema is not blind: a misspelt key, a bad depends_on condition and a bad restart type are refused', () => {

@@ -24,7 +24,10 @@ const INFRA = ['postgres', 'nats', 'mailpit'];
 const MAILERS = APPS.filter((app) => configClassesOf(app).some((c) => declaredVars(c.file).includes('SMTP_URL')));
 
 describe('docker/docker-compose.yml', () => {
-  const compose = yamlDocuments('docker/docker-compose.yml')[0] as { services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
+  const compose = yamlDocuments('docker/docker-compose.yml')[0] as {
+    services: Record<string, ComposeService>;
+    volumes?: Record<string, unknown>;
+  };
   const svc = (name: string): ComposeService => {
     const s = compose.services[name];
     if (!s) throw new Error(`no service ${name}`);
@@ -32,7 +35,9 @@ describe('docker/docker-compose.yml', () => {
   };
 
   it('runs Postgres, NATS, a migration job per service, every app (the services, the gateway, the all-in-one hub) and nothing else', () => {
-    expect(Object.keys(compose.services).sort()).toEqual([...INFRA, ...APPS, ...SERVICES.map((s) => `migrate-${s}`)].sort());
+    expect(Object.keys(compose.services).sort()).toEqual(
+      [...INFRA, ...APPS, ...SERVICES.map((s) => `migrate-${s}`)].sort(),
+    );
     expect(svc('postgres').image).toBe('postgres:15');
     expect(svc('nats').image).toBe('nats:2-alpine');
   });
@@ -40,7 +45,10 @@ describe('docker/docker-compose.yml', () => {
   it('catches every mail the services send in the bundled mail catcher, unless SMTP_URL says otherwise', () => {
     expect(MAILERS).toEqual(expect.arrayContaining(['credentials', 'notifications']));
     for (const app of MAILERS.filter((a) => a !== ALL_IN_ONE)) {
-      expect({ app, smtp: svc(app).environment?.['SMTP_URL'] }).toEqual({ app, smtp: '${SMTP_URL:-smtp://mailpit:1025}' });
+      expect({ app, smtp: svc(app).environment?.['SMTP_URL'] }).toEqual({
+        app,
+        smtp: '${SMTP_URL:-smtp://mailpit:1025}',
+      });
       expect(svc(app).depends_on?.['mailpit']).toEqual({ condition: 'service_healthy' });
     }
   });
@@ -52,14 +60,20 @@ describe('docker/docker-compose.yml', () => {
     expect(nats.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${monitor}/healthz?js-enabled-only=true`);
     const storeDir = nats.command?.[nats.command.indexOf('-sd') + 1] ?? '';
     const mounts = (nats.volumes ?? []).map((v) => v.split(':'));
-    expect(mounts.some(([vol, path]) => compose.volumes && vol in compose.volumes && storeDir.startsWith(path))).toBe(true);
+    expect(mounts.some(([vol, path]) => compose.volumes && vol in compose.volumes && storeDir.startsWith(path))).toBe(
+      true,
+    );
   });
 
   it('builds every app image from docker/Dockerfile with its APP argument', () => {
     for (const [name, s] of Object.entries(compose.services).filter(([, s]) => s.build)) {
       const app = s.build?.args?.['APP'] ?? '';
-      expect({ name, app: APPS.includes(app), dockerfile: s.build?.dockerfile, image: s.image?.startsWith(`hub-services/${app}:`) })
-        .toEqual({ name, app: true, dockerfile: 'docker/Dockerfile', image: true });
+      expect({
+        name,
+        app: APPS.includes(app),
+        dockerfile: s.build?.dockerfile,
+        image: s.image?.startsWith(`hub-services/${app}:`),
+      }).toEqual({ name, app: true, dockerfile: 'docker/Dockerfile', image: true });
     }
     expect(APPS.filter((app) => compose.services[app]?.build?.args?.['APP'] !== app)).toEqual([]);
   });
@@ -130,10 +144,15 @@ describe('docker/docker-compose.yml', () => {
   });
 
   // Only an app's own class: HubConfig's settings come from the shared blocks, and not all apply to each app.
-  it.each(APPS.filter((app) => configClassesOf(app).length > 0))('passes %s every variable its own config class declares', (app) => {
-    const own = configClassesOf(app).filter((c) => c.name !== 'HubConfig').flatMap((c) => declaredVars(c.file));
-    expect(own.filter((v) => !(v in (svc(app).environment ?? {})))).toEqual([]);
-  });
+  it.each(APPS.filter((app) => configClassesOf(app).length > 0))(
+    'passes %s every variable its own config class declares',
+    (app) => {
+      const own = configClassesOf(app)
+        .filter((c) => c.name !== 'HubConfig')
+        .flatMap((c) => declaredVars(c.file));
+      expect(own.filter((v) => !(v in (svc(app).environment ?? {})))).toEqual([]);
+    },
+  );
 
   it('documents in docker/.env.example every variable the compose file reads', () => {
     const used = [...repoFile('docker/docker-compose.yml').matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]);

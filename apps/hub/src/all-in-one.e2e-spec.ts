@@ -1,6 +1,18 @@
 import { scimOktaEntraScenarios } from '@hub/testing';
 import { scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios } from '@hub/testing';
-import { credentialsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios, resourceGroupsScenarios, papersScenarios, mcpScenarios, http, queryDatabase, type SmtpCapture, startSmtpCapture } from '@hub/testing';
+import {
+  credentialsScenarios,
+  describeWithInfra,
+  repositoriesScenarios,
+  auditScenarios,
+  resourceGroupsScenarios,
+  papersScenarios,
+  mcpScenarios,
+  http,
+  queryDatabase,
+  type SmtpCapture,
+  startSmtpCapture,
+} from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'all-in-one-admin-token-for-tests';
@@ -13,7 +25,10 @@ describeWithInfra('all-in-one hub: every service in one process', () => {
 
   beforeAll(async () => {
     smtp = await startSmtpCapture();
-    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, SMTP_URL: smtp.url, HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000' }, { listen: true });
+    t = await startTestHub(
+      { HUB_ADMIN_TOKEN: ADMIN, SMTP_URL: smtp.url, HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000' },
+      { listen: true },
+    );
     baseUrl = t.baseUrl;
   });
 
@@ -35,11 +50,19 @@ describeWithInfra('all-in-one hub: every service in one process', () => {
 
   it('keeps only token hashes and last four characters in the database', async () => {
     const created = await http<{ token: string; id: string }>(baseUrl, 'POST', '/admin/users', {
-      token: ADMIN, body: { name: 'hash-check', email: 'hash@example.com' },
+      token: ADMIN,
+      body: { name: 'hash-check', email: 'hash@example.com' },
     });
     expect(created.status).toBe(201);
-    const tok = await http<{ token: string; id: string }>(baseUrl, 'POST', '/admin/users/hash-check/tokens', { token: ADMIN, body: { role: 'read' } });
-    const rows = await queryDatabase<{ token_hash: string; last4: string }>(t.db.url, 'SELECT token_hash, last4 FROM credentials.access_tokens WHERE id = $1', [tok.body.id]);
+    const tok = await http<{ token: string; id: string }>(baseUrl, 'POST', '/admin/users/hash-check/tokens', {
+      token: ADMIN,
+      body: { role: 'read' },
+    });
+    const rows = await queryDatabase<{ token_hash: string; last4: string }>(
+      t.db.url,
+      'SELECT token_hash, last4 FROM credentials.access_tokens WHERE id = $1',
+      [tok.body.id],
+    );
     expect(rows[0]?.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[0]?.token_hash).not.toContain(tok.body.token.slice(3));
     expect(rows[0]?.last4).toBe(tok.body.token.slice(-4));

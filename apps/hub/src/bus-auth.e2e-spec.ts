@@ -2,8 +2,19 @@ import { AckPolicy, type NatsConnection } from 'nats';
 import { CredentialsRpc, Events, natsInboxPrefix, type RequestContext, Streams, subject } from '@hub/contracts';
 import { NatsRpcClient } from '@hub/messaging';
 import {
-  AuthenticatedNats, createTestDatabase, describeWithInfra, freePort, http, makeUser, NATS_TEST_ALL_RIGHTS_USER, queryDatabase,
-  type RunningProcess, runApp, startApp, type TestDatabase, waitForHttp,
+  AuthenticatedNats,
+  createTestDatabase,
+  describeWithInfra,
+  freePort,
+  http,
+  makeUser,
+  NATS_TEST_ALL_RIGHTS_USER,
+  queryDatabase,
+  type RunningProcess,
+  runApp,
+  startApp,
+  type TestDatabase,
+  waitForHttp,
 } from '@hub/testing';
 
 const ADMIN = 'bus-auth-admin-token-for-tests';
@@ -47,7 +58,12 @@ describeWithInfra('bus authorization (issue 22): NATS users and permissions per 
 
   beforeAll(async () => {
     [db, nats] = await Promise.all([createTestDatabase(), AuthenticatedNats.start()]);
-    const common = { DATABASE_URL: db.url, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e-auth', HUB_ADMIN_TOKEN: ADMIN, HOST: '127.0.0.1' };
+    const common = {
+      DATABASE_URL: db.url,
+      HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e-auth',
+      HUB_ADMIN_TOKEN: ADMIN,
+      HOST: '127.0.0.1',
+    };
     for (const app of ['credentials', 'organizations']) {
       const r = await runApp(app, common, ['migrate']);
       expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
@@ -70,18 +86,35 @@ describeWithInfra('bus authorization (issue 22): NATS users and permissions per 
     const user = await makeUser({ baseUrl: gateway, adminToken: ADMIN });
     expect((await http(gateway, 'GET', '/api/whoami-v2', { token: user.token })).status).toBe(200);
     const payload = { event: { action: 'update', scope: 'repo' }, repo: { type: 'model', name: 'acme/bert' } };
-    expect((await http(gateway, 'POST', '/admin/events', { token: ADMIN, body: { subject: 'hub.events.repo.update', payload } })).status).toBe(202);
+    expect(
+      (
+        await http(gateway, 'POST', '/admin/events', {
+          token: ADMIN,
+          body: { subject: 'hub.events.repo.update', payload },
+        })
+      ).status,
+    ).toBe(202);
   });
 
   it('lets no client without credentials in', async () => {
     await expect(nats.connect(null)).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
-    await expect(nats.connect('webhooks', { pass: 'wrong' })).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+    await expect(nats.connect('webhooks', { pass: 'wrong' })).rejects.toMatchObject({
+      code: 'AUTHORIZATION_VIOLATION',
+    });
   });
 
   it('refuses credentials.token.create to the webhooks service and to subscribers; a token is made only when allowed', async () => {
     const victim = await makeUser({ baseUrl: gateway, adminToken: ADMIN });
     const tokens = async (): Promise<number> =>
-      Number((await queryDatabase<{ n: string }>(db.url, 'SELECT count(*) AS n FROM credentials.access_tokens WHERE user_id = $1', [victim.id]))[0]?.n);
+      Number(
+        (
+          await queryDatabase<{ n: string }>(
+            db.url,
+            'SELECT count(*) AS n FROM credentials.access_tokens WHERE user_id = $1',
+            [victim.id],
+          )
+        )[0]?.n,
+      );
     expect(await callAs(nats, 'webhooks', victim.name)).toMatch(/^refused: /);
     expect(await callAs(nats, 'subscriber', victim.name)).toMatch(/^refused: /);
     expect(await tokens()).toBe(1);
@@ -89,11 +122,17 @@ describeWithInfra('bus authorization (issue 22): NATS users and permissions per 
     expect(await callAs(nats, 'gateway', victim.name)).toBe('created hf_');
   });
 
-  it('refuses a subscription to credentials.> (and to the gateway\'s inbox) to the webhooks service and to subscribers', async () => {
+  it("refuses a subscription to credentials.> (and to the gateway's inbox) to the webhooks service and to subscribers", async () => {
     for (const user of ['webhooks', 'subscriber']) {
       const nc = await nats.connect(user);
-      expect({ user, credentials: await subscriptionRefused(nc, subject('credentials.>')) }).toEqual({ user, credentials: 'PERMISSIONS_VIOLATION' });
-      expect({ user, inbox: await subscriptionRefused(nc, `${natsInboxPrefix('gateway')}.>`) }).toEqual({ user, inbox: 'PERMISSIONS_VIOLATION' });
+      expect({ user, credentials: await subscriptionRefused(nc, subject('credentials.>')) }).toEqual({
+        user,
+        credentials: 'PERMISSIONS_VIOLATION',
+      });
+      expect({ user, inbox: await subscriptionRefused(nc, `${natsInboxPrefix('gateway')}.>`) }).toEqual({
+        user,
+        inbox: 'PERMISSIONS_VIOLATION',
+      });
       await nc.close();
     }
   });
@@ -101,7 +140,8 @@ describeWithInfra('bus authorization (issue 22): NATS users and permissions per 
   it('lets the gateway publish neither audit nor repo events', async () => {
     const spy = await nats.connect(NATS_TEST_ALL_RIGHTS_USER);
     const arrived: string[] = [];
-    for (const filter of [Events.Audit.pattern, subject('hub.events.>')]) spy.subscribe(filter, { callback: (_e, m) => arrived.push(m.subject) });
+    for (const filter of [Events.Audit.pattern, subject('hub.events.>')])
+      spy.subscribe(filter, { callback: (_e, m) => arrived.push(m.subject) });
     await spy.flush();
     const nc = await nats.connect('gateway');
     const errors: string[] = [];
@@ -120,18 +160,31 @@ describeWithInfra('bus authorization (issue 22): NATS users and permissions per 
     expect(arrived).toEqual([]);
   });
 
-  it('lets the read-only subscriber user run a durable consumer of the audit events, and not pull the services\' own', async () => {
+  it("lets the read-only subscriber user run a durable consumer of the audit events, and not pull the services' own", async () => {
     const owner = await makeUser({ baseUrl: gateway, adminToken: ADMIN });
-    const org = await http<{ name: string }>(gateway, 'POST', '/admin/organizations', { token: ADMIN, body: { name: `bus-auth-${owner.name}`, plan: 'team', admins: [owner.name] } });
+    const org = await http<{ name: string }>(gateway, 'POST', '/admin/organizations', {
+      token: ADMIN,
+      body: { name: `bus-auth-${owner.name}`, plan: 'team', admins: [owner.name] },
+    });
     expect(org.status).toBe(201);
     const nc = await nats.connect('subscriber');
     const jsm = await nc.jetstreamManager();
-    await jsm.consumers.add(Streams.Audit.name, { durable_name: 'mirror-test', ack_policy: AckPolicy.Explicit, filter_subject: Events.Audit.pattern });
+    await jsm.consumers.add(Streams.Audit.name, {
+      durable_name: 'mirror-test',
+      ack_policy: AckPolicy.Explicit,
+      filter_subject: Events.Audit.pattern,
+    });
     const consumer = await nc.jetstream().consumers.get(Streams.Audit.name, 'mirror-test');
     const first = await consumer.next({ expires: 5000 });
     expect(first?.subject).toMatch(/hub\.audit\./);
     first?.ack();
-    const theirs = await nc.jetstream().consumers.get(Streams.Audit.name, 'organizations-audit-ingest').then(() => 'allowed', (e: { code?: string }) => e.code ?? String(e));
+    const theirs = await nc
+      .jetstream()
+      .consumers.get(Streams.Audit.name, 'organizations-audit-ingest')
+      .then(
+        () => 'allowed',
+        (e: { code?: string }) => e.code ?? String(e),
+      );
     await nc.close();
     expect(theirs).not.toBe('allowed');
   });
@@ -143,7 +196,9 @@ describeWithInfra('bus authorization (issue 22): NATS users and permissions per 
     spy.subscribe('>', { callback: (_e, m) => seen.push(`${m.subject} ${m.string()}`) });
     await spy.flush();
     expect((await http(gateway, 'GET', '/api/whoami-v2', { token: user.token })).status).toBe(200);
-    expect((await http(gateway, 'GET', '/api/whoami-v2', { token: 'hf_notAValidTokenAtAllxxxxxxxxxxxxxxxx' })).status).toBe(401);
+    expect(
+      (await http(gateway, 'GET', '/api/whoami-v2', { token: 'hf_notAValidTokenAtAllxxxxxxxxxxxxxxxx' })).status,
+    ).toBe(401);
     await spy.flush();
     await spy.close();
     expect(seen.some((s) => s.includes(subject('credentials.token.verify')))).toBe(true);
@@ -151,9 +206,17 @@ describeWithInfra('bus authorization (issue 22): NATS users and permissions per 
   });
 
   it('refuses to start a service in production without NATS credentials, naming the variables', async () => {
-    const r = await runApp('webhooks', {
-      DATABASE_URL: db.url, NATS_URL: nats.url, NODE_ENV: 'production', HUB_SECRET_KEY: 'a'.repeat(44), PORT: String(await freePort()),
-    }, []);
+    const r = await runApp(
+      'webhooks',
+      {
+        DATABASE_URL: db.url,
+        NATS_URL: nats.url,
+        NODE_ENV: 'production',
+        HUB_SECRET_KEY: 'a'.repeat(44),
+        PORT: String(await freePort()),
+      },
+      [],
+    );
     expect(r.code).not.toBe(0);
     expect(r.output).toContain('NATS_USER and NATS_PASSWORD are required with NATS_URL in production');
   });

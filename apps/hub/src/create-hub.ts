@@ -31,8 +31,12 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
   // Keys, tokens and the database live here: the hub's user's only (issue 22 item 3).
   protectDataDir(gateway.HUB_DATA_DIR);
   // First, so that a data directory it cannot use (an earlier version's PGlite) gets nothing new.
-  const embeddedPostgres = gateway.DATABASE_URL ? undefined : await EmbeddedPostgres.start({ dataDir: gateway.HUB_DATA_DIR });
-  const admin = gateway.HUB_ADMIN_TOKEN ? { token: gateway.HUB_ADMIN_TOKEN, source: 'env' as const } : adminTokenFor(gateway.HUB_DATA_DIR);
+  const embeddedPostgres = gateway.DATABASE_URL
+    ? undefined
+    : await EmbeddedPostgres.start({ dataDir: gateway.HUB_DATA_DIR });
+  const admin = gateway.HUB_ADMIN_TOKEN
+    ? { token: gateway.HUB_ADMIN_TOKEN, source: 'env' as const }
+    : adminTokenFor(gateway.HUB_DATA_DIR);
   gateway.HUB_ADMIN_TOKEN = admin.token;
   const configs: HubConfigs = {
     gateway,
@@ -56,7 +60,10 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
   }
   const mode = busModeFrom(gateway);
   // The database stops with the app (SIGTERM, SIGINT or app.close()), once the app's connections are closed.
-  const stopDatabase = { provide: 'HUB_EMBEDDED_POSTGRES', useValue: { onApplicationShutdown: () => embeddedPostgres?.stopWhenIdle() } };
+  const stopDatabase = {
+    provide: 'HUB_EMBEDDED_POSTGRES',
+    useValue: { onApplicationShutdown: () => embeddedPostgres?.stopWhenIdle() },
+  };
   const app = await createGatewayApp(HubModule.create(configs, mode, [stopDatabase]), gateway, 'hub');
   await app.init();
   await app.get(RpcServer).listen('hub');

@@ -1,5 +1,4 @@
-import {
-  CredentialsRpc, HubError, OrganizationsRpc, type RequestContext, type UserView } from '@hub/contracts';
+import { CredentialsRpc, HubError, OrganizationsRpc, type RequestContext, type UserView } from '@hub/contracts';
 import { type RpcClient } from '@hub/messaging';
 
 export interface DemoUser {
@@ -17,8 +16,20 @@ export async function ensureDemoUser(rpc: RpcClient): Promise<DemoUser> {
   } catch (e) {
     if (!(e instanceof HubError) || e.status !== 404) throw e;
   }
-  const user = await rpc.call(CredentialsRpc.CreateUser, { name: 'demo', email: 'demo@hub.local', fullname: 'Demo User' }, ctx);
-  const created = await rpc.call(CredentialsRpc.CreateToken, { user: 'demo', role: 'write', displayName: 'demo token' }, ctx);
-  await rpc.call(OrganizationsRpc.Create, { name: 'demo-org', fullname: 'Demo Organization', plan: 'enterprise', admins: [{ id: user.id, name: user.name }] }, ctx);
+  const user = await rpc.call(
+    CredentialsRpc.CreateUser,
+    { name: 'demo', email: 'demo@hub.local', fullname: 'Demo User' },
+    ctx,
+  );
+  const created = await rpc.call(
+    CredentialsRpc.CreateToken,
+    { user: 'demo', role: 'write', displayName: 'demo token' },
+    ctx,
+  );
+  await rpc.call(
+    OrganizationsRpc.Create,
+    { name: 'demo-org', fullname: 'Demo Organization', plan: 'enterprise', admins: [{ id: user.id, name: user.name }] },
+    ctx,
+  );
   return { user, token: created.token };
 }

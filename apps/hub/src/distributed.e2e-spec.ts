@@ -1,18 +1,49 @@
 import { type NatsConnection } from 'nats';
 import {
-  scimScenarios, scimIdentityProviderScenarios, scimOktaEntraScenarios, membersAdminScenarios, edgeBodiesScenarios, noAccessScenarios,
+  scimScenarios,
+  scimIdentityProviderScenarios,
+  scimOktaEntraScenarios,
+  membersAdminScenarios,
+  edgeBodiesScenarios,
+  noAccessScenarios,
   auditExportCutOffScenarios,
 } from '@hub/testing';
 import { subject } from '@hub/contracts';
 import {
-  createTestDatabase, makeOrg, credentialsScenarios, notificationsScenarios, describeWithInfra, repositoriesScenarios, auditScenarios,
-  resourceGroupsScenarios, papersScenarios, mcpScenarios, edgeLimitsScenarios, freePort, hardeningScenarios, http, makeUser, AuthenticatedNats, NATS_TEST_ALL_RIGHTS_USER,
-  queryDatabase, type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase,
+  createTestDatabase,
+  makeOrg,
+  credentialsScenarios,
+  notificationsScenarios,
+  describeWithInfra,
+  repositoriesScenarios,
+  auditScenarios,
+  resourceGroupsScenarios,
+  papersScenarios,
+  mcpScenarios,
+  edgeLimitsScenarios,
+  freePort,
+  hardeningScenarios,
+  http,
+  makeUser,
+  AuthenticatedNats,
+  NATS_TEST_ALL_RIGHTS_USER,
+  queryDatabase,
+  type RunningProcess,
+  runApp,
+  type SmtpCapture,
+  startApp,
+  startSmtpCapture,
+  type TestDatabase,
 } from '@hub/testing';
 
 const ADMIN = 'distributed-admin-token-for-tests';
 /** The third gateway's tight limits (it sits behind a trusted proxy: the tests at 127.0.0.1). */
-const STRICT = { authFailureLimit: 5, bodyTimeoutMs: 1000, maxConnections: 8, metricsToken: 'metrics-token-for-the-tests' };
+const STRICT = {
+  authFailureLimit: 5,
+  bodyTimeoutMs: 1000,
+  maxConnections: 8,
+  metricsToken: 'metrics-token-for-the-tests',
+};
 
 /**
  * The distributed mode: gateway, credentials and organizations as separate processes (built
@@ -45,17 +76,31 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
       const r = await runApp(app, common, ['migrate']);
       expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
     }
-    const [pc, po, pa, pb, pg, pn] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [pc, po, pa, pb, pg, pn] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
     procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
     procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
     procs.push(startApp('notifications', { ...common, ...nats.env('notifications'), PORT: String(pn) }));
     procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pa) }));
     procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pb) }));
-    procs.push(startApp('gateway', {
-      ...common, ...nats.env('gateway'), PORT: String(pg), HUB_TRUSTED_PROXIES: '127.0.0.1',
-      HUB_AUTH_FAILURE_LIMIT_PER_MINUTE: String(STRICT.authFailureLimit), HUB_BODY_TIMEOUT_MS: String(STRICT.bodyTimeoutMs),
-      HUB_MAX_CONNECTIONS: String(STRICT.maxConnections), HUB_METRICS_TOKEN: STRICT.metricsToken,
-    }));
+    procs.push(
+      startApp('gateway', {
+        ...common,
+        ...nats.env('gateway'),
+        PORT: String(pg),
+        HUB_TRUSTED_PROXIES: '127.0.0.1',
+        HUB_AUTH_FAILURE_LIMIT_PER_MINUTE: String(STRICT.authFailureLimit),
+        HUB_BODY_TIMEOUT_MS: String(STRICT.bodyTimeoutMs),
+        HUB_MAX_CONNECTIONS: String(STRICT.maxConnections),
+        HUB_METRICS_TOKEN: STRICT.metricsToken,
+      }),
+    );
     gatewayA = `http://127.0.0.1:${pa}`;
     gatewayB = `http://127.0.0.1:${pb}`;
     gatewayC = `http://127.0.0.1:${pg}`;
@@ -82,7 +127,12 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   scimOktaEntraScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   membersAdminScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   noAccessScenarios(() => ({ baseUrl: gatewayA, gateways: [gatewayA, gatewayB], adminToken: ADMIN, jobs: false }));
-  auditExportCutOffScenarios(() => ({ baseUrl: gatewayA, gateways: [gatewayA, gatewayB], adminToken: ADMIN, databaseUrl: db.url }));
+  auditExportCutOffScenarios(() => ({
+    baseUrl: gatewayA,
+    gateways: [gatewayA, gatewayB],
+    adminToken: ADMIN,
+    databaseUrl: db.url,
+  }));
 
   describe('notifications (issue 9), a separate process fed over JetStream', () => {
     notificationsScenarios(() => ({ baseUrl: gatewayB, adminToken: ADMIN }));
@@ -102,7 +152,9 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
     const user = await makeUser(t);
     // Replica B verifies (and caches) the token first.
     expect((await http(gatewayB, 'GET', '/api/whoami-v2', { token: user.token })).status).toBe(200);
-    expect((await http(gatewayA, 'POST', '/api/credentials/revoke', { body: { credentials: [user.token] } })).status).toBe(202);
+    expect(
+      (await http(gatewayA, 'POST', '/api/credentials/revoke', { body: { credentials: [user.token] } })).status,
+    ).toBe(202);
     // The event crosses NATS in milliseconds; allow a little scheduling slack, not a cache TTL.
     const deadline = Date.now() + 1000;
     let status = 200;
@@ -116,12 +168,15 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   it('a membership added through one gateway replica shows on the other at once', async () => {
     const t = { baseUrl: gatewayA, adminToken: ADMIN };
     const user = await makeUser(t);
-    expect((await http<{ orgs: unknown[] }>(gatewayB, 'GET', '/api/whoami-v2', { token: user.token })).body.orgs).toEqual([]);
+    expect(
+      (await http<{ orgs: unknown[] }>(gatewayB, 'GET', '/api/whoami-v2', { token: user.token })).body.orgs,
+    ).toEqual([]);
     const org = await makeOrg(t, 'team', [user.name]);
     const deadline = Date.now() + 1000;
     let orgs: { name: string }[] = [];
     while (Date.now() < deadline && orgs.length === 0) {
-      orgs = (await http<{ orgs: { name: string }[] }>(gatewayB, 'GET', '/api/whoami-v2', { token: user.token })).body.orgs;
+      orgs = (await http<{ orgs: { name: string }[] }>(gatewayB, 'GET', '/api/whoami-v2', { token: user.token })).body
+        .orgs;
       if (orgs.length === 0) await new Promise((r) => setTimeout(r, 20));
     }
     expect(orgs.map((o) => o.name)).toEqual([org.name]);
@@ -135,34 +190,55 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
     });
     await nc.flush();
     const payload = { event: { action: 'update', scope: 'repo' }, repo: { type: 'model', name: 'acme/bert' } };
-    const res = await http(gatewayA, 'POST', '/admin/events', { token: ADMIN, body: { subject: 'hub.events.repo.update', payload } });
+    const res = await http(gatewayA, 'POST', '/admin/events', {
+      token: ADMIN,
+      body: { subject: 'hub.events.repo.update', payload },
+    });
     expect(res.status).toBe(202);
     const owner = await makeUser({ baseUrl: gatewayA, adminToken: ADMIN });
     const org = await makeOrg({ baseUrl: gatewayA, adminToken: ADMIN }, 'team', [owner.name]);
     // Other facts (membership changed, …) come too, in any order: wait for the three this test is about.
     const wanted = ['hub.events.repo.update', 'hub.audit.org.create', 'hub.audit.org.add_user'].map((s) => subject(s));
     const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline && !wanted.every((w) => got.some((g) => g.subject === w))) await new Promise((r) => setTimeout(r, 20));
+    while (Date.now() < deadline && !wanted.every((w) => got.some((g) => g.subject === w)))
+      await new Promise((r) => setTimeout(r, 20));
     sub.unsubscribe();
     await nc.drain();
-    expect(got).toEqual(expect.arrayContaining([
-      { subject: subject('hub.events.repo.update'), data: payload },
-      expect.objectContaining({ subject: subject('hub.audit.org.create'), data: expect.objectContaining({ type: 'org.create', organization: org.name, organizationId: org.id }) }),
-      expect.objectContaining({ subject: subject('hub.audit.org.add_user'), data: expect.objectContaining({ type: 'org.add_user', data: { user: owner.name, role: 'admin' } }) }),
-    ]));
-    const bad = await http(gatewayA, 'POST', '/admin/events', { token: ADMIN, body: { subject: 'hub.audit.org.create', payload } });
+    expect(got).toEqual(
+      expect.arrayContaining([
+        { subject: subject('hub.events.repo.update'), data: payload },
+        expect.objectContaining({
+          subject: subject('hub.audit.org.create'),
+          data: expect.objectContaining({ type: 'org.create', organization: org.name, organizationId: org.id }),
+        }),
+        expect.objectContaining({
+          subject: subject('hub.audit.org.add_user'),
+          data: expect.objectContaining({ type: 'org.add_user', data: { user: owner.name, role: 'admin' } }),
+        }),
+      ]),
+    );
+    const bad = await http(gatewayA, 'POST', '/admin/events', {
+      token: ADMIN,
+      body: { subject: 'hub.audit.org.create', payload },
+    });
     expect(bad.status).toBe(400);
   });
 
   it('writes what it did into Postgres: revoked_at set, mail sent over SMTP', async () => {
     const user = await makeUser({ baseUrl: gatewayA, adminToken: ADMIN });
     await http(gatewayA, 'POST', '/api/credentials/revoke', { body: { credentials: [user.token] } });
-    const tokens = await queryDatabase<{ revoked_at: Date | null }>(db.url, 'SELECT revoked_at FROM credentials.access_tokens WHERE id = $1', [user.tokenId]);
+    const tokens = await queryDatabase<{ revoked_at: Date | null }>(
+      db.url,
+      'SELECT revoked_at FROM credentials.access_tokens WHERE id = $1',
+      [user.tokenId],
+    );
     expect(tokens[0]?.revoked_at).toBeInstanceOf(Date);
     const deadline = Date.now() + 10_000;
     let mails: { sent_via: string | null }[] = [];
     while (Date.now() < deadline) {
-      mails = await queryDatabase(db.url, 'SELECT sent_via FROM credentials.email_outbox WHERE recipient = $1', [`${user.name}@example.com`]);
+      mails = await queryDatabase(db.url, 'SELECT sent_via FROM credentials.email_outbox WHERE recipient = $1', [
+        `${user.name}@example.com`,
+      ]);
       if (mails[0]?.sent_via) break;
       await new Promise((r) => setTimeout(r, 100));
     }

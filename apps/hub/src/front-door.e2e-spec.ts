@@ -17,7 +17,8 @@ function openToOthers(dir: string): string[] {
 }
 
 /** The postmaster's pid, from the cluster's lock file. */
-const postmasterPid = (dataDir: string): number => Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+const postmasterPid = (dataDir: string): number =>
+  Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
 const alive = (pid: number): boolean => {
   try {
@@ -49,7 +50,10 @@ describe('all-in-one front door: no configuration, embedded database', () => {
     for (;;) {
       if (p.child.exitCode !== null) throw new Error(`hub exited with ${p.child.exitCode}:\n${p.output()}`);
       if (Date.now() - started > 120_000) throw new Error(`hub not ready within 120 s:\n${p.output()}`);
-      const ready = await fetch(`${baseUrl}/health/ready`).then((r) => r.status === 200, () => false);
+      const ready = await fetch(`${baseUrl}/health/ready`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ready) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -71,7 +75,9 @@ describe('all-in-one front door: no configuration, embedded database', () => {
   it('prints a working demo token and the admin token, kept in the data directory', async () => {
     expect(demoToken).toMatch(/^hf_[A-Za-z0-9]{34}$/);
     expect(readFileSync(join(dataDir, 'admin-token'), 'utf8').trim()).toBe(adminToken);
-    const res = await http<{ name: string; orgs: { name: string }[] }>(baseUrl, 'GET', '/api/whoami-v2', { token: demoToken });
+    const res = await http<{ name: string; orgs: { name: string }[] }>(baseUrl, 'GET', '/api/whoami-v2', {
+      token: demoToken,
+    });
     expect(res.status).toBe(200);
     expect(res.body.name).toBe('demo');
     expect(res.body.orgs.map((o) => o.name)).toEqual(['demo-org']);
@@ -86,7 +92,11 @@ describe('all-in-one front door: no configuration, embedded database', () => {
   });
 
   it('serves OpenAPI 3.1.0 (version 0.0.1, no nullable), its Markdown form, Swagger UI and health; no public metrics', async () => {
-    const doc = await http<{ openapi: string; info: { version: string }; paths: Record<string, unknown> }>(baseUrl, 'GET', '/.well-known/openapi.json');
+    const doc = await http<{ openapi: string; info: { version: string }; paths: Record<string, unknown> }>(
+      baseUrl,
+      'GET',
+      '/.well-known/openapi.json',
+    );
     expect(doc.body.openapi).toBe('3.1.0');
     expect(doc.body.info.version).toBe('0.0.1');
     expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/api/whoami-v2', '/api/credentials/revoke']));
@@ -97,9 +107,19 @@ describe('all-in-one front door: no configuration, embedded database', () => {
     expect(md.headers.get('content-type')).toContain('text/markdown');
     expect(md.body).toContain('### POST /api/credentials/revoke');
     // The bus contract beside it (decision 0700), served whatever the bus mode.
-    const bus = await http<{ asyncapi: string; channels: Record<string, { address: string }> }>(baseUrl, 'GET', '/.well-known/asyncapi.json');
-    expect([bus.status, bus.body.asyncapi, bus.headers.get('content-type')]).toEqual([200, '3.0.0', 'application/json; charset=utf-8']);
-    expect(Object.values(bus.body.channels).map((c) => c.address)).toEqual(expect.arrayContaining(['hub.audit.{type}', 'hub.credentials.token.revoked']));
+    const bus = await http<{ asyncapi: string; channels: Record<string, { address: string }> }>(
+      baseUrl,
+      'GET',
+      '/.well-known/asyncapi.json',
+    );
+    expect([bus.status, bus.body.asyncapi, bus.headers.get('content-type')]).toEqual([
+      200,
+      '3.0.0',
+      'application/json; charset=utf-8',
+    ]);
+    expect(Object.values(bus.body.channels).map((c) => c.address)).toEqual(
+      expect.arrayContaining(['hub.audit.{type}', 'hub.credentials.token.revoked']),
+    );
     expect((await http<string>(baseUrl, 'GET', '/docs')).status).toBe(200);
     expect((await http(baseUrl, 'GET', '/health/live')).status).toBe(200);
     expect((await http(baseUrl, 'GET', '/health/ready')).status).toBe(200);
@@ -108,16 +128,24 @@ describe('all-in-one front door: no configuration, embedded database', () => {
   });
 
   it('writes the revocation mail to the log when no SMTP server is configured, without the token', async () => {
-    const created = await http<{ token: string }>(baseUrl, 'POST', '/admin/users/demo/tokens', { token: adminToken, body: { role: 'read' } });
+    const created = await http<{ token: string }>(baseUrl, 'POST', '/admin/users/demo/tokens', {
+      token: adminToken,
+      body: { role: 'read' },
+    });
     expect(created.status).toBe(201);
-    expect((await http(baseUrl, 'POST', '/api/credentials/revoke', { body: { credentials: [created.body.token] } })).status).toBe(202);
+    expect(
+      (await http(baseUrl, 'POST', '/api/credentials/revoke', { body: { credentials: [created.body.token] } })).status,
+    ).toBe(202);
     await hub.waitForOutput(/mail to demo@hub\.local: Your access token was revoked/, 10_000);
     expect(hub.output()).not.toContain(created.body.token);
     expect((await http(baseUrl, 'GET', '/api/whoami-v2', { token: created.body.token })).status).toBe(401);
   });
 
   it('413s a body over the limit', async () => {
-    const res = await http(baseUrl, 'POST', '/api/credentials/revoke', { rawBody: JSON.stringify({ credentials: ['x'.repeat(2_000_000)] }), headers: { 'content-type': 'application/json' } });
+    const res = await http(baseUrl, 'POST', '/api/credentials/revoke', {
+      rawBody: JSON.stringify({ credentials: ['x'.repeat(2_000_000)] }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ error: expect.stringMatching(/too large/) });
   });
@@ -134,14 +162,27 @@ describe('all-in-one front door: no configuration, embedded database', () => {
 
   it('keeps everything under the data directory to its own user: no file or folder open to group or others (issue 22 item 3)', async () => {
     // A few writes first: a user, a token, an organization.
-    expect((await http(baseUrl, 'POST', '/admin/users', { token: adminToken, body: { name: 'perm-check', email: 'perm@example.com' } })).status).toBe(201);
-    expect((await http(baseUrl, 'POST', '/admin/users/perm-check/tokens', { token: adminToken, body: { role: 'read' } })).status).toBe(201);
+    expect(
+      (
+        await http(baseUrl, 'POST', '/admin/users', {
+          token: adminToken,
+          body: { name: 'perm-check', email: 'perm@example.com' },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await http(baseUrl, 'POST', '/admin/users/perm-check/tokens', { token: adminToken, body: { role: 'read' } }))
+        .status,
+    ).toBe(201);
     expect(readdirSync(dataDir).sort()).toEqual(expect.arrayContaining(['admin-token', 'postgres', 'secret-key']));
     expect(openToOthers(dataDir)).toEqual([]);
   });
 
   it('survives kill -9: the next start adopts the database left running, then restarts one killed too, with every committed write', async () => {
-    const created = await http<{ token: string }>(baseUrl, 'POST', '/admin/users/demo/tokens', { token: adminToken, body: { role: 'read' } });
+    const created = await http<{ token: string }>(baseUrl, 'POST', '/admin/users/demo/tokens', {
+      token: adminToken,
+      body: { role: 'read' },
+    });
     expect(created.status).toBe(201);
     const pid = postmasterPid(dataDir);
     await hub.stop('SIGKILL');
@@ -182,7 +223,10 @@ describe('all-in-one front door: a data directory made by an earlier version', (
     const p = startApp('hub', { PORT: String(await freePort()), HUB_DATA_DIR: dataDir });
     await new Promise<void>((r) => (p.child.exitCode !== null ? r() : p.child.once('exit', () => r())));
     expect(p.child.exitCode).toBe(1);
-    const said = p.output().split('\n').filter((l) => l.includes('PGlite'));
+    const said = p
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('PGlite'));
     expect(said).toHaveLength(1);
     expect(said[0]).toContain(`${join(dataDir, 'pglite')} holds a database made by PGlite`);
     expect(said[0]).toContain(`mv ${join(dataDir, 'pglite')} ${join(dataDir, 'pglite')}.old`);

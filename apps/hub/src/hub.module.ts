@@ -42,20 +42,35 @@ export class HubModule {
         JobsModule.forRoot(configs.jobs),
         WebhooksModule.forRoot(configs.webhooks),
         GatewayModule.forRoot(configs.gateway),
-        ObservabilityModule.forApp('hub', {
-          inject: [
-            getDataSourceToken(CREDENTIALS_DS), getDataSourceToken(ORGANIZATIONS_DS), getDataSourceToken(NOTIFICATIONS_DS),
-            getDataSourceToken(JOBS_DS), getDataSourceToken(WEBHOOKS_DS), NATS_CONNECTION,
-          ],
-          useFactory: (c: DataSource, o: DataSource, n: DataSource, j: DataSource, w: DataSource, nc: NatsConnection | null) => [
-            databaseCheck('credentials-db', c),
-            databaseCheck('organizations-db', o),
-            databaseCheck('notifications-db', n),
-            databaseCheck('jobs-db', j),
-            databaseCheck('webhooks-db', w),
-            ...natsCheck(nc),
-          ],
-        }, metricsAccess(configs.gateway, true)),
+        ObservabilityModule.forApp(
+          'hub',
+          {
+            inject: [
+              getDataSourceToken(CREDENTIALS_DS),
+              getDataSourceToken(ORGANIZATIONS_DS),
+              getDataSourceToken(NOTIFICATIONS_DS),
+              getDataSourceToken(JOBS_DS),
+              getDataSourceToken(WEBHOOKS_DS),
+              NATS_CONNECTION,
+            ],
+            useFactory: (
+              c: DataSource,
+              o: DataSource,
+              n: DataSource,
+              j: DataSource,
+              w: DataSource,
+              nc: NatsConnection | null,
+            ) => [
+              databaseCheck('credentials-db', c),
+              databaseCheck('organizations-db', o),
+              databaseCheck('notifications-db', n),
+              databaseCheck('jobs-db', j),
+              databaseCheck('webhooks-db', w),
+              ...natsCheck(nc),
+            ],
+          },
+          metricsAccess(configs.gateway, true),
+        ),
       ],
     };
   }

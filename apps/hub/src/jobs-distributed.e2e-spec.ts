@@ -3,9 +3,28 @@ import { runJob } from '@huggingface/hub';
 import { type NatsConnection } from 'nats';
 import { JobsRpc, subject } from '@hub/contracts';
 import {
-  AuthenticatedNats, createTestDatabase, describeWithInfra, foreignResourceGroupScenarios, freePort, JOB_CAPS_TEST_ENV, jobCapsScenarios, jobSourceReadScenarios,
-  jobsBoundsScenarios, liveStreamsScenarios, noAccessScenarios, jobsScenarios, makeUser, NATS_TEST_ALL_RIGHTS_USER, processesWith, type RunningProcess, runApp,
-  scheduledJobsScenarios, startApp, type TestDatabase, waitForHttp, waitForStage,
+  AuthenticatedNats,
+  createTestDatabase,
+  describeWithInfra,
+  foreignResourceGroupScenarios,
+  freePort,
+  JOB_CAPS_TEST_ENV,
+  jobCapsScenarios,
+  jobSourceReadScenarios,
+  jobsBoundsScenarios,
+  liveStreamsScenarios,
+  noAccessScenarios,
+  jobsScenarios,
+  makeUser,
+  NATS_TEST_ALL_RIGHTS_USER,
+  processesWith,
+  type RunningProcess,
+  runApp,
+  scheduledJobsScenarios,
+  startApp,
+  type TestDatabase,
+  waitForHttp,
+  waitForStage,
 } from '@hub/testing';
 
 const ADMIN = 'jobs-distributed-admin-token';
@@ -28,8 +47,12 @@ describeWithInfra('distributed hub: jobs', () => {
     nats = await AuthenticatedNats.start();
     db = await createTestDatabase();
     common = {
-      DATABASE_URL: db.url, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
-      HUB_ADMIN_TOKEN: ADMIN, HOST: '127.0.0.1', HUB_RATE_LIMIT_PER_MINUTE: '100000', HUB_SECRET_KEY: 'jobs-distributed-secret-key',
+      DATABASE_URL: db.url,
+      HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
+      HUB_ADMIN_TOKEN: ADMIN,
+      HOST: '127.0.0.1',
+      HUB_RATE_LIMIT_PER_MINUTE: '100000',
+      HUB_SECRET_KEY: 'jobs-distributed-secret-key',
     };
     for (const app of ['credentials', 'organizations', 'jobs']) {
       const r = await runApp(app, common, ['migrate']);
@@ -39,9 +62,17 @@ describeWithInfra('distributed hub: jobs', () => {
     jobsPort = pj;
     procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
     procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
-    procs.push(startApp('jobs', {
-      ...common, ...nats.env('jobs'), PORT: String(pj), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200', ...JOB_CAPS_TEST_ENV,
-    }));
+    procs.push(
+      startApp('jobs', {
+        ...common,
+        ...nats.env('jobs'),
+        PORT: String(pj),
+        HUB_JOBS_HEARTBEAT_MS: '300',
+        HUB_JOBS_STALE_MS: '1500',
+        HUB_JOBS_SCHEDULER_TICK_MS: '200',
+        ...JOB_CAPS_TEST_ENV,
+      }),
+    );
     procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg) }));
     // A second replica: streams open on one are ended by revocations made through the other.
     procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg2) }));
@@ -65,25 +96,43 @@ describeWithInfra('distributed hub: jobs', () => {
   liveStreamsScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
   foreignResourceGroupScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobSourceReadScenarios(() => ({
-    baseUrl: gateway, adminToken: ADMIN,
-    readJobSpec: async (jobId, reader) => statusOverBus(await nats.connect(NATS_TEST_ALL_RIGHTS_USER), JobsRpc.Spec.subject, { jobId, reader }),
+    baseUrl: gateway,
+    adminToken: ADMIN,
+    readJobSpec: async (jobId, reader) =>
+      statusOverBus(await nats.connect(NATS_TEST_ALL_RIGHTS_USER), JobsRpc.Spec.subject, { jobId, reader }),
   }));
 
   it('publishes every stage change on hub.jobs.job.status and the audit events, through the outbox', async () => {
     const nc = await nats.connect(NATS_TEST_ALL_RIGHTS_USER);
     const got: { subject: string; data: Record<string, unknown> }[] = [];
-    const sub = nc.subscribe(subject('hub.>'), { callback: (_e, m) => got.push({ subject: m.subject, data: JSON.parse(m.string()) as Record<string, unknown> }) });
+    const sub = nc.subscribe(subject('hub.>'), {
+      callback: (_e, m) => got.push({ subject: m.subject, data: JSON.parse(m.string()) as Record<string, unknown> }),
+    });
     await nc.flush();
     const t = { baseUrl: gateway, adminToken: ADMIN };
     const user = await makeUser(t);
-    const job = await runJob({ namespace: user.name, accessToken: user.token, hubUrl: gateway, dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['true'] });
+    const job = await runJob({
+      namespace: user.name,
+      accessToken: user.token,
+      hubUrl: gateway,
+      dockerImage: 'alpine:3',
+      flavor: 'cpu-basic',
+      command: ['true'],
+    });
     await waitForStage(t, user.token, user.name, job.id, ['COMPLETED']);
     const deadline = Date.now() + 3000;
-    const mine = () => got.filter((g) => g.data['jobId'] === job.id || (g.data['data'] as { jobId?: string } | undefined)?.jobId === job.id);
+    const mine = () =>
+      got.filter(
+        (g) => g.data['jobId'] === job.id || (g.data['data'] as { jobId?: string } | undefined)?.jobId === job.id,
+      );
     while (mine().length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     sub.unsubscribe();
     await nc.drain();
-    expect(mine().filter((g) => g.subject === subject('hub.jobs.job.status')).map((g) => g.data['stage'])).toEqual(['SCHEDULING', 'RUNNING', 'COMPLETED']);
+    expect(
+      mine()
+        .filter((g) => g.subject === subject('hub.jobs.job.status'))
+        .map((g) => g.data['stage']),
+    ).toEqual(['SCHEDULING', 'RUNNING', 'COMPLETED']);
     expect(mine().filter((g) => g.subject === subject('hub.audit.jobs.create'))).toHaveLength(1);
   });
 
@@ -93,24 +142,38 @@ describeWithInfra('distributed hub: jobs', () => {
     const user = await makeUser(t);
     const marker = String(800_000 + Math.floor(Math.random() * 99_999));
     const job = await runJob({
-      namespace: user.name, accessToken: user.token, hubUrl: gateway, dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', `sleep ${marker} & sleep ${marker}; wait`],
+      namespace: user.name,
+      accessToken: user.token,
+      hubUrl: gateway,
+      dockerImage: 'alpine:3',
+      flavor: 'cpu-basic',
+      command: ['sh', '-c', `sleep ${marker} & sleep ${marker}; wait`],
     });
     // RUNNING is stored with the run handle (process group, start time, boot id), after the spawn.
     await waitForStage(t, user.token, user.name, job.id, ['RUNNING']);
     const seen = Date.now() + 5000;
-    while (processesWith(`sleep ${marker}`).length < 2 && Date.now() < seen) await new Promise((r) => setTimeout(r, 50));
+    while (processesWith(`sleep ${marker}`).length < 2 && Date.now() < seen)
+      await new Promise((r) => setTimeout(r, 50));
     const jobs = procs.find((p) => p.output !== undefined && p.child.spawnargs.some((a) => a.includes('apps/jobs/')));
     if (!jobs) throw new Error('no jobs process');
     await kill(jobs);
     procs.splice(procs.indexOf(jobs), 1);
-    const again = startApp('jobs', { ...common, ...nats.env('jobs'), PORT: String(jobsPort), HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_STALE_MS: '1500', HUB_JOBS_SCHEDULER_TICK_MS: '200' });
+    const again = startApp('jobs', {
+      ...common,
+      ...nats.env('jobs'),
+      PORT: String(jobsPort),
+      HUB_JOBS_HEARTBEAT_MS: '300',
+      HUB_JOBS_STALE_MS: '1500',
+      HUB_JOBS_SCHEDULER_TICK_MS: '200',
+    });
     procs.push(again);
     await waitForHttp(`http://127.0.0.1:${jobsPort}/health/ready`, 150_000);
     const settled = await waitForStage(t, user.token, user.name, job.id, ['ERROR', 'COMPLETED', 'CANCELED'], 15_000);
     expect(settled.status.stage).toBe('ERROR');
     expect(settled.status.message).toMatch(/jobs service stopped while this job ran; its processes were killed/);
     const gone = Date.now() + 5000;
-    while (processesWith(`sleep ${marker}`).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
+    while (processesWith(`sleep ${marker}`).length > 0 && Date.now() < gone)
+      await new Promise((r) => setTimeout(r, 50));
     expect(processesWith(`sleep ${marker}`)).toEqual([]);
   }
 
@@ -122,7 +185,9 @@ describeWithInfra('distributed hub: jobs', () => {
     await killMidRun(async (jobs) => {
       // The jobs service's only child is its spawn helper (job processes are the helper's children).
       const pid = jobs.child.pid ?? 0;
-      const [helper] = readdirSync(`/proc/${pid}/task`).flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+      const [helper] = readdirSync(`/proc/${pid}/task`).flatMap((t) =>
+        readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+      );
       if (!helper) throw new Error('no spawn helper');
       // Stopped first, so it cannot see its service go and kill the runs itself.
       process.kill(helper, 'SIGSTOP');
@@ -135,7 +200,9 @@ describeWithInfra('distributed hub: jobs', () => {
 /** One RPC over NATS as a service sends it (`{ctx, data}` in, `{result}` or `{error: {status}}` out): the answer's status. */
 async function statusOverBus(nc: NatsConnection, subjectName: string, data: unknown): Promise<number> {
   try {
-    const reply = await nc.request(subjectName, JSON.stringify({ ctx: { requestId: 'jobs-distributed-spec' }, data }), { timeout: 10_000 });
+    const reply = await nc.request(subjectName, JSON.stringify({ ctx: { requestId: 'jobs-distributed-spec' }, data }), {
+      timeout: 10_000,
+    });
     return (JSON.parse(reply.string()) as { error?: { status: number } }).error?.status ?? 200;
   } finally {
     await nc.close();

@@ -1,7 +1,18 @@
 import { JobsRpc } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { runJob } from '@huggingface/hub';
-import { describeWithInfra, JOB_CAPS_TEST_ENV, jobCapsScenarios, jobsBoundsScenarios, jobsScenarios, makeUser, queryDatabase, readSse, scheduledJobsScenarios, waitForStage } from '@hub/testing';
+import {
+  describeWithInfra,
+  JOB_CAPS_TEST_ENV,
+  jobCapsScenarios,
+  jobsBoundsScenarios,
+  jobsScenarios,
+  makeUser,
+  queryDatabase,
+  readSse,
+  scheduledJobsScenarios,
+  waitForStage,
+} from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'jobs-admin-token-for-tests';
@@ -11,7 +22,10 @@ describeWithInfra('all-in-one hub: jobs', () => {
   let t: TestHub;
 
   beforeAll(async () => {
-    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_SCHEDULER_TICK_MS: '200', ...JOB_CAPS_TEST_ENV }, { listen: true });
+    t = await startTestHub(
+      { HUB_ADMIN_TOKEN: ADMIN, HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_SCHEDULER_TICK_MS: '200', ...JOB_CAPS_TEST_ENV },
+      { listen: true },
+    );
   });
 
   afterAll(async () => {
@@ -27,12 +41,21 @@ describeWithInfra('all-in-one hub: jobs', () => {
     const target = { baseUrl: t.baseUrl, adminToken: ADMIN };
     const user = await makeUser(target);
     const job = await runJob({
-      namespace: user.name, accessToken: user.token, hubUrl: t.baseUrl, dockerImage: 'alpine:3', flavor: 'cpu-basic',
-      secrets: { API_TOKEN: 'plain-secret-8f3a1c' }, command: ['sh', '-c', 'echo "got:$API_TOKEN"'],
+      namespace: user.name,
+      accessToken: user.token,
+      hubUrl: t.baseUrl,
+      dockerImage: 'alpine:3',
+      flavor: 'cpu-basic',
+      secrets: { API_TOKEN: 'plain-secret-8f3a1c' },
+      command: ['sh', '-c', 'echo "got:$API_TOKEN"'],
     });
     expect(job.secrets).toEqual({ API_TOKEN: null });
     await waitForStage(target, user.token, user.name, job.id, ['COMPLETED']);
-    const [row] = await queryDatabase<{ row: string; secrets: Record<string, string> }>(t.db.url, `SELECT j::text AS row, secret_values AS secrets FROM jobs.jobs j WHERE id = $1`, [job.id]);
+    const [row] = await queryDatabase<{ row: string; secrets: Record<string, string> }>(
+      t.db.url,
+      `SELECT j::text AS row, secret_values AS secrets FROM jobs.jobs j WHERE id = $1`,
+      [job.id],
+    );
     expect(row.row).not.toContain('plain-secret-8f3a1c');
     expect(row.secrets['API_TOKEN']).toMatch(/^v1\./);
     const logs = await readSse(`${t.baseUrl}/api/jobs/${user.name}/${job.id}/logs`, user.token);
@@ -54,12 +77,25 @@ describeWithInfra('all-in-one hub: jobs started by another service (webhooks)', 
   it('jobs.job.create with initiator webhook, no owner and WEBHOOK_* environment runs in the user namespace', async () => {
     const user = await makeUser({ baseUrl: t.baseUrl, adminToken: ADMIN });
     const rpc = t.hub.app.get(RpcClient);
-    const job = await rpc.call(JobsRpc.Create, {
-      namespace: user.name, initiator: { type: 'webhook', id: '6b0449000000000000000001' },
-      spec: { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', 'echo "$WEBHOOK_PAYLOAD"'], environment: { AB: 'b' } },
-      environment: { WEBHOOK_PAYLOAD: '{"event":{"action":"update"}}' },
-    }, { requestId: 'webhook-test' });
-    expect(job).toMatchObject({ owner: { id: user.id, name: user.name, type: 'user' }, initiator: { type: 'webhook', id: '6b0449000000000000000001' } });
+    const job = await rpc.call(
+      JobsRpc.Create,
+      {
+        namespace: user.name,
+        initiator: { type: 'webhook', id: '6b0449000000000000000001' },
+        spec: {
+          dockerImage: 'alpine:3',
+          flavor: 'cpu-basic',
+          command: ['sh', '-c', 'echo "$WEBHOOK_PAYLOAD"'],
+          environment: { AB: 'b' },
+        },
+        environment: { WEBHOOK_PAYLOAD: '{"event":{"action":"update"}}' },
+      },
+      { requestId: 'webhook-test' },
+    );
+    expect(job).toMatchObject({
+      owner: { id: user.id, name: user.name, type: 'user' },
+      initiator: { type: 'webhook', id: '6b0449000000000000000001' },
+    });
     await waitForStage({ baseUrl: t.baseUrl, adminToken: ADMIN }, user.token, user.name, job.id, ['COMPLETED']);
     const logs = await readSse(`${t.baseUrl}/api/jobs/${user.name}/${job.id}/logs`, user.token);
     expect(logs.data.map((d) => (JSON.parse(d) as { data: string }).data)).toEqual(['{"event":{"action":"update"}}']);

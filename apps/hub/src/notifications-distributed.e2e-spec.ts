@@ -1,15 +1,44 @@
 import { headers as natsHeaders, type NatsConnection } from 'nats';
-import { type DeadLetterMessage, Events, type JobStatusEvent, NotificationSourceEvents, subject, WebhookEvents, type WebhookSuspendedEvent } from '@hub/contracts';
 import {
-  addMember, AuthenticatedNats, createTestDatabase, describeWithInfra, discussionEvent, eventValidationScenarios, freePort, hexId, http, makeOrg, makeUser,
-  NATS_TEST_ALL_RIGHTS_USER, queryDatabase,
-  type RunningProcess, runApp, type SmtpCapture, startApp, startSmtpCapture, type TestDatabase, type TestUser, waitForHttp,
+  type DeadLetterMessage,
+  Events,
+  type JobStatusEvent,
+  NotificationSourceEvents,
+  subject,
+  WebhookEvents,
+  type WebhookSuspendedEvent,
+} from '@hub/contracts';
+import {
+  addMember,
+  AuthenticatedNats,
+  createTestDatabase,
+  describeWithInfra,
+  discussionEvent,
+  eventValidationScenarios,
+  freePort,
+  hexId,
+  http,
+  makeOrg,
+  makeUser,
+  NATS_TEST_ALL_RIGHTS_USER,
+  queryDatabase,
+  type RunningProcess,
+  runApp,
+  type SmtpCapture,
+  startApp,
+  startSmtpCapture,
+  type TestDatabase,
+  type TestUser,
+  waitForHttp,
 } from '@hub/testing';
 
 const ADMIN = 'notifications-distributed-admin-token';
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-interface Inbox { count: { view: number; unread: number; all: number }; notifications: { discussionEventId?: string }[] }
+interface Inbox {
+  count: { view: number; unread: number; all: number };
+  notifications: { discussionEventId?: string }[];
+}
 
 /**
  * Issue 9 in the distributed mode, what the shared scenarios cannot reach: the notifications
@@ -30,7 +59,11 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
   const deadLetters: DeadLetterMessage[] = [];
 
   const startNotifications = async (): Promise<void> => {
-    const proc = startApp('notifications', { ...common, ...nats.env('notifications'), PORT: String(notificationsPort) });
+    const proc = startApp('notifications', {
+      ...common,
+      ...nats.env('notifications'),
+      PORT: String(notificationsPort),
+    });
     notifications = proc;
     await waitForHttp(`http://127.0.0.1:${notificationsPort}/health/ready`, 90_000).catch((err: unknown) => {
       throw new Error(`notifications did not start: ${String(err)}\n${proc.output()}`);
@@ -46,8 +79,12 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     nats = await AuthenticatedNats.start();
     [db, smtp] = await Promise.all([createTestDatabase(), startSmtpCapture()]);
     common = {
-      DATABASE_URL: db.url, HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e', HUB_ADMIN_TOKEN: ADMIN,
-      SMTP_URL: smtp.url, HOST: '127.0.0.1', HUB_RATE_LIMIT_PER_MINUTE: '1000000',
+      DATABASE_URL: db.url,
+      HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
+      HUB_ADMIN_TOKEN: ADMIN,
+      SMTP_URL: smtp.url,
+      HOST: '127.0.0.1',
+      HUB_RATE_LIMIT_PER_MINUTE: '1000000',
     };
     for (const app of ['credentials', 'organizations', 'notifications']) {
       const r = await runApp(app, common, ['migrate']);
@@ -59,9 +96,14 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
     procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg) }));
     baseUrl = `http://127.0.0.1:${pg}`;
-    await Promise.all([startNotifications(), ...[pc, po, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 90_000))]);
+    await Promise.all([
+      startNotifications(),
+      ...[pc, po, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 90_000)),
+    ]);
     nc = await nats.connect(NATS_TEST_ALL_RIGHTS_USER);
-    nc.subscribe(subject('hub.deadletter.>'), { callback: (_e, m) => deadLetters.push(JSON.parse(m.string()) as DeadLetterMessage) });
+    nc.subscribe(subject('hub.deadletter.>'), {
+      callback: (_e, m) => deadLetters.push(JSON.parse(m.string()) as DeadLetterMessage),
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -74,7 +116,8 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
   });
 
   const hub = (): { baseUrl: string; adminToken: string } => ({ baseUrl, adminToken: ADMIN });
-  const mailsTo = (u: TestUser): string[] => smtp.mails.filter((m) => m.to.includes(`${u.name}@example.com`)).map((m) => m.subject);
+  const mailsTo = (u: TestUser): string[] =>
+    smtp.mails.filter((m) => m.to.includes(`${u.name}@example.com`)).map((m) => m.subject);
   const waitForMails = async (done: () => boolean): Promise<void> => {
     const deadline = Date.now() + 20_000;
     while (!done() && Date.now() < deadline) await sleep(100);
@@ -86,7 +129,12 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     await addMember(hub(), org.name, member.name, 'read');
     const hook = hexId();
     const event: WebhookSuspendedEvent = {
-      webhookId: hook, ownerId: owner.id, ownerName: owner.name, url: 'https://example.com/hook', reason: 'failing', suspendedAt: new Date().toISOString(),
+      webhookId: hook,
+      ownerId: owner.id,
+      ownerName: owner.name,
+      url: 'https://example.com/hook',
+      reason: 'failing',
+      suspendedAt: new Date().toISOString(),
     };
     const msgId = hexId();
     await publish(WebhookEvents.Suspended.subject, event, msgId);
@@ -106,10 +154,24 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
 
   it('mails the end of a job over SMTP only while job_status is on, once per event', async () => {
     const [on, off] = [await makeUser(hub()), await makeUser(hub())];
-    expect((await http(baseUrl, 'PATCH', '/api/settings/notifications', { token: off.token, body: { notifications: { job_status: false } } })).status).toBe(200);
+    expect(
+      (
+        await http(baseUrl, 'PATCH', '/api/settings/notifications', {
+          token: off.token,
+          body: { notifications: { job_status: false } },
+        })
+      ).status,
+    ).toBe(200);
     const at = new Date().toISOString();
     const job = (user: TestUser, stage: JobStatusEvent['stage']): JobStatusEvent => ({
-      jobId: hexId(), namespace: user.name, ownerId: user.id, createdByName: user.name, createdById: user.id, stage, failureCount: 0, at,
+      jobId: hexId(),
+      namespace: user.name,
+      ownerId: user.id,
+      createdByName: user.name,
+      createdById: user.id,
+      stage,
+      failureCount: 0,
+      at,
     });
     const completed = job(on, 'COMPLETED');
     const msgId = hexId();
@@ -121,26 +183,52 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     await sleep(500);
     expect(mailsTo(on)).toEqual([`Job ${completed.jobId} is COMPLETED`]);
     expect(mailsTo(off)).toEqual([]);
-    const sent = await queryDatabase<{ n: string }>(db.url, 'SELECT count(*) AS n FROM notifications.email_outbox WHERE recipient = $1', [`${on.name}@example.com`]);
+    const sent = await queryDatabase<{ n: string }>(
+      db.url,
+      'SELECT count(*) AS n FROM notifications.email_outbox WHERE recipient = $1',
+      [`${on.name}@example.com`],
+    );
     expect(Number(sent[0]?.n)).toBe(1);
   }, 60_000);
 
   it('kill -9 of the notifications process mid-ingest: every event accepted is a notification after the restart, none applied twice', async () => {
     const [alice, bob, carol] = [await makeUser(hub()), await makeUser(hub()), await makeUser(hub())];
     const repo = `${alice.name}/kill-nine`;
-    expect((await http(baseUrl, 'PATCH', '/api/settings/watch', { token: carol.token, body: { add: [{ id: repo, type: 'repo' }] } })).status).toBe(200);
+    expect(
+      (
+        await http(baseUrl, 'PATCH', '/api/settings/watch', {
+          token: carol.token,
+          body: { add: [{ id: repo, type: 'repo' }] },
+        })
+      ).status,
+    ).toBe(200);
     const TOTAL = 400;
-    const events = Array.from({ length: TOTAL }, (_, i) => discussionEvent({ actor: alice, repo, num: i + 1, mentions: [bob] }));
+    const events = Array.from({ length: TOTAL }, (_, i) =>
+      discussionEvent({ actor: alice, repo, num: i + 1, mentions: [bob] }),
+    );
     const send = (from: number, to: number): Promise<void[]> =>
-      Promise.all(events.slice(from, to).map((e) => publish(NotificationSourceEvents.Discussion.of('create').subject, e, e['eventId'] as string)));
-    const allOf = async (u: TestUser): Promise<number> => (await http<Inbox>(baseUrl, 'GET', '/api/notifications', { token: u.token })).body.count.all;
+      Promise.all(
+        events
+          .slice(from, to)
+          .map((e) => publish(NotificationSourceEvents.Discussion.of('create').subject, e, e['eventId'] as string)),
+      );
+    const allOf = async (u: TestUser): Promise<number> =>
+      (await http<Inbox>(baseUrl, 'GET', '/api/notifications', { token: u.token })).body.count.all;
 
     await send(0, TOTAL / 2);
     // Wait until the ingest is under way, then kill it without a chance to ack or clean up.
     const started = Date.now();
     while ((await allOf(carol)) === 0 && Date.now() - started < 30_000) await sleep(20);
     await notifications?.stop('SIGKILL');
-    const atKill = Number((await queryDatabase<{ n: string }>(db.url, 'SELECT count(*) AS n FROM notifications.applied_events WHERE id LIKE $1', ['discussion:%']))[0]?.n);
+    const atKill = Number(
+      (
+        await queryDatabase<{ n: string }>(
+          db.url,
+          'SELECT count(*) AS n FROM notifications.applied_events WHERE id LIKE $1',
+          ['discussion:%'],
+        )
+      )[0]?.n,
+    );
     // Accepted by JetStream while the service is down.
     await send(TOTAL / 2, TOTAL);
     await startNotifications();
@@ -154,14 +242,25 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
       expect(first.body.count).toEqual({ view: TOTAL, unread: TOTAL, all: TOTAL });
       // Every event moved this inbox's version exactly once: a replay would have moved it again.
       expect(first.headers.get('etag')).toMatch(new RegExp(`^W/"${TOTAL}-`));
-      const rows = await queryDatabase<{ n: string; ids: string }>(db.url,
-        'SELECT count(*) AS n, count(DISTINCT discussion_event_id) AS ids FROM notifications.notifications WHERE user_id = $1', [u.id]);
+      const rows = await queryDatabase<{ n: string; ids: string }>(
+        db.url,
+        'SELECT count(*) AS n, count(DISTINCT discussion_event_id) AS ids FROM notifications.notifications WHERE user_id = $1',
+        [u.id],
+      );
       expect(rows[0]).toEqual({ n: String(TOTAL), ids: String(TOTAL) });
     }
-    const applied = await queryDatabase<{ n: string }>(db.url, 'SELECT count(*) AS n FROM notifications.applied_events WHERE id LIKE $1', ['discussion:%']);
+    const applied = await queryDatabase<{ n: string }>(
+      db.url,
+      'SELECT count(*) AS n FROM notifications.applied_events WHERE id LIKE $1',
+      ['discussion:%'],
+    );
     expect(Number(applied[0]?.n)).toBe(TOTAL);
   }, 240_000);
 
   // Last: the kill -9 test above counts every discussion event applied in this database.
-  eventValidationScenarios(() => ({ ...hub(), deadLetters: () => deadLetters, publishRaw: (event, payload, msgId) => publish(event.subject, payload, msgId) }));
+  eventValidationScenarios(() => ({
+    ...hub(),
+    deadLetters: () => deadLetters,
+    publishRaw: (event, payload, msgId) => publish(event.subject, payload, msgId),
+  }));
 });

@@ -1,6 +1,21 @@
-import { type DeadLetterMessage, Events, type JobStatusEvent, WebhookEvents, type WebhookSuspendedEvent } from '@hub/contracts';
+import {
+  type DeadLetterMessage,
+  Events,
+  type JobStatusEvent,
+  WebhookEvents,
+  type WebhookSuspendedEvent,
+} from '@hub/contracts';
 import { EventBus } from '@hub/messaging';
-import { describeWithInfra, eventValidationScenarios, http, makeOrg, makeUser, notificationsScenarios, type SmtpCapture, startSmtpCapture } from '@hub/testing';
+import {
+  describeWithInfra,
+  eventValidationScenarios,
+  http,
+  makeOrg,
+  makeUser,
+  notificationsScenarios,
+  type SmtpCapture,
+  startSmtpCapture,
+} from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'notifications-admin-token-for-tests';
@@ -27,12 +42,15 @@ describeWithInfra('all-in-one hub: notifications', () => {
 
   notificationsScenarios(() => ({ baseUrl, adminToken: ADMIN }));
   eventValidationScenarios(() => ({
-    baseUrl, adminToken: ADMIN, deadLetters: () => deadLetters,
+    baseUrl,
+    adminToken: ADMIN,
+    deadLetters: () => deadLetters,
     publishRaw: (event, payload, msgId) => t.hub.app.get(EventBus).publish(event, payload, { msgId }),
   }));
 
-  describe('e-mails for other services\' facts', () => {
-    const mailsTo = (name: string): string[] => smtp.mails.filter((m) => m.to.includes(`${name}@example.com`)).map((m) => m.subject);
+  describe("e-mails for other services' facts", () => {
+    const mailsTo = (name: string): string[] =>
+      smtp.mails.filter((m) => m.to.includes(`${name}@example.com`)).map((m) => m.subject);
 
     it('mails the owner of a suspended webhook once, and the admins of an owning organization', async () => {
       const hub = { baseUrl, adminToken: ADMIN };
@@ -40,27 +58,55 @@ describeWithInfra('all-in-one hub: notifications', () => {
       const org = await makeOrg(hub, 'team', [admin.name]);
       const bus = t.hub.app.get(EventBus);
       const event: WebhookSuspendedEvent = {
-        webhookId: 'a'.repeat(24), ownerId: owner.id, ownerName: owner.name, url: 'https://example.com/hook', reason: 'failing', suspendedAt: new Date().toISOString(),
+        webhookId: 'a'.repeat(24),
+        ownerId: owner.id,
+        ownerName: owner.name,
+        url: 'https://example.com/hook',
+        reason: 'failing',
+        suspendedAt: new Date().toISOString(),
       };
       await bus.publish(WebhookEvents.Suspended, event, { msgId: 'b'.repeat(24) });
       await bus.publish(WebhookEvents.Suspended, event, { msgId: 'c'.repeat(24) });
-      await bus.publish(WebhookEvents.Suspended, { ...event, ownerName: org.name, ownerType: 'org' }, { msgId: 'd'.repeat(24) });
+      await bus.publish(
+        WebhookEvents.Suspended,
+        { ...event, ownerName: org.name, ownerType: 'org' },
+        { msgId: 'd'.repeat(24) },
+      );
       const deadline = Date.now() + 10_000;
-      while ((mailsTo(owner.name).length < 2 || mailsTo(admin.name).length < 1) && Date.now() < deadline) await sleep(50);
-      expect(mailsTo(owner.name)).toEqual([`Your webhook ${'a'.repeat(24)} was suspended`, `Your webhook ${'a'.repeat(24)} was suspended`]);
+      while ((mailsTo(owner.name).length < 2 || mailsTo(admin.name).length < 1) && Date.now() < deadline)
+        await sleep(50);
+      expect(mailsTo(owner.name)).toEqual([
+        `Your webhook ${'a'.repeat(24)} was suspended`,
+        `Your webhook ${'a'.repeat(24)} was suspended`,
+      ]);
       expect(mailsTo(admin.name)).toEqual([`Your webhook ${'a'.repeat(24)} was suspended`]);
     });
 
     it('mails the end of a job, not its other stage changes, only while job_status is on', async () => {
       const hub = { baseUrl, adminToken: ADMIN };
       const [on, off] = [await makeUser(hub), await makeUser(hub)];
-      const patch = await http(baseUrl, 'PATCH', '/api/settings/notifications', { token: off.token, body: { notifications: { job_status: false } } });
+      const patch = await http(baseUrl, 'PATCH', '/api/settings/notifications', {
+        token: off.token,
+        body: { notifications: { job_status: false } },
+      });
       expect(patch.status).toBe(200);
       const bus = t.hub.app.get(EventBus);
       const at = new Date().toISOString();
       // Events from before createdById existed name the user only: both kinds must work.
-      const job = (id: string, user: { id: string; name: string }, stage: JobStatusEvent['stage'], withId = true): JobStatusEvent => ({
-        jobId: id, namespace: user.name, ownerId: user.id, createdByName: user.name, ...(withId ? { createdById: user.id } : {}), stage, failureCount: 0, at,
+      const job = (
+        id: string,
+        user: { id: string; name: string },
+        stage: JobStatusEvent['stage'],
+        withId = true,
+      ): JobStatusEvent => ({
+        jobId: id,
+        namespace: user.name,
+        ownerId: user.id,
+        createdByName: user.name,
+        ...(withId ? { createdById: user.id } : {}),
+        stage,
+        failureCount: 0,
+        at,
       });
       await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa1', off, 'ERROR'));
       await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa3', off, 'COMPLETED', false));
@@ -70,7 +116,10 @@ describeWithInfra('all-in-one hub: notifications', () => {
       await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa4', on, 'CANCELED', false));
       await smtp.waitFor(smtp.mails.length + 2);
       await sleep(300);
-      expect(mailsTo(on.name).sort()).toEqual(['Job aaaaaaaaaaaaaaaaaaaaaaa2 is COMPLETED', 'Job aaaaaaaaaaaaaaaaaaaaaaa4 is CANCELED']);
+      expect(mailsTo(on.name).sort()).toEqual([
+        'Job aaaaaaaaaaaaaaaaaaaaaaa2 is COMPLETED',
+        'Job aaaaaaaaaaaaaaaaaaaaaaa4 is CANCELED',
+      ]);
       expect(mailsTo(off.name)).toEqual([]);
     });
   });

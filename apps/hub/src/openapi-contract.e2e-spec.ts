@@ -3,7 +3,10 @@ import { startTestHub, type TestHub } from './testing/test-hub';
 
 interface Op {
   security?: unknown[];
-  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string; type?: string; items?: { $ref?: string } } }> }>;
+  responses: Record<
+    string,
+    { content?: Record<string, { schema?: { $ref?: string; type?: string; items?: { $ref?: string } } }> }
+  >;
 }
 
 /**
@@ -12,7 +15,11 @@ interface Op {
  */
 describeWithInfra('the OpenAPI document is a checked contract', () => {
   let t: TestHub;
-  let doc: { openapi: string; paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, Record<string, unknown>> } };
+  let doc: {
+    openapi: string;
+    paths: Record<string, Record<string, Op>>;
+    components: { schemas: Record<string, Record<string, unknown>> };
+  };
 
   beforeAll(async () => {
     t = await startTestHub({ HUB_ADMIN_TOKEN: 'openapi-contract-admin-token' });
@@ -32,10 +39,12 @@ describeWithInfra('the OpenAPI document is a checked contract', () => {
         // SCIM answers application/scim+json, its errors in RFC 7644's shape (decision 0420).
         const scim = path.includes('/scim/v2/');
         const [json, errorBody] = scim ? ['application/scim+json', 'ScimErrorBody'] : ['application/json', 'ErrorBody'];
-        const schemaOf = (s: string): unknown => op.responses[s]?.content?.[json]?.schema ?? op.responses[s]?.content?.['text/event-stream']?.schema;
+        const schemaOf = (s: string): unknown =>
+          op.responses[s]?.content?.[json]?.schema ?? op.responses[s]?.content?.['text/event-stream']?.schema;
         for (const s of success) if (s !== '204' && !schemaOf(s)) missing.push(`${method} ${path} ${s}: no schema`);
         for (const s of statuses.filter((x) => Number(x) >= 400)) {
-          if (op.responses[s]?.content?.[json]?.schema?.$ref !== `#/components/schemas/${errorBody}`) missing.push(`${method} ${path} ${s}: not ${errorBody}`);
+          if (op.responses[s]?.content?.[json]?.schema?.$ref !== `#/components/schemas/${errorBody}`)
+            missing.push(`${method} ${path} ${s}: not ${errorBody}`);
         }
         for (const s of ['429', '500']) if (!statuses.includes(s)) missing.push(`${method} ${path}: no ${s}`);
         if (op.security?.length !== 0 && !statuses.includes('401')) missing.push(`${method} ${path}: no 401`);
@@ -51,12 +60,29 @@ describeWithInfra('the OpenAPI document is a checked contract', () => {
   });
 
   it('closes the shapes the architecture gives (whoami, the error body) and the views', () => {
-    const closed = Object.entries(doc.components.schemas).filter(([, s]) => s['additionalProperties'] === false).map(([n]) => n);
-    expect(closed).toEqual(expect.arrayContaining([
-      'ErrorBody', 'EmptyAnswer', 'WhoAmI', 'WhoAmIOrg', 'WhoAmIAuth', 'WhoAmIAccessToken', 'OrgMember', 'UserView',
-      'CreatedTokenAnswer', 'OrganizationView', 'MemberView', 'OrgRevocationView', 'PublishedEvent',
-    ]));
-    expect(doc.components.schemas['WhoAmIOrg']?.['properties']).toMatchObject({ periodEnd: { type: ['number', 'null'] } });
+    const closed = Object.entries(doc.components.schemas)
+      .filter(([, s]) => s['additionalProperties'] === false)
+      .map(([n]) => n);
+    expect(closed).toEqual(
+      expect.arrayContaining([
+        'ErrorBody',
+        'EmptyAnswer',
+        'WhoAmI',
+        'WhoAmIOrg',
+        'WhoAmIAuth',
+        'WhoAmIAccessToken',
+        'OrgMember',
+        'UserView',
+        'CreatedTokenAnswer',
+        'OrganizationView',
+        'MemberView',
+        'OrgRevocationView',
+        'PublishedEvent',
+      ]),
+    );
+    expect(doc.components.schemas['WhoAmIOrg']?.['properties']).toMatchObject({
+      periodEnd: { type: ['number', 'null'] },
+    });
   });
 
   it('fails an answer that breaks the document, so the suites cannot pass by accident', async () => {
@@ -64,12 +90,32 @@ describeWithInfra('the OpenAPI document is a checked contract', () => {
     const whoami = (path = '/api/whoami-v2', status = 200, body: unknown = {}) =>
       v.problems({ method: 'GET', path, status, contentType: 'application/json; charset=utf-8', body });
     expect(whoami('/api/whoami-v2', 200, { type: 'user' }).join('\n')).toMatch(/must have required property 'id'/);
-    expect(whoami('/api/whoami-v2', 401, { error: 'x', stack: 'leak' }).join('\n')).toMatch(/additional properties \(stack\)/);
+    expect(whoami('/api/whoami-v2', 401, { error: 'x', stack: 'leak' }).join('\n')).toMatch(
+      /additional properties \(stack\)/,
+    );
     expect(whoami('/api/whoami-v2', 418, { error: 'x' }).join('\n')).toMatch(/does not declare/);
     expect(whoami('/api/not-an-operation', 200, {}).join('\n')).toMatch(/not an operation/);
     expect(whoami('/api/not-an-operation', 404, { error: 'Cannot GET /api/not-an-operation' })).toEqual([]);
-    expect(v.problems({ method: 'GET', path: '/api/organizations/acme/members?x=1', status: 200, contentType: 'application/json', body: [{ _id: '6561f0c2a1b2c3d4e5f60718', type: 'user', user: 'a', role: 'admin' }] })).toEqual([]);
-    expect(v.problems({ method: 'GET', path: '/api/organizations/acme/members', status: 200, contentType: 'application/json', body: [{ _id: 'nope', type: 'org', user: 'a', role: 'admin' }] }).length).toBe(2);
-    expect(() => v.assert({ method: 'GET', path: '/api/whoami-v2', status: 200, contentType: 'text/html', body: '<html>' })).toThrow(/content type text\/html/);
+    expect(
+      v.problems({
+        method: 'GET',
+        path: '/api/organizations/acme/members?x=1',
+        status: 200,
+        contentType: 'application/json',
+        body: [{ _id: '6561f0c2a1b2c3d4e5f60718', type: 'user', user: 'a', role: 'admin' }],
+      }),
+    ).toEqual([]);
+    expect(
+      v.problems({
+        method: 'GET',
+        path: '/api/organizations/acme/members',
+        status: 200,
+        contentType: 'application/json',
+        body: [{ _id: 'nope', type: 'org', user: 'a', role: 'admin' }],
+      }).length,
+    ).toBe(2);
+    expect(() =>
+      v.assert({ method: 'GET', path: '/api/whoami-v2', status: 200, contentType: 'text/html', body: '<html>' }),
+    ).toThrow(/content type text\/html/);
   });
 });

@@ -5,16 +5,38 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type JetStreamManager, type NatsConnection } from 'nats';
 import { loadConfig } from '@hub/config';
-import { type AuditEventMessage, Events, type MembershipChangedEvent, Streams, type TokenRevokedEvent } from '@hub/contracts';
 import {
-  type BusMode, BUS_MODE, ensureStream, EventBus, InProcessBroker, InProcessRpcClient, NATS_CONNECTION,
-  NatsEventBus, RpcClient, RpcServer,
+  type AuditEventMessage,
+  Events,
+  type MembershipChangedEvent,
+  Streams,
+  type TokenRevokedEvent,
+} from '@hub/contracts';
+import {
+  type BusMode,
+  BUS_MODE,
+  ensureStream,
+  EventBus,
+  InProcessBroker,
+  InProcessRpcClient,
+  NATS_CONNECTION,
+  NatsEventBus,
+  RpcClient,
+  RpcServer,
 } from '@hub/messaging';
 import { metricsAccess, ObservabilityModule } from '@hub/observability';
 import { CredentialsConfig, CredentialsModule } from '@hub/service-credentials';
 import { createGatewayApp, GatewayConfig, GatewayModule } from '@hub/service-gateway';
 import { OrganizationsConfig, OrganizationsModule } from '@hub/service-organizations';
-import { createTestDatabase, describeWithInfra, http, makeUser, queryDatabase, type TestDatabase, uniqueName } from '@hub/testing';
+import {
+  createTestDatabase,
+  describeWithInfra,
+  http,
+  makeUser,
+  queryDatabase,
+  type TestDatabase,
+  uniqueName,
+} from '@hub/testing';
 import { PrivateNats } from './testing/private-nats';
 
 const ADMIN = 'outbox-admin-token-for-tests';
@@ -82,7 +104,13 @@ describeWithInfra('transactional outbox: nothing lost between a commit and the b
     const jsm = await nc.jetstreamManager();
     for (const s of Object.values(Streams)) await ensureStream(jsm, s);
     db = await createTestDatabase();
-    const env = { DATABASE_URL: db.url, HUB_MIGRATE_ON_START: 'true', HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'hub-outbox-')), LOG_LEVEL: 'fatal', HUB_ADMIN_TOKEN: ADMIN };
+    const env = {
+      DATABASE_URL: db.url,
+      HUB_MIGRATE_ON_START: 'true',
+      HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'hub-outbox-')),
+      LOG_LEVEL: 'fatal',
+      HUB_ADMIN_TOKEN: ADMIN,
+    };
     const gateway = loadConfig(GatewayConfig, env);
     const mode = { kind: 'in-process' as const, broker: new InProcessBroker() };
     const root: DynamicModule = {
@@ -118,18 +146,27 @@ describeWithInfra('transactional outbox: nothing lost between a commit and the b
     const name = uniqueName('outbox');
     const started = Date.now();
     const res = await http<{ id: string; name: string }>(baseUrl, 'POST', '/admin/organizations', {
-      token: ADMIN, body: { name, plan: 'team', admins: [owner.name] },
+      token: ADMIN,
+      body: { name, plan: 'team', admins: [owner.name] },
     });
     expect(res.status).toBe(201);
     expect(Date.now() - started).toBeLessThan(2000);
     const org = res.body;
     // Committed with the organization, waiting for the bus.
-    const pending = await queryDatabase<{ subject: string }>(db.url, 'SELECT subject FROM organizations.outbox WHERE sent_at IS NULL ORDER BY seq');
+    const pending = await queryDatabase<{ subject: string }>(
+      db.url,
+      'SELECT subject FROM organizations.outbox WHERE sent_at IS NULL ORDER BY seq',
+    );
     expect(pending.map((p) => p.subject)).toEqual([
-      Events.Audit.of('org.create').subject, Events.MembershipChanged.subject, Events.Audit.of('org.add_user').subject,
+      Events.Audit.of('org.create').subject,
+      Events.MembershipChanged.subject,
+      Events.Audit.of('org.add_user').subject,
     ]);
     // A retry of the same request is a clean 409: the first one did happen.
-    const again = await http(baseUrl, 'POST', '/admin/organizations', { token: ADMIN, body: { name, plan: 'team', admins: [owner.name] } });
+    const again = await http(baseUrl, 'POST', '/admin/organizations', {
+      token: ADMIN,
+      body: { name, plan: 'team', admins: [owner.name] },
+    });
     expect(again.status).toBe(409);
 
     // The credentials service too: a leaked-token revocation commits and answers.
@@ -145,25 +182,48 @@ describeWithInfra('transactional outbox: nothing lost between a commit and the b
     const audits: AuditEventMessage[] = [];
     const changes: MembershipChangedEvent[] = [];
     const revoked: TokenRevokedEvent[] = [];
-    await reader.consume({ stream: Streams.Credentials.name, durable: 'outbox-test-tokens', source: Events.TokenRevoked, handler: async (p) => void revoked.push(p) });
-    await reader.consume({ stream: Streams.Audit.name, durable: 'outbox-test-audit', source: Events.Audit, handler: async (p) => void audits.push(p) });
     await reader.consume({
-      stream: Streams.Organizations.name, durable: 'outbox-test-members', source: Events.MembershipChanged, handler: async (p) => void changes.push(p),
+      stream: Streams.Credentials.name,
+      durable: 'outbox-test-tokens',
+      source: Events.TokenRevoked,
+      handler: async (p) => void revoked.push(p),
+    });
+    await reader.consume({
+      stream: Streams.Audit.name,
+      durable: 'outbox-test-audit',
+      source: Events.Audit,
+      handler: async (p) => void audits.push(p),
+    });
+    await reader.consume({
+      stream: Streams.Organizations.name,
+      durable: 'outbox-test-members',
+      source: Events.MembershipChanged,
+      handler: async (p) => void changes.push(p),
     });
     const ofOrg = (): AuditEventMessage[] => audits.filter((a) => a.organizationId === org.id);
     const backAt = Date.now();
-    await waitFor('events after NATS came back', () => (
-      ofOrg().length >= 2 && changes.some((c) => c.organizationId === org.id) && revoked.length > 0 ? true : undefined
-    ), 30_000);
+    await waitFor(
+      'events after NATS came back',
+      () =>
+        ofOrg().length >= 2 && changes.some((c) => c.organizationId === org.id) && revoked.length > 0
+          ? true
+          : undefined,
+      30_000,
+    );
     process.stdout.write(`outbox: events arrived ${Date.now() - backAt} ms after JetStream answered again\n`);
     await new Promise((r) => setTimeout(r, 1000)); // a duplicate would have arrived by now
     await reader.close();
 
     expect(ofOrg().map((a) => a.type)).toEqual(['org.create', 'org.add_user']);
     expect(ofOrg()[1]?.data).toEqual({ user: owner.name, role: 'admin' });
-    expect(changes.filter((c) => c.organizationId === org.id)).toEqual([{ organizationId: org.id, userIds: [owner.id] }]);
+    expect(changes.filter((c) => c.organizationId === org.id)).toEqual([
+      { organizationId: org.id, userIds: [owner.id] },
+    ]);
     expect(revoked).toEqual([expect.objectContaining({ tokenIds: [leaker.tokenId] })]);
-    const left = await queryDatabase<{ n: string }>(db.url, 'SELECT count(*) AS n FROM organizations.outbox WHERE sent_at IS NULL');
+    const left = await queryDatabase<{ n: string }>(
+      db.url,
+      'SELECT count(*) AS n FROM organizations.outbox WHERE sent_at IS NULL',
+    );
     expect(left[0]?.n).toBe('0');
   }, 90_000);
 });

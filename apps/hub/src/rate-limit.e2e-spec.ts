@@ -12,7 +12,12 @@ describeWithInfra('rate limits', () => {
 
   it('limits the public revoke per address and says so in RateLimit headers', async () => {
     const revoke = async (ip: string) => {
-      const res = await t.fastify.inject({ method: 'POST', url: '/api/credentials/revoke', remoteAddress: ip, payload: { credentials: ['hf_x'] } });
+      const res = await t.fastify.inject({
+        method: 'POST',
+        url: '/api/credentials/revoke',
+        remoteAddress: ip,
+        payload: { credentials: ['hf_x'] },
+      });
       await assertInjectedResponse(t.fastify, { method: 'POST', url: '/api/credentials/revoke' }, res);
       return res;
     };

@@ -4,7 +4,10 @@ import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'redelivery-admin-token-for-tests';
 
-interface AuditEvent { type: string; data?: { repo?: string } }
+interface AuditEvent {
+  type: string;
+  data?: { repo?: string };
+}
 
 /**
  * A repo event delivered again (the consumer crashed after its commit, before the ack, so the bus
@@ -26,17 +29,28 @@ describeWithInfra('repo events redelivered', () => {
     const admin = await makeUser(target);
     const org = await makeOrg(target, 'enterprise', [admin.name]);
     const consumer = t.hub.app.get(RepoEventsConsumer);
-    const event = (name: string) => ({ event: { action: 'create', scope: 'repo' }, repo: { type: 'model' as const, name: `${org.name}/${name}`, private: false } });
+    const event = (name: string) => ({
+      event: { action: 'create', scope: 'repo' },
+      repo: { type: 'model' as const, name: `${org.name}/${name}`, private: false },
+    });
     const ctx = { requestId: 'redelivery-test' };
     // The first delivery, then the redelivery: same message id. Two at once too (two consumers racing).
     await consumer.apply(event('once'), ctx, 'repo-event-1');
     await consumer.apply(event('once'), ctx, 'repo-event-1');
-    await Promise.allSettled([consumer.apply(event('raced'), ctx, 'repo-event-2'), consumer.apply(event('raced'), ctx, 'repo-event-2')]);
+    await Promise.allSettled([
+      consumer.apply(event('raced'), ctx, 'repo-event-2'),
+      consumer.apply(event('raced'), ctx, 'repo-event-2'),
+    ]);
     // Another event about the same repository is another fact: recorded.
     await consumer.apply(event('once'), ctx, 'repo-event-3');
 
     const repoEvents = async (): Promise<string[]> => {
-      const res = await http<AuditEvent[]>(t.baseUrl, 'GET', `/api/organizations/${org.name}/audit-log/export?q=type:repo.create`, { token: admin.token });
+      const res = await http<AuditEvent[]>(
+        t.baseUrl,
+        'GET',
+        `/api/organizations/${org.name}/audit-log/export?q=type:repo.create`,
+        { token: admin.token },
+      );
       return res.body.map((e) => e.data?.repo ?? '').sort();
     };
     const until = Date.now() + 10_000;
@@ -54,21 +68,38 @@ describeWithInfra('repo events redelivered', () => {
     const admin = await makeUser(target);
     const org = await makeOrg(target, 'enterprise', [admin.name]);
     const consumer = t.hub.app.get(RepoEventsConsumer);
-    const event = (name: string) => ({ event: { action: 'create', scope: 'repo' }, repo: { type: 'model' as const, name: `${org.name}/${name}`, private: false } });
+    const event = (name: string) => ({
+      event: { action: 'create', scope: 'repo' },
+      repo: { type: 'model' as const, name: `${org.name}/${name}`, private: false },
+    });
     const ctx = { requestId: 'prune-test' };
     await consumer.apply(event('old'), ctx, 'prune-old');
     await consumer.apply(event('fresh'), ctx, 'prune-fresh');
     // Applied eight days ago: the default retention (7 days) is past; a day short of it is not.
-    await queryDatabase(t.db.url, `UPDATE organizations.repo_events_applied SET applied_at = now() - interval '8 days' WHERE msg_id = 'prune-old'`);
-    await queryDatabase(t.db.url, `UPDATE organizations.repo_events_applied SET applied_at = now() - interval '6 days' WHERE msg_id = 'prune-fresh'`);
+    await queryDatabase(
+      t.db.url,
+      `UPDATE organizations.repo_events_applied SET applied_at = now() - interval '8 days' WHERE msg_id = 'prune-old'`,
+    );
+    await queryDatabase(
+      t.db.url,
+      `UPDATE organizations.repo_events_applied SET applied_at = now() - interval '6 days' WHERE msg_id = 'prune-fresh'`,
+    );
 
     expect(await t.hub.app.get(RepoEventIdsPruner).prune()).toBeGreaterThanOrEqual(1);
 
-    const kept = await queryDatabase<{ msg_id: string }>(t.db.url, `SELECT msg_id FROM organizations.repo_events_applied WHERE msg_id LIKE 'prune-%' ORDER BY msg_id`);
+    const kept = await queryDatabase<{ msg_id: string }>(
+      t.db.url,
+      `SELECT msg_id FROM organizations.repo_events_applied WHERE msg_id LIKE 'prune-%' ORDER BY msg_id`,
+    );
     expect(kept.map((r) => r.msg_id)).toEqual(['prune-fresh']);
     await consumer.apply(event('fresh'), ctx, 'prune-fresh'); // a redelivery within the retention: nothing new
     const repos = async (): Promise<string[]> => {
-      const res = await http<AuditEvent[]>(t.baseUrl, 'GET', `/api/organizations/${org.name}/audit-log/export?q=type:repo.create`, { token: admin.token });
+      const res = await http<AuditEvent[]>(
+        t.baseUrl,
+        'GET',
+        `/api/organizations/${org.name}/audit-log/export?q=type:repo.create`,
+        { token: admin.token },
+      );
       return res.body.map((e) => e.data?.repo ?? '').sort();
     };
     const until = Date.now() + 10_000;

@@ -2,8 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createTestDatabase, deliverThroughKillNine, describeWithInfra, freePort, type RunningProcess, startApp, startWebhookCapture, type TestDatabase,
-  WEBHOOK_TEST_ENV, type WebhookCapture,
+  createTestDatabase,
+  deliverThroughKillNine,
+  describeWithInfra,
+  freePort,
+  type RunningProcess,
+  startApp,
+  startWebhookCapture,
+  type TestDatabase,
+  WEBHOOK_TEST_ENV,
+  type WebhookCapture,
 } from '@hub/testing';
 
 const ADMIN = 'webhooks-kill-nine-admin-token';
@@ -26,8 +34,15 @@ describeWithInfra('all-in-one hub: webhooks survive kill -9', () => {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     env = {
-      DATABASE_URL: db.url, HUB_MIGRATE_ON_START: 'true', HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'hub-kill-')), HUB_ADMIN_TOKEN: ADMIN,
-      HOST: '127.0.0.1', PORT: String(port), HUB_RATE_LIMIT_PER_MINUTE: '1000000', ...WEBHOOK_TEST_ENV, HUB_WEBHOOK_LEASE_MS: '3000',
+      DATABASE_URL: db.url,
+      HUB_MIGRATE_ON_START: 'true',
+      HUB_DATA_DIR: mkdtempSync(join(tmpdir(), 'hub-kill-')),
+      HUB_ADMIN_TOKEN: ADMIN,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      HUB_RATE_LIMIT_PER_MINUTE: '1000000',
+      ...WEBHOOK_TEST_ENV,
+      HUB_WEBHOOK_LEASE_MS: '3000',
       HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: '100000',
       // The receiver holds its answers from the first quarter until the kill, which comes once all
       // 2,000 events are published: held attempts must outlast publishing, or they time out, count
@@ -45,7 +60,10 @@ describeWithInfra('all-in-one hub: webhooks survive kill -9', () => {
 
   it('kill -9 of the hub in the middle of 2,000 deliveries loses none once it is back', async () => {
     const ledger = await deliverThroughKillNine({
-      baseUrl, adminToken: ADMIN, capture, killAfterPublishing: true,
+      baseUrl,
+      adminToken: ADMIN,
+      capture,
+      killAfterPublishing: true,
       killMidway: async () => {
         await hub?.stop('SIGKILL');
         await start();

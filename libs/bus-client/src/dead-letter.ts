@@ -32,8 +32,14 @@ export function deadLetterFor(input: Input): { subject: string; msgId: string; m
     subject: input.names.subject(`hub.deadletter.${meta.subject}`),
     msgId: `dead:${input.consumer}:${meta.eventId}`,
     message: {
-      subject: meta.subject, msgId: meta.eventId, reason: input.reason, error: input.error, consumer: input.consumer,
-      deliveryCount: meta.deliveryCount, payload: input.payload, deadLetteredAt: new Date().toISOString(),
+      subject: meta.subject,
+      msgId: meta.eventId,
+      reason: input.reason,
+      error: input.error,
+      consumer: input.consumer,
+      deliveryCount: meta.deliveryCount,
+      payload: input.payload,
+      deadLetteredAt: new Date().toISOString(),
     },
   };
 }

@@ -10,7 +10,11 @@ const quiet = { info: () => undefined, warn: () => undefined };
 
 function audit(type: string, organization = 'acme'): AuditPayload {
   return {
-    type, organizationId: '6b032d7484c877aa429eadae', organization, message: `${type} happened`, createdAt: new Date().toISOString(),
+    type,
+    organizationId: '6b032d7484c877aa429eadae',
+    organization,
+    message: `${type} happened`,
+    createdAt: new Date().toISOString(),
     author: { _id: '6b032d7484c877aa429eadac', user: 'alice', type: 'user' },
   };
 }
@@ -21,11 +25,19 @@ describeWithNats('HubBus against a real NATS JetStream', () => {
   const publish = async (subject: string, payload: unknown, msgId: string): Promise<void> => {
     const h = headers();
     h.set('Nats-Msg-Id', msgId);
-    await nc.jetstream().publish(`${prefix}.${subject}`, typeof payload === 'string' ? payload : JSON.stringify(payload), { msgID: msgId, headers: h });
+    await nc
+      .jetstream()
+      .publish(`${prefix}.${subject}`, typeof payload === 'string' ? payload : JSON.stringify(payload), {
+        msgID: msgId,
+        headers: h,
+      });
   };
   const deadLetters = async (): Promise<DeadLetter[]> => {
     const out: DeadLetter[] = [];
-    const sub = await bus.consume(HubEvents.deadLetter, { durable: `dl-${out.length}-${Date.now()}`, handler: (p) => void out.push(p as DeadLetter) });
+    const sub = await bus.consume(HubEvents.deadLetter, {
+      durable: `dl-${out.length}-${Date.now()}`,
+      handler: (p) => void out.push(p as DeadLetter),
+    });
     await new Promise((r) => setTimeout(r, 500));
     await sub.stop();
     return out;
@@ -43,29 +55,42 @@ describeWithNats('HubBus against a real NATS JetStream', () => {
 
   it('hands typed, validated payloads with their event id to a durable consumer, narrowed to one type', async () => {
     const got: [AuditPayload, EventMeta][] = [];
-    const sub = await bus.consume(HubEvents.audit, { durable: 'typed', only: 'org.*', handler: (p, m) => void got.push([p, m]) });
+    const sub = await bus.consume(HubEvents.audit, {
+      durable: 'typed',
+      only: 'org.*',
+      handler: (p, m) => void got.push([p, m]),
+    });
     await publish('hub.audit.org.create', audit('org.create'), 'a1');
     await publish('hub.audit.repo.create', audit('repo.create'), 'a2');
     await publish('hub.audit.org.add_user', audit('org.add_user'), 'a3');
     await waitFor(() => (got.length >= 2 ? true : undefined));
     await sub.stop();
     expect(got.map(([p, m]) => [p.type, m.subject, m.eventId, m.deliveryCount])).toEqual([
-      ['org.create', 'hub.audit.org.create', 'a1', 1], ['org.add_user', 'hub.audit.org.add_user', 'a3', 1],
+      ['org.create', 'hub.audit.org.create', 'a1', 1],
+      ['org.add_user', 'hub.audit.org.add_user', 'a3', 1],
     ]);
   });
 
   it('sends an invalid payload to the dead-letter subject, with why, and goes on with the next one', async () => {
     const got: string[] = [];
-    const sub = await bus.consume(HubEvents.tokenRevoked, { durable: 'invalid', handler: (p) => void got.push(p.revokedAt) });
+    const sub = await bus.consume(HubEvents.tokenRevoked, {
+      durable: 'invalid',
+      handler: (p) => void got.push(p.revokedAt),
+    });
     await publish('hub.credentials.token.revoked', { tokenIds: ['not-an-id'] }, 'bad-1');
     await publish('hub.credentials.token.revoked', 'not json', 'bad-2');
-    await publish('hub.credentials.token.revoked', { tokenIds: ['6b032d7584c877aa429eadb2'], revokedAt: '2026-11-23T12:00:00.000Z' }, 'good-1');
+    await publish(
+      'hub.credentials.token.revoked',
+      { tokenIds: ['6b032d7584c877aa429eadb2'], revokedAt: '2026-11-23T12:00:00.000Z' },
+      'good-1',
+    );
     await waitFor(() => (got.length ? true : undefined));
     await sub.stop();
     expect(got).toEqual(['2026-11-23T12:00:00.000Z']);
     const letters = (await deadLetters()).filter((l) => l.consumer === 'invalid');
     expect(letters.map((l) => [l.subject, l.msgId, l.reason, l.deliveryCount])).toEqual([
-      ['hub.credentials.token.revoked', 'bad-1', 'invalid', 1], ['hub.credentials.token.revoked', 'bad-2', 'invalid', 1],
+      ['hub.credentials.token.revoked', 'bad-1', 'invalid', 1],
+      ['hub.credentials.token.revoked', 'bad-2', 'invalid', 1],
     ]);
     expect(letters[0].error).toMatch(/revokedAt/);
     expect(letters[0].error).toMatch(/tokenIds\/0 must match pattern/);
@@ -75,10 +100,19 @@ describeWithNats('HubBus against a real NATS JetStream', () => {
   it('retries a failing handler with backoff, then dead-letters it after maxDeliver', async () => {
     const attempts: number[] = [];
     const sub = await bus.consume(HubEvents.membershipChanged, {
-      durable: 'failing', maxDeliver: 3, backoffMs: (n) => n * 100,
-      handler: (_p, m) => { attempts.push(Date.now()); throw new Error(`boom ${m.deliveryCount}`); },
+      durable: 'failing',
+      maxDeliver: 3,
+      backoffMs: (n) => n * 100,
+      handler: (_p, m) => {
+        attempts.push(Date.now());
+        throw new Error(`boom ${m.deliveryCount}`);
+      },
     });
-    await publish('hub.organizations.membership.changed', { organizationId: '6b032d7484c877aa429eadae', userIds: [] }, 'm1');
+    await publish(
+      'hub.organizations.membership.changed',
+      { organizationId: '6b032d7484c877aa429eadae', userIds: [] },
+      'm1',
+    );
     await waitFor(() => (attempts.length >= 3 ? true : undefined));
     await new Promise((r) => setTimeout(r, 300));
     await sub.stop();
@@ -95,7 +129,11 @@ describeWithNats('HubBus against a real NATS JetStream', () => {
     await publish('hub.jobs.job.status', jobStatus('COMPLETED'), 'j2');
     const collect = async (durable: string, from: 'all' | 'new' | { since: Date }): Promise<string[]> => {
       const ids: string[] = [];
-      const sub = await bus.consume(HubEvents.jobStatus, { durable, from, handler: (_p, m) => void ids.push(m.eventId) });
+      const sub = await bus.consume(HubEvents.jobStatus, {
+        durable,
+        from,
+        handler: (_p, m) => void ids.push(m.eventId),
+      });
       if (from === 'new') await publish('hub.jobs.job.status', jobStatus('ERROR'), 'j3');
       await new Promise((r) => setTimeout(r, 400));
       await sub.stop();
@@ -108,5 +146,12 @@ describeWithNats('HubBus against a real NATS JetStream', () => {
 });
 
 function jobStatus(stage: string): Record<string, unknown> {
-  return { jobId: '6b0449ec7cfd14238e9fadcc', namespace: 'alice', ownerId: '6b032d7584c877aa429eadb1', stage, failureCount: 0, at: new Date().toISOString() };
+  return {
+    jobId: '6b0449ec7cfd14238e9fadcc',
+    namespace: 'alice',
+    ownerId: '6b032d7584c877aa429eadb1',
+    stage,
+    failureCount: 0,
+    at: new Date().toISOString(),
+  };
 }

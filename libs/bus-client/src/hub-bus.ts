@@ -1,6 +1,13 @@
 import {
-  AckPolicy, connect, type ConsumerConfig, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg,
-  type NatsConnection, nanos,
+  AckPolicy,
+  connect,
+  type ConsumerConfig,
+  DeliverPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type NatsConnection,
+  nanos,
 } from 'nats';
 import { BusNames } from './bus-names';
 import { type ConsumeOptions, defaultBackoffMs, type EventMeta } from './consume-options';
@@ -38,7 +45,8 @@ const CONSOLE: BusLogger = { info: (m) => console.log(m), warn: (m) => console.w
 
 function deliverPolicy(from: ConsumeOptions<unknown>['from']): Partial<ConsumerConfig> {
   if (from === 'new') return { deliver_policy: DeliverPolicy.New };
-  if (from && typeof from === 'object') return { deliver_policy: DeliverPolicy.StartTime, opt_start_time: from.since.toISOString() };
+  if (from && typeof from === 'object')
+    return { deliver_policy: DeliverPolicy.StartTime, opt_start_time: from.since.toISOString() };
   return { deliver_policy: DeliverPolicy.All };
 }
 
@@ -57,13 +65,18 @@ export class HubBus {
 
   static async connect(options: HubBusOptions = {}): Promise<HubBus> {
     const url = options.url ?? process.env['NATS_URL'];
-    if (!url) throw new Error('NATS_URL is required: the address of the hub\'s NATS server');
+    if (!url) throw new Error("NATS_URL is required: the address of the hub's NATS server");
     const names = new BusNames(options.prefix ?? process.env['HUB_BUS_PREFIX'] ?? '');
     const user = options.user ?? process.env['NATS_USER'];
     const pass = options.password ?? process.env['NATS_PASSWORD'];
     // Replies come to the user's own inbox (`_INBOX_<user>`): the only one its permissions allow.
     const nc = await connect({
-      servers: url.split(','), name: options.name, maxReconnectAttempts: -1, user, pass, inboxPrefix: user ? `_INBOX_${user}` : undefined,
+      servers: url.split(','),
+      name: options.name,
+      maxReconnectAttempts: -1,
+      user,
+      pass,
+      inboxPrefix: user ? `_INBOX_${user}` : undefined,
     });
     return new HubBus(names, nc, await nc.jetstreamManager(), nc.jetstream(), options.logger ?? CONSOLE);
   }
@@ -75,19 +88,26 @@ export class HubBus {
    * the message is dead-lettered. Messages are handled one at a time, in stream order.
    */
   async consume<T>(event: EventDefinition<T>, options: ConsumeOptions<T>): Promise<Subscription> {
-    if (!/^[A-Za-z0-9_-]{1,100}$/.test(options.durable)) throw new Error('durable must be 1..100 letters, digits, - or _');
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(options.durable))
+      throw new Error('durable must be 1..100 letters, digits, - or _');
     if (options.only && !event.family) throw new Error(`${event.name} is one subject: "only" narrows families`);
     const stream = this.names.stream(event.stream);
     const filter = this.names.subject(options.only ? `${event.filter.slice(0, -2)}.${options.only}` : event.filter);
     const durable = this.names.stream(options.durable);
     const existing = await this.jsm.consumers.info(stream, durable).catch(() => null);
     if (existing && existing.config.filter_subject !== filter) {
-      throw new Error(`durable ${durable} exists on ${stream} with filter ${existing.config.filter_subject}, not ${filter}: delete it or pick another name`);
+      throw new Error(
+        `durable ${durable} exists on ${stream} with filter ${existing.config.filter_subject}, not ${filter}: delete it or pick another name`,
+      );
     }
     if (!existing) {
       await this.jsm.consumers.add(stream, {
-        durable_name: durable, ack_policy: AckPolicy.Explicit, filter_subject: filter,
-        ack_wait: nanos(options.ackWaitMs ?? 30_000), max_deliver: -1, ...deliverPolicy(options.from),
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        filter_subject: filter,
+        ack_wait: nanos(options.ackWaitMs ?? 30_000),
+        max_deliver: -1,
+        ...deliverPolicy(options.from),
       });
     }
     const consumer = await this.js.consumers.get(stream, durable);
@@ -118,7 +138,10 @@ export class HubBus {
     try {
       const checked = this.validator.check<T>(event.schema, m.string());
       if (!checked.ok) {
-        await this.giveUp(options, deadLetterFor({ ...letter, reason: 'invalid', error: checked.error, payload: checked.payload }));
+        await this.giveUp(
+          options,
+          deadLetterFor({ ...letter, reason: 'invalid', error: checked.error, payload: checked.payload }),
+        );
         m.ack();
         return;
       }
@@ -132,7 +155,9 @@ export class HubBus {
           m.ack();
           return;
         }
-        this.logger.warn(`${options.durable}: handler failed on ${meta.subject} (${error}), delivery ${meta.deliveryCount}; retrying`);
+        this.logger.warn(
+          `${options.durable}: handler failed on ${meta.subject} (${error}), delivery ${meta.deliveryCount}; retrying`,
+        );
         m.nak((options.backoffMs ?? defaultBackoffMs)(meta.deliveryCount));
       }
     } catch (err) {

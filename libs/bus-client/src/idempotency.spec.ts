@@ -1,7 +1,13 @@
 import { idempotent, MemoryIdempotencyStore } from './idempotency';
 import { type EventMeta } from './consume-options';
 
-const meta = (eventId: string): EventMeta => ({ subject: 'hub.audit.org.create', eventId, deliveryCount: 1, streamSequence: 1, publishedAt: new Date() });
+const meta = (eventId: string): EventMeta => ({
+  subject: 'hub.audit.org.create',
+  eventId,
+  deliveryCount: 1,
+  streamSequence: 1,
+  publishedAt: new Date(),
+});
 
 describe('idempotent', () => {
   it('runs the handler once per event id, and again after a failure', async () => {
@@ -9,7 +15,10 @@ describe('idempotent', () => {
     let fail = true;
     const handler = idempotent(new MemoryIdempotencyStore(), async (_p: unknown, m) => {
       ran.push(m.eventId);
-      if (m.eventId === 'b' && fail) { fail = false; throw new Error('once'); }
+      if (m.eventId === 'b' && fail) {
+        fail = false;
+        throw new Error('once');
+      }
     });
     await handler({}, meta('a'));
     await handler({}, meta('a'));

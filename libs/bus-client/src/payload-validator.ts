@@ -45,6 +45,8 @@ export class PayloadValidator {
       validate = this.ajv.compile(openEnums(schema) as JsonSchema);
       this.compiled.set(schema, validate);
     }
-    return validate(payload) ? { ok: true, value: payload as T } : { ok: false, error: describe(validate.errors), payload };
+    return validate(payload)
+      ? { ok: true, value: payload as T }
+      : { ok: false, error: describe(validate.errors), payload };
   }
 }

@@ -12,7 +12,9 @@ describe('loadConfig', () => {
   it('turns migrations off by default with a real database', () => {
     const c = loadConfig(HubConfig, { DATABASE_URL: 'postgres://x@h/db' });
     expect(c.migrateOnStart).toBe(false);
-    expect(loadConfig(HubConfig, { DATABASE_URL: 'postgres://x@h/db', HUB_MIGRATE_ON_START: 'true' }).migrateOnStart).toBe(true);
+    expect(
+      loadConfig(HubConfig, { DATABASE_URL: 'postgres://x@h/db', HUB_MIGRATE_ON_START: 'true' }).migrateOnStart,
+    ).toBe(true);
   });
 
   it('lists every bad variable by name', () => {

@@ -41,13 +41,24 @@ export function createPinoLogger(level: string, name: string): Logger {
 }
 
 /** Nest's start-up chatter (one line per module and route) is debug, not info. */
-const STARTUP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestMicroservice', 'NestApplication']);
+const STARTUP_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestMicroservice',
+  'NestApplication',
+]);
 
 /** Nest's logger interface over pino: JSON lines, the Nest context as `context`. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly pino: Logger) {}
 
-  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, params: unknown[]): void {
+  private write(
+    level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal',
+    message: unknown,
+    params: unknown[],
+  ): void {
     const context = typeof params[params.length - 1] === 'string' ? (params.pop() as string) : undefined;
     if (message instanceof Error) {
       // Spreading an error would copy its own fields (a QueryFailedError's parameters) unserialized.

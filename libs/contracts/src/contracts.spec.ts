@@ -28,13 +28,23 @@ describe('request DTOs keep the spec bounds', () => {
   it('revoke: 1..1000 credentials of 1..200 characters', () => {
     expect(problems(RevokeCredentialsDto, { credentials: ['hf_x'] })).toEqual([]);
     expect(problems(RevokeCredentialsDto, { credentials: Array(1000).fill('a') })).toEqual([]);
-    expect(problems(RevokeCredentialsDto, { credentials: Array(1001).fill('a') })).toContain('credentials must contain at most 1000 items');
-    expect(problems(RevokeCredentialsDto, { credentials: ['x'.repeat(201)] })).toContain('each item of credentials must be 1..200 characters long');
-    expect(problems(RevokeCredentialsDto, { credentials: [''] })).toContain('each item of credentials must be 1..200 characters long');
+    expect(problems(RevokeCredentialsDto, { credentials: Array(1001).fill('a') })).toContain(
+      'credentials must contain at most 1000 items',
+    );
+    expect(problems(RevokeCredentialsDto, { credentials: ['x'.repeat(201)] })).toContain(
+      'each item of credentials must be 1..200 characters long',
+    );
+    expect(problems(RevokeCredentialsDto, { credentials: [''] })).toContain(
+      'each item of credentials must be 1..200 characters long',
+    );
     expect(problems(RevokeCredentialsDto, { credentials: [] })).toContain('credentials must contain at least 1 item');
-    expect(problems(RevokeCredentialsDto, { credentials: [3] })).toContain('credentials must be an array of strings; item 0 is number');
+    expect(problems(RevokeCredentialsDto, { credentials: [3] })).toContain(
+      'credentials must be an array of strings; item 0 is number',
+    );
     // Issue 7, finding 10: the message names the real problem, whatever the rule order.
-    expect(problems(RevokeCredentialsDto, { credentials: 'hf_x' })).toEqual(['credentials must be an array of strings']);
+    expect(problems(RevokeCredentialsDto, { credentials: 'hf_x' })).toEqual([
+      'credentials must be an array of strings',
+    ]);
   });
 
   it('org revoke: a token with the fixed prefix', () => {
@@ -45,7 +55,10 @@ describe('request DTOs keep the spec bounds', () => {
   it('admin organization: a known plan and at least one admin', () => {
     expect(problems(AdminCreateOrganizationDto, { name: 'acme', plan: 'team', admins: ['alice'] })).toEqual([]);
     expect(problems(AdminCreateOrganizationDto, { name: 'acme', plan: 'gold', admins: [] })).toEqual(
-      expect.arrayContaining(['plan must be one of free, team, enterprise, enterprise_plus', 'admins must contain at least 1 user']),
+      expect.arrayContaining([
+        'plan must be one of free, team, enterprise, enterprise_plus',
+        'admins must contain at least 1 user',
+      ]),
     );
   });
 });

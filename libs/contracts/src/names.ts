@@ -3,7 +3,8 @@ export const NAME_PATTERN = /^[a-zA-Z0-9](?:[a-zA-Z0-9._-]{0,94}[a-zA-Z0-9])?$/;
 export const NAME_RULE = '1..96 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 
 /** A repository id, owner/name. */
-export const REPO_ID_PATTERN = /^[a-zA-Z0-9](?:[a-zA-Z0-9._-]{0,94}[a-zA-Z0-9])?\/[a-zA-Z0-9](?:[a-zA-Z0-9._-]{0,94}[a-zA-Z0-9])?$/;
+export const REPO_ID_PATTERN =
+  /^[a-zA-Z0-9](?:[a-zA-Z0-9._-]{0,94}[a-zA-Z0-9])?\/[a-zA-Z0-9](?:[a-zA-Z0-9._-]{0,94}[a-zA-Z0-9])?$/;
 
 export const OBJECT_ID_PATTERN = /^[0-9a-f]{24}$/;
 

@@ -1,7 +1,8 @@
 import { IsInt, Matches, validateSync } from 'class-validator';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
-const messages = (o: object): string[] => validateSync(o, { forbidUnknownValues: false }).flatMap((e) => Object.values(e.constraints ?? {}));
+const messages = (o: object): string[] =>
+  validateSync(o, { forbidUnknownValues: false }).flatMap((e) => Object.values(e.constraints ?? {}));
 
 describe('cacheValidationMetadata', () => {
   beforeAll(() => cacheValidationMetadata());
@@ -36,7 +37,10 @@ describe('cacheValidationMetadata', () => {
       @IsInt({ message: 'b must be an integer' })
       b!: unknown;
     }
-    expect(messages(Object.assign(new Child(), { a: 'x', b: 'y' })).sort()).toEqual(['a must start with p', 'b must be an integer']);
+    expect(messages(Object.assign(new Child(), { a: 'x', b: 'y' })).sort()).toEqual([
+      'a must start with p',
+      'b must be an integer',
+    ]);
     expect(messages(Object.assign(new Parent(), { a: 'x', b: 'y' }))).toEqual(['a must start with p']);
   });
 

@@ -20,10 +20,12 @@ export interface StringListRule {
 export function stringListProblem(field: string, value: unknown, r: StringListRule): string | null {
   if (!Array.isArray(value)) return `${field} must be an array of strings`;
   const noun = r.noun ?? 'item';
-  if (value.length < r.minItems) return `${field} must contain at least ${r.minItems} ${noun}${r.minItems === 1 ? '' : 's'}`;
+  if (value.length < r.minItems)
+    return `${field} must contain at least ${r.minItems} ${noun}${r.minItems === 1 ? '' : 's'}`;
   if (value.length > r.maxItems) return `${field} must contain at most ${r.maxItems} ${noun}s`;
   const bad = value.findIndex((v) => typeof v !== 'string');
-  if (bad >= 0) return `${field} must be an array of strings; item ${bad} is ${value[bad] === null ? 'null' : typeof value[bad]}`;
+  if (bad >= 0)
+    return `${field} must be an array of strings; item ${bad} is ${value[bad] === null ? 'null' : typeof value[bad]}`;
   const long = (value as string[]).findIndex((v) => v.length < r.minLength || v.length > r.maxLength);
   if (long >= 0) return `each item of ${field} must be ${r.minLength}..${r.maxLength} characters long`;
   return null;
@@ -55,7 +57,9 @@ export interface TextRule {
 export function textProblem(field: string, value: unknown, r: TextRule): string | null {
   if (typeof value !== 'string') return `${field} must be a string`;
   if (value.length < r.minLength || value.length > r.maxLength) {
-    return r.minLength === 0 ? `${field} must be at most ${r.maxLength} characters` : `${field} must be ${r.minLength}..${r.maxLength} characters long`;
+    return r.minLength === 0
+      ? `${field} must be at most ${r.maxLength} characters`
+      : `${field} must be ${r.minLength}..${r.maxLength} characters long`;
   }
   if (CONTROL.test(value)) return `${field} must not contain control characters (such as NUL or line breaks)`;
   return null;

@@ -8,8 +8,7 @@ export interface NatsCredentials {
 
 /** How an app reaches the others: NATS (distributed) or in-process (all-in-one). */
 export type BusMode =
-  | { kind: 'nats'; url: string; credentials?: NatsCredentials }
-  | { kind: 'in-process'; broker: InProcessBroker };
+  { kind: 'nats'; url: string; credentials?: NatsCredentials } | { kind: 'in-process'; broker: InProcessBroker };
 
 /** What busModeFrom reads of an app's config (HubConfig). */
 export interface BusSettings {
@@ -29,7 +28,9 @@ export function busModeFrom(settings: BusSettings | string | undefined, broker =
   if (!s.NATS_URL) return { kind: 'in-process', broker };
   const missing = [!s.NATS_USER && 'NATS_USER', !s.NATS_PASSWORD && 'NATS_PASSWORD'].filter(Boolean);
   if (missing.length > 0 && (missing.length < 2 || s.NODE_ENV === 'production')) {
-    throw new Error(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required with NATS_URL${s.NODE_ENV === 'production' ? ' in production (NODE_ENV=production)' : ''}: this app's NATS user and password (docker/README.md, k8s/README.md)`);
+    throw new Error(
+      `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required with NATS_URL${s.NODE_ENV === 'production' ? ' in production (NODE_ENV=production)' : ''}: this app's NATS user and password (docker/README.md, k8s/README.md)`,
+    );
   }
   const credentials = s.NATS_USER && s.NATS_PASSWORD ? { user: s.NATS_USER, password: s.NATS_PASSWORD } : undefined;
   return { kind: 'nats', url: s.NATS_URL, credentials };

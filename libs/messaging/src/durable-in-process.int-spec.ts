@@ -14,7 +14,12 @@ interface Child {
 function startChild(mode: 'hold' | 'take', databaseUrl: string): Child {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', CHILD, mode], {
     cwd: WORKSPACE_ROOT,
-    env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, SWC_NODE_PROJECT: join(WORKSPACE_ROOT, 'tsconfig.base.json') },
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      DATABASE_URL: databaseUrl,
+      SWC_NODE_PROJECT: join(WORKSPACE_ROOT, 'tsconfig.base.json'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -61,7 +66,10 @@ describeWithInfra('all-in-one bus survives kill -9 (its store on Postgres)', () 
     // 2. Restarted on the same directory: both come (the first one a second time), then are acked.
     const second = startChild('take', url);
     await second.waitFor(/GOT .*"two"/);
-    expect(got(second.out())).toEqual([{ text: 'one', deliveryCount: 2 }, { text: 'two', deliveryCount: expect.any(Number) }]);
+    expect(got(second.out())).toEqual([
+      { text: 'one', deliveryCount: 2 },
+      { text: 'two', deliveryCount: expect.any(Number) },
+    ]);
     await new Promise((r) => setTimeout(r, 500));
     await second.kill9();
 

@@ -8,11 +8,18 @@ import { ensureStream, NatsEventBus } from './events/nats-event-bus';
 
 const STREAM = { name: streamName('TEST_EVENTS'), subjects: [subject('test.events.>')] };
 
-class V { v!: string; }
-class N { v!: number; }
-class Fan { n!: number; }
+class V {
+  v!: string;
+}
+class N {
+  v!: number;
+}
+class Fan {
+  n!: number;
+}
 class Strict {
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   n!: number;
 }
 const Dedupe = event<V>('test.events.dedupe', V);
@@ -46,7 +53,9 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
     it('delivers a message once even when published twice with the same msgId', async () => {
       const got: string[] = [];
       const stop = await bus.consume({
-        stream: STREAM.name, durable: 'dedupe', source: Dedupe,
+        stream: STREAM.name,
+        durable: 'dedupe',
+        source: Dedupe,
         handler: async (p) => void got.push(p.v),
       });
       await bus.publish(Dedupe, { v: 'a' }, { msgId: 'same-id' });
@@ -61,7 +70,9 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
     it('redelivers a message whose handler failed, counting deliveries', async () => {
       const seen: EventMeta[] = [];
       const stop = await bus.consume({
-        stream: STREAM.name, durable: 'retry', source: Retry,
+        stream: STREAM.name,
+        durable: 'retry',
+        source: Retry,
         handler: async (_p, meta) => {
           seen.push(meta);
           if (meta.deliveryCount < 2) throw new Error('not yet');
@@ -91,7 +102,9 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
       const stopDead = bus.listen(Events.DeadLetter, (p) => void dead.push(p));
       const got: number[] = [];
       const stop = await bus.consume({
-        stream: STREAM.name, durable: 'strict', source: StrictConsumed,
+        stream: STREAM.name,
+        durable: 'strict',
+        source: StrictConsumed,
         handler: async (p) => void got.push(p.n),
       });
       await new Promise((r) => setTimeout(r, 100));
@@ -100,8 +113,13 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
       await waitUntil(() => got.length === 1 && dead.length === 1);
       expect(got).toEqual([5]);
       expect(dead[0]).toMatchObject({
-        subject: subject('test.events.strict'), msgId: 'bad-1', reason: 'invalid', consumer: 'strict', deliveryCount: 1,
-        payload: { n: -1 }, error: expect.stringContaining('n must not be less than 0'),
+        subject: subject('test.events.strict'),
+        msgId: 'bad-1',
+        reason: 'invalid',
+        consumer: 'strict',
+        deliveryCount: 1,
+        payload: { n: -1 },
+        error: expect.stringContaining('n must not be less than 0'),
       });
       await stop();
       await stopDead();
@@ -118,7 +136,12 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
       await waitUntil(() => heard.length === 1 && dead.length === 1);
       expect(heard[0]).toBeInstanceOf(Strict);
       expect(heard[0]?.n).toBe(7);
-      expect(dead[0]).toMatchObject({ subject: subject('test.events.heard'), msgId: 'bad-heard', reason: 'invalid', consumer: 'listen' });
+      expect(dead[0]).toMatchObject({
+        subject: subject('test.events.heard'),
+        msgId: 'bad-heard',
+        reason: 'invalid',
+        consumer: 'listen',
+      });
       await stop();
       await stopDead();
     });
@@ -130,7 +153,10 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
       let release: () => void = () => undefined;
       const gate = new Promise<void>((r) => (release = r));
       const stop = await bus.consume({
-        stream: STREAM.name, durable: 'parallel', source: Parallel, concurrency: 4,
+        stream: STREAM.name,
+        durable: 'parallel',
+        source: Parallel,
+        concurrency: 4,
         handler: async (p) => {
           most = Math.max(most, ++inFlight);
           await gate;
@@ -153,7 +179,10 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
       const stopDead = bus.listen(Events.DeadLetter, (p) => void dead.push(p));
       let calls = 0;
       const stop = await bus.consume({
-        stream: STREAM.name, durable: 'doomed', source: Doomed, maxDeliver: 2,
+        stream: STREAM.name,
+        durable: 'doomed',
+        source: Doomed,
+        maxDeliver: 2,
         handler: async () => {
           calls++;
           throw new Error('handler is broken');
@@ -163,9 +192,16 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
       await waitUntil(() => dead.length === 1, 10_000);
       await new Promise((r) => setTimeout(r, 1500));
       expect(calls).toBe(2);
-      expect(dead).toEqual([expect.objectContaining({
-        subject: subject('test.events.doomed'), msgId: 'doomed-1', reason: 'failed', error: 'handler is broken', deliveryCount: 2, payload: { n: 1 },
-      })]);
+      expect(dead).toEqual([
+        expect.objectContaining({
+          subject: subject('test.events.doomed'),
+          msgId: 'doomed-1',
+          reason: 'failed',
+          error: 'handler is broken',
+          deliveryCount: 2,
+          payload: { n: 1 },
+        }),
+      ]);
       await stop();
       await stopDead();
     });

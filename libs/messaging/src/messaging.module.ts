@@ -1,4 +1,12 @@
-import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { connect, type NatsConnection } from 'nats';
 import { BUS_PREFIX, busAccessOf, natsInboxPrefix, Streams, streamsOf } from '@hub/contracts';
 import { type BusMode } from './bus-mode';
@@ -51,18 +59,28 @@ function inboxPrefixOf(mode: NatsMode): string | undefined {
 
 async function openNats(mode: NatsMode, name: string, retentionDays?: number): Promise<NatsConnection> {
   const logger = new Logger('Messaging');
-  if (!mode.credentials) logger.warn('NATS_USER and NATS_PASSWORD are unset: connecting to NATS without credentials (refused in production)');
+  if (!mode.credentials)
+    logger.warn(
+      'NATS_USER and NATS_PASSWORD are unset: connecting to NATS without credentials (refused in production)',
+    );
   // noAsyncTraces: nats.js otherwise builds two Error objects per request (about 15 % of the
   // gateway's CPU on RPC-heavy paths, measured by bench:gateway).
   const nc = await connect({
-    servers: mode.url.split(','), name, maxReconnectAttempts: -1, noAsyncTraces: true,
-    user: mode.credentials?.user, pass: mode.credentials?.password, inboxPrefix: inboxPrefixOf(mode),
+    servers: mode.url.split(','),
+    name,
+    maxReconnectAttempts: -1,
+    noAsyncTraces: true,
+    user: mode.credentials?.user,
+    pass: mode.credentials?.password,
+    inboxPrefix: inboxPrefixOf(mode),
   });
   const jsm = await nc.jetstreamManager();
   // Only the streams this app publishes into (created or updated) or reads (created if missing):
   // its NATS user may touch no other (decision 0013). An app of another name ensures them all.
   const access = busAccessOf(name);
-  const streams = access ? streamsOf(access, BUS_PREFIX) : { owned: Object.values(Streams).map((s) => s.name), read: [] };
+  const streams = access
+    ? streamsOf(access, BUS_PREFIX)
+    : { owned: Object.values(Streams).map((s) => s.name), read: [] };
   for (const stream of Object.values(Streams)) {
     if (streams.owned.includes(stream.name)) await ensureStream(jsm, stream, retentionDays);
     else if (streams.read.includes(stream.name)) await ensureStream(jsm, stream, retentionDays, { update: false });
@@ -97,7 +115,8 @@ export class MessagingModule {
           inject: [NATS_CONNECTION],
           useFactory: async (nc: NatsConnection | null) => {
             if (nc) return new NatsEventBus(nc, await nc.jetstreamManager());
-            if (!options.store) throw new Error('MessagingModule: the in-process bus needs a store (database URL or data directory)');
+            if (!options.store)
+              throw new Error('MessagingModule: the in-process bus needs a store (database URL or data directory)');
             return InProcessEventBus.open({ retentionDays: options.retentionDays, ...options.store });
           },
         },

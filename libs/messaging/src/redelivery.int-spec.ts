@@ -7,7 +7,9 @@ import { ensureStream, NatsEventBus } from './events/nats-event-bus';
 
 const STREAM = { name: streamName('TEST_KILL'), subjects: [subject('test.kill.>')] };
 const DURABLE = 'kill-test';
-class N { n!: number; }
+class N {
+  n!: number;
+}
 const Kill = eventFamily<N>('test.kill', N);
 
 /**
@@ -40,9 +42,15 @@ describeWithInfra('JetStream durable consumer survives kill -9', () => {
     await ensureStream(jsm, STREAM);
     const bus = new NatsEventBus(nc, jsm);
     // Create the durable consumer (explicit ack, 1 s ack wait), then step aside for the child.
-    const stopFirst = await bus.consume({ stream: STREAM.name, durable: DURABLE, source: Kill, ackWaitMs: 1000, handler: async () => {
-      throw new Error('the test publishes only after this consumer stopped');
-    } });
+    const stopFirst = await bus.consume({
+      stream: STREAM.name,
+      durable: DURABLE,
+      source: Kill,
+      ackWaitMs: 1000,
+      handler: async () => {
+        throw new Error('the test publishes only after this consumer stopped');
+      },
+    });
     await stopFirst();
 
     const child = spawn(process.execPath, ['-e', CHILD], {
@@ -61,7 +69,10 @@ describeWithInfra('JetStream durable consumer survives kill -9', () => {
 
     const seen: EventMeta[] = [];
     const stop = await bus.consume({
-      stream: STREAM.name, durable: DURABLE, source: Kill, ackWaitMs: 1000,
+      stream: STREAM.name,
+      durable: DURABLE,
+      source: Kill,
+      ackWaitMs: 1000,
       handler: async (_p, meta) => void seen.push(meta),
     });
     const until = Date.now() + 10_000;

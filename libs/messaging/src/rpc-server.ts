@@ -61,7 +61,12 @@ export class RpcServer implements BeforeApplicationShutdown {
   private async reply(route: RpcRoute, msg: Msg, queue: PublishQueue): Promise<void> {
     const answer = await this.dispatcher.handle(route, msg.string());
     // Replies of one event-loop turn share a socket write (PublishQueue).
-    if (msg.reply) queue.publish({ subject: msg.reply, payload: answer, onError: (err) => this.logger.error({ err, subject: route.subject }, 'RPC reply failed') });
+    if (msg.reply)
+      queue.publish({
+        subject: msg.reply,
+        payload: answer,
+        onError: (err) => this.logger.error({ err, subject: route.subject }, 'RPC reply failed'),
+      });
   }
 
   /** Every @RpcHandler method of the app's controllers and providers, bound to its instance. */
@@ -72,7 +77,13 @@ export class RpcServer implements BeforeApplicationShutdown {
     for (const module of this.modules.values()) {
       for (const wrapper of [...module.controllers.values(), ...module.providers.values()]) {
         const instance: unknown = wrapper.instance;
-        if (typeof instance !== 'object' || instance === null || seen.has(instance) || !wrapper.isDependencyTreeStatic()) continue;
+        if (
+          typeof instance !== 'object' ||
+          instance === null ||
+          seen.has(instance) ||
+          !wrapper.isDependencyTreeStatic()
+        )
+          continue;
         seen.add(instance);
         const proto = Object.getPrototypeOf(instance) as object | null;
         if (!proto) continue;

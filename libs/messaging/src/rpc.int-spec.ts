@@ -14,7 +14,8 @@ import { type RpcClient } from './rpc/rpc-client';
 import { RpcController, RpcHandler } from './rpc/rpc-handler.decorators';
 
 class EchoDto {
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   n!: number;
 }
 
@@ -24,7 +25,13 @@ class WhenDto {
 }
 
 class Empty {}
-interface Echoed { n: number; isDto: boolean; keys: string[]; user?: string; at: string }
+interface Echoed {
+  n: number;
+  isDto: boolean;
+  keys: string[];
+  user?: string;
+  at: string;
+}
 
 const Echo = rpc<EchoDto, Echoed>('test.echo.call', EchoDto);
 const Fail = rpc<Empty, never>('test.fail.call', Empty);
@@ -47,7 +54,13 @@ class TestHandler {
   // The reply's `at` is a Date here and an ISO string at the caller: the wire is JSON.
   @RpcHandler(Echo)
   echo(dto: EchoDto, ctx: RequestContext): Echoed {
-    return { n: dto.n * 2, isDto: dto instanceof EchoDto, keys: Object.keys(dto), user: ctx.userName, at: new Date(0) as unknown as string };
+    return {
+      n: dto.n * 2,
+      isDto: dto instanceof EchoDto,
+      keys: Object.keys(dto),
+      user: ctx.userName,
+      at: new Date(0) as unknown as string,
+    };
   }
 
   @RpcHandler(When)
@@ -116,24 +129,43 @@ class CapturingLogger implements LoggerService {
 @Module({})
 class TestRoot {}
 
-async function serve(mode: BusMode, controllers: DynamicModule['controllers'], extra: DynamicModule['providers'] = [], storeUrl?: string) {
+async function serve(
+  mode: BusMode,
+  controllers: DynamicModule['controllers'],
+  extra: DynamicModule['providers'] = [],
+  storeUrl?: string,
+) {
   const logger = new CapturingLogger();
   const root: DynamicModule = {
     module: TestRoot,
     // The in-process mode's event bus needs a store even where only RPC is tested: a scratch database.
-    imports: [MessagingModule.forRoot({ mode, rpcTimeoutMs: 5000, name: 'rpc-test', store: { databaseUrl: storeUrl } })],
+    imports: [
+      MessagingModule.forRoot({ mode, rpcTimeoutMs: 5000, name: 'rpc-test', store: { databaseUrl: storeUrl } }),
+    ],
     controllers,
     providers: extra,
   };
-  const app: INestApplicationContext = await NestFactory.createApplicationContext(root, { logger, abortOnError: false });
+  const app: INestApplicationContext = await NestFactory.createApplicationContext(root, {
+    logger,
+    abortOnError: false,
+  });
   await app.init();
   await app.get(RpcServer).listen('rpc-test');
   return { app, logger };
 }
 
-const ctx: RequestContext = { requestId: 'r1', userName: 'alice', userId: '0123456789abcdef01234567', tokenRole: 'write' };
+const ctx: RequestContext = {
+  requestId: 'r1',
+  userName: 'alice',
+  userId: '0123456789abcdef01234567',
+  tokenRole: 'write',
+};
 
-interface Setup { client: RpcClient; logger: CapturingLogger; close: () => Promise<void> }
+interface Setup {
+  client: RpcClient;
+  logger: CapturingLogger;
+  close: () => Promise<void>;
+}
 
 /** The same handler contract over NATS and in-process: services are written once. */
 function rpcContract(name: string, setup: () => Promise<Setup>): void {
@@ -144,7 +176,13 @@ function rpcContract(name: string, setup: () => Promise<Setup>): void {
 
     it('validates the payload into the DTO, strips unknown fields and carries the context', async () => {
       const data = { n: 21, extra: 'dropped' } as EchoDto;
-      await expect(s.client.call(Echo, data, ctx)).resolves.toEqual({ n: 42, isDto: true, keys: ['n'], user: 'alice', at: '1970-01-01T00:00:00.000Z' });
+      await expect(s.client.call(Echo, data, ctx)).resolves.toEqual({
+        n: 42,
+        isDto: true,
+        keys: ['n'],
+        user: 'alice',
+        at: '1970-01-01T00:00:00.000Z',
+      });
     });
 
     it('hands the handler the payload as the wire carries it: a Date is its ISO string', async () => {
@@ -172,20 +210,38 @@ function rpcContract(name: string, setup: () => Promise<Setup>): void {
     });
 
     it('rejects an invalid payload with a 400 naming the field', async () => {
-      await expect(s.client.call(Echo, { n: -1 }, ctx)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/^n must not be less than 0/) });
-      await expect(s.client.call(Echo, 'nope' as unknown as EchoDto, ctx)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/payload must be an object/) });
+      await expect(s.client.call(Echo, { n: -1 }, ctx)).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringMatching(/^n must not be less than 0/),
+      });
+      await expect(s.client.call(Echo, 'nope' as unknown as EchoDto, ctx)).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringMatching(/payload must be an object/),
+      });
     });
 
     it.each([
       ['an empty requestId', { requestId: '' }, /ctx\.requestId/],
-      ['a userId that is not an object id', { requestId: 'r1', userId: 'alice' }, /ctx\.userId must be a 24-character hex id/],
+      [
+        'a userId that is not an object id',
+        { requestId: 'r1', userId: 'alice' },
+        /ctx\.userId must be a 24-character hex id/,
+      ],
       ['an upper-case tokenId', { requestId: 'r1', tokenId: '0123456789ABCDEF01234567' }, /ctx\.tokenId/],
-      ['an unknown tokenRole', { requestId: 'r1', tokenRole: 'root' }, /ctx\.tokenRole must be one of read, write, fineGrained/],
+      [
+        'an unknown tokenRole',
+        { requestId: 'r1', tokenRole: 'root' },
+        /ctx\.tokenRole must be one of read, write, fineGrained/,
+      ],
       ['a 97-character userName', { requestId: 'r1', userName: 'x'.repeat(97) }, /ctx\.userName/],
       ['a 301-character userAgent', { requestId: 'r1', userAgent: 'x'.repeat(301) }, /ctx\.userAgent/],
       ['admin as a string', { requestId: 'r1', admin: 'yes' }, /ctx\.admin/],
     ])('rejects a context with %s with a 400 naming the field', async (_, bad, message) => {
-      await expect(s.client.call(Echo, { n: 1 }, bad as RequestContext)).rejects.toMatchObject({ status: 400, code: 'INVALID_CONTEXT', message });
+      await expect(s.client.call(Echo, { n: 1 }, bad as RequestContext)).rejects.toMatchObject({
+        status: 400,
+        code: 'INVALID_CONTEXT',
+        message,
+      });
     });
 
     it('carries a service error as its envelope', async () => {
@@ -201,7 +257,9 @@ function rpcContract(name: string, setup: () => Promise<Setup>): void {
       expect(message).not.toContain('secret');
       const errorId = /id ([0-9a-f-]{36})/.exec(message)?.[1];
       expect(errorId).toBeDefined();
-      expect(s.logger.errors.some((line) => line.includes(errorId ?? '?') && line.includes('test.crash.call'))).toBe(true);
+      expect(s.logger.errors.some((line) => line.includes(errorId ?? '?') && line.includes('test.crash.call'))).toBe(
+        true,
+      );
     });
 
     it('times out as a 504', async () => {
@@ -210,7 +268,10 @@ function rpcContract(name: string, setup: () => Promise<Setup>): void {
 
     it('answers 503 at once when no service listens', async () => {
       const started = Date.now();
-      await expect(s.client.call(Nobody, {}, ctx)).rejects.toMatchObject({ status: 503, message: expect.stringMatching(/not available/) });
+      await expect(s.client.call(Nobody, {}, ctx)).rejects.toMatchObject({
+        status: 503,
+        message: expect.stringMatching(/not available/),
+      });
       expect(Date.now() - started).toBeLessThan(1000);
     });
   });
@@ -222,7 +283,8 @@ describeWithInfra('in-process (the bus store on Postgres)', () => {
     const db: TestDatabase = await createTestDatabase();
     const { app, logger } = await serve({ kind: 'in-process', broker }, [TestHandler], [], db.url);
     return {
-      client: new InProcessRpcClient(broker, 5000), logger,
+      client: new InProcessRpcClient(broker, 5000),
+      logger,
       close: async () => {
         await app.close();
         await db.drop();
@@ -247,7 +309,9 @@ describeWithInfra('over real NATS', () => {
 
   it('shares the requests of one subject between two replicas in the queue group', async () => {
     const replicas = await Promise.all(
-      ['one', 'two'].map((name) => serve({ kind: 'nats', url: NATS_URL_FOR_TESTS }, [ReplicaHandler], [{ provide: REPLICA, useValue: name }])),
+      ['one', 'two'].map((name) =>
+        serve({ kind: 'nats', url: NATS_URL_FOR_TESTS }, [ReplicaHandler], [{ provide: REPLICA, useValue: name }]),
+      ),
     );
     const nc = await connect({ servers: NATS_URL_FOR_TESTS });
     try {

@@ -1,7 +1,13 @@
 import { type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { createPinoLogger, PinoNestLogger } from '@hub/config';
 import { instrumentHttp } from './observability.module';
 
@@ -25,15 +31,27 @@ export interface FastifyAppOptions {
  */
 function routerError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
   const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment is too long' : 'The URL is not valid';
-  void reply.code(err.statusCode ?? 400).header('X-Error-Message', message).send({ error: message });
+  void reply
+    .code(err.statusCode ?? 400)
+    .header('X-Error-Message', message)
+    .send({ error: message });
 }
 
 /** A Nest app on Fastify with pino logs, shutdown hooks and HTTP metrics; not yet listening. */
-export async function createFastifyApp(root: Type | DynamicModule, o: FastifyAppOptions): Promise<NestFastifyApplication> {
+export async function createFastifyApp(
+  root: Type | DynamicModule,
+  o: FastifyAppOptions,
+): Promise<NestFastifyApplication> {
   // The gateway passes its own frameworkErrors (with X-Request-Id); services keep routerError.
   // skipMiddie: no app has Nest middleware (request ids, security headers and metrics are Fastify
   // hooks), and @fastify/middie would otherwise run its chain on every request (decision 0300).
-  const adapter = new FastifyAdapter({ frameworkErrors: routerError, ...o.fastify, bodyLimit: o.bodyLimit ?? 1024 * 1024, logger: false, skipMiddie: true });
+  const adapter = new FastifyAdapter({
+    frameworkErrors: routerError,
+    ...o.fastify,
+    bodyLimit: o.bodyLimit ?? 1024 * 1024,
+    logger: false,
+    skipMiddie: true,
+  });
   // abortOnError false: a failed start throws (and is reported) instead of process.exit(1).
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     abortOnError: false,
@@ -41,7 +59,8 @@ export async function createFastifyApp(root: Type | DynamicModule, o: FastifyApp
     logger: new PinoNestLogger(createPinoLogger(o.logLevel, o.name)),
   });
   o.jsonParser?.(app.getHttpAdapter().getInstance() as FastifyInstance);
-  if (o.maxConnections !== undefined) (app.getHttpServer() as { maxConnections: number }).maxConnections = o.maxConnections;
+  if (o.maxConnections !== undefined)
+    (app.getHttpServer() as { maxConnections: number }).maxConnections = o.maxConnections;
   app.enableShutdownHooks();
   instrumentHttp(app);
   return app;

@@ -21,7 +21,11 @@ export class HealthReady {
   @ApiProperty({ enum: ['ok'] })
   status!: 'ok';
 
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string', enum: ['ok'] }, description: 'each readiness check by name' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string', enum: ['ok'] },
+    description: 'each readiness check by name',
+  })
   checks!: Record<string, 'ok'>;
 }
 
@@ -49,7 +53,10 @@ export class HealthController {
     const results = await Promise.all(
       this.checks.map(async (c) => {
         try {
-          await Promise.race([c.check(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref())]);
+          await Promise.race([
+            c.check(),
+            new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+          ]);
           return [c.name, 'ok'] as const;
         } catch (e) {
           return [c.name, `failing: ${e instanceof Error ? e.message : String(e)}`] as const;
@@ -57,7 +64,8 @@ export class HealthController {
       }),
     );
     const failing = results.filter(([, s]) => s !== 'ok');
-    if (failing.length > 0) throw new HttpException(`Not ready: ${failing.map(([n, s]) => `${n} ${s}`).join('; ')}`, 503);
+    if (failing.length > 0)
+      throw new HttpException(`Not ready: ${failing.map(([n, s]) => `${n} ${s}`).join('; ')}`, 503);
     return { status: 'ok', checks: Object.fromEntries(results) as Record<string, 'ok'> };
   }
 }

@@ -32,7 +32,10 @@ export class HttpMetrics {
     let child = this.children.get(key);
     if (!child) {
       // prom-client hashes the label object on every inc and observe; routes are patterns, so few keys.
-      child = { count: this.requests.labels({ method, route, status: String(status) }), time: this.duration.labels({ method, route }) };
+      child = {
+        count: this.requests.labels({ method, route, status: String(status) }),
+        time: this.duration.labels({ method, route }),
+      };
       this.children.set(key, child);
     }
     child.count.inc();

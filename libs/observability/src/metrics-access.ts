@@ -17,7 +17,8 @@ export interface MetricsAccess {
  * serve it, and a service serves it on its PORT, which carries only health and metrics.
  */
 export function metricsAccess(config: HubConfig, apiPort: boolean): MetricsAccess {
-  if (config.HUB_METRICS_PORT !== undefined) return { port: config.HUB_METRICS_PORT, host: config.HOST, onMainPort: false };
+  if (config.HUB_METRICS_PORT !== undefined)
+    return { port: config.HUB_METRICS_PORT, host: config.HOST, onMainPort: false };
   if (config.HUB_METRICS_TOKEN) return { token: config.HUB_METRICS_TOKEN, host: config.HOST, onMainPort: true };
   return { host: config.HOST, onMainPort: !apiPort };
 }

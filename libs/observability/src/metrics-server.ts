@@ -18,11 +18,19 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     if (port === undefined) return;
     this.server = createServer((req, res) => {
       if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
-        res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }).end('{"error":"Only /metrics is served on this port"}');
+        res
+          .writeHead(404, { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff' })
+          .end('{"error":"Only /metrics is served on this port"}');
         return;
       }
       this.metrics.registry.metrics().then(
-        (text) => res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'X-Content-Type-Options': 'nosniff' }).end(text),
+        (text) =>
+          res
+            .writeHead(200, {
+              'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',
+              'X-Content-Type-Options': 'nosniff',
+            })
+            .end(text),
         () => res.writeHead(500).end(),
       );
     });

@@ -39,12 +39,21 @@ export async function runService<C extends HubConfig>(def: ServiceDefinition<C>,
   const root: DynamicModule = {
     module: ServiceApp,
     imports: [
-      MessagingModule.forRoot({ mode, rpcTimeoutMs: config.HUB_RPC_TIMEOUT_MS, name: def.name, retentionDays: config.HUB_BUS_RETENTION_DAYS }),
+      MessagingModule.forRoot({
+        mode,
+        rpcTimeoutMs: config.HUB_RPC_TIMEOUT_MS,
+        name: def.name,
+        retentionDays: config.HUB_BUS_RETENTION_DAYS,
+      }),
       def.module(config),
-      ObservabilityModule.forApp(def.name, {
-        inject: [getDataSourceToken(persistence.name), NATS_CONNECTION],
-        useFactory: (ds: DataSource, nc: NatsConnection | null) => [databaseCheck('postgres', ds), ...natsCheck(nc)],
-      }, metricsAccess(config, false)),
+      ObservabilityModule.forApp(
+        def.name,
+        {
+          inject: [getDataSourceToken(persistence.name), NATS_CONNECTION],
+          useFactory: (ds: DataSource, nc: NatsConnection | null) => [databaseCheck('postgres', ds), ...natsCheck(nc)],
+        },
+        metricsAccess(config, false),
+      ),
     ],
   };
   const app = await createFastifyApp(root, { name: def.name, logLevel: config.LOG_LEVEL });

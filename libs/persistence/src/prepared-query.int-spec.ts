@@ -21,7 +21,9 @@ describeWithInfra('preparedQuery on Postgres', () => {
   it('answers like a plain query and is kept as a named prepared statement', async () => {
     const rows = await preparedQuery<{ n: number }>(ds, 'hub-test-double', 'SELECT $1::int * 2 AS n', [21]);
     expect(rows).toEqual([{ n: 42 }]);
-    expect(await preparedQuery<{ n: number }>(ds, 'hub-test-double', 'SELECT $1::int * 2 AS n', [5])).toEqual([{ n: 10 }]);
+    expect(await preparedQuery<{ n: number }>(ds, 'hub-test-double', 'SELECT $1::int * 2 AS n', [5])).toEqual([
+      { n: 10 },
+    ]);
     const statements = (await ds.query('SELECT name FROM pg_prepared_statements')) as { name: string }[];
     expect(statements.map((s) => s.name)).toContain('hub-test-double');
   });

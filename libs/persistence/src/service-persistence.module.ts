@@ -1,5 +1,12 @@
 import {
-  type DynamicModule, Inject, Injectable, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit,
+  type DynamicModule,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
 } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
@@ -54,7 +61,9 @@ export class ServiceVacuum implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     if (!(await vacuumedByNobody(this.ds))) return;
-    this.logger.warn(`autovacuum is off on this Postgres: vacuuming schema ${this.options.schema} every ${VACUUM_EVERY_MS / 60_000} minutes (turn autovacuum on instead)`);
+    this.logger.warn(
+      `autovacuum is off on this Postgres: vacuuming schema ${this.options.schema} every ${VACUUM_EVERY_MS / 60_000} minutes (turn autovacuum on instead)`,
+    );
     this.schedule(FIRST_VACUUM_MS);
   }
 
@@ -67,7 +76,9 @@ export class ServiceVacuum implements OnApplicationBootstrap, OnApplicationShutd
   async vacuumOnce(): Promise<string[]> {
     const runner = this.ds.createQueryRunner();
     try {
-      const [lock] = (await runner.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS got`, [`hub-vacuum:${this.options.schema}`])) as { got: boolean }[];
+      const [lock] = (await runner.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS got`, [
+        `hub-vacuum:${this.options.schema}`,
+      ])) as { got: boolean }[];
       if (!lock?.got) return [];
       try {
         return await vacuumLikeAutovacuum(this.ds, this.options.schema);
@@ -84,7 +95,11 @@ export class ServiceVacuum implements OnApplicationBootstrap, OnApplicationShutd
       const started = Date.now();
       this.vacuumOnce()
         .then((tables) => {
-          if (tables.length > 0) this.logger.log({ tables, ms: Date.now() - started }, `vacuumed ${tables.length} table(s) of schema ${this.options.schema}`);
+          if (tables.length > 0)
+            this.logger.log(
+              { tables, ms: Date.now() - started },
+              `vacuumed ${tables.length} table(s) of schema ${this.options.schema}`,
+            );
         })
         .catch((err: unknown) => this.logger.warn({ err }, `vacuuming schema ${this.options.schema} failed`))
         .finally(() => {

@@ -7,8 +7,14 @@ import { ServiceVacuum, type ServicePersistenceOptions } from './service-persist
 describeWithInfra('ServiceVacuum on Postgres', () => {
   let db: TestDatabase;
   let ds: DataSource;
-  const options = (schema: string): ServicePersistenceOptions =>
-    ({ name: schema, schema, entities: [], migrations: [], migrateOnStart: false, databaseUrl: db.url });
+  const options = (schema: string): ServicePersistenceOptions => ({
+    name: schema,
+    schema,
+    entities: [],
+    migrations: [],
+    migrateOnStart: false,
+    databaseUrl: db.url,
+  });
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -22,7 +28,9 @@ describeWithInfra('ServiceVacuum on Postgres', () => {
     // Statistics reach pg_stat_user_tables within about a second (what the thresholds read).
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const rows = (await ds.query(`SELECT count(*)::int AS n FROM pg_stat_user_tables WHERE relname = 'queue' AND n_dead_tup >= 290`)) as { n: number }[];
+      const rows = (await ds.query(
+        `SELECT count(*)::int AS n FROM pg_stat_user_tables WHERE relname = 'queue' AND n_dead_tup >= 290`,
+      )) as { n: number }[];
       if ((rows[0]?.n ?? 0) === 2 || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -33,7 +41,7 @@ describeWithInfra('ServiceVacuum on Postgres', () => {
     await db?.drop();
   });
 
-  it('vacuums its own schema only, and skips a pass while another replica holds the schema\'s vacuum lock', async () => {
+  it("vacuums its own schema only, and skips a pass while another replica holds the schema's vacuum lock", async () => {
     const other = await new DataSource({ type: 'postgres', url: db.url, driver: pg, poolSize: 1 }).initialize();
     try {
       await other.query(`SELECT pg_advisory_lock(hashtext('hub-vacuum:svc_a'))`);
@@ -46,6 +54,9 @@ describeWithInfra('ServiceVacuum on Postgres', () => {
     const dead = (await ds.query(
       `SELECT schemaname AS schema, n_dead_tup::int AS dead FROM pg_stat_user_tables WHERE relname = 'queue' ORDER BY schemaname`,
     )) as { schema: string; dead: number }[];
-    expect(dead).toEqual([{ schema: 'svc_a', dead: 0 }, { schema: 'svc_b', dead: 290 }]);
+    expect(dead).toEqual([
+      { schema: 'svc_a', dead: 0 },
+      { schema: 'svc_b', dead: 290 },
+    ]);
   }, 30_000);
 });

@@ -5,4 +5,10 @@ import { OrgTokenRevocationEntity } from './tokens/org-token-revocation.entity';
 import { UserEntity } from './users/user.entity';
 
 export { AccessTokenEntity, AccountNameEntity, EmailOutboxEntity, OrgTokenRevocationEntity, UserEntity };
-export const CREDENTIALS_ENTITIES = [UserEntity, AccessTokenEntity, OrgTokenRevocationEntity, EmailOutboxEntity, AccountNameEntity];
+export const CREDENTIALS_ENTITIES = [
+  UserEntity,
+  AccessTokenEntity,
+  OrgTokenRevocationEntity,
+  EmailOutboxEntity,
+  AccountNameEntity,
+];

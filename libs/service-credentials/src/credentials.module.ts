@@ -22,7 +22,15 @@ import { VerifyTokenUseCase } from './tokens/verify-token.use-case';
 export const CREDENTIALS_SCHEMA = 'credentials';
 
 export function credentialsPersistence(config: CredentialsConfig): ServicePersistenceOptions {
-  return persistenceOptions({ name: CREDENTIALS_DS, schema: CREDENTIALS_SCHEMA, entities: CREDENTIALS_ENTITIES, migrations: CREDENTIALS_MIGRATIONS }, config);
+  return persistenceOptions(
+    {
+      name: CREDENTIALS_DS,
+      schema: CREDENTIALS_SCHEMA,
+      entities: CREDENTIALS_ENTITIES,
+      migrations: CREDENTIALS_MIGRATIONS,
+    },
+    config,
+  );
 }
 
 /** Users, access tokens, org-scoped token revocations and the e-mail outbox. */

@@ -14,7 +14,13 @@ import { ScimApiModule } from './scim/scim.module';
  * one module per service area; a new area is one more import here.
  */
 const AREAS = [
-  CredentialsApiModule, OrganizationsApiModule, AdminApiModule, NotificationsApiModule, JobsApiModule, WebhooksApiModule, ScimApiModule,
+  CredentialsApiModule,
+  OrganizationsApiModule,
+  AdminApiModule,
+  NotificationsApiModule,
+  JobsApiModule,
+  WebhooksApiModule,
+  ScimApiModule,
 ];
 
 @Module({})

@@ -23,7 +23,10 @@ import { ScheduledJobsUseCases } from './scheduled/scheduled-jobs.use-cases';
 export const JOBS_SCHEMA = 'jobs';
 
 export function jobsPersistence(config: JobsConfig): ServicePersistenceOptions {
-  return persistenceOptions({ name: JOBS_DS, schema: JOBS_SCHEMA, entities: JOBS_ENTITIES, migrations: jobsMigrations(config.secretBox()) }, config);
+  return persistenceOptions(
+    { name: JOBS_DS, schema: JOBS_SCHEMA, entities: JOBS_ENTITIES, migrations: jobsMigrations(config.secretBox()) },
+    config,
+  );
 }
 
 /** The jobs launcher: jobs, their runs on a runner, their logs. */
@@ -42,7 +45,16 @@ export class JobsModule {
         { provide: JOBS_CONFIG, useValue: config },
         { provide: JOBS_SECRETS, useValue: secrets },
         { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config) },
-        JobStore, JobLogs, JobSupervisor, JobSweeper, JobsUseCases, JobSpecUseCase, NamespaceResolver, ResourceGroupCheck, ScheduledJobsUseCases, ScheduledJobsTicker,
+        JobStore,
+        JobLogs,
+        JobSupervisor,
+        JobSweeper,
+        JobsUseCases,
+        JobSpecUseCase,
+        NamespaceResolver,
+        ResourceGroupCheck,
+        ScheduledJobsUseCases,
+        ScheduledJobsTicker,
       ],
     };
   }

@@ -15,7 +15,10 @@ import { SettingsUseCases } from './settings/settings.use-cases';
 import { WatchUseCases } from './watch/watch.use-cases';
 
 export function notificationsPersistence(config: NotificationsConfig): ServicePersistenceOptions {
-  return persistenceOptions({ name: NOTIFICATIONS_DS, schema: NOTIFICATIONS_SCHEMA, entities: [], migrations: NOTIFICATIONS_MIGRATIONS }, config);
+  return persistenceOptions(
+    { name: NOTIFICATIONS_DS, schema: NOTIFICATIONS_SCHEMA, entities: [], migrations: NOTIFICATIONS_MIGRATIONS },
+    config,
+  );
 }
 
 /** A user's inbox, notification settings and watch lists, fed by the hub events. */
@@ -31,7 +34,14 @@ export class NotificationsModule {
       controllers: [NotificationsHandler],
       providers: [
         { provide: NOTIFICATIONS_CONFIG, useValue: config },
-        InboxUseCases, SettingsUseCases, WatchUseCases, ApplyThreadEventUseCase, ThreadEventBatcher, HubEventsConsumer, NotificationsMailer, MailEventsConsumer,
+        InboxUseCases,
+        SettingsUseCases,
+        WatchUseCases,
+        ApplyThreadEventUseCase,
+        ThreadEventBatcher,
+        HubEventsConsumer,
+        NotificationsMailer,
+        MailEventsConsumer,
       ],
     };
   }

@@ -32,7 +32,15 @@ import { HubEventsHandler } from './hub-events/hub-events.handler';
 export const ORGANIZATIONS_SCHEMA = 'organizations';
 
 export function organizationsPersistence(config: OrganizationsConfig): ServicePersistenceOptions {
-  return persistenceOptions({ name: ORGANIZATIONS_DS, schema: ORGANIZATIONS_SCHEMA, entities: ORGANIZATIONS_ENTITIES, migrations: ORGANIZATIONS_MIGRATIONS }, config);
+  return persistenceOptions(
+    {
+      name: ORGANIZATIONS_DS,
+      schema: ORGANIZATIONS_SCHEMA,
+      entities: ORGANIZATIONS_ENTITIES,
+      migrations: ORGANIZATIONS_MIGRATIONS,
+    },
+    config,
+  );
 }
 
 /** Organizations, plans, members and roles (the directory part). */
@@ -45,10 +53,33 @@ export class OrganizationsModule {
         ServicePersistenceModule.forService(organizationsPersistence(config)),
         OutboxModule.forService({ dataSource: ORGANIZATIONS_DS, schema: ORGANIZATIONS_SCHEMA }),
       ],
-      controllers: [OrganizationsHandler, MembersHandler, RepositoriesHandler, AuditHandler, ResourceGroupsHandler, PapersHandler, McpHandler, ScimHandler, HubEventsHandler],
-      providers: [{ provide: ORGANIZATIONS_CONFIG, useValue: config }, CreateOrganizationUseCase, MembershipUseCases, OrganizationNamesReconciler,
-        RepositoryCatalogue, RepoEventsConsumer, RepoEventIdsPruner, AuditLog, AuditIngestConsumer, ResourceGroupUseCases, PaperUseCases, PaperEventsConsumer,
-        MemberAdminUseCases, ScimUsersUseCases, ScimGroupsUseCases,
+      controllers: [
+        OrganizationsHandler,
+        MembersHandler,
+        RepositoriesHandler,
+        AuditHandler,
+        ResourceGroupsHandler,
+        PapersHandler,
+        McpHandler,
+        ScimHandler,
+        HubEventsHandler,
+      ],
+      providers: [
+        { provide: ORGANIZATIONS_CONFIG, useValue: config },
+        CreateOrganizationUseCase,
+        MembershipUseCases,
+        OrganizationNamesReconciler,
+        RepositoryCatalogue,
+        RepoEventsConsumer,
+        RepoEventIdsPruner,
+        AuditLog,
+        AuditIngestConsumer,
+        ResourceGroupUseCases,
+        PaperUseCases,
+        PaperEventsConsumer,
+        MemberAdminUseCases,
+        ScimUsersUseCases,
+        ScimGroupsUseCases,
       ],
     };
   }

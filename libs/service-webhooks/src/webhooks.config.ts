@@ -4,48 +4,64 @@ import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class
 
 export class WebhooksConfig extends HubConfig {
   /** Key that encrypts webhook secrets at rest. The all-in-one hub keeps a generated one under HUB_DATA_DIR when unset. */
-  @IsOptional() @IsString() @MinLength(16, { message: 'HUB_SECRET_KEY must be at least 16 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'HUB_SECRET_KEY must be at least 16 characters' })
   HUB_SECRET_KEY?: string;
 
   /** Private networks deliveries may reach (CIDRs, comma separated), e.g. 127.0.0.1/32 in tests. Default: none. */
-  @IsOptional() @Matches(/^[0-9a-fA-F.:/, ]*$/, { message: 'HUB_WEBHOOK_ALLOWED_NETWORKS must be comma-separated CIDRs' })
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F.:/, ]*$/, { message: 'HUB_WEBHOOK_ALLOWED_NETWORKS must be comma-separated CIDRs' })
   HUB_WEBHOOK_ALLOWED_NETWORKS?: string;
 
   /** Pause before each retry, seconds, comma separated (±20 % jitter); one attempt more than listed. */
   @Matches(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, { message: 'HUB_WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds' })
   HUB_WEBHOOK_RETRY_SCHEDULE: string = '0,5,300,1800,7200,18000,36000,36000';
 
-  @IsInt() @Min(100) @Max(60_000)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
   HUB_WEBHOOK_TIMEOUT_MS: number = 10_000;
 
   /** A webhook failing with no success for this long is suspended (default 5 days). */
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   HUB_WEBHOOK_SUSPEND_AFTER_SECONDS: number = 432_000;
 
   /** Or after this many failed attempts in a row, whichever comes first (0: time only). */
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   HUB_WEBHOOK_SUSPEND_AFTER_FAILURES: number = 0;
 
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: number = 1000;
 
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   HUB_WEBHOOK_LOG_RETENTION_DAYS: number = 30;
 
   /** Attempts in flight at once per process. */
-  @IsInt() @Min(1) @Max(1000)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   HUB_WEBHOOK_CONCURRENCY: number = 128;
 
   /** How often an idle worker looks for due deliveries. */
-  @IsInt() @Min(10) @Max(60_000)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
   HUB_WEBHOOK_POLL_MS: number = 250;
 
   /** A claimed delivery returns to the queue after this long without an outcome (its process died). */
-  @IsInt() @Min(1000)
+  @IsInt()
+  @Min(1000)
   HUB_WEBHOOK_LEASE_MS: number = 30_000;
 
   /** Most webhooks one user may have; a create past it is a 409 naming this variable (decision 0015). */
-  @IsInt() @Min(1) @Max(100_000)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
   HUB_WEBHOOKS_MAX_PER_USER: number = 100;
 
   get retrySchedule(): number[] {

@@ -17,7 +17,10 @@ export const WEBHOOKS_SCHEMA = 'webhooks';
 
 export function webhooksPersistence(config: WebhooksConfig): ServicePersistenceOptions {
   // Plain SQL on purpose (the queue's claims need FOR UPDATE SKIP LOCKED): no entities.
-  return persistenceOptions({ name: WEBHOOKS_DS, schema: WEBHOOKS_SCHEMA, entities: [], migrations: WEBHOOKS_MIGRATIONS }, config);
+  return persistenceOptions(
+    { name: WEBHOOKS_DS, schema: WEBHOOKS_SCHEMA, entities: [], migrations: WEBHOOKS_MIGRATIONS },
+    config,
+  );
 }
 
 /** Webhooks: management, matching of hub events, at-least-once delivery, the delivery log. */

@@ -16,7 +16,9 @@ describe('describeWithInfra', () => {
 
   it('in the unit tier, fails naming the suite and the file name it should have', () => {
     process.env['HUB_TEST_TIER'] = 'unit';
-    expect(() => load()('talks to NATS', () => undefined)).toThrow(/"talks to NATS" needs PostgreSQL and NATS: name its file \*\.int-spec\.ts/);
+    expect(() => load()('talks to NATS', () => undefined)).toThrow(
+      /"talks to NATS" needs PostgreSQL and NATS: name its file \*\.int-spec\.ts/,
+    );
   });
 
   it('outside it, is describe or describe.skip as the global setup found the infrastructure', () => {

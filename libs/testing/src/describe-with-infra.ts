@@ -2,7 +2,9 @@ import { infraAvailable, unitTier } from './infra';
 
 /** In the unit tier a suite that asks for infrastructure is misnamed: it fails, saying so. */
 const misnamed = ((name: string) => {
-  throw new Error(`"${name}" needs PostgreSQL and NATS: name its file *.int-spec.ts (npm run test:unit runs *.spec.ts, which must need neither)`);
+  throw new Error(
+    `"${name}" needs PostgreSQL and NATS: name its file *.int-spec.ts (npm run test:unit runs *.spec.ts, which must need neither)`,
+  );
 }) as unknown as jest.Describe;
 
 /**

@@ -34,7 +34,11 @@ export async function http<T = Record<string, unknown>>(
     // not JSON: keep the text
   }
   (await openApiValidatorFor(baseUrl)).assert({
-    method, path, status: res.status, contentType: res.headers.get('content-type'), body: parsed,
+    method,
+    path,
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    body: parsed,
   });
   return { status: res.status, headers: res.headers, body: parsed as T };
 }

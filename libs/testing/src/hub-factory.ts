@@ -25,18 +25,31 @@ async function admin<T>(hub: HubTarget, path: string, body: unknown, expected: n
 }
 
 /** Creates a user with one token through the admin API, as an operator would. */
-export async function makeUser(hub: HubTarget, role: 'read' | 'write' | 'fineGrained' = 'write', prefix = 'user'): Promise<TestUser> {
+export async function makeUser(
+  hub: HubTarget,
+  role: 'read' | 'write' | 'fineGrained' = 'write',
+  prefix = 'user',
+): Promise<TestUser> {
   const name = uniqueName(prefix);
   const user = await admin<{ id: string }>(hub, '/admin/users', { name, email: `${name}@example.com` }, 201);
   const token = await admin<{ token: string; id: string }>(hub, `/admin/users/${name}/tokens`, { role }, 201);
   return { id: user.id, name, token: token.token, tokenId: token.id };
 }
 
-export async function makeToken(hub: HubTarget, user: string, role: 'read' | 'write' = 'write'): Promise<{ token: string; id: string }> {
+export async function makeToken(
+  hub: HubTarget,
+  user: string,
+  role: 'read' | 'write' = 'write',
+): Promise<{ token: string; id: string }> {
   return admin(hub, `/admin/users/${user}/tokens`, { role }, 201);
 }
 
-export async function makeOrg(hub: HubTarget, plan: string, admins: string[], prefix = 'org'): Promise<{ id: string; name: string }> {
+export async function makeOrg(
+  hub: HubTarget,
+  plan: string,
+  admins: string[],
+  prefix = 'org',
+): Promise<{ id: string; name: string }> {
   return admin(hub, '/admin/organizations', { name: uniqueName(prefix), plan, admins }, 201);
 }
 

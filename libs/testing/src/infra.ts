@@ -31,4 +31,3 @@ export function unitTier(): boolean {
 export function infraAvailable(): boolean {
   return process.env['HUB_TEST_INFRA'] === '1';
 }
-

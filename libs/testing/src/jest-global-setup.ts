@@ -8,8 +8,13 @@ export default async function globalSetup(): Promise<void> {
     return;
   }
   const nats = new URL(NATS_URL_FOR_TESTS);
-  const [pgUp, natsUp] = await Promise.all([portOpen(PG_HOST, PG_PORT), portOpen(nats.hostname, Number(nats.port || 4222))]);
-  const missing = [!pgUp && `PostgreSQL at ${PG_HOST}:${PG_PORT}`, !natsUp && `NATS at ${NATS_URL_FOR_TESTS}`].filter(Boolean);
+  const [pgUp, natsUp] = await Promise.all([
+    portOpen(PG_HOST, PG_PORT),
+    portOpen(nats.hostname, Number(nats.port || 4222)),
+  ]);
+  const missing = [!pgUp && `PostgreSQL at ${PG_HOST}:${PG_PORT}`, !natsUp && `NATS at ${NATS_URL_FOR_TESTS}`].filter(
+    Boolean,
+  );
   if (missing.length === 0) {
     process.env['HUB_TEST_INFRA'] = '1';
     return;

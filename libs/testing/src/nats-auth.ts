@@ -4,7 +4,13 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type ConnectionOptions, type NatsConnection } from 'nats';
-import { BUS_PREFIX, natsInboxPrefix, natsPasswordVariable, natsPermissionsByUser, renderNatsAuthorization } from '@hub/contracts';
+import {
+  BUS_PREFIX,
+  natsInboxPrefix,
+  natsPasswordVariable,
+  natsPermissionsByUser,
+  renderNatsAuthorization,
+} from '@hub/contracts';
 import { portOpen } from './infra';
 import { freePort } from './processes';
 
@@ -34,14 +40,23 @@ export class AuthenticatedNats {
     const users = [...Object.keys(natsPermissionsByUser(BUS_PREFIX)), NATS_TEST_ALL_RIGHTS_USER];
     // nats-server parses a variable's value as config: a password must start with a letter (decision 0013).
     const passwords = new Map(users.map((u) => [u, `p${randomBytes(18).toString('hex')}`]));
-    writeFileSync(join(dir, 'authorization.conf'), renderNatsAuthorization({ prefix: BUS_PREFIX, allRightsUser: NATS_TEST_ALL_RIGHTS_USER }));
-    writeFileSync(join(dir, 'nats-server.conf'), [
-      `listen: "127.0.0.1:${port}"`,
-      `jetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }`,
-      'include ./authorization.conf',
-      '',
-    ].join('\n'));
-    const env = { PATH: process.env['PATH'] ?? '', ...Object.fromEntries([...passwords].map(([u, p]) => [natsPasswordVariable(u), p])) };
+    writeFileSync(
+      join(dir, 'authorization.conf'),
+      renderNatsAuthorization({ prefix: BUS_PREFIX, allRightsUser: NATS_TEST_ALL_RIGHTS_USER }),
+    );
+    writeFileSync(
+      join(dir, 'nats-server.conf'),
+      [
+        `listen: "127.0.0.1:${port}"`,
+        `jetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }`,
+        'include ./authorization.conf',
+        '',
+      ].join('\n'),
+    );
+    const env = {
+      PATH: process.env['PATH'] ?? '',
+      ...Object.fromEntries([...passwords].map(([u, p]) => [natsPasswordVariable(u), p])),
+    };
     const child = spawn(NATS_SERVER, ['-c', join(dir, 'nats-server.conf')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const nats = new AuthenticatedNats(port, dir, child);
     passwords.forEach((p, u) => nats.passwords.set(u, p));
@@ -49,7 +64,8 @@ export class AuthenticatedNats {
     child.stderr?.on('data', (d: Buffer) => (nats.output += d.toString()));
     const deadline = Date.now() + 10_000;
     while (!(await portOpen('127.0.0.1', port, 200))) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`nats-server did not listen on ${port}:\n${nats.output}`);
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`nats-server did not listen on ${port}:\n${nats.output}`);
       await new Promise((r) => setTimeout(r, 50));
     }
     return nats;

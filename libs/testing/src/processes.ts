@@ -59,7 +59,8 @@ export function startApp(app: string, env: Record<string, string>, args: string[
       const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
       try {
         await waitForHttp(url, timeoutMs, () => {
-          if (exited()) throw new Error(`${app} exited (${child.exitCode ?? child.signalCode}) before ${url} was ready`);
+          if (exited())
+            throw new Error(`${app} exited (${child.exitCode ?? child.signalCode}) before ${url} was ready`);
         });
       } catch (e) {
         throw new Error(`${app}: ${(e as Error).message}:\n${out}`);
@@ -73,7 +74,11 @@ export function startApp(app: string, env: Record<string, string>, args: string[
 }
 
 /** Runs a built app to completion (e.g. `migrate`) and returns its exit code and output. */
-export async function runApp(app: string, env: Record<string, string>, args: string[]): Promise<{ code: number | null; output: string }> {
+export async function runApp(
+  app: string,
+  env: Record<string, string>,
+  args: string[],
+): Promise<{ code: number | null; output: string }> {
   const p = startApp(app, env, args);
   await new Promise<void>((r) => p.child.once('exit', () => r()));
   return { code: p.child.exitCode, output: p.output() };

@@ -28,7 +28,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 /** Runs one query against a test database (assertions on what landed). */
-export async function queryDatabase<T extends Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function queryDatabase<T extends Record<string, unknown>>(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const c = new Client({ connectionString: url });
   await c.connect();
   try {

@@ -71,9 +71,10 @@ export async function startWebhookCapture(host = '127.0.0.1'): Promise<WebhookCa
       }
       return at(path);
     },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -3,18 +3,14 @@
 export * from './payload/webhook-payload.types';
 export * from './payload/webhook-payload.validator';
 export * from './payload/webhook-payload.guards';
+export { WebhookReceiverError, WebhookRegistrationError, type ReceiverErrorCode } from './core/receiver.errors';
+export type { HeaderBag, ReceiverLogger, WebhookHandlerContext, WebhookHandlerFn } from './core/receiver.types';
 export {
-  WebhookReceiverError,
-  WebhookRegistrationError,
-  type ReceiverErrorCode,
-} from './core/receiver.errors';
-export type {
-  HeaderBag,
-  ReceiverLogger,
-  WebhookHandlerContext,
-  WebhookHandlerFn,
-} from './core/receiver.types';
-export { createWebhooksServer, WebhooksServer, type ListeningAddress, type WebhooksServerOptions } from './standalone/webhooks.server';
+  createWebhooksServer,
+  WebhooksServer,
+  type ListeningAddress,
+  type WebhooksServerOptions,
+} from './standalone/webhooks.server';
 export {
   JOB_EXIT,
   runJobHandler,

@@ -11,7 +11,11 @@ export interface Container {
   command?: string[];
   ports?: { name?: string; containerPort: number }[];
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
-  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string } } }[];
+  env?: {
+    name: string;
+    value?: string;
+    valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string } };
+  }[];
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   livenessProbe?: Probe;
   readinessProbe?: Probe;
@@ -56,5 +60,7 @@ export function k8sObjects(): { file: string; obj: K8sObject }[] {
 }
 
 export function byKind(kind: string): K8sObject[] {
-  return k8sObjects().filter((o) => o.obj.kind === kind).map((o) => o.obj);
+  return k8sObjects()
+    .filter((o) => o.obj.kind === kind)
+    .map((o) => o.obj);
 }

@@ -14,13 +14,19 @@ export const KUSTOMIZATIONS = ['k8s/base', 'k8s/overlays/dev', 'k8s/overlays/pro
 export function renderKustomization(dir: string): K8sObject[] {
   let out: string;
   try {
-    out = execFileSync('kubectl', ['kustomize', join(WORKSPACE_ROOT, dir)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    out = execFileSync('kubectl', ['kustomize', join(WORKSPACE_ROOT, dir)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (err) {
     const e = err as { code?: string; stderr?: string };
-    if (e.code === 'ENOENT') throw new Error('kubectl is not installed: it renders the kustomizations (`kubectl kustomize`)');
+    if (e.code === 'ENOENT')
+      throw new Error('kubectl is not installed: it renders the kustomizations (`kubectl kustomize`)');
     throw new Error(`kubectl kustomize ${dir} failed: ${e.stderr ?? String(err)}`);
   }
-  return parseAllDocuments(out).map((d) => d.toJSON() as K8sObject).filter((o) => o !== null);
+  return parseAllDocuments(out)
+    .map((d) => d.toJSON() as K8sObject)
+    .filter((o) => o !== null);
 }
 
 /** Kubernetes quantities as numbers: cores for CPU ("500m", "2"), bytes for memory ("512Mi", "2Gi"). */

@@ -18,7 +18,10 @@ export async function runProbe(args: string[], status: number): Promise<{ code: 
   try {
     const [cmd, ...rest] = args;
     if (cmd !== 'node') throw new Error(`health check runs ${cmd}, not node (the slim image has no curl)`);
-    const child = spawn(process.execPath, rest, { env: { PATH: process.env['PATH'] ?? '', PORT: String(port) }, stdio: 'ignore' });
+    const child = spawn(process.execPath, rest, {
+      env: { PATH: process.env['PATH'] ?? '', PORT: String(port) },
+      stdio: 'ignore',
+    });
     const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
     return { code, paths };
   } finally {

@@ -1,4 +1,12 @@
-import { ALL_IN_ONE, configClasses, configClassesOf, deployableApps, distributedApps, GATEWAY, services } from './workspace';
+import {
+  ALL_IN_ONE,
+  configClasses,
+  configClassesOf,
+  deployableApps,
+  distributedApps,
+  GATEWAY,
+  services,
+} from './workspace';
 
 // The deployment specs check "every discovered X has Y": an empty discovery would pass them all.
 describe('workspace discovery (the deployment specs are only as good as it is)', () => {
@@ -28,8 +36,14 @@ describe('workspace discovery (the deployment specs are only as good as it is)',
       expect.arrayContaining([
         { name: 'HubConfig', file: 'libs/config/src/hub-config.ts' },
         { name: 'GatewayConfig', file: expect.stringMatching(/^libs\/service-gateway\/src\/.*gateway\.config\.ts$/) },
-        { name: 'CredentialsConfig', file: expect.stringMatching(/^libs\/service-credentials\/src\/.*credentials\.config\.ts$/) },
-        { name: 'OrganizationsConfig', file: expect.stringMatching(/^libs\/service-organizations\/src\/.*organizations\.config\.ts$/) },
+        {
+          name: 'CredentialsConfig',
+          file: expect.stringMatching(/^libs\/service-credentials\/src\/.*credentials\.config\.ts$/),
+        },
+        {
+          name: 'OrganizationsConfig',
+          file: expect.stringMatching(/^libs\/service-organizations\/src\/.*organizations\.config\.ts$/),
+        },
       ]),
     );
     expect(new Set(found.map((c) => c.name)).size).toBe(found.length);

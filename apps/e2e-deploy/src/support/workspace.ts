@@ -22,7 +22,10 @@ export function deployableApps(): string[] {
 
 function isExample(app: string): boolean {
   const project = `apps/${app}/project.json`;
-  return repoExists(project) && (JSON.parse(repoFile(project)) as { tags?: string[] }).tags?.includes('type:example') === true;
+  return (
+    repoExists(project) &&
+    (JSON.parse(repoFile(project)) as { tags?: string[] }).tags?.includes('type:example') === true
+  );
 }
 
 /** Apps started by `runService(…)`: each owns a schema, migrates as a one-shot and answers RPC over NATS. */
@@ -50,14 +53,21 @@ export function configClasses(): ConfigClass[] {
     .flatMap((lib) => repoTree(`libs/${lib}/src`))
     .filter((f) => f.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(f));
   const base = sources.filter((f) => /^export class HubConfig\b/m.test(repoFile(f)));
-  if (base.length !== 1) throw new Error(`expected one file declaring class HubConfig under libs/*/src, found ${base.length}`);
+  if (base.length !== 1)
+    throw new Error(`expected one file declaring class HubConfig under libs/*/src, found ${base.length}`);
 
   const found: ConfigClass[] = [{ name: 'HubConfig', file: base[0] }];
   const candidates = sources
     .filter((f) => f.endsWith('.config.ts'))
-    .flatMap((file) => [...repoFile(file).matchAll(/\bclass\s+(\w+)\s+extends\s+(\w+)/g)].map((m) => ({ file, name: m[1], parent: m[2] })));
+    .flatMap((file) =>
+      [...repoFile(file).matchAll(/\bclass\s+(\w+)\s+extends\s+(\w+)/g)].map((m) => ({
+        file,
+        name: m[1],
+        parent: m[2],
+      })),
+    );
   // Until nothing new turns up, so `class A extends GatewayConfig` counts too.
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     const known = new Set(found.map((c) => c.name));
     const next = candidates.filter((c) => known.has(c.parent) && !known.has(c.name));
     found.push(...next.map(({ name, file }) => ({ name, file })));

@@ -23,7 +23,11 @@ export class PrivateNats {
 
   /** Starts the server on the same port and directory (JetStream keeps its streams there). */
   async up(): Promise<void> {
-    this.child = spawn('/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], { stdio: 'ignore' });
+    this.child = spawn(
+      '/usr/sbin/nats-server',
+      ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir],
+      { stdio: 'ignore' },
+    );
     const deadline = Date.now() + 10_000;
     while (!(await portOpen('127.0.0.1', this.port, 200))) {
       if (Date.now() > deadline) throw new Error(`nats-server did not listen on ${this.port}`);

@@ -34,7 +34,10 @@ export async function startTestHub(env: Record<string, string>, options: { liste
   const fastify = hub.app.getHttpAdapter().getInstance() as FastifyInstance;
   await fastify.ready();
   return {
-    hub, db, fastify, baseUrl,
+    hub,
+    db,
+    fastify,
+    baseUrl,
     async close() {
       await hub.app.close();
       await db.drop();

@@ -12,8 +12,12 @@ export async function hubStreams(prefix: string): Promise<NatsConnection> {
   const jsm = await nc.jetstreamManager();
   for (const area of ['events', 'audit', 'credentials', 'organizations', 'webhooks', 'deadletter', 'jobs']) {
     await jsm.streams.add({
-      name: names.stream(`HUB_${area.toUpperCase()}`), subjects: [names.subject(`hub.${area}.>`)],
-      retention: RetentionPolicy.Limits, storage: StorageType.Memory, max_age: nanos(3600_000), duplicate_window: nanos(120_000),
+      name: names.stream(`HUB_${area.toUpperCase()}`),
+      subjects: [names.subject(`hub.${area}.>`)],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.Memory,
+      max_age: nanos(3600_000),
+      duplicate_window: nanos(120_000),
     });
   }
   return nc;

@@ -1,7 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsBoolean, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Min,
-} from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Min } from 'class-validator';
 import { ORG_PLANS, REPO_TYPES, TOKEN_ROLES, type OrgPlan, type RepoType, type TokenRole } from '../enums';
 import { NAME_PATTERN, NAME_RULE, REPO_ID_PATTERN } from '../names';
 import { IsLabel, IsStringList } from '../validation';
@@ -20,7 +18,8 @@ export class AdminCreateUserDto {
   email!: string;
 
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional() @IsLabel({ minLength: 0, maxLength: 200 })
+  @IsOptional()
+  @IsLabel({ minLength: 0, maxLength: 200 })
   fullname?: string;
 }
 
@@ -30,7 +29,8 @@ export class AdminCreateTokenDto {
   role!: TokenRole;
 
   @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional() @IsLabel({ minLength: 1, maxLength: 100 })
+  @IsOptional()
+  @IsLabel({ minLength: 1, maxLength: 100 })
   displayName?: string;
 }
 
@@ -41,7 +41,8 @@ export class AdminCreateOrganizationDto {
   name!: string;
 
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional() @IsLabel({ minLength: 0, maxLength: 200 })
+  @IsOptional()
+  @IsLabel({ minLength: 0, maxLength: 200 })
   fullname?: string;
 
   @ApiProperty({ enum: ORG_PLANS })
@@ -81,7 +82,8 @@ export class AdminCreateRepoDto {
   private!: boolean;
 
   @ApiProperty({ minimum: 0, description: 'bytes used' })
-  @Min(0, { message: 'storage must not be negative' }) @IsInt({ message: 'storage must be an integer number of bytes' })
+  @Min(0, { message: 'storage must not be negative' })
+  @IsInt({ message: 'storage must be an integer number of bytes' })
   storage!: number;
 }
 

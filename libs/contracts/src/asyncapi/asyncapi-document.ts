@@ -28,7 +28,10 @@ export interface AsyncApiChannel {
   summary: string;
   description: string;
   parameters?: Record<string, { description: string; examples: string[] }>;
-  messages: Record<string, { name: string; title: string; contentType: string; headers: JsonSchema; payload: JsonSchema; examples: unknown[] }>;
+  messages: Record<
+    string,
+    { name: string; title: string; contentType: string; headers: JsonSchema; payload: JsonSchema; examples: unknown[] }
+  >;
   /** The stream that keeps it (without the bus prefix), the NATS filter, the contract status. */
   'x-hub-stream': string;
   'x-hub-filter': string;
@@ -42,7 +45,8 @@ const HEADERS: JsonSchema = {
   properties: {
     'Nats-Msg-Id': {
       type: 'string',
-      description: 'The event id (the outbox row id for events of the services): a repeat carries the same id. Key idempotency on it.',
+      description:
+        'The event id (the outbox row id for events of the services): a repeat carries the same id. Key idempotency on it.',
     },
   },
 };
@@ -63,24 +67,31 @@ const bareStream = (s: string): string => s.slice(streamName('').length);
 function streamOf(filter: string): string {
   for (const stream of Object.values(Streams)) {
     for (const pattern of stream.subjects.map(bare)) {
-      if (pattern === filter || (pattern.endsWith('>') && filter.startsWith(pattern.slice(0, -1)))) return bareStream(stream.name);
+      if (pattern === filter || (pattern.endsWith('>') && filter.startsWith(pattern.slice(0, -1))))
+        return bareStream(stream.name);
     }
   }
   return '';
 }
 
 function fallbackName(name: string): string {
-  return name.replace(/^hub\./, '').split(/[._-]/).map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  return name
+    .replace(/^hub\./, '')
+    .split(/[._-]/)
+    .map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join('');
 }
 
 function docFor(name: string, family: boolean): EventDoc {
-  return EVENT_DOCS[name] ?? {
-    name: fallbackName(name),
-    summary: `\`${name}${family ? '.<…>' : ''}\` (no description yet: add one to EVENT_DOCS in libs/contracts/src/asyncapi/event-docs.ts).`,
-    publishedBy: 'see docs/events.md',
-    example: {},
-    ...(family ? { suffix: { name: 'event', description: 'The rest of the subject.', example: 'example' } } : {}),
-  };
+  return (
+    EVENT_DOCS[name] ?? {
+      name: fallbackName(name),
+      summary: `\`${name}${family ? '.<…>' : ''}\` (no description yet: add one to EVENT_DOCS in libs/contracts/src/asyncapi/event-docs.ts).`,
+      publishedBy: 'see docs/events.md',
+      example: {},
+      ...(family ? { suffix: { name: 'event', description: 'The rest of the subject.', example: 'example' } } : {}),
+    }
+  );
 }
 
 function channel(name: string, family: boolean, classes: DeclaredEvent['payload'][]): [string, AsyncApiChannel] {
@@ -103,7 +114,14 @@ function channel(name: string, family: boolean, classes: DeclaredEvent['payload'
         contentType: 'application/json',
         headers: HEADERS,
         payload,
-        examples: [{ name: exampleSubject, summary: `on ${exampleSubject}`, headers: { 'Nats-Msg-Id': '6b0449ec7cfd14238e9fadcc' }, payload: doc.example }],
+        examples: [
+          {
+            name: exampleSubject,
+            summary: `on ${exampleSubject}`,
+            headers: { 'Nats-Msg-Id': '6b0449ec7cfd14238e9fadcc' },
+            payload: doc.example,
+          },
+        ],
       },
     },
     'x-hub-stream': streamOf(filter),
@@ -111,7 +129,8 @@ function channel(name: string, family: boolean, classes: DeclaredEvent['payload'
     'x-hub-payload-classes': sorted.map((c) => c.name),
     'x-hub-published-by': doc.publishedBy,
   };
-  if (family && doc.suffix) out.parameters = { [doc.suffix.name]: { description: doc.suffix.description, examples: [doc.suffix.example] } };
+  if (family && doc.suffix)
+    out.parameters = { [doc.suffix.name]: { description: doc.suffix.description, examples: [doc.suffix.example] } };
   if (doc.deprecated) out['x-hub-deprecated'] = doc.deprecated;
   return [doc.name, out];
 }

@@ -22,12 +22,15 @@ function exportedDescriptors(): { where: string; filter: string; payload: unknow
   const visit = (where: string, value: unknown): void => {
     if (!value || typeof value !== 'object') return;
     const v = value as Record<string, unknown>;
-    if (typeof v['pattern'] === 'string' && typeof v['payload'] === 'function') found.push({ where, filter: bare(v['pattern']), payload: v['payload'] });
-    else if (typeof v['subject'] === 'string' && typeof v['payload'] === 'function') found.push({ where, filter: bare(v['subject']), payload: v['payload'] });
+    if (typeof v['pattern'] === 'string' && typeof v['payload'] === 'function')
+      found.push({ where, filter: bare(v['pattern']), payload: v['payload'] });
+    else if (typeof v['subject'] === 'string' && typeof v['payload'] === 'function')
+      found.push({ where, filter: bare(v['subject']), payload: v['payload'] });
   };
   for (const [name, value] of Object.entries(contracts)) {
     visit(name, value);
-    if (value && typeof value === 'object') for (const [k, inner] of Object.entries(value)) visit(`${name}.${k}`, inner);
+    if (value && typeof value === 'object')
+      for (const [k, inner] of Object.entries(value)) visit(`${name}.${k}`, inner);
   }
   return found.filter((d) => d.filter.startsWith('hub.'));
 }
@@ -37,14 +40,25 @@ describe('the AsyncAPI document of the bus', () => {
     const { document, diagnostics } = await new Parser().parse(JSON.parse(JSON.stringify(doc)));
     const errors = diagnostics.filter((d) => d.severity === 0).map((d) => `${d.path.join('.')}: ${d.message}`);
     expect(errors).toEqual([]);
-    expect(document?.channels().all().map((c) => c.address()).sort()).toEqual(channels.map((c) => c.address).sort());
+    expect(
+      document
+        ?.channels()
+        .all()
+        .map((c) => c.address())
+        .sort(),
+    ).toEqual(channels.map((c) => c.address).sort());
   });
 
   it('has a channel for every event descriptor contracts exports, with each payload class', () => {
     const exported = exportedDescriptors();
     expect(exported.length).toBeGreaterThanOrEqual(10);
-    const missing = exported.filter((d) => !channels.some((c) => c['x-hub-filter'] === d.filter
-      && c['x-hub-payload-classes'].includes((d.payload as { name: string }).name)));
+    const missing = exported.filter(
+      (d) =>
+        !channels.some(
+          (c) =>
+            c['x-hub-filter'] === d.filter && c['x-hub-payload-classes'].includes((d.payload as { name: string }).name),
+        ),
+    );
     expect(missing.map((d) => `${d.where} (${d.filter})`)).toEqual([]);
     // And nothing declared is left out (descriptors built outside an exported constant too).
     for (const d of declaredEvents().filter((e) => e.name.startsWith('hub.'))) {
@@ -59,10 +73,16 @@ describe('the AsyncAPI document of the bus', () => {
       const message = Object.values(channel.messages)[0];
       const example = (message.examples[0] as { payload: Record<string, unknown> }).payload;
       // An entry in EVENT_DOCS, and a stream in Streams (libs/contracts/src/bus/events.ts) that keeps it.
-      expect({ id, summary: channel.summary.includes('no description yet'), stream: channel['x-hub-stream'] !== '' }).toEqual({ id, summary: false, stream: true });
+      expect({
+        id,
+        summary: channel.summary.includes('no description yet'),
+        stream: channel['x-hub-stream'] !== '',
+      }).toEqual({ id, summary: false, stream: true });
       expect({ id, schema: ajv.validate(message.payload, example) ? [] : ajv.errors }).toEqual({ id, schema: [] });
       for (const name of channel['x-hub-payload-classes']) {
-        const errors = validateSync(plainToInstance(classes.get(name) as new () => object, example), { forbidUnknownValues: false });
+        const errors = validateSync(plainToInstance(classes.get(name) as new () => object, example), {
+          forbidUnknownValues: false,
+        });
         expect({ id, name, errors: errors.map((e) => e.toString()) }).toEqual({ id, name, errors: [] });
       }
     }

@@ -29,7 +29,8 @@ const RULES: Record<string, Rule> = {
   isEmail: (s) => Object.assign(s, { type: 'string', format: 'email' }),
   isUrl: (s) => Object.assign(s, { type: 'string', format: 'uri' }),
   isUuid: (s) => Object.assign(s, { type: 'string', format: 'uuid' }),
-  isLength: (s, [min, max]) => Object.assign(s, { type: 'string', minLength: min, ...(max === undefined ? {} : { maxLength: max }) }),
+  isLength: (s, [min, max]) =>
+    Object.assign(s, { type: 'string', minLength: min, ...(max === undefined ? {} : { maxLength: max }) }),
   minLength: (s, [min]) => Object.assign(s, { type: 'string', minLength: min }),
   maxLength: (s, [max]) => Object.assign(s, { type: 'string', maxLength: max }),
   min: (s, [min]) => (s['minimum'] = min),
@@ -72,7 +73,12 @@ function orNull(schema: JsonSchema): JsonSchema {
   return { anyOf: [schema, { type: 'null' }] };
 }
 
-function propertySchema(target: new () => unknown, property: string, rules: ValidationMetadata[], depth: number): JsonSchema {
+function propertySchema(
+  target: new () => unknown,
+  property: string,
+  rules: ValidationMetadata[],
+  depth: number,
+): JsonSchema {
   const isArray = rules.some((r) => r.name === 'isArray' || r.each);
   const outer: JsonSchema = {};
   const inner: JsonSchema = {};

@@ -17,7 +17,9 @@ describe('the bus contract against the released one (decision 0701)', () => {
     const payload = current.channels['tokenRevoked'].messages['TokenRevoked'].payload;
     payload['required'] = (payload['required'] as string[]).filter((r) => r !== 'revokedAt');
     delete (payload['properties'] as Record<string, unknown>)['revokedAt'];
-    expect(breakingChanges(released(), current)).toEqual(['tokenRevoked.TokenRevoked.revokedAt: was required, is no longer (removed or made optional)']);
+    expect(breakingChanges(released(), current)).toEqual([
+      'tokenRevoked.TokenRevoked.revokedAt: was required, is no longer (removed or made optional)',
+    ]);
   });
 
   it('catches a nested required field removed, a type widened and a bound loosened', () => {
@@ -26,7 +28,10 @@ describe('the bus contract against the released one (decision 0701)', () => {
     const author = audit['author'];
     author['required'] = ['_id', 'type'];
     audit['organizationId'] = { type: ['string', 'null'], pattern: '^[0-9a-f]{24}$' };
-    const tokens = current.channels['tokenRevoked'].messages['TokenRevoked'].payload['properties'] as Record<string, JsonSchema>;
+    const tokens = current.channels['tokenRevoked'].messages['TokenRevoked'].payload['properties'] as Record<
+      string,
+      JsonSchema
+    >;
     tokens['tokenIds'] = { ...tokens['tokenIds'], maxItems: 5000 };
     expect(breakingChanges(released(), current)).toEqual([
       'audit.Audit.organizationId: type string became string|null',
@@ -52,14 +57,22 @@ describe('the bus contract against the released one (decision 0701)', () => {
     previous.channels['jobStatus']['x-hub-deprecated'] = { replacedBy: 'hub.v2.jobs.job.status', until: '2027-03-01' };
     const current = buildAsyncApiDocument();
     delete (current.channels as Record<string, unknown>)['jobStatus'];
-    expect(breakingChanges(previous, current, new Date('2027-02-28'))).toEqual(['channel jobStatus (hub.jobs.job.status) was removed before 2027-03-01']);
+    expect(breakingChanges(previous, current, new Date('2027-02-28'))).toEqual([
+      'channel jobStatus (hub.jobs.job.status) was removed before 2027-03-01',
+    ]);
     expect(breakingChanges(previous, current, new Date('2027-03-02'))).toEqual([]);
-    expect(breakingChanges(released(), current)).toEqual(['channel jobStatus (hub.jobs.job.status) was removed without a deprecation window']);
+    expect(breakingChanges(released(), current)).toEqual([
+      'channel jobStatus (hub.jobs.job.status) was removed without a deprecation window',
+    ]);
   });
 
   it('treats a changed pattern as breaking and a narrower one of two (allOf) as safe', () => {
-    expect(schemaBreaks({ type: 'string', pattern: '^a' }, { type: 'string', pattern: '^b' })).toEqual(['$: pattern changed from ^a to ^b']);
-    expect(schemaBreaks({ type: 'string', pattern: '^a' }, { allOf: [{ type: 'string', pattern: '^a' }, { minLength: 1 }] })).toEqual([]);
+    expect(schemaBreaks({ type: 'string', pattern: '^a' }, { type: 'string', pattern: '^b' })).toEqual([
+      '$: pattern changed from ^a to ^b',
+    ]);
+    expect(
+      schemaBreaks({ type: 'string', pattern: '^a' }, { allOf: [{ type: 'string', pattern: '^a' }, { minLength: 1 }] }),
+    ).toEqual([]);
     expect(schemaBreaks({ type: 'number' }, { type: 'integer' })).toEqual([]);
   });
 });

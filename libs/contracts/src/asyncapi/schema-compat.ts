@@ -13,17 +13,20 @@ export function schemaBreaks(previous: JsonSchema, current: JsonSchema, path = '
   const curAll = current['allOf'] as JsonSchema[] | undefined;
   if (curAll) {
     const results = curAll.map((c) => schemaBreaks(previous, c, path));
-    return results.some((r) => r.length === 0) ? [] : results[0] ?? [];
+    return results.some((r) => r.length === 0) ? [] : (results[0] ?? []);
   }
   const out: string[] = [];
   const prevTypes = typesOf(previous);
   const curTypes = typesOf(current);
   if (prevTypes) {
-    const widened = curTypes ? curTypes.filter((t) => !prevTypes.includes(t) && !(t === 'integer' && prevTypes.includes('number'))) : ['any'];
+    const widened = curTypes
+      ? curTypes.filter((t) => !prevTypes.includes(t) && !(t === 'integer' && prevTypes.includes('number')))
+      : ['any'];
     if (widened.length > 0) out.push(`${path}: type ${describe(prevTypes)} became ${describe(curTypes ?? ['any'])}`);
   }
   for (const key of ['pattern', 'format'] as const) {
-    if (previous[key] !== undefined && previous[key] !== current[key]) out.push(`${path}: ${key} changed from ${String(previous[key])} to ${String(current[key] ?? 'none')}`);
+    if (previous[key] !== undefined && previous[key] !== current[key])
+      out.push(`${path}: ${key} changed from ${String(previous[key])} to ${String(current[key] ?? 'none')}`);
   }
   for (const key of ['minLength', 'minimum', 'minItems'] as const) {
     const p = previous[key] as number | undefined;
@@ -35,7 +38,8 @@ export function schemaBreaks(previous: JsonSchema, current: JsonSchema, path = '
     const c = current[key] as number | undefined;
     if (p !== undefined && (c === undefined || c > p)) out.push(`${path}: ${key} raised from ${p} to ${c ?? 'none'}`);
   }
-  if (previous['additionalProperties'] === false && current['additionalProperties'] !== false) out.push(`${path}: now allows extra members`);
+  if (previous['additionalProperties'] === false && current['additionalProperties'] !== false)
+    out.push(`${path}: now allows extra members`);
   const prevRequired = (previous['required'] as string[] | undefined) ?? [];
   const curRequired = new Set((current['required'] as string[] | undefined) ?? []);
   for (const name of prevRequired) {
@@ -46,7 +50,8 @@ export function schemaBreaks(previous: JsonSchema, current: JsonSchema, path = '
   for (const [name, schema] of Object.entries(prevProps)) {
     if (curProps[name]) out.push(...schemaBreaks(schema, curProps[name], `${path}.${name}`));
   }
-  if (previous['items'] && current['items']) out.push(...schemaBreaks(previous['items'] as JsonSchema, current['items'] as JsonSchema, `${path}[]`));
+  if (previous['items'] && current['items'])
+    out.push(...schemaBreaks(previous['items'] as JsonSchema, current['items'] as JsonSchema, `${path}[]`));
   return out;
 }
 
@@ -54,7 +59,8 @@ function typesOf(schema: JsonSchema): string[] | undefined {
   const t = schema['type'];
   if (typeof t === 'string') return [t];
   if (Array.isArray(t)) return t as string[];
-  if (Array.isArray(schema['enum'])) return [...new Set((schema['enum'] as unknown[]).map((v) => (v === null ? 'null' : typeof v)))];
+  if (Array.isArray(schema['enum']))
+    return [...new Set((schema['enum'] as unknown[]).map((v) => (v === null ? 'null' : typeof v)))];
   return undefined;
 }
 
@@ -63,13 +69,16 @@ function describe(types: string[]): string {
 }
 
 interface DocumentLike {
-  channels: Record<string, {
-    address: string;
-    messages: Record<string, { payload: JsonSchema }>;
-    'x-hub-filter'?: string;
-    'x-hub-stream'?: string;
-    'x-hub-deprecated'?: { replacedBy: string; until: string };
-  }>;
+  channels: Record<
+    string,
+    {
+      address: string;
+      messages: Record<string, { payload: JsonSchema }>;
+      'x-hub-filter'?: string;
+      'x-hub-stream'?: string;
+      'x-hub-deprecated'?: { replacedBy: string; until: string };
+    }
+  >;
 }
 
 /**
@@ -84,12 +93,15 @@ export function breakingChanges(previous: DocumentLike, current: DocumentLike, n
     const deprecation = prev['x-hub-deprecated'];
     if (!cur) {
       if (!deprecation || now < new Date(deprecation.until)) {
-        out.push(`channel ${id} (${prev.address}) was removed${deprecation ? ` before ${deprecation.until}` : ' without a deprecation window'}`);
+        out.push(
+          `channel ${id} (${prev.address}) was removed${deprecation ? ` before ${deprecation.until}` : ' without a deprecation window'}`,
+        );
       }
       continue;
     }
     for (const key of ['address', 'x-hub-filter', 'x-hub-stream'] as const) {
-      if (prev[key] !== cur[key]) out.push(`channel ${id}: ${key} changed from ${String(prev[key])} to ${String(cur[key])}`);
+      if (prev[key] !== cur[key])
+        out.push(`channel ${id}: ${key} changed from ${String(prev[key])} to ${String(cur[key])}`);
     }
     for (const [name, message] of Object.entries(prev.messages)) {
       const next = cur.messages[name];

@@ -18,12 +18,16 @@ function sources(dir: string): string[] {
 
 /** `CredentialsRpc.VerifyToken`-style references in a service lib's code, as subjects. */
 function rpcSubjectsNamedIn(lib: string): Set<string> {
-  const groups = Object.entries(contracts).filter(([name]) => /Rpc$/.test(name)) as [string, Record<string, RpcDescriptor<unknown, unknown>>][];
+  const groups = Object.entries(contracts).filter(([name]) => /Rpc$/.test(name)) as [
+    string,
+    Record<string, RpcDescriptor<unknown, unknown>>,
+  ][];
   const found = new Set<string>();
   for (const file of sources(resolve(ROOT, 'libs', lib, 'src'))) {
     const text = readFileSync(file, 'utf8');
     for (const [group, members] of groups) {
-      for (const [key, d] of Object.entries(members)) if (new RegExp(`\\b${group}\\.${key}\\b`).test(text)) found.add(d.subject);
+      for (const [key, d] of Object.entries(members))
+        if (new RegExp(`\\b${group}\\.${key}\\b`).test(text)) found.add(d.subject);
     }
   }
   return found;
@@ -35,22 +39,30 @@ describe('bus access (decision 0013)', () => {
     const named = rpcSubjectsNamedIn(`service-${service}`);
     const handles = access.handles.map((r) => r.subject);
     const calls = access.calls.map((r) => r.subject);
-    expect({ service, missing: [...named].filter((s) => !handles.includes(s) && !calls.includes(s)).sort() }).toEqual({ service, missing: [] });
+    expect({ service, missing: [...named].filter((s) => !handles.includes(s) && !calls.includes(s)).sort() }).toEqual({
+      service,
+      missing: [],
+    });
     expect({ service, unused: calls.filter((s) => !named.has(s)).sort() }).toEqual({ service, unused: [] });
   });
 
   it('lets only the credentials service answer credentials.*, and nobody but organizations publish audit or hub events besides their owners', () => {
     const users = natsPermissionsByUser();
-    const subscribers = Object.entries(users).filter(([, p]) => p.subscribe.allow.some((s) => s.startsWith('credentials.'))).map(([u]) => u);
+    const subscribers = Object.entries(users)
+      .filter(([, p]) => p.subscribe.allow.some((s) => s.startsWith('credentials.')))
+      .map(([u]) => u);
     expect(subscribers.sort()).toEqual(['credentials', 'hub']);
     expect(users['gateway']?.publish.allow.filter((s) => /^hub\.(audit|events)\b/.test(s))).toEqual([]);
     expect(users['webhooks']?.publish.allow).not.toContain('credentials.token.create');
     for (const [user, p] of Object.entries(users)) {
-      expect({ user, wildcard: [...p.publish.allow, ...p.subscribe.allow].filter((s) => s === '>' || s === '_INBOX.>') }).toEqual({ user, wildcard: [] });
+      expect({
+        user,
+        wildcard: [...p.publish.allow, ...p.subscribe.allow].filter((s) => s === '>' || s === '_INBOX.>'),
+      }).toEqual({ user, wildcard: [] });
     }
   });
 
-  it('keeps other teams\' subscribers away from RPCs and from the services\' durables', () => {
+  it("keeps other teams' subscribers away from RPCs and from the services' durables", () => {
     const p = natsPermissionsByUser()['subscriber'];
     expect(p?.publish.allow.filter((s) => !s.startsWith('$JS.') && s !== 'hub.deadletter.>')).toEqual([]);
     expect(p?.publish.deny).toContain('$JS.API.CONSUMER.MSG.NEXT.HUB_EVENTS.webhooks-repo');

@@ -8,7 +8,15 @@ import { NotificationsRpc } from './notifications-rpc';
 import { PaperEvents } from './paper-events';
 import { RepoEvents } from './repo-events';
 import {
-  AuditRpc, CredentialsRpc, HubEventsRpc, McpRpc, OrganizationsRpc, PapersRpc, RepositoriesRpc, ResourceGroupsRpc, ScimRpc,
+  AuditRpc,
+  CredentialsRpc,
+  HubEventsRpc,
+  McpRpc,
+  OrganizationsRpc,
+  PapersRpc,
+  RepositoriesRpc,
+  ResourceGroupsRpc,
+  ScimRpc,
 } from './rpc';
 
 type AnyRpc = RpcDescriptor<unknown, unknown>;
@@ -56,8 +64,12 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
       ...all(ResourceGroupsRpc).filter((r) => r !== ResourceGroupsRpc.Get),
       ...rpcs(NotificationsRpc, WebhooksRpc, ScheduledJobsRpc),
       ...all(JobsRpc).filter((r) => r !== JobsRpc.Spec),
-      CredentialsRpc.CreateUser, CredentialsRpc.GetUser, CredentialsRpc.CreateToken, CredentialsRpc.VerifyToken,
-      CredentialsRpc.RevokeLeaked, CredentialsRpc.RevokeForOrg,
+      CredentialsRpc.CreateUser,
+      CredentialsRpc.GetUser,
+      CredentialsRpc.CreateToken,
+      CredentialsRpc.VerifyToken,
+      CredentialsRpc.RevokeLeaked,
+      CredentialsRpc.RevokeForOrg,
     ],
     publishes: [],
     listens: [Events.TokenRevoked, Events.MembershipChanged, Events.InboxChanged],
@@ -71,7 +83,16 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
     consumes: [],
   },
   organizations: {
-    handles: rpcs(OrganizationsRpc, RepositoriesRpc, AuditRpc, ResourceGroupsRpc, PapersRpc, McpRpc, ScimRpc, HubEventsRpc),
+    handles: rpcs(
+      OrganizationsRpc,
+      RepositoriesRpc,
+      AuditRpc,
+      ResourceGroupsRpc,
+      PapersRpc,
+      McpRpc,
+      ScimRpc,
+      HubEventsRpc,
+    ),
     calls: [CredentialsRpc.ProvisionUser, CredentialsRpc.ReserveName, CredentialsRpc.ReleaseName],
     // hub.events.>: the admin API's "publish a hub event" (HubEventsRpc.Publish).
     publishes: [Events.MembershipChanged, Events.Audit, Events.Hub],
@@ -119,8 +140,11 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
 export function unionAccess(accesses: readonly BusAccess[]): BusAccess {
   const merge = <T>(pick: (a: BusAccess) => readonly T[]): T[] => [...new Set(accesses.flatMap(pick))];
   return {
-    handles: merge((a) => a.handles), calls: merge((a) => a.calls), publishes: merge((a) => a.publishes),
-    listens: merge((a) => a.listens), consumes: merge((a) => a.consumes),
+    handles: merge((a) => a.handles),
+    calls: merge((a) => a.calls),
+    publishes: merge((a) => a.publishes),
+    listens: merge((a) => a.listens),
+    consumes: merge((a) => a.consumes),
   };
 }
 

@@ -10,7 +10,11 @@ export const SYSTEM_AUTHOR_ID = '000000000000000000000000';
  * the system): every service builds its audit events here and adds them to its outbox.
  */
 export function auditEvent(
-  ctx: RequestContext, org: { id: string; name: string }, type: AuditEventType, message: string, data?: unknown,
+  ctx: RequestContext,
+  org: { id: string; name: string },
+  type: AuditEventType,
+  message: string,
+  data?: unknown,
 ): AuditEventMessage {
   return {
     type,

@@ -29,8 +29,14 @@ const OBJECT_ID = /^[0-9a-f]{24}$/;
 const ROLES: ReadonlySet<string> = new Set(TOKEN_ROLES);
 
 type Check = (v: unknown) => boolean;
-const isString = (max: number): Check => (v) => typeof v === 'string' && v.length > 0 && v.length <= max;
-const matches = (re: RegExp): Check => (v) => typeof v === 'string' && re.test(v);
+const isString =
+  (max: number): Check =>
+  (v) =>
+    typeof v === 'string' && v.length > 0 && v.length <= max;
+const matches =
+  (re: RegExp): Check =>
+  (v) =>
+    typeof v === 'string' && re.test(v);
 
 /** Each optional field with its rule and the message naming it. */
 const OPTIONAL: ReadonlyArray<[keyof RequestContext, Check, string]> = [
@@ -39,7 +45,11 @@ const OPTIONAL: ReadonlyArray<[keyof RequestContext, Check, string]> = [
   ['tokenId', matches(OBJECT_ID), 'ctx.tokenId must be a 24-character hex id'],
   ['tokenRole', (v) => typeof v === 'string' && ROLES.has(v), `ctx.tokenRole must be one of ${TOKEN_ROLES.join(', ')}`],
   ['ip', isString(MAX_IP_LENGTH), `ctx.ip must be a string of 1..${MAX_IP_LENGTH} characters`],
-  ['userAgent', (v) => typeof v === 'string' && v.length <= MAX_USER_AGENT_LENGTH, `ctx.userAgent must be a string of at most ${MAX_USER_AGENT_LENGTH} characters`],
+  [
+    'userAgent',
+    (v) => typeof v === 'string' && v.length <= MAX_USER_AGENT_LENGTH,
+    `ctx.userAgent must be a string of at most ${MAX_USER_AGENT_LENGTH} characters`,
+  ],
   ['admin', (v) => typeof v === 'boolean', 'ctx.admin must be a boolean'],
 ];
 

@@ -40,7 +40,8 @@ export interface DeclaredEvent {
 const declared: DeclaredEvent[] = [];
 
 function declare(entry: DeclaredEvent): void {
-  if (!declared.some((d) => d.name === entry.name && d.family === entry.family && d.payload === entry.payload)) declared.push(entry);
+  if (!declared.some((d) => d.name === entry.name && d.family === entry.family && d.payload === entry.payload))
+    declared.push(entry);
 }
 
 export function declaredEvents(): readonly DeclaredEvent[] {

@@ -1,6 +1,16 @@
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Min, ValidateNested,
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Min,
+  ValidateNested,
 } from 'class-validator';
 import { AUDIT_EVENT_TYPES, type AuditEventType, TOKEN_ROLES, type TokenRole } from '../enums';
 import { JobStatusEvent } from '../jobs/jobs-rpc.dto';
@@ -10,11 +20,14 @@ import { streamName, subject } from './prefix';
 
 /** `hub.credentials.token.revoked`: these tokens stopped working (everywhere, or in one organization). */
 export class TokenRevokedEvent {
-  @IsArray() @ArrayMaxSize(1000) @Matches(OBJECT_ID_PATTERN, { each: true })
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @Matches(OBJECT_ID_PATTERN, { each: true })
   tokenIds!: string[];
 
   /** Set when the revocation is scoped to one organization only. */
-  @IsOptional() @Matches(OBJECT_ID_PATTERN)
+  @IsOptional()
+  @Matches(OBJECT_ID_PATTERN)
   organizationId?: string;
 
   @IsISO8601()
@@ -26,7 +39,8 @@ export class MembershipChangedEvent {
   @Matches(OBJECT_ID_PATTERN)
   organizationId!: string;
 
-  @IsArray() @Matches(OBJECT_ID_PATTERN, { each: true })
+  @IsArray()
+  @Matches(OBJECT_ID_PATTERN, { each: true })
   userIds!: string[];
 }
 
@@ -36,12 +50,15 @@ export class MembershipChangedEvent {
  * message: a larger change is several messages.
  */
 export class InboxChangedEvent {
-  @IsArray() @ArrayMaxSize(1000) @Matches(OBJECT_ID_PATTERN, { each: true })
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @Matches(OBJECT_ID_PATTERN, { each: true })
   userIds!: string[];
 }
 
 export class AuditAuthor {
-  @IsString() @Length(1, 24)
+  @IsString()
+  @Length(1, 24)
   _id!: string;
 
   @IsString()
@@ -55,7 +72,8 @@ export class AuditToken {
   @Matches(OBJECT_ID_PATTERN)
   id!: string;
 
-  @IsOptional() @IsIn(TOKEN_ROLES)
+  @IsOptional()
+  @IsIn(TOKEN_ROLES)
   role?: TokenRole;
 }
 
@@ -79,16 +97,21 @@ export class AuditEventMessage {
   @IsISO8601()
   createdAt!: string;
 
-  @ValidateNested() @Type(() => AuditAuthor)
+  @ValidateNested()
+  @Type(() => AuditAuthor)
   author!: AuditAuthor;
 
-  @IsOptional() @ValidateNested() @Type(() => AuditToken)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AuditToken)
   token?: AuditToken;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   ip?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   userAgent?: string;
 }
 
@@ -111,7 +134,8 @@ export class DeadLetterMessage {
   @IsString()
   subject!: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   msgId?: string;
 
   @IsIn(['invalid', 'failed'])
@@ -125,7 +149,8 @@ export class DeadLetterMessage {
   @IsString()
   consumer!: string;
 
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   deliveryCount!: number;
 
   /** The payload as received (the raw text when it was not JSON). */

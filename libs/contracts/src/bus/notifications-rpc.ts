@@ -1,6 +1,13 @@
 import {
-  type BulkNotificationsResult, BulkNotificationsRpc, ListNotificationsRpc, type NotificationSettingsView, type NotificationsPage,
-  OwnSettingsRpc, UpdateNotificationSettingsDto, UpdateWatchDto, type WatchListView,
+  type BulkNotificationsResult,
+  BulkNotificationsRpc,
+  ListNotificationsRpc,
+  type NotificationSettingsView,
+  type NotificationsPage,
+  OwnSettingsRpc,
+  UpdateNotificationSettingsDto,
+  UpdateWatchDto,
+  type WatchListView,
 } from '../notifications';
 import { rpc } from './descriptors';
 
@@ -10,7 +17,10 @@ export const NotificationsRpc = {
   Mark: rpc<BulkNotificationsRpc, BulkNotificationsResult>('notifications.inbox.mark', BulkNotificationsRpc),
   Delete: rpc<BulkNotificationsRpc, BulkNotificationsResult>('notifications.inbox.delete', BulkNotificationsRpc),
   GetSettings: rpc<OwnSettingsRpc, NotificationSettingsView>('notifications.settings.get', OwnSettingsRpc),
-  UpdateSettings: rpc<UpdateNotificationSettingsDto, NotificationSettingsView>('notifications.settings.update', UpdateNotificationSettingsDto),
+  UpdateSettings: rpc<UpdateNotificationSettingsDto, NotificationSettingsView>(
+    'notifications.settings.update',
+    UpdateNotificationSettingsDto,
+  ),
   GetWatch: rpc<OwnSettingsRpc, WatchListView>('notifications.watch.get', OwnSettingsRpc),
   UpdateWatch: rpc<UpdateWatchDto, WatchListView>('notifications.watch.update', UpdateWatchDto),
 } as const;

@@ -9,8 +9,11 @@ import { event } from './descriptors';
  * is another subject with another payload, read by notifications.
  */
 export class PaperRecordEventPayload {
-  @ValidateNested() @Type(() => AdminCreatePaperDto)
+  @ValidateNested()
+  @Type(() => AdminCreatePaperDto)
   paper!: AdminCreatePaperDto;
 }
 
-export const PaperEvents = { Create: event<PaperRecordEventPayload>('hub.events.paper.create', PaperRecordEventPayload) } as const;
+export const PaperEvents = {
+  Create: event<PaperRecordEventPayload>('hub.events.paper.create', PaperRecordEventPayload),
+} as const;

@@ -6,7 +6,8 @@ import { eventFamily } from './descriptors';
 
 /** The catalogue keeps only repository ids the hub could have made (owner and name rules). */
 export class RepoEventRepo extends WebhookPayloadRepo {
-  @Matches(REPO_ID_PATTERN, { message: 'repo.name must be owner/name' }) @IsString({ message: 'repo.name must be owner/name' })
+  @Matches(REPO_ID_PATTERN, { message: 'repo.name must be owner/name' })
+  @IsString({ message: 'repo.name must be owner/name' })
   declare name: string;
 }
 
@@ -16,7 +17,9 @@ export class RepoEventRepo extends WebhookPayloadRepo {
  * released bus contract already had for this channel (docs/asyncapi/released.json, decision 0701).
  */
 export class RepoEventPayload extends WebhookPayloadV3 {
-  @IsObject() @ValidateNested() @Type(() => RepoEventRepo)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RepoEventRepo)
   declare repo: RepoEventRepo;
 }
 

@@ -1,18 +1,62 @@
 import { AdminCreateUserDto, AdminPublishEventDto } from '../admin';
 import {
-  type AuthInfo, type CreatedToken, CreateTokenRpc, GetUserRpc, type OrgRevocationView, type ProvisionedUser, ProvisionUserRpc, RevokeMemberTokenRpc,
-  ReleaseNameRpc, ReserveNameRpc, RevokeLeakedRpc, type UserView, VerifyTokenRpc,
+  type AuthInfo,
+  type CreatedToken,
+  CreateTokenRpc,
+  GetUserRpc,
+  type OrgRevocationView,
+  type ProvisionedUser,
+  ProvisionUserRpc,
+  RevokeMemberTokenRpc,
+  ReleaseNameRpc,
+  ReserveNameRpc,
+  RevokeLeakedRpc,
+  type UserView,
+  VerifyTokenRpc,
 } from '../credentials';
 import {
-  AddMemberRpc, CreateOrganizationRpc, GetAccessRpc, ListForUserRpc, type MemberView, type OrganizationAccess,
-  OrganizationRefRpc, type OrganizationView, type UserMembership,
-  AdminCreatePaperDto, ClaimPaperRpc, type ClaimPaperView, type McpSettingsView, McpUserRpc, type PaperView, SetMcpSettingsRpc,
-  AddResourceGroupReposRpc, AddResourceGroupUsersRpc, CreateResourceGroupRpc, type ResourceGroupView, UpdateResourceGroupRpc,
-  ChangeRoleRpc, MemberRefRpc, RemoveResourceGroupUserRpc, ResourceGroupRefRpc,
-  type AuditPage, AuditPageRpc, ListRepositoriesRpc, type RepoUsagePage, type RepoUsageView, UpsertRepositoryRpc,
+  AddMemberRpc,
+  CreateOrganizationRpc,
+  GetAccessRpc,
+  ListForUserRpc,
+  type MemberView,
+  type OrganizationAccess,
+  OrganizationRefRpc,
+  type OrganizationView,
+  type UserMembership,
+  AdminCreatePaperDto,
+  ClaimPaperRpc,
+  type ClaimPaperView,
+  type McpSettingsView,
+  McpUserRpc,
+  type PaperView,
+  SetMcpSettingsRpc,
+  AddResourceGroupReposRpc,
+  AddResourceGroupUsersRpc,
+  CreateResourceGroupRpc,
+  type ResourceGroupView,
+  UpdateResourceGroupRpc,
+  ChangeRoleRpc,
+  MemberRefRpc,
+  RemoveResourceGroupUserRpc,
+  ResourceGroupRefRpc,
+  type AuditPage,
+  AuditPageRpc,
+  ListRepositoriesRpc,
+  type RepoUsagePage,
+  type RepoUsageView,
+  UpsertRepositoryRpc,
 } from '../organizations';
 import {
-  type ScimDeleted, type ScimGroupRecord, ScimLinkRpc, ScimListRpc, type ScimPage, ScimPatchRpc, ScimResourceRpc, type ScimUserRecord, ScimWriteRpc,
+  type ScimDeleted,
+  type ScimGroupRecord,
+  ScimLinkRpc,
+  ScimListRpc,
+  type ScimPage,
+  ScimPatchRpc,
+  ScimResourceRpc,
+  type ScimUserRecord,
+  ScimWriteRpc,
 } from '../scim';
 import { rpc } from './descriptors';
 
@@ -56,10 +100,19 @@ export const AuditRpc = {
 /** Resource groups of an organization (spec 2.8): created and filled by the admin API, renamed by org admins. */
 export const ResourceGroupsRpc = {
   Create: rpc<CreateResourceGroupRpc, ResourceGroupView>('organizations.resource-group.create', CreateResourceGroupRpc),
-  AddUsers: rpc<AddResourceGroupUsersRpc, ResourceGroupView>('organizations.resource-group.add-users', AddResourceGroupUsersRpc),
-  AddRepos: rpc<AddResourceGroupReposRpc, ResourceGroupView>('organizations.resource-group.add-repos', AddResourceGroupReposRpc),
+  AddUsers: rpc<AddResourceGroupUsersRpc, ResourceGroupView>(
+    'organizations.resource-group.add-users',
+    AddResourceGroupUsersRpc,
+  ),
+  AddRepos: rpc<AddResourceGroupReposRpc, ResourceGroupView>(
+    'organizations.resource-group.add-repos',
+    AddResourceGroupReposRpc,
+  ),
   Update: rpc<UpdateResourceGroupRpc, ResourceGroupView>('organizations.resource-group.update', UpdateResourceGroupRpc),
-  RemoveUser: rpc<RemoveResourceGroupUserRpc, ResourceGroupView>('organizations.resource-group.remove-user', RemoveResourceGroupUserRpc),
+  RemoveUser: rpc<RemoveResourceGroupUserRpc, ResourceGroupView>(
+    'organizations.resource-group.remove-user',
+    RemoveResourceGroupUserRpc,
+  ),
   /** The group, only if it belongs to the organization (404 otherwise): the jobs service checks a job's resourceGroupId with it. */
   Get: rpc<ResourceGroupRefRpc, ResourceGroupView>('organizations.resource-group.get', ResourceGroupRefRpc),
 } as const;
@@ -98,5 +151,8 @@ export const ScimRpc = {
  * publishes it, so the gateway holds no right to publish on `hub.events.>` (decision 0013).
  */
 export const HubEventsRpc = {
-  Publish: rpc<AdminPublishEventDto, { subject: string; id: string }>('organizations.hub-event.publish', AdminPublishEventDto),
+  Publish: rpc<AdminPublishEventDto, { subject: string; id: string }>(
+    'organizations.hub-event.publish',
+    AdminPublishEventDto,
+  ),
 } as const;

@@ -13,18 +13,21 @@ export class VerifyTokenRpc {
 }
 
 export class GetUserRpc {
-  @IsString() @Matches(NAME_PATTERN, { message: 'name is not a valid user name' })
+  @IsString()
+  @Matches(NAME_PATTERN, { message: 'name is not a valid user name' })
   name!: string;
 }
 
 export class CreateTokenRpc {
-  @IsString() @Matches(NAME_PATTERN, { message: 'user is not a valid user name' })
+  @IsString()
+  @Matches(NAME_PATTERN, { message: 'user is not a valid user name' })
   user!: string;
 
   @IsIn(TOKEN_ROLES)
   role!: TokenRole;
 
-  @IsOptional() @IsLabel({ minLength: 1, maxLength: 100 })
+  @IsOptional()
+  @IsLabel({ minLength: 1, maxLength: 100 })
   displayName?: string;
 }
 
@@ -33,10 +36,13 @@ export class CreateTokenRpc {
  * organization: the token by raw value or by id, exactly one of the two.
  */
 export class RevokeMemberTokenRpc {
-  @IsOptional() @Length(1, 200) @IsString()
+  @IsOptional()
+  @Length(1, 200)
+  @IsString()
   token?: string;
 
-  @IsOptional() @Matches(OBJECT_ID_PATTERN, { message: 'tokenId must be a 24-character hexadecimal id' })
+  @IsOptional()
+  @Matches(OBJECT_ID_PATTERN, { message: 'tokenId must be a 24-character hexadecimal id' })
   tokenId?: string;
 
   @Matches(OBJECT_ID_PATTERN)
@@ -59,7 +65,11 @@ export class RevokeForOrgRpc {
 }
 
 export class RevokeLeakedRpc {
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(1000) @IsString({ each: true }) @Length(1, 200, { each: true })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  @Length(1, 200, { each: true })
   credentials!: string[];
 }
 
@@ -68,18 +78,24 @@ export class RevokeLeakedRpc {
  * organization, its hub name derived from the identity provider's userName. Never an existing user.
  */
 export class ProvisionUserRpc {
-  @IsString() @Matches(OBJECT_ID_PATTERN, { message: 'organizationId must be an object id' })
+  @IsString()
+  @Matches(OBJECT_ID_PATTERN, { message: 'organizationId must be an object id' })
   organizationId!: string;
 
-  @IsString() @Matches(NAME_PATTERN, { message: 'organization is not a valid organization name' })
+  @IsString()
+  @Matches(NAME_PATTERN, { message: 'organization is not a valid organization name' })
   organization!: string;
 
-  @IsString() @Length(1, 256)
+  @IsString()
+  @Length(1, 256)
   userName!: string;
 
-  @IsOptional() @IsString() @Length(3, 254)
+  @IsOptional()
+  @IsString()
+  @Length(3, 254)
   email?: string;
 
-  @IsOptional() @IsLabel({ minLength: 0, maxLength: 200 })
+  @IsOptional()
+  @IsLabel({ minLength: 0, maxLength: 200 })
   fullname?: string;
 }

@@ -5,7 +5,12 @@ import { IsStringList } from '../validation';
 
 /** Spec 4.2: POST /api/credentials/revoke. */
 export class RevokeCredentialsDto {
-  @ApiProperty({ type: [String], minItems: 1, maxItems: 1000, description: 'raw access token values, 1..200 characters each' })
+  @ApiProperty({
+    type: [String],
+    minItems: 1,
+    maxItems: 1000,
+    description: 'raw access token values, 1..200 characters each',
+  })
   @IsStringList({ minItems: 1, maxItems: 1000, minLength: 1, maxLength: 200 })
   credentials!: string[];
 }

@@ -7,7 +7,13 @@ export type WatchedType = (typeof WATCHED_TYPES)[number];
 export const WEBHOOK_DOMAINS = ['repo', 'discussion'] as const;
 export type WebhookDomain = (typeof WEBHOOK_DOMAINS)[number];
 
-export const WEBHOOK_EVENT_SCOPES = ['repo', 'repo.content', 'repo.config', 'discussion', 'discussion.comment'] as const;
+export const WEBHOOK_EVENT_SCOPES = [
+  'repo',
+  'repo.content',
+  'repo.config',
+  'discussion',
+  'discussion.comment',
+] as const;
 export type WebhookEventScope = (typeof WEBHOOK_EVENT_SCOPES)[number];
 
 export const DISCUSSION_STATUSES = ['draft', 'open', 'closed', 'merged'] as const;

@@ -11,9 +11,21 @@ export interface JobHardware {
   usdPerHour: number;
 }
 
-const nv = (model: string, count: number, vramGb: number): JobHardware['gpu'] => ({ model, count, vramGb, manufacturer: 'Nvidia', type: 'gpu' });
-const row = (name: JobFlavor, prettyName: string, vcpu: number, ramGb: number, usdPerHour: number, gpu?: JobHardware['gpu']): JobHardware =>
-  ({ name, prettyName, vcpu, ramGb, usdPerHour, gpu });
+const nv = (model: string, count: number, vramGb: number): JobHardware['gpu'] => ({
+  model,
+  count,
+  vramGb,
+  manufacturer: 'Nvidia',
+  type: 'gpu',
+});
+const row = (
+  name: JobFlavor,
+  prettyName: string,
+  vcpu: number,
+  ramGb: number,
+  usdPerHour: number,
+  gpu?: JobHardware['gpu'],
+): JobHardware => ({ name, prettyName, vcpu, ramGb, usdPerHour, gpu });
 
 export const JOB_HARDWARE: readonly JobHardware[] = [
   row('cpu-basic', 'CPU basic', 2, 16, 0.01),
@@ -44,7 +56,13 @@ export const JOB_HARDWARE: readonly JobHardware[] = [
   row('rtx-pro-6000x2', '2x Nvidia RTX PRO 6000', 46, 512, 5.4, nv('RTX PRO 6000', 2, 192)),
   row('rtx-pro-6000x4', '4x Nvidia RTX PRO 6000', 92, 1024, 10.8, nv('RTX PRO 6000', 4, 384)),
   row('rtx-pro-6000x8', '8x Nvidia RTX PRO 6000', 184, 2048, 21.6, nv('RTX PRO 6000', 8, 768)),
-  row('inf2x6', 'AWS Inferentia2 x6', 24, 384, 4.5, { model: 'Inferentia2', count: 6, vramGb: 192, manufacturer: 'AWS', type: 'neuron' }),
+  row('inf2x6', 'AWS Inferentia2 x6', 24, 384, 4.5, {
+    model: 'Inferentia2',
+    count: 6,
+    vramGb: 192,
+    manufacturer: 'AWS',
+    type: 'neuron',
+  }),
 ];
 
 export function hardwareOf(flavor: JobFlavor): JobHardware {

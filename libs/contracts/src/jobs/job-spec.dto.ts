@@ -13,7 +13,8 @@ export class JobSpecRpc {
   @Matches(OBJECT_ID_PATTERN, { message: 'jobSourceId must be a 24-character hex id' })
   jobId!: string;
 
-  @ValidateNested() @Type(() => JobUserRef)
+  @ValidateNested()
+  @Type(() => JobUserRef)
   reader!: JobUserRef;
 }
 

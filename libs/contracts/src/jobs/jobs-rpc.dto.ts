@@ -1,6 +1,17 @@
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested,
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
 } from 'class-validator';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
 import { CreateJobDto, IsJobLabels, JOB_ENV_KEY, JOB_LIMITS } from './create-job.dto';
@@ -11,10 +22,13 @@ export class JobInitiatorRef {
   @IsIn(JOB_INITIATOR_TYPES)
   type!: (typeof JOB_INITIATOR_TYPES)[number];
 
-  @IsString() @Length(1, 100)
+  @IsString()
+  @Length(1, 100)
   id!: string;
 
-  @IsOptional() @IsString() @Length(1, 100)
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
   name?: string;
 }
 
@@ -33,7 +47,8 @@ export class JobUserRef {
   @Matches(OBJECT_ID_PATTERN)
   id!: string;
 
-  @IsString() @Length(1, 100)
+  @IsString()
+  @Length(1, 100)
   name!: string;
 }
 
@@ -46,20 +61,27 @@ export class CreateJobRpc {
   @Matches(NAME_PATTERN)
   namespace!: string;
 
-  @ValidateNested() @Type(() => CreateJobDto)
+  @ValidateNested()
+  @Type(() => CreateJobDto)
   spec!: CreateJobDto;
 
-  @ValidateNested() @Type(() => JobInitiatorRef)
+  @ValidateNested()
+  @Type(() => JobInitiatorRef)
   initiator!: JobInitiatorRef;
 
-  @IsOptional() @IsStringMap({ key: JOB_ENV_KEY, maxEntries: JOB_LIMITS.mapEntries, maxValueLength: JOB_LIMITS.valueLength * 16 })
+  @IsOptional()
+  @IsStringMap({ key: JOB_ENV_KEY, maxEntries: JOB_LIMITS.mapEntries, maxValueLength: JOB_LIMITS.valueLength * 16 })
   environment?: Record<string, string>;
 
   /** Who owns the namespace; absent: the namespace is taken as a user of that name (webhook callers know no more). */
-  @IsOptional() @ValidateNested() @Type(() => JobOwnerRef)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => JobOwnerRef)
   owner?: JobOwnerRef;
 
-  @IsOptional() @ValidateNested() @Type(() => JobUserRef)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => JobUserRef)
   createdBy?: JobUserRef;
 }
 
@@ -72,7 +94,8 @@ export class JobRefRpc {
 }
 
 export class DuplicateJobRpc extends JobRefRpc {
-  @ValidateNested() @Type(() => JobUserRef)
+  @ValidateNested()
+  @Type(() => JobUserRef)
   createdBy!: JobUserRef;
 }
 
@@ -80,18 +103,25 @@ export class ListJobsRpc {
   @Matches(NAME_PATTERN)
   namespace!: string;
 
-  @IsOptional() @IsIn(JOB_STAGES)
+  @IsOptional()
+  @IsIn(JOB_STAGES)
   stage?: JobStage;
 
   /** `key=value` pairs, all of which must match. */
-  @IsOptional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
   labels?: string[];
 
   /** Opaque: the id of the last job of the previous page. */
-  @IsOptional() @Matches(OBJECT_ID_PATTERN, { message: 'cursor is not one this server gave out' })
+  @IsOptional()
+  @Matches(OBJECT_ID_PATTERN, { message: 'cursor is not one this server gave out' })
   cursor?: string;
 
-  @IsInt() @Min(1) @Max(1000)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   limit!: number;
 }
 
@@ -102,11 +132,15 @@ export class UpdateJobLabelsRpc extends JobRefRpc {
 
 export class JobLogsRpc extends JobRefRpc {
   /** Lines after this sequence number (0: from the start). */
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   afterSeq!: number;
 
   /** Only the last N lines (first call of a stream). */
-  @IsOptional() @IsInt() @Min(1) @Max(100_000)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
   tail?: number;
 }
 
@@ -122,25 +156,31 @@ export class JobStatusEvent {
   ownerId!: string;
 
   /** The user who started the job (the one job_status mails go to). */
-  @IsOptional() @Matches(NAME_PATTERN)
+  @IsOptional()
+  @Matches(NAME_PATTERN)
   createdByName?: string;
 
   /** That user's id (from 2026-11-24; older events name the user only). */
-  @IsOptional() @Matches(OBJECT_ID_PATTERN)
+  @IsOptional()
+  @Matches(OBJECT_ID_PATTERN)
   createdById?: string;
 
   @IsIn(JOB_STAGES)
   stage!: JobStage;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   message?: string | null;
 
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   failureCount!: number;
 
   @IsISO8601()
   at!: string;
 
-  @IsOptional() @ValidateNested() @Type(() => JobInitiatorRef)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => JobInitiatorRef)
   initiator?: JobInitiatorRef;
 }

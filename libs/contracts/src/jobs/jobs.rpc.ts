@@ -1,7 +1,12 @@
 import { rpc } from '../bus/descriptors';
 import { CreateJobRpc, DuplicateJobRpc, JobLogsRpc, JobRefRpc, ListJobsRpc, UpdateJobLabelsRpc } from './jobs-rpc.dto';
 import { type JobSpecAnswer, JobSpecRpc } from './job-spec.dto';
-import { CreateScheduledJobRpc, ListScheduledJobsRpc, ScheduledJobRefRpc, type ScheduledJobView } from './scheduled-jobs.dto';
+import {
+  CreateScheduledJobRpc,
+  ListScheduledJobsRpc,
+  ScheduledJobRefRpc,
+  type ScheduledJobView,
+} from './scheduled-jobs.dto';
 import { type JobLogsChunk, type JobMetricsAnswer, type JobPage, type JobView } from './jobs.views';
 
 /** RPCs of the jobs service. `jobs.job.create` is also what the webhooks service calls. */

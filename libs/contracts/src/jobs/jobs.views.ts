@@ -26,7 +26,8 @@ export class JobStatusView {
   @ApiProperty({ type: String, nullable: true }) message!: string | null;
   @ApiPropertyOptional() cancelReason?: string;
   @ApiProperty() failureCount!: number;
-  @ApiPropertyOptional({ type: [String], description: 'https://<job_id>--<port>.{jobs_domain}, in expose.ports order' }) exposeUrls?: string[];
+  @ApiPropertyOptional({ type: [String], description: 'https://<job_id>--<port>.{jobs_domain}, in expose.ports order' })
+  exposeUrls?: string[];
   @ApiPropertyOptional({ description: 'ssh://<job_id>@{ssh_host}, only with ssh enabled' }) sshUrl?: string;
 }
 
@@ -52,7 +53,11 @@ export class JobView {
   @ApiPropertyOptional({ type: [String] }) command?: string[];
   @ApiPropertyOptional({ type: [String] }) arguments?: string[];
   @ApiProperty(STRING_MAP) environment!: Record<string, string>;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'null' }, description: 'secret names; values are never returned' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'null' },
+    description: 'secret names; values are never returned',
+  })
   secrets?: Record<string, null>;
   @ApiProperty({ enum: JOB_FLAVORS }) flavor!: JobFlavor;
   @ApiPropertyOptional({ enum: ['amd64', 'arm64'] }) arch?: 'amd64' | 'arm64';

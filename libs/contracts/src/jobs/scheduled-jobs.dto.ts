@@ -8,19 +8,29 @@ import { JobOwnerView, JobUserRefView } from './jobs.views';
 
 /** `POST /api/scheduled-jobs/{namespace}`. */
 export class CreateScheduledJobDto {
-  @ApiProperty({ description: 'cron (5 fields, or 6 with seconds first; UTC) or @hourly, @daily, @weekly, @monthly, @yearly' })
-  @IsString() @Length(1, 200)
+  @ApiProperty({
+    description: 'cron (5 fields, or 6 with seconds first; UTC) or @hourly, @daily, @weekly, @monthly, @yearly',
+  })
+  @IsString()
+  @Length(1, 200)
   schedule!: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsBoolean()
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
   suspend?: boolean;
 
-  @ApiPropertyOptional({ description: 'false: a firing is skipped while the previous run is still going' }) @IsOptional() @IsBoolean()
+  @ApiPropertyOptional({ description: 'false: a firing is skipped while the previous run is still going' })
+  @IsOptional()
+  @IsBoolean()
   concurrency?: boolean;
 
   // ValidateNested skips undefined: without IsDefined a missing jobSpec reached the use case (a 500, issue 22).
-  @ApiProperty({ type: CreateJobDto }) @ValidateNested() @Type(() => CreateJobDto)
-  @IsObject({ message: 'jobSpec must be a JSON object' }) @IsDefined({ message: 'jobSpec is required' })
+  @ApiProperty({ type: CreateJobDto })
+  @ValidateNested()
+  @Type(() => CreateJobDto)
+  @IsObject({ message: 'jobSpec must be a JSON object' })
+  @IsDefined({ message: 'jobSpec is required' })
   jobSpec!: CreateJobDto;
 }
 
@@ -28,10 +38,12 @@ export class CreateScheduledJobRpc extends CreateScheduledJobDto {
   @Matches(NAME_PATTERN)
   namespace!: string;
 
-  @ValidateNested() @Type(() => JobOwnerRef)
+  @ValidateNested()
+  @Type(() => JobOwnerRef)
   owner!: JobOwnerRef;
 
-  @ValidateNested() @Type(() => JobUserRef)
+  @ValidateNested()
+  @Type(() => JobUserRef)
   createdBy!: JobUserRef;
 }
 
@@ -64,7 +76,11 @@ export class ScheduledJobView {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ type: JobOwnerView }) owner!: JobOwnerView;
   @ApiProperty({ type: JobUserRefView }) createdBy!: JobUserRefView;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'the job object of each run (secrets as names with null values)' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'the job object of each run (secrets as names with null values)',
+  })
   jobSpec!: Record<string, unknown>;
   @ApiProperty({ type: ScheduledJobStatusView }) status!: ScheduledJobStatusView;
 }

@@ -20,7 +20,8 @@ function problem(property: string, v: unknown, rules: StringMapRules): string | 
     if (!rules.key.test(k)) return `${property} key "${k}" must ${rules.keyRule ?? `match ${rules.key.source}`}`;
     if (typeof s !== 'string') return `${property}.${k} must be a string`;
     if (s.length > rules.maxValueLength) return `${property}.${k} must be at most ${rules.maxValueLength} characters`;
-    if (rules.value && !rules.value.test(s)) return `${property}.${k} must ${rules.valueRule ?? `match ${rules.value.source}`}`;
+    if (rules.value && !rules.value.test(s))
+      return `${property}.${k} must ${rules.valueRule ?? `match ${rules.value.source}`}`;
   }
   return null;
 }
@@ -38,7 +39,8 @@ export function IsStringMap(rules: StringMapRules): PropertyDecorator {
       propertyName: String(property),
       validator: {
         validate: (v: unknown, a: ValidationArguments): boolean => problem(a.property, v, rules) === null,
-        defaultMessage: (a: ValidationArguments): string => problem(a.property, a.value, rules) ?? `${a.property} is invalid`,
+        defaultMessage: (a: ValidationArguments): string =>
+          problem(a.property, a.value, rules) ?? `${a.property} is invalid`,
       },
     });
   };

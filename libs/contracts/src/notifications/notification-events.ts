@@ -1,6 +1,16 @@
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Min, ValidateNested,
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Min,
+  ValidateNested,
 } from 'class-validator';
 import { DISCUSSION_STATUSES, type DiscussionStatus, REPO_TYPES, type RepoType } from '../enums';
 import { OBJECT_ID_PATTERN } from '../names';
@@ -11,10 +21,12 @@ export class EventUser {
   @Matches(OBJECT_ID_PATTERN, { message: '_id must be a 24-character hex user id' })
   _id!: string;
 
-  @IsString() @Length(0, 500)
+  @IsString()
+  @Length(0, 500)
   avatar!: string;
 
-  @IsString() @Length(1, 96)
+  @IsString()
+  @Length(1, 96)
   user!: string;
 }
 
@@ -24,18 +36,26 @@ export class EventUser {
  * else the bus msgId).
  */
 export class NotificationEventExtras {
-  @IsOptional() @IsString() @Length(1, 100)
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
   eventId?: string;
 
-  @ValidateNested() @Type(() => EventUser)
+  @ValidateNested()
+  @Type(() => EventUser)
   actor!: EventUser;
 
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => EventUser)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => EventUser)
   mentions?: EventUser[];
 }
 
 class EventRepoOwner {
-  @IsString() @Length(1, 100)
+  @IsString()
+  @Length(1, 100)
   id!: string;
 }
 
@@ -46,10 +66,13 @@ export class EventRepo {
   @Matches(/^[^/\s]{1,96}\/[^/\s]{1,96}$/, { message: 'repo.name must be owner/name' })
   name!: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   id?: string;
 
-  @IsOptional() @ValidateNested() @Type(() => EventRepoOwner)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => EventRepoOwner)
   owner?: EventRepoOwner;
 }
 
@@ -57,10 +80,12 @@ export class EventDiscussion {
   @Matches(OBJECT_ID_PATTERN, { message: 'discussion.id must be a 24-character hex id' })
   id!: string;
 
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   num!: number;
 
-  @IsString() @Length(1, 500)
+  @IsString()
+  @Length(1, 500)
   title!: string;
 
   @IsIn(DISCUSSION_STATUSES)
@@ -71,19 +96,24 @@ export class EventDiscussion {
 }
 
 class EventComment {
-  @IsString() @Length(1, 100)
+  @IsString()
+  @Length(1, 100)
   id!: string;
 }
 
 /** `hub.events.discussion.<action>` / `hub.events.discussion.comment.<action>`: webhook payload v3 plus the extras. */
 export class DiscussionEventPayload extends NotificationEventExtras {
-  @ValidateNested() @Type(() => EventRepo)
+  @ValidateNested()
+  @Type(() => EventRepo)
   repo!: EventRepo;
 
-  @ValidateNested() @Type(() => EventDiscussion)
+  @ValidateNested()
+  @Type(() => EventDiscussion)
   discussion!: EventDiscussion;
 
-  @IsOptional() @ValidateNested() @Type(() => EventComment)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => EventComment)
   comment?: EventComment;
 }
 
@@ -91,11 +121,15 @@ class EventPaper {
   @Matches(OBJECT_ID_PATTERN, { message: 'paper._id must be a 24-character hex id' })
   _id!: string;
 
-  @IsString() @Length(1, 500)
+  @IsString()
+  @Length(1, 500)
   title!: string;
 
   /** Hub user ids of the paper's authors: their watchers hear of it. */
-  @IsOptional() @IsArray() @ArrayMaxSize(200) @Matches(OBJECT_ID_PATTERN, { each: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(200)
+  @Matches(OBJECT_ID_PATTERN, { each: true })
   authorIds?: string[];
 }
 
@@ -106,10 +140,12 @@ class EventThreadRef {
 
 /** `hub.events.paper.<action>`: a paper discussion moved. */
 export class PaperEventPayload extends NotificationEventExtras {
-  @ValidateNested() @Type(() => EventPaper)
+  @ValidateNested()
+  @Type(() => EventPaper)
   paper!: EventPaper;
 
-  @ValidateNested() @Type(() => EventThreadRef)
+  @ValidateNested()
+  @Type(() => EventThreadRef)
   paperDiscussion!: EventThreadRef;
 }
 
@@ -117,19 +153,23 @@ class EventPost {
   @Matches(OBJECT_ID_PATTERN, { message: 'post.id must be a 24-character hex id' })
   id!: string;
 
-  @IsString() @Length(1, 200)
+  @IsString()
+  @Length(1, 200)
   slug!: string;
 
-  @IsString() @Length(1, 96)
+  @IsString()
+  @Length(1, 96)
   authorName!: string;
 
-  @IsString() @Length(1, 500)
+  @IsString()
+  @Length(1, 500)
   title!: string;
 }
 
 /** `hub.events.post.<action>`: a post or a comment on it. */
 export class PostEventPayload extends NotificationEventExtras {
-  @ValidateNested() @Type(() => EventPost)
+  @ValidateNested()
+  @Type(() => EventPost)
   post!: EventPost;
 }
 
@@ -137,22 +177,28 @@ class EventBlog {
   @Matches(OBJECT_ID_PATTERN, { message: 'blog.id must be a 24-character hex id' })
   id!: string;
 
-  @IsString() @Length(1, 200)
+  @IsString()
+  @Length(1, 200)
   slug!: string;
 
-  @IsString() @Length(1, 500)
+  @IsString()
+  @Length(1, 500)
   title!: string;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   canonical?: boolean;
 
-  @IsOptional() @IsString() @Length(1, 96)
+  @IsOptional()
+  @IsString()
+  @Length(1, 96)
   authorName?: string;
 }
 
 /** `hub.events.blog.<action>`: a community blog article or a comment on it. */
 export class BlogEventPayload extends NotificationEventExtras {
-  @ValidateNested() @Type(() => EventBlog)
+  @ValidateNested()
+  @Type(() => EventBlog)
   blog!: EventBlog;
 }
 

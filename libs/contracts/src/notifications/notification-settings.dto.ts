@@ -4,11 +4,31 @@ import { IsBoolean, IsISO8601, IsObject, IsOptional, IsString, MaxLength, Valida
 
 /** The boolean members of spec 4.1's notifications object. */
 export const NOTIFICATION_SETTING_KEYS = [
-  'announcements', 'arxiv_paper_activity', 'daily_papers_digest', 'discussions_participating', 'discussions_watched',
-  'gated_user_access_request', 'inference_endpoint_status', 'job_status', 'launch_autonlp', 'launch_spaces',
-  'launch_prepaid_credits', 'launch_training_cluster', 'org_request', 'org_suggestions', 'org_verified_suggestions',
-  'org_suggestions_to_create', 'posts_participating', 'user_follows', 'secret_detected', 'web_discussions_participating',
-  'web_discussions_watched', 'web_posts_participating', 'api_inference_sunset', 'locked_out', 'repo_release',
+  'announcements',
+  'arxiv_paper_activity',
+  'daily_papers_digest',
+  'discussions_participating',
+  'discussions_watched',
+  'gated_user_access_request',
+  'inference_endpoint_status',
+  'job_status',
+  'launch_autonlp',
+  'launch_spaces',
+  'launch_prepaid_credits',
+  'launch_training_cluster',
+  'org_request',
+  'org_suggestions',
+  'org_verified_suggestions',
+  'org_suggestions_to_create',
+  'posts_participating',
+  'user_follows',
+  'secret_detected',
+  'web_discussions_participating',
+  'web_discussions_watched',
+  'web_posts_participating',
+  'api_inference_sunset',
+  'locked_out',
+  'repo_release',
 ] as const;
 export type NotificationSettingKey = (typeof NOTIFICATION_SETTING_KEYS)[number];
 export const PREPAID_AMOUNT_MAX = 24;
@@ -17,7 +37,11 @@ const bool = (): PropertyDecorator => {
   const a = IsOptional();
   const b = IsBoolean({ message: ({ property }) => `notifications.${property} must be true or false` });
   const c = ApiPropertyOptional({ type: Boolean });
-  return (target, key) => { a(target, key); b(target, key); c(target, key); };
+  return (target, key) => {
+    a(target, key);
+    b(target, key);
+    c(target, key);
+  };
 };
 
 export class NotificationSettingsValues {
@@ -48,18 +72,22 @@ export class NotificationSettingsValues {
   @bool() repo_release?: boolean;
 
   @ApiPropertyOptional({ format: 'date-time' })
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'notifications.product_updates_after must be an ISO 8601 date-time' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'notifications.product_updates_after must be an ISO 8601 date-time' })
   product_updates_after?: string;
 }
 
 /** PATCH /api/settings/notifications body (unknown keys at either level are a 400: see the controller). */
 export class UpdateNotificationSettingsDto {
   @ApiProperty({ type: NotificationSettingsValues })
-  @IsObject({ message: 'notifications must be an object' }) @ValidateNested() @Type(() => NotificationSettingsValues)
+  @IsObject({ message: 'notifications must be an object' })
+  @ValidateNested()
+  @Type(() => NotificationSettingsValues)
   notifications!: NotificationSettingsValues;
 
   @ApiPropertyOptional({ maxLength: PREPAID_AMOUNT_MAX, description: 'required when enabling launch_prepaid_credits' })
-  @IsOptional() @IsString({ message: 'prepaidAmount must be a string' })
+  @IsOptional()
+  @IsString({ message: 'prepaidAmount must be a string' })
   @MaxLength(PREPAID_AMOUNT_MAX, { message: `prepaidAmount must be at most ${PREPAID_AMOUNT_MAX} characters` })
   prepaidAmount?: string;
 }

@@ -9,7 +9,8 @@ export const MAX_WATCHED_ITEMS = 1000;
 
 export class WatchItem {
   @ApiProperty({ description: 'user or organization name (or id); repository owner/name (or id)', maxLength: 200 })
-  @IsString({ message: 'id must be a string' }) @Length(1, 200, { message: 'id must be 1 to 200 characters' })
+  @IsString({ message: 'id must be a string' })
+  @Length(1, 200, { message: 'id must be 1 to 200 characters' })
   id!: string;
 
   @ApiProperty({ enum: WATCH_ITEM_TYPES })
@@ -20,15 +21,19 @@ export class WatchItem {
 /** PATCH /api/settings/watch body. */
 export class UpdateWatchDto {
   @ApiPropertyOptional({ type: [WatchItem], default: [], maxItems: MAX_WATCH_CHANGES })
-  @IsOptional() @IsArray({ message: 'add must be an array' })
+  @IsOptional()
+  @IsArray({ message: 'add must be an array' })
   @ArrayMaxSize(MAX_WATCH_CHANGES, { message: `add must hold at most ${MAX_WATCH_CHANGES} items` })
-  @ValidateNested({ each: true }) @Type(() => WatchItem)
+  @ValidateNested({ each: true })
+  @Type(() => WatchItem)
   add?: WatchItem[];
 
   @ApiPropertyOptional({ type: [WatchItem], default: [], maxItems: MAX_WATCH_CHANGES })
-  @IsOptional() @IsArray({ message: 'delete must be an array' })
+  @IsOptional()
+  @IsArray({ message: 'delete must be an array' })
   @ArrayMaxSize(MAX_WATCH_CHANGES, { message: `delete must hold at most ${MAX_WATCH_CHANGES} items` })
-  @ValidateNested({ each: true }) @Type(() => WatchItem)
+  @ValidateNested({ each: true })
+  @Type(() => WatchItem)
   delete?: WatchItem[];
 }
 

@@ -12,13 +12,19 @@ export const AUDIT_QUERY_FIELDS = ['author', 'ip', 'type'] as const;
 
 /** `q` of the export, parsed: every term must hold (AND). */
 export class AuditFilter {
-  @IsOptional() @IsArray() @IsString({ each: true })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
   author?: string[];
 
-  @IsOptional() @IsArray() @IsString({ each: true })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
   ip?: string[];
 
-  @IsOptional() @IsArray() @IsIn(AUDIT_EVENT_TYPES, { each: true })
+  @IsOptional()
+  @IsArray()
+  @IsIn(AUDIT_EVENT_TYPES, { each: true })
   type?: AuditEventType[];
 }
 
@@ -48,8 +54,13 @@ export function parseAuditQuery(q: string | undefined): AuditFilter {
 }
 
 export class AuditExportQueryDto {
-  @ApiPropertyOptional({ description: 'terms author:<user>, ip:<address>, type:<event type>, separated by spaces; all must hold', maxLength: 1000 })
-  @IsOptional() @Length(0, 1000, { message: 'q must be at most 1000 characters long' }) @IsString({ message: 'q must be a string' })
+  @ApiPropertyOptional({
+    description: 'terms author:<user>, ip:<address>, type:<event type>, separated by spaces; all must hold',
+    maxLength: 1000,
+  })
+  @IsOptional()
+  @Length(0, 1000, { message: 'q must be at most 1000 characters long' })
+  @IsString({ message: 'q must be a string' })
   q?: string;
 }
 
@@ -66,13 +77,18 @@ export class AuditPageRpc {
   @Matches(OBJECT_ID_PATTERN)
   organizationId!: string;
 
-  @ValidateNested() @Type(() => AuditFilter)
+  @ValidateNested()
+  @Type(() => AuditFilter)
   filter!: AuditFilter;
 
-  @IsOptional() @ValidateNested() @Type(() => AuditCursor)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AuditCursor)
   after?: AuditCursor;
 
-  @IsInt() @Min(1) @Max(5000)
+  @IsInt()
+  @Min(1)
+  @Max(5000)
   limit!: number;
 }
 

@@ -18,13 +18,17 @@ export class CreateOrganizationRpc {
   @Matches(NAME_PATTERN, { message: 'name is not a valid organization name' })
   name!: string;
 
-  @IsOptional() @IsLabel({ minLength: 0, maxLength: 200 })
+  @IsOptional()
+  @IsLabel({ minLength: 0, maxLength: 200 })
   fullname?: string;
 
   @IsIn(ORG_PLANS)
   plan!: OrgPlan;
 
-  @IsArray() @ArrayMinSize(1) @ValidateNested({ each: true }) @Type(() => MemberUserRef)
+  @IsArray()
+  @ArrayMinSize(1)
+  @ValidateNested({ each: true })
+  @Type(() => MemberUserRef)
   admins!: MemberUserRef[];
 }
 
@@ -32,7 +36,8 @@ export class AddMemberRpc {
   @Matches(NAME_PATTERN)
   organization!: string;
 
-  @ValidateNested() @Type(() => MemberUserRef)
+  @ValidateNested()
+  @Type(() => MemberUserRef)
   user!: MemberUserRef;
 
   @Matches(ROLE_PATTERN)

@@ -1,7 +1,17 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Length, Matches, ValidateIf, ValidateNested,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  ValidateIf,
+  ValidateNested,
 } from 'class-validator';
 import { REPO_TYPES, type RepoType } from '../enums';
 import { NAME_PATTERN, OBJECT_ID_PATTERN, REPO_ID_PATTERN } from '../names';
@@ -15,42 +25,55 @@ export class AutoJoinDto {
   enabled!: boolean;
 
   @ApiPropertyOptional({ description: 'role given to members who join (required when enabled)' })
-  @ValidateIf((o: AutoJoinDto) => o.enabled) @Matches(ROLE_PATTERN, { message: `autoJoin.${ROLE_RULE}` }) @IsString({ message: 'autoJoin.role must be a string' })
+  @ValidateIf((o: AutoJoinDto) => o.enabled)
+  @Matches(ROLE_PATTERN, { message: `autoJoin.${ROLE_RULE}` })
+  @IsString({ message: 'autoJoin.role must be a string' })
   role?: string;
 
   @ApiPropertyOptional({ enum: ['all', 'read_plus'] })
-  @IsOptional() @IsIn(['all', 'read_plus'], { message: 'autoJoin.scope must be all or read_plus' })
+  @IsOptional()
+  @IsIn(['all', 'read_plus'], { message: 'autoJoin.scope must be all or read_plus' })
   scope?: 'all' | 'read_plus';
 }
 
 export class AdminCreateResourceGroupDto {
   @ApiProperty({ minLength: 1, maxLength: 200 })
-  @Length(1, 200, { message: 'name must be 1..200 characters long' }) @IsString({ message: 'name must be a string' })
+  @Length(1, 200, { message: 'name must be 1..200 characters long' })
+  @IsString({ message: 'name must be a string' })
   name!: string;
 
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional() @Length(0, 500, { message: 'description must be at most 500 characters long' }) @IsString({ message: 'description must be a string' })
+  @IsOptional()
+  @Length(0, 500, { message: 'description must be at most 500 characters long' })
+  @IsString({ message: 'description must be a string' })
   description?: string;
 
   @ApiPropertyOptional({ type: AutoJoinDto })
-  @IsOptional() @ValidateNested() @Type(() => AutoJoinDto)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AutoJoinDto)
   autoJoin?: AutoJoinDto;
 }
 
 export class ResourceGroupUserDto {
   @ApiProperty()
-  @Matches(NAME_PATTERN, { message: 'user must be a user name' }) @IsString({ message: 'user must be a string' })
+  @Matches(NAME_PATTERN, { message: 'user must be a user name' })
+  @IsString({ message: 'user must be a string' })
   user!: string;
 
   @ApiProperty({ description: 'admin, write, contributor, read, no_access, or a custom role name' })
-  @Matches(ROLE_PATTERN, { message: ROLE_RULE }) @IsString({ message: 'role must be a string' })
+  @Matches(ROLE_PATTERN, { message: ROLE_RULE })
+  @IsString({ message: 'role must be a string' })
   role!: string;
 }
 
 export class AdminResourceGroupUsersDto {
   @ApiProperty({ type: [ResourceGroupUserDto], minItems: 1, maxItems: 100 })
-  @ArrayMinSize(1, { message: 'users must name at least one user' }) @ArrayMaxSize(100, { message: 'users must name at most 100 users' })
-  @ValidateNested({ each: true }) @Type(() => ResourceGroupUserDto) @IsArray({ message: 'users must be a list' })
+  @ArrayMinSize(1, { message: 'users must name at least one user' })
+  @ArrayMaxSize(100, { message: 'users must name at most 100 users' })
+  @ValidateNested({ each: true })
+  @Type(() => ResourceGroupUserDto)
+  @IsArray({ message: 'users must be a list' })
   users!: ResourceGroupUserDto[];
 }
 
@@ -60,25 +83,33 @@ export class ResourceGroupRepoDto {
   type!: RepoType;
 
   @ApiProperty({ description: 'owner/name' })
-  @Matches(REPO_ID_PATTERN, { message: 'name must be of the form owner/name' }) @IsString({ message: 'name must be a string' })
+  @Matches(REPO_ID_PATTERN, { message: 'name must be of the form owner/name' })
+  @IsString({ message: 'name must be a string' })
   name!: string;
 }
 
 export class AdminResourceGroupReposDto {
   @ApiProperty({ type: [ResourceGroupRepoDto], minItems: 1, maxItems: 100 })
-  @ArrayMinSize(1, { message: 'repos must name at least one repository' }) @ArrayMaxSize(100, { message: 'repos must name at most 100 repositories' })
-  @ValidateNested({ each: true }) @Type(() => ResourceGroupRepoDto) @IsArray({ message: 'repos must be a list' })
+  @ArrayMinSize(1, { message: 'repos must name at least one repository' })
+  @ArrayMaxSize(100, { message: 'repos must name at most 100 repositories' })
+  @ValidateNested({ each: true })
+  @Type(() => ResourceGroupRepoDto)
+  @IsArray({ message: 'repos must be a list' })
   repos!: ResourceGroupRepoDto[];
 }
 
 /** PATCH body (spec 4.4). */
 export class UpdateResourceGroupDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @IsOptional() @Length(1, 200, { message: 'name must be 1..200 characters long' }) @IsString({ message: 'name must be a string' })
+  @IsOptional()
+  @Length(1, 200, { message: 'name must be 1..200 characters long' })
+  @IsString({ message: 'name must be a string' })
   name?: string;
 
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional() @Length(0, 500, { message: 'description must be at most 500 characters long' }) @IsString({ message: 'description must be a string' })
+  @IsOptional()
+  @Length(0, 500, { message: 'description must be at most 500 characters long' })
+  @IsString({ message: 'description must be a string' })
   description?: string;
 }
 
@@ -99,17 +130,22 @@ export class ResourceGroupRefRpc {
 }
 
 export class AddResourceGroupUsersRpc extends ResourceGroupRefRpc {
-  @IsArray() @ValidateNested({ each: true }) @Type(() => ResourceGroupMemberRpc)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ResourceGroupMemberRpc)
   users!: ResourceGroupMemberRpc[];
 }
 
 export class AddResourceGroupReposRpc extends ResourceGroupRefRpc {
-  @IsArray() @ValidateNested({ each: true }) @Type(() => ResourceGroupRepoDto)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ResourceGroupRepoDto)
   repos!: ResourceGroupRepoDto[];
 }
 
 export class UpdateResourceGroupRpc extends ResourceGroupRefRpc {
-  @ValidateNested() @Type(() => UpdateResourceGroupDto)
+  @ValidateNested()
+  @Type(() => UpdateResourceGroupDto)
   changes!: UpdateResourceGroupDto;
 }
 
@@ -162,6 +198,7 @@ export class RemoveResourceGroupUserRpc extends ResourceGroupRefRpc {
 /** PATCH /admin/organizations/{name}/members/{user}. */
 export class AdminChangeRoleDto {
   @ApiProperty({ description: 'admin, write, contributor, read, no_access, or a custom role name' })
-  @Matches(ROLE_PATTERN, { message: ROLE_RULE }) @IsString({ message: 'role must be a string' })
+  @Matches(ROLE_PATTERN, { message: ROLE_RULE })
+  @IsString({ message: 'role must be a string' })
   role!: string;
 }

@@ -11,20 +11,28 @@ export class ScimOrgRpc {
 
 export class ScimListRpc extends ScimOrgRpc {
   /** The raw `filter` query (RFC 7644 3.4.2.2); the service parses the subset it supports. */
-  @IsOptional() @IsString() @Length(0, 1000)
+  @IsOptional()
+  @IsString()
+  @Length(0, 1000)
   filter?: string;
 
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   startIndex!: number;
 
-  @IsInt() @Min(0) @Max(SCIM_MAX_RESULTS)
+  @IsInt()
+  @Min(0)
+  @Max(SCIM_MAX_RESULTS)
   count!: number;
 
   /** RFC 7644 3.4.2.3: a single-valued filterable attribute; the service checks it. */
-  @IsOptional() @IsString() @Length(0, 200)
+  @IsOptional()
+  @IsString()
+  @Length(0, 200)
   sortBy?: string;
 
-  @IsOptional() @IsIn(['ascending', 'descending'])
+  @IsOptional()
+  @IsIn(['ascending', 'descending'])
   sortOrder?: 'ascending' | 'descending';
 }
 
@@ -33,20 +41,25 @@ export class ScimResourceRpc extends ScimOrgRpc {
   id!: string;
 
   /** The request's If-Match (RFC 7644 3.14): a change applies only to that version (else 412, nothing applied). */
-  @IsOptional() @IsString() @Length(0, 1000)
+  @IsOptional()
+  @IsString()
+  @Length(0, 1000)
   ifMatch?: string;
 }
 
 /** A create or replace: the SCIM resource as the identity provider sent it (read leniently by the service). */
 export class ScimWriteRpc extends ScimOrgRpc {
-  @IsOptional() @Matches(OBJECT_ID_PATTERN)
+  @IsOptional()
+  @Matches(OBJECT_ID_PATTERN)
   id?: string;
 
   @IsObject()
   resource!: Record<string, unknown>;
 
   /** As in ScimResourceRpc: the If-Match of a PUT. */
-  @IsOptional() @IsString() @Length(0, 1000)
+  @IsOptional()
+  @IsString()
+  @Length(0, 1000)
   ifMatch?: string;
 }
 
@@ -101,15 +114,19 @@ export interface ScimDeleted {
  */
 export class AdminScimLinkDto {
   @ApiProperty({ description: 'The hub user to link' })
-  @IsString() @Matches(NAME_PATTERN, { message: 'user must be a user name' })
+  @IsString()
+  @Matches(NAME_PATTERN, { message: 'user must be a user name' })
   user!: string;
 
   @ApiProperty({ description: "The identity provider's userName for that user (1..256 characters)" })
-  @IsString() @Length(1, 256)
+  @IsString()
+  @Length(1, 256)
   userName!: string;
 
   @ApiPropertyOptional({ description: "The identity provider's id of the user" })
-  @IsOptional() @IsString() @Length(1, 512)
+  @IsOptional()
+  @IsString()
+  @Length(1, 512)
   externalId?: string;
 }
 
@@ -120,9 +137,12 @@ export class ScimLinkRpc extends ScimOrgRpc {
   @Matches(NAME_PATTERN)
   hubName!: string;
 
-  @IsString() @Length(1, 256)
+  @IsString()
+  @Length(1, 256)
   userName!: string;
 
-  @IsOptional() @IsString() @Length(1, 512)
+  @IsOptional()
+  @IsString()
+  @Length(1, 512)
   externalId?: string;
 }

@@ -36,5 +36,8 @@ export const SCIM_TYPES_BY_CODE: Readonly<Record<string, string>> = {
  * RFC 7644 3.14 uses: `W/"3"` and `"3"` are the same; `*` names any).
  */
 export function scimEtagMatches(header: string, version: number): boolean {
-  return header.split(',').map((t) => t.trim()).some((t) => t === '*' || t.replace(/^W\//, '') === `"${version}"`);
+  return header
+    .split(',')
+    .map((t) => t.trim())
+    .some((t) => t === '*' || t.replace(/^W\//, '') === `"${version}"`);
 }

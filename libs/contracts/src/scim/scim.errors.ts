@@ -14,7 +14,10 @@ export class ScimInvalidValueError extends BadRequestError {
 
 export class ScimInvalidPathError extends BadRequestError {
   constructor(path: string) {
-    super(`PATCH path ${JSON.stringify(path).slice(0, 200)} is not an attribute of this resource the hub supports`, 'SCIM_INVALID_PATH');
+    super(
+      `PATCH path ${JSON.stringify(path).slice(0, 200)} is not an attribute of this resource the hub supports`,
+      'SCIM_INVALID_PATH',
+    );
   }
 }
 
@@ -45,7 +48,11 @@ export class ScimResourceNotFoundError extends NotFoundError {
 /** RFC 7644 3.14: If-Match names another version than the current one; nothing was applied. */
 export class ScimPreconditionFailedError extends HubError {
   constructor(kind: string, current: string) {
-    super('SCIM_PRECONDITION_FAILED', 412, `If-Match does not name the current version of this ${kind} (${current}); nothing was changed`);
+    super(
+      'SCIM_PRECONDITION_FAILED',
+      412,
+      `If-Match does not name the current version of this ${kind} (${current}); nothing was changed`,
+    );
   }
 }
 

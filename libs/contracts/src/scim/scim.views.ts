@@ -10,7 +10,20 @@ export class ScimErrorBody {
   @ApiProperty({ description: 'the HTTP status, as a string', example: '409' })
   status!: string;
 
-  @ApiPropertyOptional({ enum: ['invalidFilter', 'tooMany', 'uniqueness', 'mutability', 'invalidSyntax', 'invalidPath', 'noTarget', 'invalidValue', 'invalidVers', 'sensitive'] })
+  @ApiPropertyOptional({
+    enum: [
+      'invalidFilter',
+      'tooMany',
+      'uniqueness',
+      'mutability',
+      'invalidSyntax',
+      'invalidPath',
+      'noTarget',
+      'invalidValue',
+      'invalidVers',
+      'sensitive',
+    ],
+  })
   scimType?: string;
 
   @ApiProperty({ description: 'what went wrong, naming the attribute or cause' })

@@ -1,5 +1,17 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, Min, MinLength, ValidateNested } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { event, eventFamily } from '../bus/descriptors';
 import { REPO_TYPES, type RepoType } from '../enums';
 import { NAME_PATTERN, OBJECT_ID_PATTERN, REPO_ID_PATTERN } from '../names';
@@ -15,32 +27,39 @@ export class WebhookPayloadRepo {
    * `owner/name`, as leniently as the released bus contract (docs/asyncapi/released.json): a
    * stricter pattern would dead-letter events other areas publish today (decision 0701).
    */
-  @Matches(/^[^/\s]+\/[^/\s]+$/, { message: 'repo.name must be owner/name' }) @IsString({ message: 'repo.name must be owner/name' })
+  @Matches(/^[^/\s]+\/[^/\s]+$/, { message: 'repo.name must be owner/name' })
+  @IsString({ message: 'repo.name must be owner/name' })
   name!: string;
 
   /** Private repos reach only webhooks of owners who can see them (decision 0501). */
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   private?: boolean;
 
   /** Bytes used, when the publisher knows it (the organizations' repository catalogue reads it). */
-  @IsOptional() @IsInt() @Min(0)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
   storage?: number;
 }
 
 export class WebhookPayloadMovedTo {
   [key: string]: unknown;
 
-  @Matches(REPO_ID_PATTERN, { message: 'movedTo.name must be owner/name' }) @IsString({ message: 'movedTo.name must be owner/name' })
+  @Matches(REPO_ID_PATTERN, { message: 'movedTo.name must be owner/name' })
+  @IsString({ message: 'movedTo.name must be owner/name' })
   name!: string;
 }
 
 export class WebhookPayloadEvent {
   [key: string]: unknown;
 
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   action!: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   scope?: string;
 }
 
@@ -52,14 +71,21 @@ export class WebhookPayloadEvent {
 export class WebhookPayloadV3 {
   [key: string]: unknown;
 
-  @IsObject() @ValidateNested() @Type(() => WebhookPayloadRepo)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => WebhookPayloadRepo)
   repo!: WebhookPayloadRepo;
 
-  @IsObject() @ValidateNested() @Type(() => WebhookPayloadEvent)
+  @IsObject()
+  @ValidateNested()
+  @Type(() => WebhookPayloadEvent)
   event!: WebhookPayloadEvent;
 
   /** On `move` events: where the repo went. */
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => WebhookPayloadMovedTo)
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => WebhookPayloadMovedTo)
   movedTo?: WebhookPayloadMovedTo;
 }
 
@@ -75,10 +101,12 @@ export class WebhookSuspendedEvent {
   @Matches(NAME_PATTERN)
   ownerName!: string;
 
-  @IsOptional() @IsIn(['user', 'org'])
+  @IsOptional()
+  @IsIn(['user', 'org'])
   ownerType?: 'user' | 'org';
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   url?: string;
 
   /** Why, for people: the last failure and how long it has been failing. */

@@ -10,33 +10,55 @@ export type LogStatus = (typeof LOG_STATUSES)[number];
  * served by an index ending in the page order, so a page stays an index range read.
  */
 export class WebhookLogFilterDto {
-  @ApiPropertyOptional({ enum: LOG_STATUSES, description: 'succeeded: a 2xx answer; failed: anything else; pending: attempts of a delivery still queued for another try' })
-  @IsOptional() @IsIn(LOG_STATUSES, { message: `status must be one of ${LOG_STATUSES.join(', ')}` })
+  @ApiPropertyOptional({
+    enum: LOG_STATUSES,
+    description:
+      'succeeded: a 2xx answer; failed: anything else; pending: attempts of a delivery still queued for another try',
+  })
+  @IsOptional()
+  @IsIn(LOG_STATUSES, { message: `status must be one of ${LOG_STATUSES.join(', ')}` })
   status?: LogStatus;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 599, description: 'the HTTP status the receiver answered; 0: no answer (refused, timed out, blocked)' })
-  @IsOptional() @Type(() => Number) @IsInt({ message: 'httpStatus must be an integer 0..599' }) @Min(0, { message: 'httpStatus must be an integer 0..599' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 599,
+    description: 'the HTTP status the receiver answered; 0: no answer (refused, timed out, blocked)',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'httpStatus must be an integer 0..599' })
+  @Min(0, { message: 'httpStatus must be an integer 0..599' })
   @Max(599, { message: 'httpStatus must be an integer 0..599' })
   httpStatus?: number;
 
   @ApiPropertyOptional({ example: 'repo.content.update', description: 'the event as `<scope>.<action>`, exactly' })
-  @IsOptional() @IsString({ message: 'event must be a string' }) @Matches(/^[A-Za-z0-9_.-]{1,200}$/, { message: 'event must be scope.action (letters, digits, . _ -; at most 200)' })
+  @IsOptional()
+  @IsString({ message: 'event must be a string' })
+  @Matches(/^[A-Za-z0-9_.-]{1,200}$/, { message: 'event must be scope.action (letters, digits, . _ -; at most 200)' })
   event?: string;
 
   @ApiPropertyOptional({ example: 'alice/tiny-model', description: "the repo's full name, exactly" })
-  @IsOptional() @IsString({ message: 'repo must be a string' }) @Length(1, 200, { message: 'repo must be 1..200 characters' })
+  @IsOptional()
+  @IsString({ message: 'repo must be a string' })
+  @Length(1, 200, { message: 'repo must be 1..200 characters' })
   repo?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'attempts logged at or after this time' })
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'since must be an ISO 8601 date-time' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'since must be an ISO 8601 date-time' })
   since?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'attempts logged before this time' })
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'until must be an ISO 8601 date-time' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'until must be an ISO 8601 date-time' })
   until?: string;
 
-  @ApiPropertyOptional({ description: 'words of the payload (all of them; whole words, case-insensitive, in its first 64 KB)' })
-  @IsOptional() @IsString({ message: 'q must be a string' }) @Length(1, 200, { message: 'q must be 1..200 characters' })
+  @ApiPropertyOptional({
+    description: 'words of the payload (all of them; whole words, case-insensitive, in its first 64 KB)',
+  })
+  @IsOptional()
+  @IsString({ message: 'q must be a string' })
+  @Length(1, 200, { message: 'q must be 1..200 characters' })
   q?: string;
 }
 

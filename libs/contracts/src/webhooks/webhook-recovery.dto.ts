@@ -12,7 +12,8 @@ export class RecoverBodyDto {
   since!: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'and before this time (default: now)' })
-  @IsOptional() @IsISO8601({ strict: true }, { message: 'until must be an ISO 8601 date-time' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'until must be an ISO 8601 date-time' })
   until?: string;
 }
 
@@ -24,10 +25,12 @@ export class RecoveryView {
   @ApiProperty({ enum: RECOVERY_STATES }) state!: (typeof RECOVERY_STATES)[number];
   @ApiProperty({ format: 'date-time' }) since!: string;
   @ApiProperty({ format: 'date-time' }) until!: string;
-  @ApiProperty({ description: `failed deliveries put back in the queue (at most ${MAX_RECOVERY_DELIVERIES})` }) queued!: number;
+  @ApiProperty({ description: `failed deliveries put back in the queue (at most ${MAX_RECOVERY_DELIVERIES})` })
+  queued!: number;
   @ApiProperty({ description: 'resent so far' }) sent!: number;
   @ApiProperty() succeeded!: number;
-  @ApiProperty({ description: 'failed again (not retried), or dropped because the webhook was disabled meanwhile' }) failed!: number;
+  @ApiProperty({ description: 'failed again (not retried), or dropped because the webhook was disabled meanwhile' })
+  failed!: number;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiPropertyOptional({ format: 'date-time' }) finishedAt?: string;
 }

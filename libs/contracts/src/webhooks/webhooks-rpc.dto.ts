@@ -1,5 +1,16 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
 import { WebhookBodyDto } from './webhook-body.dto';
 import { WebhookHeaderDto } from './webhook-headers.dto';
@@ -22,12 +33,14 @@ export class WebhookRefRpc extends WebhookOwnerRpc {
 }
 
 export class CreateWebhookRpc extends WebhookOwnerRpc {
-  @ValidateNested() @Type(() => WebhookBodyDto)
+  @ValidateNested()
+  @Type(() => WebhookBodyDto)
   body!: WebhookBodyDto;
 }
 
 export class UpdateWebhookRpc extends WebhookRefRpc {
-  @ValidateNested() @Type(() => WebhookBodyDto)
+  @ValidateNested()
+  @Type(() => WebhookBodyDto)
   body!: WebhookBodyDto;
 }
 
@@ -43,18 +56,25 @@ export class ReplayWebhookRpc extends WebhookRefRpc {
 
 export class ListWebhookLogsRpc extends WebhookRefRpc {
   /** The id of the last log of the previous page (newest first). */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   cursor?: string;
 
-  @IsInt() @Min(1) @Max(100)
+  @IsInt()
+  @Min(1)
+  @Max(100)
   limit!: number;
 
-  @IsOptional() @ValidateNested() @Type(() => WebhookLogFilterDto)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => WebhookLogFilterDto)
   filter?: WebhookLogFilterDto;
 }
 
 export class SetWebhookHeadersRpc extends WebhookRefRpc {
-  @IsArray() @ValidateNested({ each: true }) @Type(() => WebhookHeaderDto)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => WebhookHeaderDto)
   headers!: WebhookHeaderDto[];
 }
 
@@ -62,7 +82,8 @@ export class RecoverWebhookRpc extends WebhookRefRpc {
   @IsISO8601({ strict: true })
   since!: string;
 
-  @IsOptional() @IsISO8601({ strict: true })
+  @IsOptional()
+  @IsISO8601({ strict: true })
   until?: string;
 }
 

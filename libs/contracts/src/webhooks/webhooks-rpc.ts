@@ -3,7 +3,16 @@ import { type WebhookHeadersAnswer } from './webhook-headers.dto';
 import { type RecoveryView } from './webhook-recovery.dto';
 import { type WebhookLogView, type WebhookView } from './webhooks.views';
 import {
-  CreateWebhookRpc, GetRecoveryRpc, ListWebhookLogsRpc, RecoverWebhookRpc, ReplayWebhookRpc, SetWebhookHeadersRpc, SetWebhookStateRpc, UpdateWebhookRpc, WebhookOwnerRpc, WebhookRefRpc,
+  CreateWebhookRpc,
+  GetRecoveryRpc,
+  ListWebhookLogsRpc,
+  RecoverWebhookRpc,
+  ReplayWebhookRpc,
+  SetWebhookHeadersRpc,
+  SetWebhookStateRpc,
+  UpdateWebhookRpc,
+  WebhookOwnerRpc,
+  WebhookRefRpc,
 } from './webhooks-rpc.dto';
 
 export interface WebhookLogPage {

@@ -52,7 +52,8 @@ export class WebhookAnswer {
 
 @ClosedSchema()
 export class ReplayAnswer {
-  @ApiProperty({ description: 'HTTP status the receiver answered the replay with (0 when it could not be reached)' }) status!: number;
+  @ApiProperty({ description: 'HTTP status the receiver answered the replay with (0 when it could not be reached)' })
+  status!: number;
 }
 
 export const DELIVERY_TRIGGERS = ['scheduled', 'manual', 'replay', 'recovery'] as const;
@@ -65,7 +66,8 @@ export class WebhookLogView {
   @ApiProperty({ description: 'the webhook-id header: stable across the retries of one delivery' }) deliveryId!: string;
   @ApiProperty({ enum: DELIVERY_TRIGGERS }) trigger!: DeliveryTrigger;
   @ApiProperty() attempt!: number;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'secret redacted' }) requestHeaders!: Record<string, string>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'secret redacted' })
+  requestHeaders!: Record<string, string>;
   @ApiProperty({ type: 'object', additionalProperties: true }) payload!: Record<string, unknown>;
   @ApiProperty({ type: Number, nullable: true }) status!: number | null;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) responseHeaders!: Record<string, string>;

@@ -2,7 +2,10 @@ import { BUS_PREFIX, type DeadLetterMessage, type EventDescriptor, Events } from
 
 /** `hub.deadletter.<original subject without the bus prefix>` (the prefix comes back in front). */
 export function deadLetterDescriptor(originalSubject: string): EventDescriptor<DeadLetterMessage> {
-  const bare = BUS_PREFIX && originalSubject.startsWith(`${BUS_PREFIX}.`) ? originalSubject.slice(BUS_PREFIX.length + 1) : originalSubject;
+  const bare =
+    BUS_PREFIX && originalSubject.startsWith(`${BUS_PREFIX}.`)
+      ? originalSubject.slice(BUS_PREFIX.length + 1)
+      : originalSubject;
   return Events.DeadLetter.of(bare);
 }
 

@@ -1,6 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { type EventDescriptor, type EventSource } from '@hub/contracts';
-import { type DeadLetterInput, deadLetterDescriptor, deadLetterMessage, deadLetterMsgId, isDeadLetterSubject } from './dead-letter';
+import {
+  type DeadLetterInput,
+  deadLetterDescriptor,
+  deadLetterMessage,
+  deadLetterMsgId,
+  isDeadLetterSubject,
+} from './dead-letter';
 
 export interface EventMeta {
   subject: string;
@@ -62,10 +68,18 @@ export abstract class EventBus {
   /** Logs the message (subject, msgId) and publishes it on its dead-letter subject. */
   protected async deadLetter(input: DeadLetterInput): Promise<void> {
     this.logger.warn(
-      { subject: input.subject, msgId: input.msgId, consumer: input.consumer, reason: input.reason, error: input.error },
+      {
+        subject: input.subject,
+        msgId: input.msgId,
+        consumer: input.consumer,
+        reason: input.reason,
+        error: input.error,
+      },
       `dead-lettering ${input.subject} (${input.reason}): ${input.error}`,
     );
     if (isDeadLetterSubject(input.subject)) return;
-    await this.publish(deadLetterDescriptor(input.subject), deadLetterMessage(input), { msgId: deadLetterMsgId(input.consumer, input.msgId) });
+    await this.publish(deadLetterDescriptor(input.subject), deadLetterMessage(input), {
+      msgId: deadLetterMsgId(input.consumer, input.msgId),
+    });
   }
 }

@@ -31,7 +31,10 @@ export class InProcessEventBus extends EventBus {
 
   constructor(private readonly store: BusStore) {
     super();
-    this.pruner = setInterval(() => this.store.prune().catch((err: unknown) => this.logger.warn({ err }, 'pruning the bus failed')), PRUNE_EVERY_MS);
+    this.pruner = setInterval(
+      () => this.store.prune().catch((err: unknown) => this.logger.warn({ err }, 'pruning the bus failed')),
+      PRUNE_EVERY_MS,
+    );
     this.pruner.unref();
     this.scheduleVacuum(VACUUM_FIRST_MS);
   }
@@ -43,9 +46,14 @@ export class InProcessEventBus extends EventBus {
   private scheduleVacuum(ms: number): void {
     this.vacuumer = setTimeout(() => {
       const started = Date.now();
-      this.store.vacuumIfNobodyDoes()
+      this.store
+        .vacuumIfNobodyDoes()
         .then((tables) => {
-          if (tables.length > 0) this.logger.log({ tables, ms: Date.now() - started }, `vacuumed ${tables.length} bus tables (nothing else vacuums this database)`);
+          if (tables.length > 0)
+            this.logger.log(
+              { tables, ms: Date.now() - started },
+              `vacuumed ${tables.length} bus tables (nothing else vacuums this database)`,
+            );
         })
         .catch((err: unknown) => this.logger.warn({ err }, 'vacuuming the database failed'))
         .finally(() => {
@@ -92,8 +100,15 @@ export class InProcessEventBus extends EventBus {
       deliver: (text, subject, msgId) => {
         const parsed = parseEventPayload(source.payload, text);
         if (!parsed.ok) {
-          this.deadLetter({ subject, msgId, consumer: 'listen', deliveryCount: 1, reason: 'invalid', error: parsed.error, payload: parsed.payload })
-            .catch((err: unknown) => this.logger.warn({ err, subject }, 'could not dead-letter'));
+          this.deadLetter({
+            subject,
+            msgId,
+            consumer: 'listen',
+            deliveryCount: 1,
+            reason: 'invalid',
+            error: parsed.error,
+            payload: parsed.payload,
+          }).catch((err: unknown) => this.logger.warn({ err, subject }, 'could not dead-letter'));
           return;
         }
         try {

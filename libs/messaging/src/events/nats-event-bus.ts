@@ -1,11 +1,23 @@
 import {
-  AckPolicy, DeliverPolicy, headers as natsHeaders, type JetStreamClient, type JetStreamManager, type JsMsg,
-  type NatsConnection, nanos, RetentionPolicy, StorageType,
+  AckPolicy,
+  DeliverPolicy,
+  headers as natsHeaders,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type NatsConnection,
+  nanos,
+  RetentionPolicy,
+  StorageType,
 } from 'nats';
 import { type EventDescriptor, type EventSource, ServiceUnavailableError, subjectFilter } from '@hub/contracts';
 import { errorText } from './dead-letter';
 import {
-  DEFAULT_MAX_DELIVER, EventBus, type DurableConsumerOptions, redeliveryDelayMs, type Unsubscribe,
+  DEFAULT_MAX_DELIVER,
+  EventBus,
+  type DurableConsumerOptions,
+  redeliveryDelayMs,
+  type Unsubscribe,
 } from './event-bus';
 import { parseEventPayload } from './payload-validation';
 import { DEFAULT_RETENTION_DAYS } from './store/bus-store';
@@ -21,7 +33,10 @@ export interface StreamSpec {
  * `update: false` (a stream the app only reads) an existing stream is left as it is.
  */
 export async function ensureStream(
-  jsm: JetStreamManager, spec: StreamSpec, retentionDays = DEFAULT_RETENTION_DAYS, options: { update?: boolean } = {},
+  jsm: JetStreamManager,
+  spec: StreamSpec,
+  retentionDays = DEFAULT_RETENTION_DAYS,
+  options: { update?: boolean } = {},
 ): Promise<void> {
   const config = {
     name: spec.name,
@@ -70,7 +85,10 @@ export class NatsEventBus extends EventBus {
       // JetStream did not take it (timed out, no stream, NATS away): the caller may try again,
       // so it is a 503 naming the cause, not an unexplained 500. The outbox relay retries anyway.
       this.logger.warn({ err, subject }, 'publish failed');
-      throw new ServiceUnavailableError(`The event bus did not take the event (${subject}); try again`, 'BUS_UNAVAILABLE');
+      throw new ServiceUnavailableError(
+        `The event bus did not take the event (${subject}); try again`,
+        'BUS_UNAVAILABLE',
+      );
     }
   }
 
@@ -110,8 +128,17 @@ export class NatsEventBus extends EventBus {
 
   /** One message: validate, handle, ack; a failure comes back later or, past the bound, is dead-lettered. */
   private async take<T>(m: JsMsg, options: DurableConsumerOptions<T>): Promise<void> {
-    const meta = { subject: m.subject, deliveryCount: m.info.deliveryCount, msgId: m.headers?.get('Nats-Msg-Id') || undefined };
-    const letter = { subject: m.subject, msgId: meta.msgId, consumer: options.durable, deliveryCount: meta.deliveryCount };
+    const meta = {
+      subject: m.subject,
+      deliveryCount: m.info.deliveryCount,
+      msgId: m.headers?.get('Nats-Msg-Id') || undefined,
+    };
+    const letter = {
+      subject: m.subject,
+      msgId: meta.msgId,
+      consumer: options.durable,
+      deliveryCount: meta.deliveryCount,
+    };
     try {
       const parsed = parseEventPayload(options.source.payload, m.string());
       if (!parsed.ok) {
@@ -124,7 +151,12 @@ export class NatsEventBus extends EventBus {
         m.ack();
       } catch (err) {
         if (meta.deliveryCount >= (options.maxDeliver ?? DEFAULT_MAX_DELIVER)) {
-          await this.deadLetter({ ...letter, reason: 'failed', error: errorText(err), payload: JSON.parse(m.string()) as unknown });
+          await this.deadLetter({
+            ...letter,
+            reason: 'failed',
+            error: errorText(err),
+            payload: JSON.parse(m.string()) as unknown,
+          });
           m.ack();
           return;
         }
@@ -147,9 +179,16 @@ export class NatsEventBus extends EventBus {
         const msgId = msg.headers?.get('Nats-Msg-Id') || undefined;
         const parsed = parseEventPayload(source.payload, msg.string());
         if (!parsed.ok) {
-          const letter = { subject: msg.subject, msgId, consumer: 'listen', deliveryCount: 1, reason: 'invalid' as const };
-          this.deadLetter({ ...letter, error: parsed.error, payload: parsed.payload })
-            .catch((e: unknown) => this.logger.warn({ err: e, subject: msg.subject }, 'could not dead-letter'));
+          const letter = {
+            subject: msg.subject,
+            msgId,
+            consumer: 'listen',
+            deliveryCount: 1,
+            reason: 'invalid' as const,
+          };
+          this.deadLetter({ ...letter, error: parsed.error, payload: parsed.payload }).catch((e: unknown) =>
+            this.logger.warn({ err: e, subject: msg.subject }, 'could not dead-letter'),
+          );
           return;
         }
         try {

@@ -10,7 +10,9 @@ describe('event payload validation', () => {
   const discussion = NotificationSourceEvents.Discussion.payload;
 
   it('takes a complete discussion event', () => {
-    expect(validateEventPayload(discussion, { actor: ACTOR, repo: REPO, discussion: DISCUSSION, mentions: [ACTOR] })).toMatchObject({ ok: true });
+    expect(
+      validateEventPayload(discussion, { actor: ACTOR, repo: REPO, discussion: DISCUSSION, mentions: [ACTOR] }),
+    ).toMatchObject({ ok: true });
   });
 
   it.each([
@@ -18,20 +20,41 @@ describe('event payload validation', () => {
     ['repo', { actor: ACTOR, discussion: DISCUSSION }],
     ['discussion', { actor: ACTOR, repo: REPO }],
   ])('refuses a discussion event without %s, naming it', (field, payload) => {
-    expect(parseEventPayload(discussion, JSON.stringify(payload))).toEqual({ ok: false, error: `${field} must be an object`, payload });
-    expect(validateEventPayload(discussion, { ...payload, [field]: null })).toMatchObject({ ok: false, error: `nested property ${field} must be either object or array` });
+    expect(parseEventPayload(discussion, JSON.stringify(payload))).toEqual({
+      ok: false,
+      error: `${field} must be an object`,
+      payload,
+    });
+    expect(validateEventPayload(discussion, { ...payload, [field]: null })).toMatchObject({
+      ok: false,
+      error: `nested property ${field} must be either object or array`,
+    });
   });
 
   it('still reports the ordinary rules first, and lets optional nested objects be missing', () => {
-    expect(validateEventPayload(discussion, { actor: { ...ACTOR, _id: 'x' }, repo: REPO })).toMatchObject({ ok: false, error: 'actor._id must be a 24-character hex user id' });
-    expect(validateEventPayload(discussion, { actor: ACTOR, repo: REPO, discussion: DISCUSSION, comment: null })).toMatchObject({ ok: true });
+    expect(validateEventPayload(discussion, { actor: { ...ACTOR, _id: 'x' }, repo: REPO })).toMatchObject({
+      ok: false,
+      error: 'actor._id must be a 24-character hex user id',
+    });
+    expect(
+      validateEventPayload(discussion, { actor: ACTOR, repo: REPO, discussion: DISCUSSION, comment: null }),
+    ).toMatchObject({ ok: true });
   });
 
   it('checks the required objects of nested objects too, and free-form payloads stay free', () => {
-    expect(validateEventPayload(NotificationSourceEvents.Paper.payload, { actor: ACTOR, paper: { _id: 'abcdefabcdefabcdefabcdef', title: 't' } }))
-      .toMatchObject({ ok: false, error: 'paperDiscussion must be an object' });
-    expect(validateEventPayload(WebhookEvents.Repo.payload, { repo: REPO })).toMatchObject({ ok: false, error: 'event must be an object' });
-    expect(validateEventPayload(RepoEvents.payload, { event: { action: 'update' }, repo: REPO })).toMatchObject({ ok: true });
+    expect(
+      validateEventPayload(NotificationSourceEvents.Paper.payload, {
+        actor: ACTOR,
+        paper: { _id: 'abcdefabcdefabcdefabcdef', title: 't' },
+      }),
+    ).toMatchObject({ ok: false, error: 'paperDiscussion must be an object' });
+    expect(validateEventPayload(WebhookEvents.Repo.payload, { repo: REPO })).toMatchObject({
+      ok: false,
+      error: 'event must be an object',
+    });
+    expect(validateEventPayload(RepoEvents.payload, { event: { action: 'update' }, repo: REPO })).toMatchObject({
+      ok: true,
+    });
     expect(PaperEvents.Create.subject).toMatch(/paper\.create$/);
     expect(parseEventPayload(discussion, 'not json')).toMatchObject({ ok: false, error: 'payload is not JSON' });
   });

@@ -15,10 +15,14 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; error: string; 
 function missingNested(instance: object, path = ''): string[] {
   const rules = getMetadataStorage().getTargetValidationMetadatas(instance.constructor, '', true, false);
   const problems: string[] = [];
-  for (const property of new Set(rules.filter((r) => r.type === ValidationTypes.NESTED_VALIDATION).map((r) => r.propertyName))) {
+  for (const property of new Set(
+    rules.filter((r) => r.type === ValidationTypes.NESTED_VALIDATION).map((r) => r.propertyName),
+  )) {
     const value = (instance as Record<string, unknown>)[property];
     if (value === undefined || value === null) {
-      const optional = rules.some((r) => r.propertyName === property && r.type === ValidationTypes.CONDITIONAL_VALIDATION);
+      const optional = rules.some(
+        (r) => r.propertyName === property && r.type === ValidationTypes.CONDITIONAL_VALIDATION,
+      );
       if (!optional) problems.push(`${path}${property} must be an object`);
       continue;
     }

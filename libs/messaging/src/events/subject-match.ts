@@ -15,6 +15,8 @@ export function subjectMatches(pattern: string, subject: string): boolean {
  * share: lets the all-in-one bus filter subjects in SQL.
  */
 export function subjectRegex(pattern: string): string {
-  const tokens = pattern.split('.').map((t) => (t === '*' ? '[^.]+' : t === '>' ? '[^.]+(\\.[^.]+)*' : t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  const tokens = pattern
+    .split('.')
+    .map((t) => (t === '*' ? '[^.]+' : t === '>' ? '[^.]+(\\.[^.]+)*' : t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   return `^${tokens.join('\\.')}$`;
 }

@@ -18,13 +18,21 @@ export class InProcessRpcClient extends RpcClient {
     super();
   }
 
-  async call<Req, Res>(rpc: RpcDescriptor<Req, Res>, data: Req, ctx: RequestContext, options?: RpcCallOptions): Promise<Res> {
+  async call<Req, Res>(
+    rpc: RpcDescriptor<Req, Res>,
+    data: Req,
+    ctx: RequestContext,
+    options?: RpcCallOptions,
+  ): Promise<Res> {
     const subject = rpc.subject;
     const pending = this.broker.dispatch(subject, jsonCopy({ ctx, data }));
     if (!pending) throw toHubError({ code: 'NO_SUBSCRIBERS' }, subject);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(toHubError({ code: 'TIMEOUT' }, subject)), options?.timeoutMs ?? this.defaultTimeoutMs);
+      timer = setTimeout(
+        () => reject(toHubError({ code: 'TIMEOUT' }, subject)),
+        options?.timeoutMs ?? this.defaultTimeoutMs,
+      );
     });
     try {
       const reply: RpcReply = await Promise.race([pending, timeout]);

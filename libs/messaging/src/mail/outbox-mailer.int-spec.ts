@@ -24,7 +24,9 @@ describeWithInfra('e-mail outbox without SMTP (mails to the log)', () => {
     db = await createTestDatabase();
     ds = await new DataSource({ type: 'postgres', url: db.url, driver: pg, poolSize: 2 }).initialize();
     await createMailTables(ds, 'svc');
-    jest.spyOn(Logger.prototype, 'log').mockImplementation((_fields: unknown, message?: unknown) => void logged.push(String(message)));
+    jest
+      .spyOn(Logger.prototype, 'log')
+      .mockImplementation((_fields: unknown, message?: unknown) => void logged.push(String(message)));
     mailer = new OutboxMailer(ds, 'svc', { SMTP_FROM: 'hub@example.com' });
     mailer.onApplicationBootstrap();
   });
@@ -36,24 +38,37 @@ describeWithInfra('e-mail outbox without SMTP (mails to the log)', () => {
     await db?.drop();
   });
 
-  const mail = (id: string, to: string): { id: string; recipient: string; subject: string; body: string } =>
-    ({ id, recipient: to, subject: `hello ${to}`, body: 'body' });
+  const mail = (id: string, to: string): { id: string; recipient: string; subject: string; body: string } => ({
+    id,
+    recipient: to,
+    subject: `hello ${to}`,
+    body: 'body',
+  });
 
   async function sentRows(): Promise<{ recipient: string; sent_via: string | null; attempts: number }[]> {
     return ds.query('SELECT recipient, sent_via, attempts FROM svc.email_outbox ORDER BY recipient');
   }
 
   it('writes the mails of a fact once, sends each once to the log, and marks them sent', async () => {
-    expect(await mailer.enqueueOnce('svc.applied_events', 'fact-1', [mail('a'.repeat(24), 'ann@x.org'), mail('b'.repeat(24), 'bob@x.org')])).toBe(true);
+    expect(
+      await mailer.enqueueOnce('svc.applied_events', 'fact-1', [
+        mail('a'.repeat(24), 'ann@x.org'),
+        mail('b'.repeat(24), 'bob@x.org'),
+      ]),
+    ).toBe(true);
     // A redelivered fact writes nothing, even with new mail ids.
     expect(await mailer.enqueueOnce('svc.applied_events', 'fact-1', [mail('c'.repeat(24), 'ann@x.org')])).toBe(false);
     const deadline = Date.now() + 5_000;
-    while ((await sentRows()).some((r) => r.sent_via === null) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while ((await sentRows()).some((r) => r.sent_via === null) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     expect(await sentRows()).toEqual([
       { recipient: 'ann@x.org', sent_via: 'log', attempts: 1 },
       { recipient: 'bob@x.org', sent_via: 'log', attempts: 1 },
     ]);
-    expect(logged.filter((l) => l.startsWith('mail to')).sort()).toEqual(['mail to ann@x.org: hello ann@x.org', 'mail to bob@x.org: hello bob@x.org']);
+    expect(logged.filter((l) => l.startsWith('mail to')).sort()).toEqual([
+      'mail to ann@x.org: hello ann@x.org',
+      'mail to bob@x.org: hello bob@x.org',
+    ]);
   });
 
   it('records a fact with no recipients, so a redelivery is still recognised', async () => {

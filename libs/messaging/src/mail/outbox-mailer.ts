@@ -44,7 +44,10 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
   /** Writes a mail inside the caller's transaction; call kick() after the commit. */
   async enqueue(m: EntityManager, mail: OutgoingMail): Promise<void> {
     await m.query(`INSERT INTO ${this.schema}.email_outbox (id, recipient, subject, body) VALUES ($1, $2, $3, $4)`, [
-      mail.id, mail.recipient, mail.subject, mail.body,
+      mail.id,
+      mail.recipient,
+      mail.subject,
+      mail.body,
     ]);
   }
 
@@ -59,7 +62,13 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
             mails AS (INSERT INTO ${this.schema}.email_outbox (id, recipient, subject, body)
               SELECT m.id, m.recipient, m.subject, m.body FROM fresh, unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS m(id, recipient, subject, body))
        SELECT id FROM fresh`,
-      [key, mails.map((m) => m.id), mails.map((m) => m.recipient), mails.map((m) => m.subject), mails.map((m) => m.body)],
+      [
+        key,
+        mails.map((m) => m.id),
+        mails.map((m) => m.recipient),
+        mails.map((m) => m.subject),
+        mails.map((m) => m.body),
+      ],
     );
     if (rows.length === 0) return false;
     if (mails.length > 0) this.kick();
@@ -108,10 +117,16 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
         for (const mail of batch) {
           try {
             const via = await this.send(mail);
-            await m.query(`UPDATE ${this.schema}.email_outbox SET sent_at = now(), sent_via = $2, attempts = attempts + 1 WHERE id = $1`, [mail.id, via]);
+            await m.query(
+              `UPDATE ${this.schema}.email_outbox SET sent_at = now(), sent_via = $2, attempts = attempts + 1 WHERE id = $1`,
+              [mail.id, via],
+            );
           } catch (err) {
             this.logger.warn({ err, mailId: mail.id }, 'mail not sent, will retry');
-            await m.query(`UPDATE ${this.schema}.email_outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`, [mail.id, String(err)]);
+            await m.query(
+              `UPDATE ${this.schema}.email_outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`,
+              [mail.id, String(err)],
+            );
           }
         }
         return batch.length;
@@ -142,10 +157,18 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
 
   private async send(mail: PendingMail): Promise<'smtp' | 'log'> {
     if (!this.transport) {
-      this.logger.log({ to: mail.recipient, subject: mail.subject, body: mail.body }, `mail to ${mail.recipient}: ${mail.subject}`);
+      this.logger.log(
+        { to: mail.recipient, subject: mail.subject, body: mail.body },
+        `mail to ${mail.recipient}: ${mail.subject}`,
+      );
       return 'log';
     }
-    await this.transport.sendMail({ from: this.config.SMTP_FROM, to: mail.recipient, subject: mail.subject, text: mail.body });
+    await this.transport.sendMail({
+      from: this.config.SMTP_FROM,
+      to: mail.recipient,
+      subject: mail.subject,
+      text: mail.body,
+    });
     return 'smtp';
   }
 }

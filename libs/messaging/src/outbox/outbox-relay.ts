@@ -111,14 +111,21 @@ export class OutboxRelay {
       try {
         for (const row of rows) {
           // Stop at the first failure: a later event must not overtake an earlier one.
-          await this.bus.publish({ subject: row.subject, payload: Object as PayloadClass<unknown> }, JSON.parse(row.payload) as unknown, { msgId: row.id });
+          await this.bus.publish(
+            { subject: row.subject, payload: Object as PayloadClass<unknown> },
+            JSON.parse(row.payload) as unknown,
+            { msgId: row.id },
+          );
           sent.push(row.id);
         }
       } catch (err) {
         await this.markSent(sent);
         const failed = rows[sent.length];
         if (failed) {
-          await this.ds.query(`UPDATE ${this.schema}.outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`, [failed.id, String(err)]);
+          await this.ds.query(
+            `UPDATE ${this.schema}.outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`,
+            [failed.id, String(err)],
+          );
         }
         throw err;
       }
@@ -130,7 +137,10 @@ export class OutboxRelay {
 
   private async markSent(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.ds.query(`UPDATE ${this.schema}.outbox SET sent_at = now(), attempts = attempts + 1 WHERE id = ANY($1::char(24)[])`, [ids]);
+    await this.ds.query(
+      `UPDATE ${this.schema}.outbox SET sent_at = now(), attempts = attempts + 1 WHERE id = ANY($1::char(24)[])`,
+      [ids],
+    );
   }
 
   private async prune(): Promise<void> {

@@ -18,7 +18,9 @@ export async function createOutboxTablesV1(q: QueryRunner, schema: string): Prom
     last_error text)`);
   await q.query(`CREATE INDEX outbox_pending ON ${schema}.outbox (seq) WHERE sent_at IS NULL`);
   await q.query(`CREATE INDEX outbox_sent_at ON ${schema}.outbox (sent_at) WHERE sent_at IS NOT NULL`);
-  await q.query(`CREATE TABLE ${schema}.outbox_relay (id int PRIMARY KEY, holder varchar(64), lease_until timestamptz)`);
+  await q.query(
+    `CREATE TABLE ${schema}.outbox_relay (id int PRIMARY KEY, holder varchar(64), lease_until timestamptz)`,
+  );
   await q.query(`INSERT INTO ${schema}.outbox_relay (id) VALUES (1)`);
 }
 

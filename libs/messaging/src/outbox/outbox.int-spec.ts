@@ -9,7 +9,8 @@ import { Outbox, outboxEvent } from './outbox';
 import { OutboxRelay } from './outbox-relay';
 
 class Step {
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   n!: number;
 }
 const Stepped = event<Step>('test.outbox.step', Step);
@@ -21,7 +22,9 @@ async function createOutboxTables(ds: DataSource, schema: string): Promise<void>
     id char(24) PRIMARY KEY, seq bigserial NOT NULL UNIQUE, subject text NOT NULL, payload text NOT NULL,
     aggregate varchar(64), created_at timestamptz NOT NULL DEFAULT now(), sent_at timestamptz,
     attempts int NOT NULL DEFAULT 0, last_error text)`);
-  await ds.query(`CREATE TABLE ${schema}.outbox_relay (id int PRIMARY KEY, holder varchar(64), lease_until timestamptz)`);
+  await ds.query(
+    `CREATE TABLE ${schema}.outbox_relay (id int PRIMARY KEY, holder varchar(64), lease_until timestamptz)`,
+  );
   await ds.query(`INSERT INTO ${schema}.outbox_relay (id) VALUES (1)`);
   await ds.query(`CREATE TABLE ${schema}.things (n int PRIMARY KEY)`);
 }
@@ -45,7 +48,12 @@ describeWithInfra('transactional outbox on Postgres', () => {
     ds = await new DataSource({ type: 'postgres', url: db.url, driver: pg, poolSize: 4 }).initialize();
     await createOutboxTables(ds, 'svc');
     bus = await InProcessEventBus.open({ databaseUrl: db.url });
-    await bus.consume({ stream: 'TEST', durable: 'outbox-reader', source: Stepped, handler: async (p, meta) => void got.push({ n: p.n, meta }) });
+    await bus.consume({
+      stream: 'TEST',
+      durable: 'outbox-reader',
+      source: Stepped,
+      handler: async (p, meta) => void got.push({ n: p.n, meta }),
+    });
   });
 
   afterAll(async () => {
@@ -63,17 +71,21 @@ describeWithInfra('transactional outbox on Postgres', () => {
       await m.query('INSERT INTO svc.things (n) VALUES (1)');
       for (const n of [1, 2, 3]) ids.push(await outbox.add(m, Stepped, { n }, { aggregate: 'a' }));
     });
-    await expect(outbox.transaction(async (m) => {
-      await outbox.add(m, Stepped, { n: 99 }, { aggregate: 'a' });
-      await m.query('INSERT INTO svc.things (n) VALUES (1)'); // duplicate key: the whole transaction goes
-    })).rejects.toThrow();
+    await expect(
+      outbox.transaction(async (m) => {
+        await outbox.add(m, Stepped, { n: 99 }, { aggregate: 'a' });
+        await m.query('INSERT INTO svc.things (n) VALUES (1)'); // duplicate key: the whole transaction goes
+      }),
+    ).rejects.toThrow();
     await waitUntil(() => got.length >= 3);
     await new Promise((r) => setTimeout(r, 300));
     await relay.stop();
     expect(got.map((g) => g.n)).toEqual([1, 2, 3]);
     expect(got.map((g) => g.meta.msgId)).toEqual(ids);
     expect(got[0]?.meta.subject).toBe(subject('test.outbox.step'));
-    const rows = (await ds.query(`SELECT count(*)::int AS pending FROM svc.outbox WHERE sent_at IS NULL`)) as { pending: number }[];
+    const rows = (await ds.query(`SELECT count(*)::int AS pending FROM svc.outbox WHERE sent_at IS NULL`)) as {
+      pending: number;
+    }[];
     expect(rows[0]?.pending).toBe(0);
   });
 
@@ -84,7 +96,8 @@ describeWithInfra('transactional outbox on Postgres', () => {
     const kicks = jest.spyOn(relay, 'kick');
     relay.start();
     kicks.mockClear();
-    for (const n of [-1, -2, -3]) await outbox.transaction((m) => m.query('INSERT INTO svc.things (n) VALUES ($1)', [n]));
+    for (const n of [-1, -2, -3])
+      await outbox.transaction((m) => m.query('INSERT INTO svc.things (n) VALUES ($1)', [n]));
     expect(kicks).not.toHaveBeenCalled();
     const started = Date.now();
     await outbox.transaction(async (m) => void (await outbox.add(m, Stepped, { n: 13 })));
@@ -99,10 +112,12 @@ describeWithInfra('transactional outbox on Postgres', () => {
   it('refuses an invalid event, failing the transaction that made it', async () => {
     const relay = new OutboxRelay(ds, bus, 'svc');
     const outbox = new Outbox(ds, 'svc', relay, bus);
-    await expect(outbox.transaction(async (m) => {
-      await m.query('INSERT INTO svc.things (n) VALUES (2)');
-      await outbox.add(m, Stepped, { n: -5 });
-    })).rejects.toThrow(/invalid .*test\.outbox\.step event: n must not be less than 0/);
+    await expect(
+      outbox.transaction(async (m) => {
+        await m.query('INSERT INTO svc.things (n) VALUES (2)');
+        await outbox.add(m, Stepped, { n: -5 });
+      }),
+    ).rejects.toThrow(/invalid .*test\.outbox\.step event: n must not be less than 0/);
     expect(await ds.query('SELECT n FROM svc.things WHERE n = 2')).toEqual([]);
   });
 
@@ -112,12 +127,19 @@ describeWithInfra('transactional outbox on Postgres', () => {
     const outbox = new Outbox(ds, 'svc', relay, bus);
     relay.start();
     await ds.query('INSERT INTO svc.things (n) VALUES (10)');
-    const move = (to: number, from: number) => ({ sql: 'UPDATE svc.things SET n = $1 WHERE n = $2 RETURNING n', parameters: [to, from] });
-    expect(await outbox.write(move(11, 10), [outboxEvent(Stepped, { n: 4 }, 'w'), outboxEvent(Stepped, { n: 5 }, 'w')])).toEqual([{ n: 11 }]);
+    const move = (to: number, from: number) => ({
+      sql: 'UPDATE svc.things SET n = $1 WHERE n = $2 RETURNING n',
+      parameters: [to, from],
+    });
+    expect(
+      await outbox.write(move(11, 10), [outboxEvent(Stepped, { n: 4 }, 'w'), outboxEvent(Stepped, { n: 5 }, 'w')]),
+    ).toEqual([{ n: 11 }]);
     // Nothing matched: no row, no event.
     expect(await outbox.write(move(12, 10), [outboxEvent(Stepped, { n: 6 }, 'w')])).toEqual([]);
     // An invalid event fails before anything is written.
-    await expect(outbox.write(move(13, 11), [outboxEvent(Stepped, { n: -1 })])).rejects.toThrow(/invalid .*test\.outbox\.step event/);
+    await expect(outbox.write(move(13, 11), [outboxEvent(Stepped, { n: -1 })])).rejects.toThrow(
+      /invalid .*test\.outbox\.step event/,
+    );
     expect(await ds.query('SELECT n FROM svc.things WHERE n >= 10 ORDER BY n')).toEqual([{ n: 11 }]);
     await waitUntil(() => got.length >= 2);
     await new Promise((r) => setTimeout(r, 300));
@@ -132,13 +154,15 @@ describeWithInfra('transactional outbox on Postgres', () => {
     const outboxA = new Outbox(ds, 'svc', a, bus);
     a.start();
     b.start();
-    for (let i = 10; i < 20; i++) await outboxA.transaction(async (m) => void (await outboxA.add(m, Stepped, { n: i })));
+    for (let i = 10; i < 20; i++)
+      await outboxA.transaction(async (m) => void (await outboxA.add(m, Stepped, { n: i })));
     await waitUntil(() => got.length >= 10);
     const [lease] = (await ds.query('SELECT holder FROM svc.outbox_relay')) as { holder: string }[];
     // Stop whichever holds the lease: the other one must take over at once.
     await (lease?.holder === a.holder ? a : b).stop();
     const outboxB = new Outbox(ds, 'svc', b, bus);
-    for (let i = 20; i < 25; i++) await outboxB.transaction(async (m) => void (await outboxB.add(m, Stepped, { n: i })));
+    for (let i = 20; i < 25; i++)
+      await outboxB.transaction(async (m) => void (await outboxB.add(m, Stepped, { n: i })));
     await waitUntil(() => got.length >= 15);
     await new Promise((r) => setTimeout(r, 300));
     await Promise.all([a.stop(), b.stop()]);

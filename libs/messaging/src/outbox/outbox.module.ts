@@ -1,4 +1,10 @@
-import { type DynamicModule, Injectable, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Injectable,
+  Module,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { EventBus } from '../events/event-bus';
@@ -44,7 +50,8 @@ export class OutboxModule {
         {
           provide: Outbox,
           inject: [getDataSourceToken(options.dataSource), OutboxRelay, EventBus, OPTIONS],
-          useFactory: (ds: DataSource, relay: OutboxRelay, bus: EventBus, o: OutboxModuleOptions) => new Outbox(ds, o.schema, relay, bus),
+          useFactory: (ds: DataSource, relay: OutboxRelay, bus: EventBus, o: OutboxModuleOptions) =>
+            new Outbox(ds, o.schema, relay, bus),
         },
         OutboxRelayLifecycle,
       ],
@@ -52,4 +59,3 @@ export class OutboxModule {
     };
   }
 }
-

@@ -24,13 +24,20 @@ export interface OutboxEvent<T = unknown> {
 }
 
 /** An event for `Outbox.write`, its payload typed by its descriptor. */
-export const outboxEvent = <T>(event: EventDescriptor<T>, payload: T, aggregate?: string): OutboxEvent<T> => ({ event, payload, aggregate });
+export const outboxEvent = <T>(event: EventDescriptor<T>, payload: T, aggregate?: string): OutboxEvent<T> => ({
+  event,
+  payload,
+  aggregate,
+});
 
 /** The payload as it will be stored, once checked against the event's class. */
 function checkedPayload<T>(event: EventDescriptor<T>, payload: T): string {
   const json = JSON.stringify(payload);
-  const errors = validateSync(plainToInstance(event.payload, JSON.parse(json) as object) as object, { forbidUnknownValues: false });
-  if (errors.length > 0) throw new Error(`invalid ${event.subject} event: ${flattenValidationErrors(errors).join('; ')}`);
+  const errors = validateSync(plainToInstance(event.payload, JSON.parse(json) as object) as object, {
+    forbidUnknownValues: false,
+  });
+  if (errors.length > 0)
+    throw new Error(`invalid ${event.subject} event: ${flattenValidationErrors(errors).join('; ')}`);
   return json;
 }
 
@@ -62,11 +69,19 @@ export class Outbox {
    * payload is checked against the event's class here, so a bad event fails the use case that
    * made it instead of a consumer later.
    */
-  async add<T>(m: EntityManager, event: EventDescriptor<T>, payload: T, options: OutboxAddOptions = {}): Promise<string> {
+  async add<T>(
+    m: EntityManager,
+    event: EventDescriptor<T>,
+    payload: T,
+    options: OutboxAddOptions = {},
+  ): Promise<string> {
     const json = checkedPayload(event, payload);
     const id = newObjectId();
     await m.query(`INSERT INTO ${this.schema}.outbox (id, subject, payload, aggregate) VALUES ($1, $2, $3, $4)`, [
-      id, event.subject, json, options.aggregate ?? null,
+      id,
+      event.subject,
+      json,
+      options.aggregate ?? null,
     ]);
     this.added.add(m);
     return id;
@@ -88,10 +103,14 @@ export class Outbox {
       return `($${n - 3}, $${n - 2}, $${n - 1}, $${n}, ${i})`;
     });
     // Inside a CTE: TypeORM returns a bare UPDATE … RETURNING as [rows, count]. ORDER BY: seq follows the events' order.
-    const sql = `WITH changed AS (${statement.sql})${rows.length === 0 ? '' : `,
+    const sql = `WITH changed AS (${statement.sql})${
+      rows.length === 0
+        ? ''
+        : `,
       events AS (INSERT INTO ${this.schema}.outbox (id, subject, payload, aggregate)
         SELECT e.id, e.subject, e.payload, e.aggregate FROM (VALUES ${rows.join(', ')}) AS e(id, subject, payload, aggregate, n)
-        WHERE EXISTS (SELECT 1 FROM changed) ORDER BY e.n)`}
+        WHERE EXISTS (SELECT 1 FROM changed) ORDER BY e.n)`
+    }
       SELECT * FROM changed`;
     const result: R[] = await this.ds.query(sql, parameters);
     if (events.length > 0 && result.length > 0) this.relay.kick();
@@ -132,7 +151,10 @@ export class Outbox {
     const published = this.bus.publish(event, payload, { msgId: id }).then(() => 'sent' as const);
     try {
       if ((await Promise.race([published, late])) === 'late') {
-        this.logger.warn({ subject: event.subject, id }, 'the bus did not take the event in time; the relay will retry');
+        this.logger.warn(
+          { subject: event.subject, id },
+          'the bus did not take the event in time; the relay will retry',
+        );
         published.catch(() => undefined);
       }
     } catch (err) {

@@ -28,14 +28,20 @@ describe('jsonCopy', () => {
     ['a string, a number, null at the top', 'x'],
     ['undefined at the top', undefined],
     ['non-finite numbers and -0', { a: NaN, b: Infinity, c: -Infinity, d: -0, e: [NaN, -0] }],
-    ['undefined, functions and symbols in objects and arrays', { a: undefined, b: () => 1, c: Symbol('s'), d: [undefined, () => 1, Symbol('t')] }],
+    [
+      'undefined, functions and symbols in objects and arrays',
+      { a: undefined, b: () => 1, c: Symbol('s'), d: [undefined, () => 1, Symbol('t')] },
+    ],
     ['Dates, valid and not', { at: new Date(0), bad: new Date(NaN), list: [new Date(86_400_000)] }],
     ['class instances (own fields only, no getters)', { p: new Point(1, 2), list: [new Point(3, 4)] }],
     ['toJSON with its key', { price: new Money(250), list: [new Money(100)] }],
     ['boxed primitives', { s: Object('x'), n: Object(2), b: Object(false) }],
     ['Maps, Sets and symbol keys', { m: new Map([[1, 2]]), s: new Set([1]), [Symbol('k')]: 1, k: 2 }],
     ['Buffers and typed arrays', { b: Buffer.from('hi'), u: new Uint8Array([1, 2]) }],
-    ['prototype-less objects and inherited fields', { o: Object.assign(Object.create(null), { a: 1 }), i: Object.create({ inherited: 1 }) }],
+    [
+      'prototype-less objects and inherited fields',
+      { o: Object.assign(Object.create(null), { a: 1 }), i: Object.create({ inherited: 1 }) },
+    ],
     ['integer-like keys in JSON order', { b: 1, 2: 'two', a: 2, 1: 'one' }],
     ['nested arrays and objects', { a: [[1, [2, { b: [3] }]], { c: { d: { e: 'f' } } }] }],
   ])('gives what a JSON round trip gives: %s', (_, value) => {
@@ -45,7 +51,10 @@ describe('jsonCopy', () => {
   });
 
   it('keeps a parsed "__proto__" field as an own field, as JSON.parse does, never as a prototype', () => {
-    const input = JSON.parse('{"a":1,"__proto__":{"polluted":true},"inner":{"__proto__":[1]}}') as Record<string, unknown>;
+    const input = JSON.parse('{"a":1,"__proto__":{"polluted":true},"inner":{"__proto__":[1]}}') as Record<
+      string,
+      unknown
+    >;
     const copied = jsonCopy(input) as Record<string, unknown>;
     expect(JSON.stringify(copied)).toBe(JSON.stringify(input));
     expect(Object.getPrototypeOf(copied)).toBe(Object.prototype);

@@ -20,8 +20,10 @@ function copy(value: unknown, key: string, depth: number): unknown {
   if (typeof value === 'object' && value !== null) {
     const json = (value as { toJSON?: unknown }).toJSON;
     if (typeof json === 'function') return copy(json.call(value, key), key, depth);
-    if (depth >= MAX_DEPTH) throw new TypeError(`Converting circular structure to JSON (or nested over ${MAX_DEPTH} levels)`);
-    if (value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof BigInt) return copy(value.valueOf(), key, depth);
+    if (depth >= MAX_DEPTH)
+      throw new TypeError(`Converting circular structure to JSON (or nested over ${MAX_DEPTH} levels)`);
+    if (value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof BigInt)
+      return copy(value.valueOf(), key, depth);
     if (Array.isArray(value)) {
       const out: unknown[] = new Array(value.length);
       for (let i = 0; i < value.length; i++) out[i] = copy(value[i], String(i), depth + 1) ?? null;
@@ -33,7 +35,8 @@ function copy(value: unknown, key: string, depth: number): unknown {
       const v = copy((value as Record<string, unknown>)[k], k, depth + 1);
       if (v === undefined) continue;
       // JSON.parse makes "__proto__" an own field; an assignment would set the copy's prototype.
-      if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      if (k === '__proto__')
+        Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
       else out[k] = v;
     }
     return out;

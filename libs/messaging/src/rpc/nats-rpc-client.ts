@@ -38,7 +38,12 @@ export class NatsRpcClient extends RpcClient {
     this.queue = publishQueueFor(nc);
   }
 
-  async call<Req, Res>(rpc: RpcDescriptor<Req, Res>, data: Req, ctx: RequestContext, options?: RpcCallOptions): Promise<Res> {
+  async call<Req, Res>(
+    rpc: RpcDescriptor<Req, Res>,
+    data: Req,
+    ctx: RequestContext,
+    options?: RpcCallOptions,
+  ): Promise<Res> {
     const subject = rpc.subject;
     const payload = encodeRequest(data, ctx);
     const raw = await new Promise<Uint8Array>((resolve, reject) => {

@@ -42,7 +42,9 @@ describe('validatePayload', () => {
   });
 
   it('names the field that breaks a rule', () => {
-    expect(() => validatePayload(Plain, { name: 'a', limit: 11 })).toThrow(new BadRequestError('limit must not be greater than 10'));
+    expect(() => validatePayload(Plain, { name: 'a', limit: 11 })).toThrow(
+      new BadRequestError('limit must not be greater than 10'),
+    );
     expect(() => validatePayload(Plain, { limit: 1 })).toThrow(/name must be a string/);
     expect(() => validatePayload(Plain, [])).toThrow(/payload must be an object/);
   });

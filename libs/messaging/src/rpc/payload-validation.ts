@@ -25,7 +25,8 @@ const OPTIONS: ValidatorOptions = { whitelist: true, forbidUnknownValues: false 
 
 /** Validates an RPC payload into an instance of its request class; a 400 naming the field otherwise. */
 export function validatePayload<T>(request: PayloadClass<T>, data: unknown): T {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new BadRequestError('the message payload must be an object');
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new BadRequestError('the message payload must be an object');
   // Through class-transformer's public API for every class: it skips `__proto__` and
   // `constructor` keys, applies @Type/@Transform where a class has them, and costs a few µs.
   const dto = plainToInstance(request, data);

@@ -12,5 +12,10 @@ export interface RpcCallOptions {
  * Controllers never hold a raw ClientProxy.
  */
 export abstract class RpcClient {
-  abstract call<Req, Res>(rpc: RpcDescriptor<Req, Res>, data: Req, ctx: RequestContext, options?: RpcCallOptions): Promise<Res>;
+  abstract call<Req, Res>(
+    rpc: RpcDescriptor<Req, Res>,
+    data: Req,
+    ctx: RequestContext,
+    options?: RpcCallOptions,
+  ): Promise<Res>;
 }

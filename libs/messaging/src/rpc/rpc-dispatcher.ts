@@ -1,7 +1,14 @@
 import { HttpException, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
-  BadRequestError, checkRequestContext, type ErrorEnvelope, HubError, type PayloadClass, type RequestContext, type RpcMessage, TailedReply,
+  BadRequestError,
+  checkRequestContext,
+  type ErrorEnvelope,
+  HubError,
+  type PayloadClass,
+  type RequestContext,
+  type RpcMessage,
+  TailedReply,
 } from '@hub/contracts';
 import { jsonCopy } from './json-copy';
 import { validatePayload } from './payload-validation';
@@ -48,16 +55,19 @@ export class RpcDispatcher {
   }
 
   private run(route: RpcRoute, message: unknown): unknown {
-    if (typeof message !== 'object' || message === null) throw new BadRequestError('the message must be an object {ctx, data}', 'INVALID_MESSAGE');
+    if (typeof message !== 'object' || message === null)
+      throw new BadRequestError('the message must be an object {ctx, data}', 'INVALID_MESSAGE');
     const { ctx, data } = message as Partial<RpcMessage<unknown>>;
     const checked = checkRequestContext(ctx);
-    if ('problem' in checked) throw new BadRequestError(`invalid request context: ${checked.problem}`, 'INVALID_CONTEXT');
+    if ('problem' in checked)
+      throw new BadRequestError(`invalid request context: ${checked.problem}`, 'INVALID_CONTEXT');
     return route.invoke(validatePayload(route.request, data ?? {}), checked.ctx);
   }
 
   private toEnvelope(error: unknown, subject: string): ErrorEnvelope {
     if (error instanceof HubError) return error.toEnvelope();
-    if (error instanceof HttpException) return { code: `HTTP_${error.getStatus()}`, status: error.getStatus(), message: error.message };
+    if (error instanceof HttpException)
+      return { code: `HTTP_${error.getStatus()}`, status: error.getStatus(), message: error.message };
     const errorId = randomUUID();
     // `err` as the key: pino prints the stack only under it.
     this.logger.error({ err: error, errorId, subject }, `Unhandled error ${errorId}`);

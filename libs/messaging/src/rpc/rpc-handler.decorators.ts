@@ -29,5 +29,7 @@ export function RpcHandler<Req, Res>(rpc: RpcDescriptor<Req, Res>) {
 
 /** The descriptor a method serves, if it is an @RpcHandler. */
 export function rpcDescriptorOf(method: unknown): RpcDescriptor<unknown, unknown> | undefined {
-  return typeof method === 'function' ? (Reflect.getMetadata(RPC_HANDLER, method) as RpcDescriptor<unknown, unknown> | undefined) : undefined;
+  return typeof method === 'function'
+    ? (Reflect.getMetadata(RPC_HANDLER, method) as RpcDescriptor<unknown, unknown> | undefined)
+    : undefined;
 }

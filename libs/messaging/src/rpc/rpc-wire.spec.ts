@@ -2,7 +2,8 @@ import { HubError, TailedReply } from '@hub/contracts';
 import { decodeReply, encodeReply } from './rpc-wire';
 
 describe('RPC replies on the wire', () => {
-  const bytes = (text: string | Uint8Array): Uint8Array => (typeof text === 'string' ? new TextEncoder().encode(text) : text);
+  const bytes = (text: string | Uint8Array): Uint8Array =>
+    typeof text === 'string' ? new TextEncoder().encode(text) : text;
 
   it('carries a plain result as JSON', () => {
     const wire = encodeReply({ name: 'line one\nline two', n: 1 }) as string;

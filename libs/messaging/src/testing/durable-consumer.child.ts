@@ -18,7 +18,9 @@ const Noted = event<Note>('test.crash.noted', Note);
 async function main(mode: string, databaseUrl: string): Promise<void> {
   const bus = await InProcessEventBus.open({ databaseUrl });
   await bus.consume({
-    stream: 'TEST_CRASH', durable: 'crash-test', source: Noted,
+    stream: 'TEST_CRASH',
+    durable: 'crash-test',
+    source: Noted,
     handler: async (p, meta) => {
       process.stdout.write(`GOT ${JSON.stringify({ text: p.text, deliveryCount: meta.deliveryCount })}\n`);
       if (mode === 'hold') await new Promise(() => undefined);

@@ -11,8 +11,12 @@ export class ManagedAccounts1795700000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE credentials.users ADD COLUMN managed_by_org_id char(24)`);
     await q.query(`DROP INDEX credentials.users_email_lower`);
-    await q.query(`CREATE UNIQUE INDEX users_email_lower ON credentials.users (lower(email)) WHERE managed_by_org_id IS NULL`);
-    await q.query(`CREATE INDEX users_managed_by ON credentials.users (managed_by_org_id) WHERE managed_by_org_id IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX users_email_lower ON credentials.users (lower(email)) WHERE managed_by_org_id IS NULL`,
+    );
+    await q.query(
+      `CREATE INDEX users_managed_by ON credentials.users (managed_by_org_id) WHERE managed_by_org_id IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -5,5 +5,8 @@ import { ManagedAccounts1795700000000 } from './1795700000000-managed-accounts';
 
 /** In order. Never edit one that has landed; add a new one (style.md rule 7). */
 export const CREDENTIALS_MIGRATIONS = [
-  CreateCredentials1763830000000, SharedNamesUniqueEmails1763900000000, CreateCredentialsOutbox1763900100000, ManagedAccounts1795700000000,
+  CreateCredentials1763830000000,
+  SharedNamesUniqueEmails1763900000000,
+  CreateCredentialsOutbox1763900100000,
+  ManagedAccounts1795700000000,
 ];

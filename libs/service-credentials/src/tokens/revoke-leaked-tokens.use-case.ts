@@ -48,7 +48,10 @@ export class RevokeLeakedTokensUseCase {
       for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row]);
       for (const tokens of byUser.values()) {
         const first = tokens[0] as RevokedRow;
-        const mail = leakedTokensMail(first.name, tokens.map((t) => ({ last4: t.last4, displayName: t.display_name })));
+        const mail = leakedTokensMail(
+          first.name,
+          tokens.map((t) => ({ last4: t.last4, displayName: t.display_name })),
+        );
         await this.mailer.enqueue(m, { id: newObjectId(), recipient: first.email, ...mail });
       }
       if (rows.length > 0) {

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, IsNull } from 'typeorm';
-import { OrganizationsRpc, type OrgRevocationView, type RequestContext, type RevokeMemberTokenRpc } from '@hub/contracts';
+import {
+  OrganizationsRpc,
+  type OrgRevocationView,
+  type RequestContext,
+  type RevokeMemberTokenRpc,
+} from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { CREDENTIALS_DS } from '../credentials.tokens';
 import { AccessTokenEntity } from './access-token.entity';
@@ -31,10 +36,17 @@ export class RevokeMemberTokenUseCase {
     const where = dto.token ? { tokenHash: hashToken(dto.token) } : { id: dto.tokenId };
     const token = await this.ds.getRepository(AccessTokenEntity).findOneBy({ ...where, revokedAt: IsNull() });
     if (token && token.userId === ctx.userId) throw new OwnTokenError();
-    const owner = await this.rpc.call(OrganizationsRpc.GetAccess, { organization: dto.organizationName, userId: token?.userId ?? NOBODY }, ctx);
+    const owner = await this.rpc.call(
+      OrganizationsRpc.GetAccess,
+      { organization: dto.organizationName, userId: token?.userId ?? NOBODY },
+      ctx,
+    );
     if (!token || owner.role === null || owner.organization.id !== dto.organizationId) {
       throw new TokenNotInOrganizationError(dto.organizationName);
     }
-    return this.revoke.execute({ tokenId: token.id, organizationId: dto.organizationId, organizationName: dto.organizationName }, ctx);
+    return this.revoke.execute(
+      { tokenId: token.id, organizationId: dto.organizationId, organizationName: dto.organizationName },
+      ctx,
+    );
   }
 }

@@ -1,13 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { auditEvent, Events, type OrgRevocationView, type RequestContext, type RevokeForOrgRpc, type TokenRevokedEvent } from '@hub/contracts';
+import {
+  auditEvent,
+  Events,
+  type OrgRevocationView,
+  type RequestContext,
+  type RevokeForOrgRpc,
+  type TokenRevokedEvent,
+} from '@hub/contracts';
 import { Outbox } from '@hub/messaging';
 
 /** Cuts a token off from one organization; it keeps working elsewhere. Idempotent. */
 @Injectable()
 export class RevokeTokenForOrgUseCase {
-  constructor(
-    private readonly outbox: Outbox,
-  ) {}
+  constructor(private readonly outbox: Outbox) {}
 
   async execute(dto: RevokeForOrgRpc, ctx: RequestContext): Promise<OrgRevocationView> {
     // The revocation and its event commit together (decision 0007); every gateway hears it
@@ -22,9 +27,14 @@ export class RevokeTokenForOrgUseCase {
         // The organization's audit log (kept by organizations) records who cut which token off (decision 0410).
         const type = 'org.token_approval.authorization_request.revoked';
         const org = { id: dto.organizationId, name: dto.organizationName };
-        await this.outbox.add(m, Events.Audit.of(type), auditEvent(ctx, org, type, `Token ${dto.tokenId} revoked for ${org.name}`, {
-          tokenId: dto.tokenId,
-        }), { aggregate: dto.organizationId });
+        await this.outbox.add(
+          m,
+          Events.Audit.of(type),
+          auditEvent(ctx, org, type, `Token ${dto.tokenId} revoked for ${org.name}`, {
+            tokenId: dto.tokenId,
+          }),
+          { aggregate: dto.organizationId },
+        );
       }
       const [row] = (await m.query(
         `SELECT created_at FROM credentials.org_token_revocations WHERE token_id = $1 AND organization_id = $2`,

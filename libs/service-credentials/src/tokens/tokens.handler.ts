@@ -1,6 +1,13 @@
 import {
-  type AuthInfo, type CreatedToken, type OrgRevocationView, CreateTokenRpc, CredentialsRpc, type RequestContext, RevokeMemberTokenRpc,
-  RevokeLeakedRpc, VerifyTokenRpc,
+  type AuthInfo,
+  type CreatedToken,
+  type OrgRevocationView,
+  CreateTokenRpc,
+  CredentialsRpc,
+  type RequestContext,
+  RevokeMemberTokenRpc,
+  RevokeLeakedRpc,
+  VerifyTokenRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { CreateTokenUseCase } from './create-token.use-case';

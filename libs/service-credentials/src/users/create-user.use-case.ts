@@ -25,7 +25,13 @@ export class CreateUserUseCase {
     try {
       // The user and its claim on the shared name space commit together.
       await this.ds.transaction(async (m) => {
-        await m.insert(UserEntity, { id, name: dto.name, email: dto.email, fullname: dto.fullname ?? dto.name, isPro: false });
+        await m.insert(UserEntity, {
+          id,
+          name: dto.name,
+          email: dto.email,
+          fullname: dto.fullname ?? dto.name,
+          isPro: false,
+        });
         await claimName(m, dto.name, 'user', id);
       });
     } catch (e) {

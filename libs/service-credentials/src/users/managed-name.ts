@@ -13,8 +13,14 @@ const MAX = 96;
 export function managedNameBase(userName: string): string {
   const at = userName.lastIndexOf('@');
   const local = at > 0 ? userName.slice(0, at) : userName;
-  const ascii = local.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-  const cleaned = ascii.replace(/[^a-z0-9._-]+/g, '-').replace(/[-_.]{2,}/g, (run) => run[0] ?? '-').replace(/^[-_.]+|[-_.]+$/g, '');
+  const ascii = local
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+  const cleaned = ascii
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/[-_.]{2,}/g, (run) => run[0] ?? '-')
+    .replace(/^[-_.]+|[-_.]+$/g, '');
   return cleaned === '' ? 'user' : cleaned;
 }
 
@@ -26,7 +32,10 @@ export function managedName(userName: string, organization: string, attempt = 1)
   const org = organization.slice(0, ORG_PART).replace(/[-_.]+$/, '');
   const suffix = attempt > 1 ? `-${attempt}` : '';
   const room = MAX - org.length - 1 - suffix.length;
-  const base = managedNameBase(userName).slice(0, room).replace(/[-_.]+$/, '') || 'user';
+  const base =
+    managedNameBase(userName)
+      .slice(0, room)
+      .replace(/[-_.]+$/, '') || 'user';
   const name = `${base}${suffix}_${org}`;
   if (!NAME_PATTERN.test(name)) throw new Error(`derived name ${name} breaks the name rules`);
   return name;

@@ -36,7 +36,14 @@ export class ProvisionUserUseCase {
       try {
         // The user and its claim on the shared name space commit together.
         await this.ds.transaction(async (m) => {
-          await m.insert(UserEntity, { id, name, email, fullname: dto.fullname || name, isPro: false, managedByOrgId: dto.organizationId });
+          await m.insert(UserEntity, {
+            id,
+            name,
+            email,
+            fullname: dto.fullname || name,
+            isPro: false,
+            managedByOrgId: dto.organizationId,
+          });
           await claimName(m, name, 'user', id);
         });
       } catch (e) {

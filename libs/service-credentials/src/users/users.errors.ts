@@ -8,6 +8,9 @@ export class UserNotFoundError extends NotFoundError {
 
 export class EmailRequiredError extends BadRequestError {
   constructor(userName: string) {
-    super(`userName ${JSON.stringify(userName.slice(0, 100))} is not an e-mail address: emails must give one for the new account`, 'SCIM_INVALID_VALUE');
+    super(
+      `userName ${JSON.stringify(userName.slice(0, 100))} is not an e-mail address: emails must give one for the new account`,
+      'SCIM_INVALID_VALUE',
+    );
   }
 }

@@ -1,4 +1,11 @@
-import { AdminCreateUserDto, CredentialsRpc, GetUserRpc, type ProvisionedUser, ProvisionUserRpc, type UserView } from '@hub/contracts';
+import {
+  AdminCreateUserDto,
+  CredentialsRpc,
+  GetUserRpc,
+  type ProvisionedUser,
+  ProvisionUserRpc,
+  type UserView,
+} from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { CreateUserUseCase } from './create-user.use-case';
 import { GetUserUseCase } from './get-user.use-case';

@@ -15,7 +15,11 @@ export class AdminMcpController {
   @ApiOperation({ summary: "Replace a user's MCP settings" })
   @ApiOkResponse({ description: 'The settings', type: McpSettingsView })
   @ApiErrorResponse(404, 'No such user')
-  async set(@Param() p: UserNameParam, @Body() dto: McpSettingsView, @Ctx() ctx: RequestContext): Promise<McpSettingsView> {
+  async set(
+    @Param() p: UserNameParam,
+    @Body() dto: McpSettingsView,
+    @Ctx() ctx: RequestContext,
+  ): Promise<McpSettingsView> {
     const user = await this.rpc.call(CredentialsRpc.GetUser, { name: p.name }, ctx);
     return this.rpc.call(McpRpc.Set, { userId: user.id, settings: dto }, ctx);
   }

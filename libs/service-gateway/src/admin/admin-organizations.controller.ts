@@ -1,7 +1,21 @@
 import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  AdminAddMemberDto, AdminChangeRoleDto, AdminCreateOrganizationDto, CredentialsRpc, MemberView, OrganizationsRpc, OrganizationView, type RequestContext,
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
+  AdminAddMemberDto,
+  AdminChangeRoleDto,
+  AdminCreateOrganizationDto,
+  CredentialsRpc,
+  MemberView,
+  OrganizationsRpc,
+  OrganizationView,
+  type RequestContext,
   type UserView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
@@ -29,9 +43,16 @@ export class AdminOrganizationsController {
   @ApiErrorResponse(409, 'The name is taken')
   async create(@Body() dto: AdminCreateOrganizationDto, @Ctx() ctx: RequestContext): Promise<OrganizationView> {
     const admins = await Promise.all(dto.admins.map((name) => this.user(name, ctx)));
-    const org = await this.rpc.call(OrganizationsRpc.Create, {
-      name: dto.name, fullname: dto.fullname, plan: dto.plan, admins: admins.map((u) => ({ id: u.id, name: u.name })),
-    }, ctx);
+    const org = await this.rpc.call(
+      OrganizationsRpc.Create,
+      {
+        name: dto.name,
+        fullname: dto.fullname,
+        plan: dto.plan,
+        admins: admins.map((u) => ({ id: u.id, name: u.name })),
+      },
+      ctx,
+    );
     // Other replicas hear it from organizations; this one answers the next request right.
     admins.forEach((u) => this.memberships.delete(u.id));
     return org;
@@ -42,11 +63,21 @@ export class AdminOrganizationsController {
   @ApiOperation({ summary: "Add a member, or change a member's role" })
   @ApiOkResponse({ description: 'The membership', type: MemberView })
   @ApiErrorResponse(404, 'No such organization or user')
-  async addMember(@Param() p: OrgNameParam, @Body() dto: AdminAddMemberDto, @Ctx() ctx: RequestContext): Promise<MemberView> {
+  async addMember(
+    @Param() p: OrgNameParam,
+    @Body() dto: AdminAddMemberDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<MemberView> {
     const user = await this.user(dto.user, ctx);
-    const member = await this.rpc.call(OrganizationsRpc.AddMember, {
-      organization: p.name, user: { id: user.id, name: user.name }, role: dto.role,
-    }, ctx);
+    const member = await this.rpc.call(
+      OrganizationsRpc.AddMember,
+      {
+        organization: p.name,
+        user: { id: user.id, name: user.name },
+        role: dto.role,
+      },
+      ctx,
+    );
     this.memberships.delete(user.id);
     return member;
   }
@@ -68,9 +99,17 @@ export class AdminOrganizationsController {
   @ApiOkResponse({ description: 'The membership', type: MemberView })
   @ApiErrorResponse(404, 'No such organization, user or member')
   @ApiErrorResponse(409, 'The member is the last admin')
-  async changeRole(@Param() p: MemberParam, @Body() dto: AdminChangeRoleDto, @Ctx() ctx: RequestContext): Promise<MemberView> {
+  async changeRole(
+    @Param() p: MemberParam,
+    @Body() dto: AdminChangeRoleDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<MemberView> {
     const user = await this.user(p.user, ctx);
-    const member = await this.rpc.call(OrganizationsRpc.ChangeRole, { organization: p.name, userId: user.id, role: dto.role }, ctx);
+    const member = await this.rpc.call(
+      OrganizationsRpc.ChangeRole,
+      { organization: p.name, userId: user.id, role: dto.role },
+      ctx,
+    );
     this.memberships.delete(user.id);
     return member;
   }

@@ -12,7 +12,9 @@ export class AdminPapersController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post()
-  @ApiOperation({ summary: 'Add a paper with its author entries, or replace them (claims of entries that stay are kept)' })
+  @ApiOperation({
+    summary: 'Add a paper with its author entries, or replace them (claims of entries that stay are kept)',
+  })
   @ApiCreatedResponse({ description: 'The paper', type: PaperView })
   create(@Body() dto: AdminCreatePaperDto, @Ctx() ctx: RequestContext): Promise<PaperView> {
     return this.rpc.call(PapersRpc.Upsert, dto, ctx);

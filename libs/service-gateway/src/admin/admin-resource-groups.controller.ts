@@ -1,8 +1,13 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  AdminCreateResourceGroupDto, AdminResourceGroupReposDto, AdminResourceGroupUsersDto, CredentialsRpc, type RequestContext,
-  ResourceGroupsRpc, ResourceGroupView,
+  AdminCreateResourceGroupDto,
+  AdminResourceGroupReposDto,
+  AdminResourceGroupUsersDto,
+  CredentialsRpc,
+  type RequestContext,
+  ResourceGroupsRpc,
+  ResourceGroupView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { AdminOnly, ApiErrorResponse, Ctx, OrgNameParam } from '../core';
@@ -21,7 +26,11 @@ export class AdminResourceGroupsController {
   @ApiOperation({ summary: 'Create a resource group in an organization' })
   @ApiCreatedResponse({ description: 'The resource group', type: ResourceGroupView })
   @ApiErrorResponse(404, 'No such organization')
-  create(@Param() p: OrgNameParam, @Body() dto: AdminCreateResourceGroupDto, @Ctx() ctx: RequestContext): Promise<ResourceGroupView> {
+  create(
+    @Param() p: OrgNameParam,
+    @Body() dto: AdminCreateResourceGroupDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ResourceGroupView> {
     return this.rpc.call(ResourceGroupsRpc.Create, { ...dto, organization: p.name }, ctx);
   }
 
@@ -31,11 +40,17 @@ export class AdminResourceGroupsController {
   @ApiOkResponse({ description: 'The resource group', type: ResourceGroupView })
   @ApiErrorResponse(404, 'No such organization, resource group or user')
   @ApiErrorResponse(409, 'The group is managed by SCIM provisioning')
-  async addUsers(@Param() p: ResourceGroupParam, @Body() dto: AdminResourceGroupUsersDto, @Ctx() ctx: RequestContext): Promise<ResourceGroupView> {
-    const users = await Promise.all(dto.users.map(async (u) => {
-      const user = await this.rpc.call(CredentialsRpc.GetUser, { name: u.user }, ctx);
-      return { id: user.id, name: user.name, fullname: user.fullname, role: u.role };
-    }));
+  async addUsers(
+    @Param() p: ResourceGroupParam,
+    @Body() dto: AdminResourceGroupUsersDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ResourceGroupView> {
+    const users = await Promise.all(
+      dto.users.map(async (u) => {
+        const user = await this.rpc.call(CredentialsRpc.GetUser, { name: u.user }, ctx);
+        return { id: user.id, name: user.name, fullname: user.fullname, role: u.role };
+      }),
+    );
     return this.rpc.call(ResourceGroupsRpc.AddUsers, { organization: p.name, groupId: p.resourceGroupId, users }, ctx);
   }
 
@@ -44,8 +59,16 @@ export class AdminResourceGroupsController {
   @ApiOperation({ summary: 'Add repositories to a resource group' })
   @ApiOkResponse({ description: 'The resource group', type: ResourceGroupView })
   @ApiErrorResponse(404, 'No such organization or resource group')
-  addRepos(@Param() p: ResourceGroupParam, @Body() dto: AdminResourceGroupReposDto, @Ctx() ctx: RequestContext): Promise<ResourceGroupView> {
-    return this.rpc.call(ResourceGroupsRpc.AddRepos, { organization: p.name, groupId: p.resourceGroupId, repos: dto.repos }, ctx);
+  addRepos(
+    @Param() p: ResourceGroupParam,
+    @Body() dto: AdminResourceGroupReposDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ResourceGroupView> {
+    return this.rpc.call(
+      ResourceGroupsRpc.AddRepos,
+      { organization: p.name, groupId: p.resourceGroupId, repos: dto.repos },
+      ctx,
+    );
   }
 
   @Delete(':resourceGroupId/users/:user')
@@ -55,6 +78,10 @@ export class AdminResourceGroupsController {
   @ApiErrorResponse(409, 'The group is managed by SCIM provisioning')
   async removeUser(@Param() p: ResourceGroupUserParam, @Ctx() ctx: RequestContext): Promise<ResourceGroupView> {
     const user = await this.rpc.call(CredentialsRpc.GetUser, { name: p.user }, ctx);
-    return this.rpc.call(ResourceGroupsRpc.RemoveUser, { organization: p.name, groupId: p.resourceGroupId, userId: user.id }, ctx);
+    return this.rpc.call(
+      ResourceGroupsRpc.RemoveUser,
+      { organization: p.name, groupId: p.resourceGroupId, userId: user.id },
+      ctx,
+    );
   }
 }

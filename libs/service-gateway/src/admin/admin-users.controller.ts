@@ -24,7 +24,11 @@ export class AdminUsersController {
   @ApiOperation({ summary: 'Create an access token for a user; the raw token is in this answer only' })
   @ApiCreatedResponse({ description: 'The token, with its raw value', type: CreatedTokenAnswer })
   @ApiErrorResponse(404, 'No such user')
-  async createToken(@Param() p: UserNameParam, @Body() dto: AdminCreateTokenDto, @Ctx() ctx: RequestContext): Promise<CreatedTokenAnswer> {
+  async createToken(
+    @Param() p: UserNameParam,
+    @Body() dto: AdminCreateTokenDto,
+    @Ctx() ctx: RequestContext,
+  ): Promise<CreatedTokenAnswer> {
     const created = await this.rpc.call(CredentialsRpc.CreateToken, { user: p.name, ...dto }, ctx);
     return { token: created.token, ...created.tokenInfo };
   }

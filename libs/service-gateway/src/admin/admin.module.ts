@@ -7,5 +7,14 @@ import { AdminMcpController } from './admin-mcp.controller';
 import { AdminUsersController } from './admin-users.controller';
 
 /** `/admin/…`, bearer HUB_ADMIN_TOKEN: how an operator creates users, tokens, orgs and events. */
-@Module({ controllers: [AdminUsersController, AdminOrganizationsController, AdminBusController, AdminResourceGroupsController, AdminPapersController, AdminMcpController] })
+@Module({
+  controllers: [
+    AdminUsersController,
+    AdminOrganizationsController,
+    AdminBusController,
+    AdminResourceGroupsController,
+    AdminPapersController,
+    AdminMcpController,
+  ],
+})
 export class AdminApiModule {}

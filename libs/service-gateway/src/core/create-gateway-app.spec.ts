@@ -1,6 +1,18 @@
 import {
-  type CallHandler, type CanActivate, Controller, type ExecutionContext, Get, Module, type NestInterceptor, Param, ParseIntPipe, Query, Sse,
-  UnauthorizedException, UseGuards, UseInterceptors,
+  type CallHandler,
+  type CanActivate,
+  Controller,
+  type ExecutionContext,
+  Get,
+  Module,
+  type NestInterceptor,
+  Param,
+  ParseIntPipe,
+  Query,
+  Sse,
+  UnauthorizedException,
+  UseGuards,
+  UseInterceptors,
 } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -112,9 +124,17 @@ describe('createGatewayApp', () => {
     const head = await app.inject({ method: 'HEAD', url: '/things/abc', headers: token });
     expect([head.statusCode, head.body]).toEqual([200, '']);
     const bad = await app.inject({ method: 'GET', url: '/things/ABC', headers: token });
-    expect([bad.statusCode, bad.json(), bad.headers['x-error-message']]).toEqual([400, { error: 'name must be lower-case letters' }, 'name must be lower-case letters']);
+    expect([bad.statusCode, bad.json(), bad.headers['x-error-message']]).toEqual([
+      400,
+      { error: 'name must be lower-case letters' },
+      'name must be lower-case letters',
+    ]);
     const anonymous = await app.inject({ method: 'GET', url: '/things/abc' });
-    expect([anonymous.statusCode, anonymous.json(), anonymous.headers['www-authenticate']]).toEqual([401, { error: 'a token is needed' }, 'Bearer realm="hub"']);
+    expect([anonymous.statusCode, anonymous.json(), anonymous.headers['www-authenticate']]).toEqual([
+      401,
+      { error: 'a token is needed' },
+      'Bearer realm="hub"',
+    ]);
     const denied = await app.inject({ method: 'GET', url: '/things/abc', headers: { ...token, 'x-deny': 'async' } });
     expect([denied.statusCode, denied.json()]).toEqual([403, { error: 'Forbidden resource' }]);
     const empty = await app.inject({ method: 'GET', url: '/things//wrapped', headers: token });
@@ -129,8 +149,15 @@ describe('createGatewayApp', () => {
     const item = await app.inject({ method: 'GET', url: '/things/abc/items/7', headers: token });
     expect([item.statusCode, item.json()]).toEqual([200, { id: 7 }]);
     const notNumber = await app.inject({ method: 'GET', url: '/things/abc/items/seven', headers: token });
-    expect([notNumber.statusCode, notNumber.json()]).toEqual([400, { error: 'Validation failed (numeric string is expected)' }]);
+    expect([notNumber.statusCode, notNumber.json()]).toEqual([
+      400,
+      { error: 'Validation failed (numeric string is expected)' },
+    ]);
     const events = await fetch(`${await app.getUrl()}/things/abc/events`, { headers: token });
-    expect([events.status, events.headers.get('content-type'), await events.text()]).toEqual([200, 'text/event-stream', '\nid: 1\ndata: one\n\n']);
+    expect([events.status, events.headers.get('content-type'), await events.text()]).toEqual([
+      200,
+      'text/event-stream',
+      '\nid: 1\ndata: one\n\n',
+    ]);
   });
 });

@@ -19,7 +19,11 @@ import { serveOpenApi } from './openapi/openapi';
  * Controller routes run through Nest's own router pipeline (the edge guard, pipe and filter are
  * APP_* providers of GatewayCoreModule).
  */
-export async function createGatewayApp(root: Type | DynamicModule, config: GatewayConfig, name = 'gateway'): Promise<NestFastifyApplication> {
+export async function createGatewayApp(
+  root: Type | DynamicModule,
+  config: GatewayConfig,
+  name = 'gateway',
+): Promise<NestFastifyApplication> {
   const app = await createFastifyApp(root, {
     name,
     logLevel: config.LOG_LEVEL,

@@ -24,7 +24,10 @@ export class GatewayCoreModule {
     const shared = [
       { provide: GATEWAY_CONFIG, useValue: config },
       { provide: TokenCache, useValue: new TokenCache(config.HUB_AUTH_CACHE_TTL_MS, config.HUB_AUTH_CACHE_SIZE) },
-      { provide: MembershipCache, useValue: new MembershipCache(config.HUB_AUTH_CACHE_TTL_MS, config.HUB_AUTH_CACHE_SIZE) },
+      {
+        provide: MembershipCache,
+        useValue: new MembershipCache(config.HUB_AUTH_CACHE_TTL_MS, config.HUB_AUTH_CACHE_SIZE),
+      },
       { provide: LiveAnswers, useValue: new LiveAnswers() },
       MembershipDirectory,
     ];

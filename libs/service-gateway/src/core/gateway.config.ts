@@ -6,45 +6,60 @@ const PROXY_LIST = /^\s*[0-9a-fA-F:.]+(\/\d{1,3})?(\s*,\s*[0-9a-fA-F:.]+(\/\d{1,
 
 export class GatewayConfig extends HubConfig {
   /** Bearer token of the admin API (/admin). The all-in-one mode generates one if unset. */
-  @IsOptional() @IsString() @MinLength(16, { message: 'HUB_ADMIN_TOKEN must be at least 16 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'HUB_ADMIN_TOKEN must be at least 16 characters' })
   HUB_ADMIN_TOKEN?: string;
 
   /** Largest request body in bytes (413 above). */
-  @IsInt() @Min(1024) @Max(100 * 1024 * 1024)
+  @IsInt()
+  @Min(1024)
+  @Max(100 * 1024 * 1024)
   HUB_BODY_LIMIT: number = 1024 * 1024;
 
   /** Requests per minute per user (or per address when anonymous). */
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   HUB_RATE_LIMIT_PER_MINUTE: number = 3000;
 
   /** Requests per minute per address on the public POST /api/credentials/revoke. */
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   HUB_REVOKE_RATE_LIMIT_PER_MINUTE: number = 60;
 
   /** Failed authentications (bad user or admin token) per minute per address; past it 429. */
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   HUB_AUTH_FAILURE_LIMIT_PER_MINUTE: number = 30;
 
   /** How long a verified token is trusted without asking credentials again (revocations drop it at once). */
-  @IsInt() @Min(0) @Max(300_000)
+  @IsInt()
+  @Min(0)
+  @Max(300_000)
   HUB_AUTH_CACHE_TTL_MS: number = 30_000;
 
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   HUB_AUTH_CACHE_SIZE: number = 50_000;
 
   /**
    * How long the gateway answers an unchanged notifications poll (304) itself, without asking
    * the notifications service; an inbox change drops it at once. 0: every poll goes to the service.
    */
-  @IsInt() @Min(0) @Max(300_000)
+  @IsInt()
+  @Min(0)
+  @Max(300_000)
   HUB_INBOX_POLL_CACHE_TTL_MS: number = 30_000;
 
   /** Time a client has to send the whole request body once its headers arrived (408 past it). */
-  @IsInt() @Min(100) @Max(600_000)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
   HUB_BODY_TIMEOUT_MS: number = 10_000;
 
   /** Most simultaneous HTTP connections per gateway; new ones past it are closed at once. */
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   HUB_MAX_CONNECTIONS: number = 10_000;
 
   /**
@@ -52,10 +67,14 @@ export class GatewayConfig extends HubConfig {
    * client address, which per-address limits count, is then the first untrusted hop. Unset: the
    * socket's peer address, X-Forwarded-For ignored.
    */
-  @IsOptional() @Matches(PROXY_LIST, { message: 'HUB_TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges' })
+  @IsOptional()
+  @Matches(PROXY_LIST, { message: 'HUB_TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges' })
   HUB_TRUSTED_PROXIES?: string;
 
   get trustedProxies(): string[] {
-    return (this.HUB_TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    return (this.HUB_TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   }
 }

@@ -1,5 +1,11 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBadRequestResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import { CredentialsRpc, EmptyAnswer, type RequestContext, RevokeCredentialsDto } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { Ctx, Public, sha256, StrictRateLimit, TokenCache } from '../core';
@@ -18,7 +24,8 @@ export class LeakedTokensController {
   @HttpCode(202)
   @ApiOperation({
     summary: 'Revoke leaked tokens',
-    description: 'No authentication: holding a token is the proof. Every listed token stops working and its owner is e-mailed. Always 202, whether or not a token existed.',
+    description:
+      'No authentication: holding a token is the proof. Every listed token stops working and its owner is e-mailed. Always 202, whether or not a token existed.',
     security: [],
   })
   @ApiAcceptedResponse({ description: 'Accepted, whatever was listed', type: EmptyAnswer })

@@ -1,6 +1,12 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CredentialsRpc, OrgRevocationView, OrgRevokeTokenDto, type OrganizationAccess, type RequestContext } from '@hub/contracts';
+import {
+  CredentialsRpc,
+  OrgRevocationView,
+  OrgRevokeTokenDto,
+  type OrganizationAccess,
+  type RequestContext,
+} from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentOrg, OrgScoped, TokenCache, TokenIdParam } from '../core';
 
@@ -31,7 +37,11 @@ export class OrgTokensController {
   @ApiOperation({ summary: "Revoke a member's token for this organization (Enterprise)" })
   @ApiOkResponse({ description: 'The revocation', type: OrgRevocationView })
   @ApiForbiddenResponse({ description: 'not an admin, not Enterprise, or your own token' })
-  revokeByValue(@Body() dto: OrgRevokeTokenDto, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext): Promise<OrgRevocation> {
+  revokeByValue(
+    @Body() dto: OrgRevokeTokenDto,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+  ): Promise<OrgRevocation> {
     return this.revoke({ token: dto.token }, org, ctx);
   }
 
@@ -41,14 +51,28 @@ export class OrgTokensController {
   @ApiOperation({ summary: "Revoke a member's token for this organization by token id (Enterprise)" })
   @ApiForbiddenResponse({ description: 'not an admin, not Enterprise, or your own token' })
   @ApiOkResponse({ description: 'The revocation', type: OrgRevocationView })
-  revokeById(@Param() p: TokenIdParam, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext): Promise<OrgRevocation> {
+  revokeById(
+    @Param() p: TokenIdParam,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+  ): Promise<OrgRevocation> {
     return this.revoke({ tokenId: p.tokenId }, org, ctx);
   }
 
-  private async revoke(which: { token: string } | { tokenId: string }, org: OrganizationAccess, ctx: RequestContext): Promise<OrgRevocation> {
-    const result = await this.rpc.call(CredentialsRpc.RevokeForOrg, {
-      ...which, organizationId: org.organization.id, organizationName: org.organization.name,
-    }, ctx);
+  private async revoke(
+    which: { token: string } | { tokenId: string },
+    org: OrganizationAccess,
+    ctx: RequestContext,
+  ): Promise<OrgRevocation> {
+    const result = await this.rpc.call(
+      CredentialsRpc.RevokeForOrg,
+      {
+        ...which,
+        organizationId: org.organization.id,
+        organizationName: org.organization.name,
+      },
+      ctx,
+    );
     // This replica forgets it before answering; the others hear the revocation event.
     this.tokens.deleteTokenIds([result.tokenId]);
     return result;

@@ -41,7 +41,10 @@ export class WhoAmIController {
         canPay: false,
         periodEnd: null,
       })),
-      auth: { type: 'access_token', accessToken: { displayName: token.displayName, role: token.role, createdAt: token.createdAt } },
+      auth: {
+        type: 'access_token',
+        accessToken: { displayName: token.displayName, role: token.role, createdAt: token.createdAt },
+      },
     };
   }
 }

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
-  type AuthInfo, ForbiddenError, HubError, type JobOwnerRef, NotFoundError, type RequestContext, roleGrantsAccess,
+  type AuthInfo,
+  ForbiddenError,
+  HubError,
+  type JobOwnerRef,
+  NotFoundError,
+  type RequestContext,
+  roleGrantsAccess,
 } from '@hub/contracts';
 import { MembershipDirectory } from '../core';
 
@@ -15,8 +21,10 @@ export class JobNamespaces {
   constructor(private readonly directory: MembershipDirectory) {}
 
   async resolve(namespace: string, auth: AuthInfo, ctx: RequestContext, write: boolean): Promise<JobOwnerRef> {
-    if (write && auth.token.role === 'read') throw new ForbiddenError('This token is read-only: running or changing jobs needs a write token');
-    if (namespace.toLowerCase() === auth.user.name.toLowerCase()) return { id: auth.user.id, name: auth.user.name, type: 'user' };
+    if (write && auth.token.role === 'read')
+      throw new ForbiddenError('This token is read-only: running or changing jobs needs a write token');
+    if (namespace.toLowerCase() === auth.user.name.toLowerCase())
+      return { id: auth.user.id, name: auth.user.name, type: 'user' };
     let access;
     try {
       access = await this.directory.accessTo(namespace, auth.user.id, ctx);
@@ -28,7 +36,8 @@ export class JobNamespaces {
     if (!roleGrantsAccess(access.role) || auth.revokedOrganizationIds.includes(org.id)) {
       throw new NotFoundError(`Namespace ${namespace} not found`);
     }
-    if (write && !WRITE_ROLES.has(access.role)) throw new ForbiddenError(`Your role in ${org.name} (${access.role}) cannot run or change jobs`);
+    if (write && !WRITE_ROLES.has(access.role))
+      throw new ForbiddenError(`Your role in ${org.name} (${access.role}) cannot run or change jobs`);
     return { id: org.id, name: org.name, type: 'org' };
   }
 }

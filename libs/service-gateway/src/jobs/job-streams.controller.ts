@@ -9,7 +9,10 @@ import { JobParam, LogsQuery } from './jobs.params';
 import { sleep, SseStream } from './sse';
 
 const POLL_MS = 100;
-const SSE_ANSWER = { description: 'server-sent events', content: { 'text/event-stream': { schema: { type: 'string' } } } };
+const SSE_ANSWER = {
+  description: 'server-sent events',
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+};
 const EVENTS_POLL_MS = 250;
 const METRICS_EVERY_MS = 1000;
 
@@ -30,21 +33,34 @@ export class JobStreamsController {
   /** Opens the stream, which ends when the token is revoked or the caller loses access to the namespace (decision 0014). */
   private open(reply: FastifyReply, ctx: RequestContext, auth: AuthInfo, owner: JobOwnerRef): SseStream {
     const sse = new SseStream(reply, ctx.requestId);
-    const grant = owner.type === 'org'
-      ? {
-        tokenId: auth.token.id, userId: auth.user.id, organizationId: owner.id,
-        stillAllowed: () => this.namespaces.resolve(owner.name, auth, ctx, false).then(() => true),
-      }
-      : { tokenId: auth.token.id, userId: auth.user.id };
-    this.live.add(reply, grant, () => sse.cutOff('ended: the token was revoked or your access to this namespace changed'));
+    const grant =
+      owner.type === 'org'
+        ? {
+            tokenId: auth.token.id,
+            userId: auth.user.id,
+            organizationId: owner.id,
+            stillAllowed: () => this.namespaces.resolve(owner.name, auth, ctx, false).then(() => true),
+          }
+        : { tokenId: auth.token.id, userId: auth.user.id };
+    this.live.add(reply, grant, () =>
+      sse.cutOff('ended: the token was revoked or your access to this namespace changed'),
+    );
     return sse;
   }
 
   @Get('logs')
-  @ApiOperation({ summary: 'Log lines as server-sent events: data: {"data": "<line>", "timestamp": "<ISO>"}; ends with the job' })
+  @ApiOperation({
+    summary: 'Log lines as server-sent events: data: {"data": "<line>", "timestamp": "<ISO>"}; ends with the job',
+  })
   @ApiOkResponse(SSE_ANSWER)
   @ApiErrorResponse(404, 'No such job in this namespace')
-  async logs(@Param() p: JobParam, @Query() q: LogsQuery, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext, @Res() reply: FastifyReply): Promise<void> {
+  async logs(
+    @Param() p: JobParam,
+    @Query() q: LogsQuery,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, false);
     const ref = { namespace: owner.name, jobId: p.jobId };
     // The first read answers 404 as JSON before the stream opens.
@@ -66,10 +82,18 @@ export class JobStreamsController {
   }
 
   @Get('events')
-  @ApiOperation({ summary: 'Stage changes as server-sent events: data: {"stage", "message", "failureCount", "timestamp"}; ends with the job' })
+  @ApiOperation({
+    summary:
+      'Stage changes as server-sent events: data: {"stage", "message", "failureCount", "timestamp"}; ends with the job',
+  })
   @ApiOkResponse(SSE_ANSWER)
   @ApiErrorResponse(404, 'No such job in this namespace')
-  async events(@Param() p: JobParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext, @Res() reply: FastifyReply): Promise<void> {
+  async events(
+    @Param() p: JobParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, false);
     const ref = { namespace: owner.name, jobId: p.jobId };
     let job = await this.rpc.call(JobsRpc.Get, ref, ctx);
@@ -79,7 +103,12 @@ export class JobStreamsController {
       for (;;) {
         const key = `${job.status.stage}|${job.status.failureCount}|${job.status.message ?? ''}`;
         if (key !== last) {
-          sse.send({ stage: job.status.stage, message: job.status.message, failureCount: job.status.failureCount, timestamp: job.updatedAt });
+          sse.send({
+            stage: job.status.stage,
+            message: job.status.message,
+            failureCount: job.status.failureCount,
+            timestamp: job.updatedAt,
+          });
           last = key;
         }
         if (TERMINAL_JOB_STAGES.has(job.status.stage) || sse.isClosed) break;
@@ -95,7 +124,12 @@ export class JobStreamsController {
   @ApiOperation({ summary: 'CPU and memory samples as server-sent events, one a second while the job runs' })
   @ApiOkResponse(SSE_ANSWER)
   @ApiErrorResponse(404, 'No such job in this namespace')
-  async metrics(@Param() p: JobParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext, @Res() reply: FastifyReply): Promise<void> {
+  async metrics(
+    @Param() p: JobParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, false);
     const ref = { namespace: owner.name, jobId: p.jobId };
     let sample = await this.rpc.call(JobsRpc.Metrics, ref, ctx);

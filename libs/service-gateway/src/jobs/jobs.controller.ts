@@ -2,7 +2,13 @@ import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 import {
-  type AuthInfo, CreateJobDto, JobHardwareView, JobsRpc, JobView, type RequestContext, UpdateJobLabelsDto,
+  type AuthInfo,
+  CreateJobDto,
+  JobHardwareView,
+  JobsRpc,
+  JobView,
+  type RequestContext,
+  UpdateJobLabelsDto,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth } from '../core';
@@ -32,17 +38,35 @@ export class JobsController {
   @Post(':namespace')
   @ApiOperation({ summary: 'Run a job in a namespace (yours or an organization you may write to)' })
   @ApiOkResponse({ description: 'The job, SCHEDULING', type: JobView })
-  @ApiErrorResponse(400, 'A field of the job object is missing or out of bounds, or resourceGroupId names no resource group of the namespace')
+  @ApiErrorResponse(
+    400,
+    'A field of the job object is missing or out of bounds, or resourceGroupId names no resource group of the namespace',
+  )
   @ApiErrorResponse(403, 'Read-only token, or a role that cannot run jobs')
   @ApiErrorResponse(404, 'No such namespace (or not yours)')
-  @ApiErrorResponse(409, 'The namespace has HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE active jobs already; the message names the limit')
+  @ApiErrorResponse(
+    409,
+    'The namespace has HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE active jobs already; the message names the limit',
+  )
   @HttpCode(200)
-  async create(@Param() p: NamespaceParam, @Body() dto: CreateJobDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<JobView> {
+  async create(
+    @Param() p: NamespaceParam,
+    @Body() dto: CreateJobDto,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<JobView> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
-    return this.rpc.call(JobsRpc.Create, {
-      namespace: owner.name, spec: dto, owner, createdBy: { id: auth.user.id, name: auth.user.name },
-      initiator: { type: 'user', id: auth.user.id, name: auth.user.name },
-    }, ctx);
+    return this.rpc.call(
+      JobsRpc.Create,
+      {
+        namespace: owner.name,
+        spec: dto,
+        owner,
+        createdBy: { id: auth.user.id, name: auth.user.name },
+        initiator: { type: 'user', id: auth.user.id, name: auth.user.name },
+      },
+      ctx,
+    );
   }
 
   @Get(':namespace')
@@ -50,11 +74,20 @@ export class JobsController {
   @ApiOkResponse({ description: 'A page of jobs', type: JobView, isArray: true })
   @ApiErrorResponse(400, 'A bad filter or cursor')
   @ApiErrorResponse(404, 'No such namespace (or not yours)')
-  async list(@Param() p: NamespaceParam, @Query() q: ListJobsQuery, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext,
-    @Res({ passthrough: true }) reply: FastifyReply): Promise<JobView[]> {
+  async list(
+    @Param() p: NamespaceParam,
+    @Query() q: ListJobsQuery,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<JobView[]> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, false);
     const limit = q.limit ?? PAGE;
-    const page = await this.rpc.call(JobsRpc.List, { namespace: owner.name, stage: q.stage, labels: q.label, cursor: q.cursor, limit }, ctx);
+    const page = await this.rpc.call(
+      JobsRpc.List,
+      { namespace: owner.name, stage: q.stage, labels: q.label, cursor: q.cursor, limit },
+      ctx,
+    );
     if (page.nextCursor) {
       const next = new URLSearchParams();
       if (q.stage) next.set('stage', q.stage);
@@ -93,10 +126,17 @@ export class JobsController {
   @ApiOkResponse({ description: 'The new job', type: JobView })
   @ApiErrorResponse(403, 'Read-only token, or a role that cannot run jobs')
   @ApiErrorResponse(404, 'No such job in this namespace')
-  @ApiErrorResponse(409, 'The namespace has HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE active jobs already; the message names the limit')
+  @ApiErrorResponse(
+    409,
+    'The namespace has HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE active jobs already; the message names the limit',
+  )
   async duplicate(@Param() p: JobParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<JobView> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
-    return this.rpc.call(JobsRpc.Duplicate, { namespace: owner.name, jobId: p.jobId, createdBy: { id: auth.user.id, name: auth.user.name } }, ctx);
+    return this.rpc.call(
+      JobsRpc.Duplicate,
+      { namespace: owner.name, jobId: p.jobId, createdBy: { id: auth.user.id, name: auth.user.name } },
+      ctx,
+    );
   }
 
   @Put(':namespace/:jobId/labels')
@@ -105,7 +145,12 @@ export class JobsController {
   @ApiErrorResponse(400, 'A label key or value out of bounds')
   @ApiErrorResponse(403, 'Read-only token, or a role that cannot change jobs')
   @ApiErrorResponse(404, 'No such job in this namespace')
-  async labels(@Param() p: JobParam, @Body() dto: UpdateJobLabelsDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<JobView> {
+  async labels(
+    @Param() p: JobParam,
+    @Body() dto: UpdateJobLabelsDto,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<JobView> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
     return this.rpc.call(JobsRpc.UpdateLabels, { namespace: owner.name, jobId: p.jobId, labels: dto.labels }, ctx);
   }

@@ -2,7 +2,14 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/co
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import {
-  type AuthInfo, CreateScheduledJobDto, EmptyAnswer, JobView, OBJECT_ID_PATTERN, type RequestContext, ScheduledJobsRpc, ScheduledJobView,
+  type AuthInfo,
+  CreateScheduledJobDto,
+  EmptyAnswer,
+  JobView,
+  OBJECT_ID_PATTERN,
+  type RequestContext,
+  ScheduledJobsRpc,
+  ScheduledJobView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth } from '../core';
@@ -10,7 +17,8 @@ import { JobNamespaces } from './job-namespaces';
 import { NamespaceParam } from './jobs.params';
 
 export class ScheduledJobParam extends NamespaceParam {
-  @ApiProperty({ pattern: OBJECT_ID_PATTERN.source }) @Matches(OBJECT_ID_PATTERN, { message: 'scheduledJobId must be a 24-character hexadecimal id' })
+  @ApiProperty({ pattern: OBJECT_ID_PATTERN.source })
+  @Matches(OBJECT_ID_PATTERN, { message: 'scheduledJobId must be a 24-character hexadecimal id' })
   scheduledJobId!: string;
 }
 
@@ -29,18 +37,37 @@ export class ScheduledJobsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a scheduled job' })
   @ApiOkResponse({ description: 'The scheduled job', type: ScheduledJobView })
-  @ApiErrorResponse(400, 'A bad schedule (unreadable, never firing, or firing more often than HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS), a bad job object, or jobSpec.resourceGroupId names no resource group of the namespace')
-  @ApiErrorResponse(409, 'The namespace has HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE scheduled jobs already; the message names the limit')
+  @ApiErrorResponse(
+    400,
+    'A bad schedule (unreadable, never firing, or firing more often than HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS), a bad job object, or jobSpec.resourceGroupId names no resource group of the namespace',
+  )
+  @ApiErrorResponse(
+    409,
+    'The namespace has HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE scheduled jobs already; the message names the limit',
+  )
   @ApiErrorResponse(403, 'Read-only token, or a role that cannot run jobs')
-  async create(@Param() p: NamespaceParam, @Body() dto: CreateScheduledJobDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<ScheduledJobView> {
+  async create(
+    @Param() p: NamespaceParam,
+    @Body() dto: CreateScheduledJobDto,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ScheduledJobView> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
-    return this.rpc.call(ScheduledJobsRpc.Create, { ...dto, namespace: owner.name, owner, createdBy: { id: auth.user.id, name: auth.user.name } }, ctx);
+    return this.rpc.call(
+      ScheduledJobsRpc.Create,
+      { ...dto, namespace: owner.name, owner, createdBy: { id: auth.user.id, name: auth.user.name } },
+      ctx,
+    );
   }
 
   @Get()
   @ApiOperation({ summary: 'Scheduled jobs of a namespace, newest first' })
   @ApiOkResponse({ description: 'The scheduled jobs', type: ScheduledJobView, isArray: true })
-  async list(@Param() p: NamespaceParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<ScheduledJobView[]> {
+  async list(
+    @Param() p: NamespaceParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ScheduledJobView[]> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, false);
     return this.rpc.call(ScheduledJobsRpc.List, { namespace: owner.name }, ctx);
   }
@@ -48,7 +75,11 @@ export class ScheduledJobsController {
   @Get(':scheduledJobId')
   @ApiOperation({ summary: 'One scheduled job' })
   @ApiOkResponse({ description: 'The scheduled job', type: ScheduledJobView })
-  async get(@Param() p: ScheduledJobParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<ScheduledJobView> {
+  async get(
+    @Param() p: ScheduledJobParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ScheduledJobView> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, false);
     return this.rpc.call(ScheduledJobsRpc.Get, { namespace: owner.name, scheduledJobId: p.scheduledJobId }, ctx);
   }
@@ -57,7 +88,11 @@ export class ScheduledJobsController {
   @ApiOperation({ summary: 'Delete a scheduled job (its past runs stay)' })
   @ApiOkResponse({ description: 'Deleted', type: EmptyAnswer })
   @ApiErrorResponse(403, 'Read-only token, or a role that cannot change jobs')
-  async remove(@Param() p: ScheduledJobParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<EmptyAnswer> {
+  async remove(
+    @Param() p: ScheduledJobParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<EmptyAnswer> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
     await this.rpc.call(ScheduledJobsRpc.Delete, { namespace: owner.name, scheduledJobId: p.scheduledJobId }, ctx);
     return {};
@@ -68,7 +103,11 @@ export class ScheduledJobsController {
   @ApiOperation({ summary: 'Stop firing until resumed' })
   @ApiOkResponse({ description: 'The scheduled job', type: ScheduledJobView })
   @ApiErrorResponse(403, 'Read-only token, or a role that cannot change jobs')
-  async suspend(@Param() p: ScheduledJobParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<ScheduledJobView> {
+  async suspend(
+    @Param() p: ScheduledJobParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ScheduledJobView> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
     return this.rpc.call(ScheduledJobsRpc.Suspend, { namespace: owner.name, scheduledJobId: p.scheduledJobId }, ctx);
   }
@@ -78,7 +117,11 @@ export class ScheduledJobsController {
   @ApiOperation({ summary: 'Fire again from the next tick (missed ticks are not caught up)' })
   @ApiOkResponse({ description: 'The scheduled job', type: ScheduledJobView })
   @ApiErrorResponse(403, 'Read-only token, or a role that cannot change jobs')
-  async resume(@Param() p: ScheduledJobParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<ScheduledJobView> {
+  async resume(
+    @Param() p: ScheduledJobParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ScheduledJobView> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
     return this.rpc.call(ScheduledJobsRpc.Resume, { namespace: owner.name, scheduledJobId: p.scheduledJobId }, ctx);
   }
@@ -89,7 +132,11 @@ export class ScheduledJobsController {
   @ApiOkResponse({ description: 'The job started', type: JobView })
   @ApiErrorResponse(403, 'Read-only token, or a role that cannot run jobs')
   @ApiErrorResponse(409, 'Concurrency is off and the previous run is still going')
-  async run(@Param() p: ScheduledJobParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<JobView> {
+  async run(
+    @Param() p: ScheduledJobParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<JobView> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
     return this.rpc.call(ScheduledJobsRpc.Run, { namespace: owner.name, scheduledJobId: p.scheduledJobId }, ctx);
   }

@@ -8,7 +8,10 @@ export class SseStream {
   private lastWrite = Date.now();
   private readonly keepAlive: NodeJS.Timeout;
 
-  constructor(private readonly reply: FastifyReply, requestId: string) {
+  constructor(
+    private readonly reply: FastifyReply,
+    requestId: string,
+  ) {
     reply.hijack();
     reply.raw.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -18,7 +21,9 @@ export class SseStream {
       'x-request-id': requestId,
     });
     reply.raw.write(': stream open\n\n');
-    reply.raw.on('close', () => { this.closed = true; });
+    reply.raw.on('close', () => {
+      this.closed = true;
+    });
     this.keepAlive = setInterval(() => {
       if (Date.now() - this.lastWrite >= KEEP_ALIVE_MS) this.write(': keep-alive\n\n');
     }, KEEP_ALIVE_MS / 3);

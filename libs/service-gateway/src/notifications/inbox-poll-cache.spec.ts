@@ -1,6 +1,9 @@
 import { InboxPollCache, queryKey } from './inbox-poll-cache';
 
-const v = (etag: string): { etag: string; lastModified: string } => ({ etag, lastModified: 'Tue, 24 Nov 2026 03:00:00 GMT' });
+const v = (etag: string): { etag: string; lastModified: string } => ({
+  etag,
+  lastModified: 'Tue, 24 Nov 2026 03:00:00 GMT',
+});
 
 describe('InboxPollCache', () => {
   it('remembers validators per user and query, and forgets a user whose inbox changed', () => {
@@ -37,7 +40,9 @@ describe('InboxPollCache', () => {
   });
 
   it('keys a query by its filters whatever their order', () => {
-    expect(queryKey({ p: 1, readStatus: 'unread' })).toBe(queryKey({ readStatus: 'unread', p: 1, repoName: undefined }));
+    expect(queryKey({ p: 1, readStatus: 'unread' })).toBe(
+      queryKey({ readStatus: 'unread', p: 1, repoName: undefined }),
+    );
     expect(queryKey({ p: 1 })).not.toBe(queryKey({ p: 2 }));
   });
 });

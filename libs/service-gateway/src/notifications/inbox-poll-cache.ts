@@ -40,5 +40,9 @@ export class InboxPollCache extends TtlCache<string, Map<string, InboxValidators
 
 /** The same filters in any order are one query. */
 export function queryKey(filters: object): string {
-  return JSON.stringify(Object.entries(filters).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return JSON.stringify(
+    Object.entries(filters)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
 }

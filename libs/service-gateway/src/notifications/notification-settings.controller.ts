@@ -2,8 +2,14 @@ import { Body, Controller, Get, Patch, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyRequest } from 'fastify';
 import {
-  BadRequestError, NOTIFICATION_SETTING_KEYS, NotificationSettingsView, NotificationsRpc, type RequestContext,
-  UpdateNotificationSettingsDto, UpdateWatchDto, WatchListView,
+  BadRequestError,
+  NOTIFICATION_SETTING_KEYS,
+  NotificationSettingsView,
+  NotificationsRpc,
+  type RequestContext,
+  UpdateNotificationSettingsDto,
+  UpdateWatchDto,
+  WatchListView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx } from '../core';
@@ -28,8 +34,15 @@ export class NotificationSettingsController {
   @Patch('notifications')
   @ApiOperation({ summary: 'Change notification settings (only the members given); unknown keys are a 400' })
   @ApiOkResponse({ description: 'The settings after the change', type: NotificationSettingsView })
-  @ApiErrorResponse(400, 'An unknown key, a non-boolean, a bad date, prepaidAmount over 24 characters or missing when enabling launch_prepaid_credits')
-  updateSettings(@Body() dto: UpdateNotificationSettingsDto, @Req() req: FastifyRequest, @Ctx() ctx: RequestContext): Promise<NotificationSettingsView> {
+  @ApiErrorResponse(
+    400,
+    'An unknown key, a non-boolean, a bad date, prepaidAmount over 24 characters or missing when enabling launch_prepaid_credits',
+  )
+  updateSettings(
+    @Body() dto: UpdateNotificationSettingsDto,
+    @Req() req: FastifyRequest,
+    @Ctx() ctx: RequestContext,
+  ): Promise<NotificationSettingsView> {
     // The validation pipe strips unknown keys; a typo in a setting must not pass silently.
     const raw = req.body as { notifications?: unknown };
     rejectUnknown(raw, BODY_KEYS, '');
@@ -48,7 +61,11 @@ export class NotificationSettingsController {
   @ApiOperation({ summary: 'Add and remove watched users, organizations and repositories' })
   @ApiOkResponse({ description: 'The watch list after the change', type: WatchListView })
   @ApiErrorResponse(400, 'A bad item, an unknown key, or more than 1000 watched items')
-  updateWatch(@Body() dto: UpdateWatchDto, @Req() req: FastifyRequest, @Ctx() ctx: RequestContext): Promise<WatchListView> {
+  updateWatch(
+    @Body() dto: UpdateWatchDto,
+    @Req() req: FastifyRequest,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WatchListView> {
     rejectUnknown(req.body, WATCH_KEYS, '');
     return this.rpc.call(NotificationsRpc.UpdateWatch, dto, ctx);
   }

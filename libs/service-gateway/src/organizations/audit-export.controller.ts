@@ -3,11 +3,28 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 import {
-  AUDIT_EXPORT_MAX, AuditExportQueryDto, type AuthInfo, type AuditFilter, AuditLogEventView, type AuditPage, AuditRpc, type OrganizationAccess,
-  parseAuditQuery, type RequestContext,
+  AUDIT_EXPORT_MAX,
+  AuditExportQueryDto,
+  type AuthInfo,
+  type AuditFilter,
+  AuditLogEventView,
+  type AuditPage,
+  AuditRpc,
+  type OrganizationAccess,
+  parseAuditQuery,
+  type RequestContext,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, Ctx, CurrentAuth, CurrentOrg, LiveAnswers, MembershipDirectory, OrgNameParam, OrgScoped } from '../core';
+import {
+  ApiErrorResponse,
+  Ctx,
+  CurrentAuth,
+  CurrentOrg,
+  LiveAnswers,
+  MembershipDirectory,
+  OrgNameParam,
+  OrgScoped,
+} from '../core';
 
 /** Events per RPC page (about 400 kB of JSON for typical events); the service also ends a page at AUDIT_PAGE_BYTES (NATS takes 1 MB a message). */
 const PAGE = 1000;
@@ -25,17 +42,31 @@ export class AuditExportController {
 
   @Get('export')
   @OrgScoped({ role: 'admin', minPlan: 'team' })
-  @ApiOperation({ summary: 'The newest 100,000 audit events (at most) matching q, as a JSON file download (org admins, Team plan or higher)' })
+  @ApiOperation({
+    summary:
+      'The newest 100,000 audit events (at most) matching q, as a JSON file download (org admins, Team plan or higher)',
+  })
   @ApiOkResponse({
-    description: 'The events, newest first', type: AuditLogEventView, isArray: true,
-    headers: { 'Content-Disposition': { description: 'attachment; filename="<org>-audit-log-<date>.json"', schema: { type: 'string' } } },
+    description: 'The events, newest first',
+    type: AuditLogEventView,
+    isArray: true,
+    headers: {
+      'Content-Disposition': {
+        description: 'attachment; filename="<org>-audit-log-<date>.json"',
+        schema: { type: 'string' },
+      },
+    },
   })
   @ApiErrorResponse(400, 'A malformed q term, an unknown field or event type')
   @ApiErrorResponse(403, 'Not an admin of the organization, or the plan has no audit log export')
   @ApiErrorResponse(404, 'No such organization')
   async export(
-    @Param() _p: OrgNameParam, @Query() query: AuditExportQueryDto, @CurrentOrg() access: OrganizationAccess,
-    @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext, @Res() reply: FastifyReply,
+    @Param() _p: OrgNameParam,
+    @Query() query: AuditExportQueryDto,
+    @CurrentOrg() access: OrganizationAccess,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
     const filter = parseAuditQuery(query.q);
     const org = access.organization;
@@ -44,10 +75,16 @@ export class AuditExportController {
     const date = new Date().toISOString().slice(0, 10);
     // A large export read slowly stays open for long: it is cut (connection closed, the JSON left
     // incomplete on purpose) when the token is revoked or the caller is no longer an admin (decision 0014).
-    this.live.add(reply, {
-      tokenId: auth.token.id, userId: auth.user.id, organizationId: org.id,
-      stillAllowed: async () => (await this.directory.accessTo(org.name, auth.user.id, ctx)).role === 'admin',
-    }, () => reply.raw.destroy());
+    this.live.add(
+      reply,
+      {
+        tokenId: auth.token.id,
+        userId: auth.user.id,
+        organizationId: org.id,
+        stillAllowed: async () => (await this.directory.accessTo(org.name, auth.user.id, ctx)).role === 'admin',
+      },
+      () => reply.raw.destroy(),
+    );
     await reply
       .header('content-disposition', `attachment; filename="${org.name}-audit-log-${date}.json"`)
       .type('application/json; charset=utf-8')
@@ -60,7 +97,12 @@ export class AuditExportController {
    * total. The next page is asked for before this one is handed to the response, so the service
    * reads it while this one is sent.
    */
-  private async *pages(organizationId: string, filter: AuditFilter, first: AuditPage, ctx: RequestContext): AsyncGenerator<string | Uint8Array> {
+  private async *pages(
+    organizationId: string,
+    filter: AuditFilter,
+    first: AuditPage,
+    ctx: RequestContext,
+  ): AsyncGenerator<string | Uint8Array> {
     yield '[';
     let page = first;
     let sent = 0;
@@ -69,7 +111,10 @@ export class AuditExportController {
       const separator = sent > 0 && count > 0;
       sent += count;
       const limit = Math.min(PAGE, AUDIT_EXPORT_MAX - sent);
-      const next = last && limit > 0 ? this.rpc.call(AuditRpc.Page, { organizationId, filter, after: last, limit }, ctx) : undefined;
+      const next =
+        last && limit > 0
+          ? this.rpc.call(AuditRpc.Page, { organizationId, filter, after: last, limit }, ctx)
+          : undefined;
       // Awaited below; if the client goes away first, its failure must not be an unhandled rejection.
       next?.catch(() => undefined);
       if (separator) yield ',';

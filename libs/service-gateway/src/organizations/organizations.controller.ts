@@ -15,7 +15,10 @@ export class OrganizationsController {
   @OrgScoped()
   @ApiOperation({ summary: 'Members of the organization and their roles (members only)' })
   @ApiOkResponse({ description: 'The members', type: OrgMember, isArray: true })
-  @ApiErrorResponse(403, 'Not a member, a member with the no_access role, or the token was revoked by this organization')
+  @ApiErrorResponse(
+    403,
+    'Not a member, a member with the no_access role, or the token was revoked by this organization',
+  )
   @ApiErrorResponse(404, 'No such organization')
   async members(@Param() p: OrgNameParam, @Ctx() ctx: RequestContext): Promise<OrgMember[]> {
     const members = await this.rpc.call(OrganizationsRpc.ListMembers, { organization: p.name }, ctx);

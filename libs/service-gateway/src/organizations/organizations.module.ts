@@ -7,5 +7,14 @@ import { PapersController } from './papers.controller';
 import { McpController } from './mcp.controller';
 
 /** `/api/organizations/{name}/…` reads of the directory. */
-@Module({ controllers: [OrganizationsController, RepoUsageController, AuditExportController, ResourceGroupsController, PapersController, McpController] })
+@Module({
+  controllers: [
+    OrganizationsController,
+    RepoUsageController,
+    AuditExportController,
+    ResourceGroupsController,
+    PapersController,
+    McpController,
+  ],
+})
 export class OrganizationsApiModule {}

@@ -1,6 +1,13 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type AuthInfo, ClaimPaperDto, ClaimPaperView, ForbiddenError, PapersRpc, type RequestContext } from '@hub/contracts';
+import {
+  type AuthInfo,
+  ClaimPaperDto,
+  ClaimPaperView,
+  ForbiddenError,
+  PapersRpc,
+  type RequestContext,
+} from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth } from '../core';
 
@@ -18,9 +25,18 @@ export class PapersController {
   @ApiErrorResponse(403, 'targetUserId names another user')
   @ApiErrorResponse(404, 'No such paper or author entry')
   @ApiErrorResponse(409, 'The entry is claimed by another user, or you claimed another entry of this paper')
-  claim(@Body() dto: ClaimPaperDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<ClaimPaperView> {
+  claim(
+    @Body() dto: ClaimPaperDto,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ClaimPaperView> {
     // Claims for someone else would let anyone attach papers to any profile (decision 0410).
-    if (dto.targetUserId && dto.targetUserId !== auth.user.id) throw new ForbiddenError('You can only claim papers for yourself (targetUserId must be your own id)');
-    return this.rpc.call(PapersRpc.Claim, { paperId: dto.paperId, claimAuthorId: dto.claimAuthorId, userId: auth.user.id, userName: auth.user.name }, ctx);
+    if (dto.targetUserId && dto.targetUserId !== auth.user.id)
+      throw new ForbiddenError('You can only claim papers for yourself (targetUserId must be your own id)');
+    return this.rpc.call(
+      PapersRpc.Claim,
+      { paperId: dto.paperId, claimAuthorId: dto.claimAuthorId, userId: auth.user.id, userName: auth.user.name },
+      ctx,
+    );
   }
 }

@@ -2,13 +2,21 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
-  type AuthInfo, RepositoriesRpc, type RepoUsagePage, RepoUsageQueryDto, RepoUsageView, type RequestContext,
+  type AuthInfo,
+  RepositoriesRpc,
+  type RepoUsagePage,
+  RepoUsageQueryDto,
+  RepoUsageView,
+  type RequestContext,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth, OrgNameParam, OrgScoped } from '../core';
 
 const LINK = {
-  Link: { description: '`<url>; rel="next"` when there is another page (the public clients follow it)', schema: { type: 'string' } },
+  Link: {
+    description: '`<url>; rel="next"` when there is another page (the public clients follow it)',
+    schema: { type: 'string' },
+  },
 } as const;
 
 /** The same URL with the next page's cursor: absolute, so that clients can follow it as it is. */
@@ -35,8 +43,11 @@ export class RepoUsageController {
   @ApiOkResponse({ description: 'One page of repositories', type: RepoUsageView, isArray: true, headers: LINK })
   @ApiErrorResponse(400, 'A query parameter out of range')
   async mine(
-    @Query() query: RepoUsageQueryDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext,
-    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+    @Query() query: RepoUsageQueryDto,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RepoUsageView[]> {
     return answer(req, reply, await this.rpc.call(RepositoriesRpc.List, { owner: auth.user.name, query }, ctx));
   }
@@ -46,11 +57,17 @@ export class RepoUsageController {
   @ApiOperation({ summary: "The organization's repositories with their storage, private ones included (members only)" })
   @ApiOkResponse({ description: 'One page of repositories', type: RepoUsageView, isArray: true, headers: LINK })
   @ApiErrorResponse(400, 'A query parameter out of range')
-  @ApiErrorResponse(403, 'Not a member, a member with the no_access role, or the token was revoked by this organization')
+  @ApiErrorResponse(
+    403,
+    'Not a member, a member with the no_access role, or the token was revoked by this organization',
+  )
   @ApiErrorResponse(404, 'No such organization')
   async organization(
-    @Param() p: OrgNameParam, @Query() query: RepoUsageQueryDto, @Ctx() ctx: RequestContext,
-    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+    @Param() p: OrgNameParam,
+    @Query() query: RepoUsageQueryDto,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RepoUsageView[]> {
     return answer(req, reply, await this.rpc.call(RepositoriesRpc.List, { owner: p.name, query }, ctx));
   }

@@ -21,15 +21,31 @@ export class ScimAdminController {
   ) {}
 
   @Post(':name/scim/users')
-  @ApiOperation({ summary: "Link an existing hub user to the organization's SCIM directory under the identity provider's userName (it joins as read if not a member)" })
+  @ApiOperation({
+    summary:
+      "Link an existing hub user to the organization's SCIM directory under the identity provider's userName (it joins as read if not a member)",
+  })
   @ApiCreatedResponse({ description: 'The SCIM user', schema: { type: 'object', additionalProperties: true } })
   @ApiErrorResponse(404, 'No such organization or user')
   @ApiErrorResponse(409, 'The user or the userName is already provisioned in the organization')
-  async link(@Param() p: OrgNameParam, @Body() dto: AdminScimLinkDto, @Ctx() ctx: RequestContext, @Req() req: FastifyRequest): Promise<Record<string, unknown>> {
+  async link(
+    @Param() p: OrgNameParam,
+    @Body() dto: AdminScimLinkDto,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+  ): Promise<Record<string, unknown>> {
     const user = await this.rpc.call(CredentialsRpc.GetUser, { name: dto.user }, ctx);
-    const linked = await this.rpc.call(ScimRpc.LinkUser, {
-      organization: p.name, userId: user.id, hubName: user.name, userName: dto.userName, ...(dto.externalId ? { externalId: dto.externalId } : {}),
-    }, ctx);
+    const linked = await this.rpc.call(
+      ScimRpc.LinkUser,
+      {
+        organization: p.name,
+        userId: user.id,
+        hubName: user.name,
+        userName: dto.userName,
+        ...(dto.externalId ? { externalId: dto.externalId } : {}),
+      },
+      ctx,
+    );
     this.memberships.delete(user.id);
     return renderUser(linked, scimBase(req, p.name));
   }

@@ -1,7 +1,12 @@
 import { applyDecorators, Controller, Delete, Get, Param, Patch, Post, Put, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { type FastifyRequest } from 'fastify';
-import { type OrganizationAccess, ScimListView, ScimNotImplementedError, ScimResourceNotFoundError } from '@hub/contracts';
+import {
+  type OrganizationAccess,
+  ScimListView,
+  ScimNotImplementedError,
+  ScimResourceNotFoundError,
+} from '@hub/contracts';
 import { CurrentOrg, OrgNameParam } from '../core';
 import { listOf, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
 import { scimBase } from './scim-render';
@@ -9,9 +14,11 @@ import { ScimIdParam } from './scim.params';
 import { andSlash, ApiScimError, ScimController, ScimScoped } from './scim.decorators';
 
 const ME = '/Me is not supported: a hub token names a hub user, not a provisioned one (use /Users/{id})';
-const MeNotSupported = (): MethodDecorator => applyDecorators(
-  ApiOperation({ summary: 'Not supported (RFC 7644 3.11): always 501' }), ApiScimError(501, '/Me is not supported'),
-);
+const MeNotSupported = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({ summary: 'Not supported (RFC 7644 3.11): always 501' }),
+    ApiScimError(501, '/Me is not supported'),
+  );
 const OBJECT = { type: 'object', additionalProperties: true } as const;
 
 function one(all: Record<string, unknown>[], id: string, kind: string): Record<string, unknown> {
@@ -28,7 +35,11 @@ export class ScimDiscoveryController {
   @ScimScoped()
   @ApiOperation({ summary: 'What this SCIM server supports (PATCH, filter, sort, ETags; no bulk or password change)' })
   @ApiOkResponse({ description: 'The configuration', schema: OBJECT })
-  config(@Param() _p: OrgNameParam, @CurrentOrg() org: OrganizationAccess, @Req() req: FastifyRequest): Record<string, unknown> {
+  config(
+    @Param() _p: OrgNameParam,
+    @CurrentOrg() org: OrganizationAccess,
+    @Req() req: FastifyRequest,
+  ): Record<string, unknown> {
     return serviceProviderConfig(scimBase(req, org.organization.name));
   }
 
@@ -36,7 +47,11 @@ export class ScimDiscoveryController {
   @ScimScoped()
   @ApiOperation({ summary: 'The resource types: User and Group' })
   @ApiOkResponse({ description: 'A ListResponse', type: ScimListView })
-  resourceTypes(@Param() _p: OrgNameParam, @CurrentOrg() org: OrganizationAccess, @Req() req: FastifyRequest): Record<string, unknown> {
+  resourceTypes(
+    @Param() _p: OrgNameParam,
+    @CurrentOrg() org: OrganizationAccess,
+    @Req() req: FastifyRequest,
+  ): Record<string, unknown> {
     return listOf(resourceTypes(scimBase(req, org.organization.name)));
   }
 
@@ -44,7 +59,11 @@ export class ScimDiscoveryController {
   @ScimScoped()
   @ApiOperation({ summary: 'One resource type' })
   @ApiOkResponse({ description: 'The resource type', schema: OBJECT })
-  resourceType(@Param() p: ScimIdParam, @CurrentOrg() org: OrganizationAccess, @Req() req: FastifyRequest): Record<string, unknown> {
+  resourceType(
+    @Param() p: ScimIdParam,
+    @CurrentOrg() org: OrganizationAccess,
+    @Req() req: FastifyRequest,
+  ): Record<string, unknown> {
     return one(resourceTypes(scimBase(req, org.organization.name)), p.id, 'ResourceType');
   }
 
@@ -52,7 +71,11 @@ export class ScimDiscoveryController {
   @ScimScoped()
   @ApiOperation({ summary: 'The User and Group schemas, with the attributes the hub keeps' })
   @ApiOkResponse({ description: 'A ListResponse', type: ScimListView })
-  schemas(@Param() _p: OrgNameParam, @CurrentOrg() org: OrganizationAccess, @Req() req: FastifyRequest): Record<string, unknown> {
+  schemas(
+    @Param() _p: OrgNameParam,
+    @CurrentOrg() org: OrganizationAccess,
+    @Req() req: FastifyRequest,
+  ): Record<string, unknown> {
     return listOf(schemas(scimBase(req, org.organization.name)));
   }
 
@@ -60,32 +83,46 @@ export class ScimDiscoveryController {
   @ScimScoped()
   @ApiOperation({ summary: 'One schema, by its URN' })
   @ApiOkResponse({ description: 'The schema', schema: OBJECT })
-  schema(@Param() p: ScimIdParam, @CurrentOrg() org: OrganizationAccess, @Req() req: FastifyRequest): Record<string, unknown> {
+  schema(
+    @Param() p: ScimIdParam,
+    @CurrentOrg() org: OrganizationAccess,
+    @Req() req: FastifyRequest,
+  ): Record<string, unknown> {
     return one(schemas(scimBase(req, org.organization.name)), p.id, 'Schema');
   }
 
   /** RFC 7644 3.11: /Me is not supported, which the RFC asks to answer 501 (a token names a hub user, not a provisioned one). */
-  @Get(andSlash('Me')) @ScimScoped() @MeNotSupported()
+  @Get(andSlash('Me'))
+  @ScimScoped()
+  @MeNotSupported()
   me(@Param() _p: OrgNameParam): never {
     throw new ScimNotImplementedError(ME);
   }
 
-  @Post(andSlash('Me')) @ScimScoped() @MeNotSupported()
+  @Post(andSlash('Me'))
+  @ScimScoped()
+  @MeNotSupported()
   createMe(@Param() _p: OrgNameParam): never {
     throw new ScimNotImplementedError(ME);
   }
 
-  @Put(andSlash('Me')) @ScimScoped() @MeNotSupported()
+  @Put(andSlash('Me'))
+  @ScimScoped()
+  @MeNotSupported()
   replaceMe(@Param() _p: OrgNameParam): never {
     throw new ScimNotImplementedError(ME);
   }
 
-  @Patch(andSlash('Me')) @ScimScoped() @MeNotSupported()
+  @Patch(andSlash('Me'))
+  @ScimScoped()
+  @MeNotSupported()
   patchMe(@Param() _p: OrgNameParam): never {
     throw new ScimNotImplementedError(ME);
   }
 
-  @Delete(andSlash('Me')) @ScimScoped() @MeNotSupported()
+  @Delete(andSlash('Me'))
+  @ScimScoped()
+  @MeNotSupported()
   deleteMe(@Param() _p: OrgNameParam): never {
     throw new ScimNotImplementedError(ME);
   }

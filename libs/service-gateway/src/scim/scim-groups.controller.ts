@@ -1,8 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiResponse,
+} from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
-  SCIM_CONTENT_TYPE, type OrganizationAccess, type RequestContext, type ScimGroupRecord, ScimGroupView, ScimListView, ScimRpc,
+  SCIM_CONTENT_TYPE,
+  type OrganizationAccess,
+  type RequestContext,
+  type ScimGroupRecord,
+  ScimGroupView,
+  ScimListView,
+  ScimRpc,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { Ctx, CurrentOrg, OrgNameParam } from '../core';
@@ -17,7 +30,13 @@ import { andSlash, ApiScimError, ScimController, ScimScoped } from './scim.decor
 export class ScimGroupsController {
   constructor(private readonly rpc: RpcClient) {}
 
-  private answer(req: FastifyRequest, reply: FastifyReply, org: OrganizationAccess, g: ScimGroupRecord, q: Record<string, unknown> = {}): Record<string, unknown> {
+  private answer(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    org: OrganizationAccess,
+    g: ScimGroupRecord,
+    q: Record<string, unknown> = {},
+  ): Record<string, unknown> {
     void reply.header('etag', `W/"${g.version}"`);
     const { attributes, excludedAttributes } = scimQuery(q);
     return project(renderGroup(g, scimBase(req, org.organization.name)), attributes, excludedAttributes);
@@ -25,19 +44,39 @@ export class ScimGroupsController {
 
   @Get(andSlash())
   @ScimScoped()
-  @ApiOperation({ summary: 'List SCIM groups: filter (RFC 7644 3.4.2.2 on displayName, externalId, id, members, meta.created, meta.lastModified), sortBy, sortOrder, startIndex, count' })
-  @ApiQuery({ name: 'filter', required: false }) @ApiQuery({ name: 'startIndex', required: false }) @ApiQuery({ name: 'count', required: false })
-  @ApiQuery({ name: 'attributes', required: false }) @ApiQuery({ name: 'excludedAttributes', required: false })
-  @ApiQuery({ name: 'sortBy', required: false }) @ApiQuery({ name: 'sortOrder', required: false, enum: ['ascending', 'descending'] })
+  @ApiOperation({
+    summary:
+      'List SCIM groups: filter (RFC 7644 3.4.2.2 on displayName, externalId, id, members, meta.created, meta.lastModified), sortBy, sortOrder, startIndex, count',
+  })
+  @ApiQuery({ name: 'filter', required: false })
+  @ApiQuery({ name: 'startIndex', required: false })
+  @ApiQuery({ name: 'count', required: false })
+  @ApiQuery({ name: 'attributes', required: false })
+  @ApiQuery({ name: 'excludedAttributes', required: false })
+  @ApiQuery({ name: 'sortBy', required: false })
+  @ApiQuery({ name: 'sortOrder', required: false, enum: ['ascending', 'descending'] })
   @ApiOkResponse({ description: 'A ListResponse (empty when nothing matches)', type: ScimListView })
   @ApiScimError(400, 'An unsupported filter (scimType invalidFilter) or a malformed paging parameter')
   async list(
-    @Param() _p: OrgNameParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext, @Req() req: FastifyRequest,
+    @Param() _p: OrgNameParam,
+    @Query() query: Record<string, unknown>,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
   ): Promise<Record<string, unknown>> {
     const q = scimQuery(query);
-    const page = await this.rpc.call(ScimRpc.ListGroups, {
-      organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count, sortBy: q.sortBy, sortOrder: q.sortOrder,
-    }, ctx);
+    const page = await this.rpc.call(
+      ScimRpc.ListGroups,
+      {
+        organization: org.organization.name,
+        filter: q.filter,
+        startIndex: q.startIndex,
+        count: q.count,
+        sortBy: q.sortBy,
+        sortOrder: q.sortOrder,
+      },
+      ctx,
+    );
     const base = scimBase(req, org.organization.name);
     return listResponse(page, (g) => renderGroup(g, base), q);
   }
@@ -49,10 +88,18 @@ export class ScimGroupsController {
   @ApiOperation({ summary: 'One SCIM group (excludedAttributes=members leaves the members out)' })
   @ApiOkResponse({ description: 'The group', type: ScimGroupView })
   async get(
-    @Param() p: ScimIdParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
-    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+    @Param() p: ScimIdParam,
+    @Query() query: Record<string, unknown>,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown> | undefined> {
-    const found = await this.rpc.call(ScimRpc.GetGroup, { organization: org.organization.name, id: scimId(p.id, 'Group') }, ctx);
+    const found = await this.rpc.call(
+      ScimRpc.GetGroup,
+      { organization: org.organization.name, id: scimId(p.id, 'Group') },
+      ctx,
+    );
     if (notModified(req, reply, found.version)) return undefined;
     void reply.header('content-type', `${SCIM_CONTENT_TYPE}; charset=utf-8`);
     return this.answer(req, reply, org, found, query);
@@ -60,15 +107,31 @@ export class ScimGroupsController {
 
   @Post(andSlash())
   @ScimScoped()
-  @ApiOperation({ summary: 'Provision a group: links the resource group of that name (empty, auto-join off) or creates one' })
+  @ApiOperation({
+    summary: 'Provision a group: links the resource group of that name (empty, auto-join off) or creates one',
+  })
   @ApiCreatedResponse({ description: 'The group (Location header: its URL)', type: ScimGroupView })
-  @ApiScimError(400, 'displayName missing or too long, or a member that is not a provisioned user (scimType invalidValue)')
-  @ApiScimError(409, 'A group of that name is already provisioned (uniqueness), or its resource group has users or auto-join on')
+  @ApiScimError(
+    400,
+    'displayName missing or too long, or a member that is not a provisioned user (scimType invalidValue)',
+  )
+  @ApiScimError(
+    409,
+    'A group of that name is already provisioned (uniqueness), or its resource group has users or auto-join on',
+  )
   async create(
-    @Param() _p: OrgNameParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
-    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+    @Param() _p: OrgNameParam,
+    @Body() body: unknown,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    const group = await this.rpc.call(ScimRpc.CreateGroup, { organization: org.organization.name, resource: scimBody(body) }, ctx);
+    const group = await this.rpc.call(
+      ScimRpc.CreateGroup,
+      { organization: org.organization.name, resource: scimBody(body) },
+      ctx,
+    );
     void reply.header('location', `${scimBase(req, org.organization.name)}/Groups/${group.id}`);
     return this.answer(req, reply, org, group);
   }
@@ -80,10 +143,23 @@ export class ScimGroupsController {
   @ApiOkResponse({ description: 'The group', type: ScimGroupView })
   @ApiScimError(400, 'A bad attribute value or member (scimType invalidValue)')
   async replace(
-    @Param() p: ScimIdParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
-    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+    @Param() p: ScimIdParam,
+    @Body() body: unknown,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    const group = await this.rpc.call(ScimRpc.ReplaceGroup, { organization: org.organization.name, id: scimId(p.id, 'Group'), resource: scimBody(body), ifMatch: ifMatch(req) }, ctx);
+    const group = await this.rpc.call(
+      ScimRpc.ReplaceGroup,
+      {
+        organization: org.organization.name,
+        id: scimId(p.id, 'Group'),
+        resource: scimBody(body),
+        ifMatch: ifMatch(req),
+      },
+      ctx,
+    );
     return this.answer(req, reply, org, group);
   }
 
@@ -94,10 +170,18 @@ export class ScimGroupsController {
   @ApiOkResponse({ description: 'The group', type: ScimGroupView })
   @ApiScimError(400, 'A malformed operation, path or value (scimType invalidValue, invalidPath, noTarget, mutability)')
   async patch(
-    @Param() p: ScimIdParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
-    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+    @Param() p: ScimIdParam,
+    @Body() body: unknown,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    const group = await this.rpc.call(ScimRpc.PatchGroup, { organization: org.organization.name, id: scimId(p.id, 'Group'), patch: scimBody(body), ifMatch: ifMatch(req) }, ctx);
+    const group = await this.rpc.call(
+      ScimRpc.PatchGroup,
+      { organization: org.organization.name, id: scimId(p.id, 'Group'), patch: scimBody(body), ifMatch: ifMatch(req) },
+      ctx,
+    );
     return this.answer(req, reply, org, group);
   }
 
@@ -105,9 +189,21 @@ export class ScimGroupsController {
   @ScimScoped('no content')
   @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Deprovision a group: the resource group stays, without its provisioned users and no longer managed by SCIM' })
+  @ApiOperation({
+    summary:
+      'Deprovision a group: the resource group stays, without its provisioned users and no longer managed by SCIM',
+  })
   @ApiNoContentResponse({ description: 'Gone' })
-  async delete(@Param() p: ScimIdParam, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext, @Req() req: FastifyRequest): Promise<void> {
-    await this.rpc.call(ScimRpc.DeleteGroup, { organization: org.organization.name, id: scimId(p.id, 'Group'), ifMatch: ifMatch(req) }, ctx);
+  async delete(
+    @Param() p: ScimIdParam,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+  ): Promise<void> {
+    await this.rpc.call(
+      ScimRpc.DeleteGroup,
+      { organization: org.organization.name, id: scimId(p.id, 'Group'), ifMatch: ifMatch(req) },
+      ctx,
+    );
   }
 }

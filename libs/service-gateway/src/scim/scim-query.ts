@@ -14,7 +14,8 @@ export interface ScimQuery {
 function text(q: Record<string, unknown>, key: string): string | undefined {
   const v = q[key];
   if (v === undefined) return undefined;
-  if (typeof v !== 'string' || v.length > 1000) throw new ScimInvalidValueError(`${key} must be given once, at most 1000 characters`);
+  if (typeof v !== 'string' || v.length > 1000)
+    throw new ScimInvalidValueError(`${key} must be given once, at most 1000 characters`);
   return v;
 }
 
@@ -29,7 +30,8 @@ function integer(q: Record<string, unknown>, key: string, fallback: number): num
 function sortOrder(v: string | undefined): 'ascending' | 'descending' | undefined {
   if (v === undefined || v === '') return undefined;
   const order = v.toLowerCase();
-  if (order !== 'ascending' && order !== 'descending') throw new ScimInvalidValueError('sortOrder must be ascending or descending');
+  if (order !== 'ascending' && order !== 'descending')
+    throw new ScimInvalidValueError('sortOrder must be ascending or descending');
   return order;
 }
 
@@ -51,14 +53,16 @@ export function scimQuery(q: Record<string, unknown>): ScimQuery {
 
 /** A SCIM body must be a JSON object (an empty or other body is invalidSyntax-like: named here). */
 export function scimBody(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ScimInvalidValueError('Request body must be a JSON object (a SCIM resource or PatchOp message)');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ScimInvalidValueError('Request body must be a JSON object (a SCIM resource or PatchOp message)');
   return body as Record<string, unknown>;
 }
 
 function header(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];
   const text = Array.isArray(v) ? v.join(', ') : v;
-  if (text !== undefined && text.length > 1000) throw new ScimInvalidValueError(`${name} must be at most 1000 characters`);
+  if (text !== undefined && text.length > 1000)
+    throw new ScimInvalidValueError(`${name} must be at most 1000 characters`);
   return text;
 }
 

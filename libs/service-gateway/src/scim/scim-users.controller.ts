@@ -1,8 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiResponse,
+} from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
-  SCIM_CONTENT_TYPE, type OrganizationAccess, type RequestContext, ScimListView, ScimRpc, type ScimUserRecord, ScimUserView,
+  SCIM_CONTENT_TYPE,
+  type OrganizationAccess,
+  type RequestContext,
+  ScimListView,
+  ScimRpc,
+  type ScimUserRecord,
+  ScimUserView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { Ctx, CurrentOrg, MembershipCache, OrgNameParam } from '../core';
@@ -21,7 +34,13 @@ export class ScimUsersController {
   ) {}
 
   /** The user, with ETag and the query's attribute selection; this gateway forgets the user's cached memberships at once. */
-  private answer(req: FastifyRequest, reply: FastifyReply, org: OrganizationAccess, u: ScimUserRecord, q: Record<string, unknown> = {}): Record<string, unknown> {
+  private answer(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    org: OrganizationAccess,
+    u: ScimUserRecord,
+    q: Record<string, unknown> = {},
+  ): Record<string, unknown> {
     this.memberships.delete(u.userId);
     void reply.header('etag', `W/"${u.version}"`);
     const { attributes, excludedAttributes } = scimQuery(q);
@@ -30,19 +49,39 @@ export class ScimUsersController {
 
   @Get(andSlash())
   @ScimScoped()
-  @ApiOperation({ summary: 'List provisioned users: filter (RFC 7644 3.4.2.2 on the attributes /Schemas lists), sortBy, sortOrder, startIndex, count' })
-  @ApiQuery({ name: 'filter', required: false }) @ApiQuery({ name: 'startIndex', required: false }) @ApiQuery({ name: 'count', required: false })
-  @ApiQuery({ name: 'attributes', required: false }) @ApiQuery({ name: 'excludedAttributes', required: false })
-  @ApiQuery({ name: 'sortBy', required: false }) @ApiQuery({ name: 'sortOrder', required: false, enum: ['ascending', 'descending'] })
+  @ApiOperation({
+    summary:
+      'List provisioned users: filter (RFC 7644 3.4.2.2 on the attributes /Schemas lists), sortBy, sortOrder, startIndex, count',
+  })
+  @ApiQuery({ name: 'filter', required: false })
+  @ApiQuery({ name: 'startIndex', required: false })
+  @ApiQuery({ name: 'count', required: false })
+  @ApiQuery({ name: 'attributes', required: false })
+  @ApiQuery({ name: 'excludedAttributes', required: false })
+  @ApiQuery({ name: 'sortBy', required: false })
+  @ApiQuery({ name: 'sortOrder', required: false, enum: ['ascending', 'descending'] })
   @ApiOkResponse({ description: 'A ListResponse (empty when nothing matches)', type: ScimListView })
   @ApiScimError(400, 'An unsupported filter (scimType invalidFilter) or a malformed paging parameter')
   async list(
-    @Param() _p: OrgNameParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext, @Req() req: FastifyRequest,
+    @Param() _p: OrgNameParam,
+    @Query() query: Record<string, unknown>,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
   ): Promise<Record<string, unknown>> {
     const q = scimQuery(query);
-    const page = await this.rpc.call(ScimRpc.ListUsers, {
-      organization: org.organization.name, filter: q.filter, startIndex: q.startIndex, count: q.count, sortBy: q.sortBy, sortOrder: q.sortOrder,
-    }, ctx);
+    const page = await this.rpc.call(
+      ScimRpc.ListUsers,
+      {
+        organization: org.organization.name,
+        filter: q.filter,
+        startIndex: q.startIndex,
+        count: q.count,
+        sortBy: q.sortBy,
+        sortOrder: q.sortOrder,
+      },
+      ctx,
+    );
     const base = scimBase(req, org.organization.name);
     return listResponse(page, (u) => renderUser(u, base), q);
   }
@@ -54,10 +93,18 @@ export class ScimUsersController {
   @ApiOperation({ summary: 'One provisioned user' })
   @ApiOkResponse({ description: 'The user', type: ScimUserView })
   async get(
-    @Param() p: ScimIdParam, @Query() query: Record<string, unknown>, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
-    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+    @Param() p: ScimIdParam,
+    @Query() query: Record<string, unknown>,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown> | undefined> {
-    const found = await this.rpc.call(ScimRpc.GetUser, { organization: org.organization.name, id: scimId(p.id, 'User') }, ctx);
+    const found = await this.rpc.call(
+      ScimRpc.GetUser,
+      { organization: org.organization.name, id: scimId(p.id, 'User') },
+      ctx,
+    );
     if (notModified(req, reply, found.version)) return undefined;
     void reply.header('content-type', `${SCIM_CONTENT_TYPE}; charset=utf-8`);
     return this.answer(req, reply, org, found, query);
@@ -65,15 +112,26 @@ export class ScimUsersController {
 
   @Post(andSlash())
   @ScimScoped()
-  @ApiOperation({ summary: 'Provision a user: a new hub account managed by the organization, named from userName (decision 0421); it joins the organization' })
+  @ApiOperation({
+    summary:
+      'Provision a user: a new hub account managed by the organization, named from userName (decision 0421); it joins the organization',
+  })
   @ApiCreatedResponse({ description: 'The user (Location header: its URL)', type: ScimUserView })
   @ApiScimError(400, 'userName missing or over 256 characters, a bad e-mail, or no e-mail (scimType invalidValue)')
   @ApiScimError(409, 'The userName is already provisioned in this organization, any case (scimType uniqueness)')
   async create(
-    @Param() _p: OrgNameParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
-    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+    @Param() _p: OrgNameParam,
+    @Body() body: unknown,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    const user = await this.rpc.call(ScimRpc.CreateUser, { organization: org.organization.name, resource: scimBody(body) }, ctx);
+    const user = await this.rpc.call(
+      ScimRpc.CreateUser,
+      { organization: org.organization.name, resource: scimBody(body) },
+      ctx,
+    );
     void reply.header('location', `${scimBase(req, org.organization.name)}/Users/${user.id}`);
     return this.answer(req, reply, org, user);
   }
@@ -81,39 +139,86 @@ export class ScimUsersController {
   @Put(andSlash(':id'))
   @ScimScoped()
   @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
-  @ApiOperation({ summary: 'Replace a user (attributes the hub does not keep are ignored; userName may change, the hub account keeps its name)' })
+  @ApiOperation({
+    summary:
+      'Replace a user (attributes the hub does not keep are ignored; userName may change, the hub account keeps its name)',
+  })
   @ApiOkResponse({ description: 'The user', type: ScimUserView })
   @ApiScimError(400, 'A bad attribute value (scimType invalidValue)')
   async replace(
-    @Param() p: ScimIdParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
-    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+    @Param() p: ScimIdParam,
+    @Body() body: unknown,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    return this.answer(req, reply, org, await this.rpc.call(ScimRpc.ReplaceUser, { organization: org.organization.name, id: scimId(p.id, 'User'), resource: scimBody(body), ifMatch: ifMatch(req) }, ctx));
+    return this.answer(
+      req,
+      reply,
+      org,
+      await this.rpc.call(
+        ScimRpc.ReplaceUser,
+        {
+          organization: org.organization.name,
+          id: scimId(p.id, 'User'),
+          resource: scimBody(body),
+          ifMatch: ifMatch(req),
+        },
+        ctx,
+      ),
+    );
   }
 
   @Patch(andSlash(':id'))
   @ScimScoped()
   @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
-  @ApiOperation({ summary: 'Change a user with PatchOp operations (active: false suspends the membership, true restores it)' })
+  @ApiOperation({
+    summary: 'Change a user with PatchOp operations (active: false suspends the membership, true restores it)',
+  })
   @ApiOkResponse({ description: 'The user', type: ScimUserView })
   @ApiScimError(400, 'A malformed operation, path or value (scimType invalidValue, invalidPath, noTarget, mutability)')
   @ApiScimError(409, 'Suspending the last admin of the organization')
   async patch(
-    @Param() p: ScimIdParam, @Body() body: unknown, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext,
-    @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply,
+    @Param() p: ScimIdParam,
+    @Body() body: unknown,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Record<string, unknown>> {
-    return this.answer(req, reply, org, await this.rpc.call(ScimRpc.PatchUser, { organization: org.organization.name, id: scimId(p.id, 'User'), patch: scimBody(body), ifMatch: ifMatch(req) }, ctx));
+    return this.answer(
+      req,
+      reply,
+      org,
+      await this.rpc.call(
+        ScimRpc.PatchUser,
+        { organization: org.organization.name, id: scimId(p.id, 'User'), patch: scimBody(body), ifMatch: ifMatch(req) },
+        ctx,
+      ),
+    );
   }
 
   @Delete(andSlash(':id'))
   @ScimScoped('no content')
   @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Deprovision a user: it leaves the organization and its resource groups (the hub user stays)' })
+  @ApiOperation({
+    summary: 'Deprovision a user: it leaves the organization and its resource groups (the hub user stays)',
+  })
   @ApiNoContentResponse({ description: 'Gone' })
   @ApiScimError(409, 'The user is the last admin of the organization')
-  async delete(@Param() p: ScimIdParam, @CurrentOrg() org: OrganizationAccess, @Ctx() ctx: RequestContext, @Req() req: FastifyRequest): Promise<void> {
-    const { userIds } = await this.rpc.call(ScimRpc.DeleteUser, { organization: org.organization.name, id: scimId(p.id, 'User'), ifMatch: ifMatch(req) }, ctx);
+  async delete(
+    @Param() p: ScimIdParam,
+    @CurrentOrg() org: OrganizationAccess,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+  ): Promise<void> {
+    const { userIds } = await this.rpc.call(
+      ScimRpc.DeleteUser,
+      { organization: org.organization.name, id: scimId(p.id, 'User'), ifMatch: ifMatch(req) },
+      ctx,
+    );
     userIds.forEach((id) => this.memberships.delete(id));
   }
 }

@@ -5,7 +5,8 @@ import { WebhookLogFilterDto } from '@hub/contracts';
 
 export class WebhookIdParam {
   @ApiProperty()
-  @IsString() @MaxLength(64, { message: 'webhookId is too long' })
+  @IsString()
+  @MaxLength(64, { message: 'webhookId is too long' })
   webhookId!: string;
 }
 
@@ -17,24 +18,31 @@ export class WebhookActionParam extends WebhookIdParam {
 
 export class WebhookLogParam extends WebhookIdParam {
   @ApiProperty()
-  @IsString() @MaxLength(64, { message: 'logId is too long' })
+  @IsString()
+  @MaxLength(64, { message: 'logId is too long' })
   logId!: string;
 }
 
 /** Paging plus the search filters (decision 0502). */
 export class WebhookRecoveryParam extends WebhookIdParam {
   @ApiProperty()
-  @IsString() @MaxLength(64, { message: 'recoveryId is too long' })
+  @IsString()
+  @MaxLength(64, { message: 'recoveryId is too long' })
   recoveryId!: string;
 }
 
 export class WebhookLogsQuery extends WebhookLogFilterDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional() @Type(() => Number) @IsInt({ message: 'limit must be an integer 1..100' }) @Min(1, { message: 'limit must be an integer 1..100' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be an integer 1..100' })
+  @Min(1, { message: 'limit must be an integer 1..100' })
   @Max(100, { message: 'limit must be an integer 1..100' })
   limit?: number;
 
   @ApiPropertyOptional({ description: 'from the Link header of the previous page' })
-  @IsOptional() @IsString() @MaxLength(64, { message: 'cursor is too long' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64, { message: 'cursor is too long' })
   cursor?: string;
 }

@@ -2,15 +2,37 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Quer
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 import {
-  type AuthInfo, EmptyAnswer, LOG_FILTER_KEYS, RecoverBodyDto, RecoveryView, WebhookHeadersAnswer, WebhookHeadersBodyDto, type WebhookLogFilterDto, ForbiddenError, ReplayAnswer, type RequestContext, WebhookAnswer, WebhookBodyDto, WebhookLogView, WebhooksRpc, WebhookView,
+  type AuthInfo,
+  EmptyAnswer,
+  LOG_FILTER_KEYS,
+  RecoverBodyDto,
+  RecoveryView,
+  WebhookHeadersAnswer,
+  WebhookHeadersBodyDto,
+  type WebhookLogFilterDto,
+  ForbiddenError,
+  ReplayAnswer,
+  type RequestContext,
+  WebhookAnswer,
+  WebhookBodyDto,
+  WebhookLogView,
+  WebhooksRpc,
+  WebhookView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth, GATEWAY_CONFIG, type GatewayConfig } from '../core';
-import { WebhookActionParam, WebhookIdParam, WebhookLogParam, WebhookLogsQuery, WebhookRecoveryParam } from './webhook.params';
+import {
+  WebhookActionParam,
+  WebhookIdParam,
+  WebhookLogParam,
+  WebhookLogsQuery,
+  WebhookRecoveryParam,
+} from './webhook.params';
 
 /** Changing webhooks needs a write token; reading them any token of the owner. */
 function owner(auth: AuthInfo, write: boolean): { ownerId: string; ownerName: string } {
-  if (write && auth.token.role === 'read') throw new ForbiddenError('A token with write access is needed to change webhooks');
+  if (write && auth.token.role === 'read')
+    throw new ForbiddenError('A token with write access is needed to change webhooks');
   return { ownerId: auth.user.id, ownerName: auth.user.name };
 }
 
@@ -40,7 +62,11 @@ export class WebhooksController {
   @ApiErrorResponse(403, 'A read token')
   @ApiErrorResponse(404, 'jobSourceId names no job the caller can read (decision 0501)')
   @ApiErrorResponse(409, 'The caller has HUB_WEBHOOKS_MAX_PER_USER webhooks already; the message names the limit')
-  async create(@Body() body: WebhookBodyDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookAnswer> {
+  async create(
+    @Body() body: WebhookBodyDto,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WebhookAnswer> {
     return { webhook: await this.rpc.call(WebhooksRpc.Create, { ...owner(auth, true), body }, ctx) };
   }
 
@@ -48,7 +74,11 @@ export class WebhooksController {
   @ApiOperation({ summary: 'One webhook' })
   @ApiOkResponse({ description: 'The webhook', type: WebhookAnswer })
   @ApiErrorResponse(404, 'No such webhook of the caller')
-  async get(@Param() p: WebhookIdParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookAnswer> {
+  async get(
+    @Param() p: WebhookIdParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WebhookAnswer> {
     return { webhook: await this.rpc.call(WebhooksRpc.Get, { ...owner(auth, false), id: p.webhookId }, ctx) };
   }
 
@@ -60,7 +90,12 @@ export class WebhooksController {
   @ApiErrorResponse(400, 'A field breaks a rule of spec 4.6; the message names it')
   @ApiErrorResponse(403, 'A read token')
   @ApiErrorResponse(404, 'No such webhook of the caller, or a jobSourceId naming no job the caller can read')
-  async update(@Param() p: WebhookIdParam, @Body() body: WebhookBodyDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookAnswer> {
+  async update(
+    @Param() p: WebhookIdParam,
+    @Body() body: WebhookBodyDto,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WebhookAnswer> {
     return { webhook: await this.rpc.call(WebhooksRpc.Update, { ...owner(auth, true), id: p.webhookId, body }, ctx) };
   }
 
@@ -69,20 +104,28 @@ export class WebhooksController {
   @ApiOkResponse({ description: 'Empty object', type: EmptyAnswer })
   @ApiErrorResponse(403, 'A read token')
   @ApiErrorResponse(404, 'No such webhook of the caller')
-  async remove(@Param() p: WebhookIdParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<Record<string, never>> {
+  async remove(
+    @Param() p: WebhookIdParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Record<string, never>> {
     await this.rpc.call(WebhooksRpc.Delete, { ...owner(auth, true), id: p.webhookId }, ctx);
     return {};
   }
 
   @Get(':webhookId/logs')
   @ApiOperation({
-    summary: 'Delivery log, newest first (our extension), searchable by status, httpStatus, event, repo, since/until and q; next page in the Link header',
+    summary:
+      'Delivery log, newest first (our extension), searchable by status, httpStatus, event, repo, since/until and q; next page in the Link header',
   })
   @ApiOkResponse({ description: 'Attempts', type: WebhookLogView, isArray: true })
   @ApiErrorResponse(400, 'A filter is malformed; the message names it')
   @ApiErrorResponse(404, 'No such webhook of the caller')
   async logs(
-    @Param() p: WebhookIdParam, @Query() q: WebhookLogsQuery, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext,
+    @Param() p: WebhookIdParam,
+    @Query() q: WebhookLogsQuery,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WebhookLogView[]> {
     const limit = q.limit ?? 20;
@@ -93,68 +136,122 @@ export class WebhooksController {
       Object.assign(filter, { [key]: q[key] });
       carried.set(key, String(q[key]));
     }
-    const page = await this.rpc.call(WebhooksRpc.ListLogs, { ...owner(auth, false), id: p.webhookId, limit, filter, ...(q.cursor ? { cursor: q.cursor } : {}) }, ctx);
+    const page = await this.rpc.call(
+      WebhooksRpc.ListLogs,
+      { ...owner(auth, false), id: p.webhookId, limit, filter, ...(q.cursor ? { cursor: q.cursor } : {}) },
+      ctx,
+    );
     if (page.next) {
       carried.set('cursor', page.next);
-      void reply.header('Link', `<${this.config.publicUrl}/api/settings/webhooks/${encodeURIComponent(p.webhookId)}/logs?${carried.toString()}>; rel="next"`);
+      void reply.header(
+        'Link',
+        `<${this.config.publicUrl}/api/settings/webhooks/${encodeURIComponent(p.webhookId)}/logs?${carried.toString()}>; rel="next"`,
+      );
     }
     return page.items;
   }
 
   @Get(':webhookId/headers')
-  @ApiOperation({ summary: 'Custom headers sent with every delivery (our extension): names and hints, never the values' })
+  @ApiOperation({
+    summary: 'Custom headers sent with every delivery (our extension): names and hints, never the values',
+  })
   @ApiOkResponse({ description: 'The headers', type: WebhookHeadersAnswer })
   @ApiErrorResponse(404, 'No such webhook of the caller')
-  headers(@Param() p: WebhookIdParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookHeadersAnswer> {
+  headers(
+    @Param() p: WebhookIdParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WebhookHeadersAnswer> {
     return this.rpc.call(WebhooksRpc.GetHeaders, { ...owner(auth, false), id: p.webhookId }, ctx);
   }
 
   @Put(':webhookId/headers')
-  @ApiOperation({ summary: 'Replace the custom headers (values sealed at rest like the secret; [] removes them); URL webhooks send them with every delivery' })
+  @ApiOperation({
+    summary:
+      'Replace the custom headers (values sealed at rest like the secret; [] removes them); URL webhooks send them with every delivery',
+  })
   @ApiBody({ type: WebhookHeadersBodyDto })
   @ApiOkResponse({ description: 'The headers: names and hints, never the values', type: WebhookHeadersAnswer })
-  @ApiErrorResponse(400, 'A name is malformed, reserved (hop-by-hop, framing, signature, trace) or repeated, or a value is malformed; the message names it')
+  @ApiErrorResponse(
+    400,
+    'A name is malformed, reserved (hop-by-hop, framing, signature, trace) or repeated, or a value is malformed; the message names it',
+  )
   @ApiErrorResponse(403, 'A read token')
   @ApiErrorResponse(404, 'No such webhook of the caller')
-  setHeaders(@Param() p: WebhookIdParam, @Body() body: WebhookHeadersBodyDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookHeadersAnswer> {
+  setHeaders(
+    @Param() p: WebhookIdParam,
+    @Body() body: WebhookHeadersBodyDto,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WebhookHeadersAnswer> {
     return this.rpc.call(WebhooksRpc.SetHeaders, { ...owner(auth, true), id: p.webhookId, headers: body.headers }, ctx);
   }
 
   @Post(':webhookId/recover')
   @HttpCode(202)
   @ApiOperation({
-    summary: 'Resend once every delivery that failed in [since, until) with its original webhook-id, through the queue; progress at …/recoveries/{id}',
+    summary:
+      'Resend once every delivery that failed in [since, until) with its original webhook-id, through the queue; progress at …/recoveries/{id}',
   })
   @ApiBody({ type: RecoverBodyDto })
-  @ApiAcceptedResponse({ description: 'The recovery, with its id and counts (Location: …/recoveries/{id})', type: RecoveryView })
+  @ApiAcceptedResponse({
+    description: 'The recovery, with its id and counts (Location: …/recoveries/{id})',
+    type: RecoveryView,
+  })
   @ApiErrorResponse(400, 'since or until malformed, or since not before until')
   @ApiErrorResponse(403, 'A read token')
   @ApiErrorResponse(404, 'No such webhook of the caller')
   @ApiErrorResponse(409, 'The webhook is disabled or suspended, or a recovery of it is still running')
   async recover(
-    @Param() p: WebhookIdParam, @Body() body: RecoverBodyDto, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext,
+    @Param() p: WebhookIdParam,
+    @Body() body: RecoverBodyDto,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RecoveryView> {
-    const view = await this.rpc.call(WebhooksRpc.Recover, { ...owner(auth, true), id: p.webhookId, since: body.since, ...(body.until ? { until: body.until } : {}) }, ctx);
-    void reply.header('Location', `${this.config.publicUrl}/api/settings/webhooks/${encodeURIComponent(p.webhookId)}/recoveries/${view.id}`);
+    const view = await this.rpc.call(
+      WebhooksRpc.Recover,
+      { ...owner(auth, true), id: p.webhookId, since: body.since, ...(body.until ? { until: body.until } : {}) },
+      ctx,
+    );
+    void reply.header(
+      'Location',
+      `${this.config.publicUrl}/api/settings/webhooks/${encodeURIComponent(p.webhookId)}/recoveries/${view.id}`,
+    );
     return view;
   }
 
   @Get(':webhookId/recoveries/:recoveryId')
-  @ApiOperation({ summary: 'Progress of a recovery: queued, sent, succeeded, failed; state done once nothing is pending' })
+  @ApiOperation({
+    summary: 'Progress of a recovery: queued, sent, succeeded, failed; state done once nothing is pending',
+  })
   @ApiOkResponse({ description: 'The recovery', type: RecoveryView })
   @ApiErrorResponse(404, 'No such webhook of the caller, or no such recovery of it')
-  recovery(@Param() p: WebhookRecoveryParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<RecoveryView> {
-    return this.rpc.call(WebhooksRpc.GetRecovery, { ...owner(auth, false), id: p.webhookId, recoveryId: p.recoveryId }, ctx);
+  recovery(
+    @Param() p: WebhookRecoveryParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<RecoveryView> {
+    return this.rpc.call(
+      WebhooksRpc.GetRecovery,
+      { ...owner(auth, false), id: p.webhookId, recoveryId: p.recoveryId },
+      ctx,
+    );
   }
 
   @Post(':webhookId/replay/:logId')
   @HttpCode(200)
-  @ApiOperation({ summary: "Send a logged delivery again to the current URL and secret; answers the receiver's status" })
+  @ApiOperation({
+    summary: "Send a logged delivery again to the current URL and secret; answers the receiver's status",
+  })
   @ApiOkResponse({ description: 'The HTTP status of the replayed delivery', type: ReplayAnswer })
   @ApiErrorResponse(403, 'A read token')
   @ApiErrorResponse(404, 'No such webhook of the caller, or no such log')
-  replay(@Param() p: WebhookLogParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<{ status: number }> {
+  replay(
+    @Param() p: WebhookLogParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ status: number }> {
     return this.rpc.call(WebhooksRpc.Replay, { ...owner(auth, true), id: p.webhookId, logId: p.logId }, ctx);
   }
 
@@ -165,7 +262,17 @@ export class WebhooksController {
   @ApiErrorResponse(400, 'action is neither enable nor disable')
   @ApiErrorResponse(403, 'A read token')
   @ApiErrorResponse(404, 'No such webhook of the caller')
-  async setState(@Param() p: WebhookActionParam, @CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookAnswer> {
-    return { webhook: await this.rpc.call(WebhooksRpc.SetState, { ...owner(auth, true), id: p.webhookId, action: p.action }, ctx) };
+  async setState(
+    @Param() p: WebhookActionParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WebhookAnswer> {
+    return {
+      webhook: await this.rpc.call(
+        WebhooksRpc.SetState,
+        { ...owner(auth, true), id: p.webhookId, action: p.action },
+        ctx,
+      ),
+    };
   }
 }

@@ -4,11 +4,25 @@ import { type Outbox, type OutboxEvent, outboxEvent } from '@hub/messaging';
 import { type JobEntity } from './job.entity';
 
 /** `hub.jobs.job.status` for the job as it now stands. */
-export function statusEvent(j: Pick<JobEntity, 'id' | 'namespace' | 'owner' | 'createdBy' | 'stage' | 'message' | 'failureCount' | 'initiator'>): OutboxEvent {
-  return outboxEvent(Events.JobStatus, {
-    jobId: j.id, namespace: j.namespace, ownerId: j.owner.id, createdByName: j.createdBy.name, createdById: j.createdBy.id, stage: j.stage, message: j.message,
-    failureCount: j.failureCount, at: new Date().toISOString(), initiator: j.initiator,
-  }, j.id);
+export function statusEvent(
+  j: Pick<JobEntity, 'id' | 'namespace' | 'owner' | 'createdBy' | 'stage' | 'message' | 'failureCount' | 'initiator'>,
+): OutboxEvent {
+  return outboxEvent(
+    Events.JobStatus,
+    {
+      jobId: j.id,
+      namespace: j.namespace,
+      ownerId: j.owner.id,
+      createdByName: j.createdBy.name,
+      createdById: j.createdBy.id,
+      stage: j.stage,
+      message: j.message,
+      failureCount: j.failureCount,
+      at: new Date().toISOString(),
+      initiator: j.initiator,
+    },
+    j.id,
+  );
 }
 
 /** `hub.jobs.job.status` for the job as it now stands, in the transaction that changed it. */
@@ -19,7 +33,13 @@ export async function recordStatus(outbox: Outbox, m: EntityManager, j: JobEntit
 
 /** One audit event (`jobs.*`, `scheduled_job.*`) of the namespace owning the job, in the transaction that made it. */
 export async function recordJobAudit(
-  outbox: Outbox, m: EntityManager, ctx: RequestContext, j: Pick<JobEntity, 'id' | 'owner'>, type: AuditEventType, message: string, data?: unknown,
+  outbox: Outbox,
+  m: EntityManager,
+  ctx: RequestContext,
+  j: Pick<JobEntity, 'id' | 'owner'>,
+  type: AuditEventType,
+  message: string,
+  data?: unknown,
 ): Promise<void> {
   const { event, payload, aggregate } = jobAuditEvent(ctx, j, type, message, data);
   await outbox.add(m, event, payload, { aggregate });
@@ -27,7 +47,11 @@ export async function recordJobAudit(
 
 /** One audit event (`jobs.*`, `scheduled_job.*`) of the namespace owning the job. */
 export function jobAuditEvent(
-  ctx: RequestContext, j: Pick<JobEntity, 'id' | 'owner'>, type: AuditEventType, message: string, data?: unknown,
+  ctx: RequestContext,
+  j: Pick<JobEntity, 'id' | 'owner'>,
+  type: AuditEventType,
+  message: string,
+  data?: unknown,
 ): OutboxEvent {
   const event: AuditEventMessage = {
     type,

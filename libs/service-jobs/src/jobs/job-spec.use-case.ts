@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { HubError, type JobSpecAnswer, type JobSpecRpc, NotFoundError, OrganizationsRpc, type RequestContext, roleGrantsAccess } from '@hub/contracts';
+import {
+  HubError,
+  type JobSpecAnswer,
+  type JobSpecRpc,
+  NotFoundError,
+  OrganizationsRpc,
+  type RequestContext,
+  roleGrantsAccess,
+} from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { JobStore } from './job-store';
 
@@ -23,10 +31,18 @@ export class JobSpecUseCase {
     return { namespace: job.namespace, spec: job.spec };
   }
 
-  private async canRead(owner: { id: string; name: string; type: 'user' | 'org' }, reader: { id: string }, ctx: RequestContext): Promise<boolean> {
+  private async canRead(
+    owner: { id: string; name: string; type: 'user' | 'org' },
+    reader: { id: string },
+    ctx: RequestContext,
+  ): Promise<boolean> {
     if (owner.type === 'user') return owner.id === reader.id;
     try {
-      const access = await this.rpc.call(OrganizationsRpc.GetAccess, { organization: owner.name, userId: reader.id }, ctx);
+      const access = await this.rpc.call(
+        OrganizationsRpc.GetAccess,
+        { organization: owner.name, userId: reader.id },
+        ctx,
+      );
       return roleGrantsAccess(access.role);
     } catch (err) {
       if (err instanceof HubError && err.status === 404) return false;

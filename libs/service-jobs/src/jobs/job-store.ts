@@ -10,7 +10,20 @@ import { JobEntity } from './job.entity';
 
 export const ACTIVE_STAGES: JobStage[] = ['SCHEDULING', 'RUNNING'];
 
-export type JobPatch = Partial<Pick<JobEntity, 'stage' | 'message' | 'failureCount' | 'startedAt' | 'finishedAt' | 'runner' | 'heartbeatAt' | 'labels' | 'runHandle'>>;
+export type JobPatch = Partial<
+  Pick<
+    JobEntity,
+    | 'stage'
+    | 'message'
+    | 'failureCount'
+    | 'startedAt'
+    | 'finishedAt'
+    | 'runner'
+    | 'heartbeatAt'
+    | 'labels'
+    | 'runHandle'
+  >
+>;
 
 /** A job from a row RETURNING * gave (column names, database values). */
 function hydrate(m: EntityManager, row: Record<string, unknown>): JobEntity {
@@ -31,7 +44,8 @@ export class JobStore {
 
   async find(namespace: string, jobId: string): Promise<JobEntity> {
     const j = await this.ds.getRepository(JobEntity).findOneBy({ id: jobId });
-    if (!j || j.namespace.toLowerCase() !== namespace.toLowerCase() || j.stage === 'DELETED') throw new NotFoundError(`Job ${jobId} not found in ${namespace}`);
+    if (!j || j.namespace.toLowerCase() !== namespace.toLowerCase() || j.stage === 'DELETED')
+      throw new NotFoundError(`Job ${jobId} not found in ${namespace}`);
     return j;
   }
 
@@ -45,13 +59,23 @@ export class JobStore {
    * A patch with a `stage` moves the job to a stage outside `from` (every caller does), so it is a
    * stage change and goes out on the bus.
    */
-  async transition(jobId: string, from: JobStage[], patch: JobPatch, extra?: (m: EntityManager, j: JobEntity) => Promise<void>): Promise<JobEntity | null> {
+  async transition(
+    jobId: string,
+    from: JobStage[],
+    patch: JobPatch,
+    extra?: (m: EntityManager, j: JobEntity) => Promise<void>,
+  ): Promise<JobEntity | null> {
     return this.outbox.transaction(async (m) => {
       // One conditional UPDATE … RETURNING, which locks the row as it writes it: one round trip
       // instead of SELECT … FOR UPDATE then UPDATE (cancel, relabel, sweep; the supervisor uses `advance`).
-      const result = await m.createQueryBuilder().update(JobEntity).set({ ...patch, updatedAt: new Date() })
+      const result = await m
+        .createQueryBuilder()
+        .update(JobEntity)
+        .set({ ...patch, updatedAt: new Date() })
         .where('id = :id AND stage IN (:...from)', { id: jobId, from })
-        .returning('*').callListeners(false).updateEntity(false)
+        .returning('*')
+        .callListeners(false)
+        .updateEntity(false)
         .execute();
       const row = (result.raw as Record<string, unknown>[])[0];
       if (!row) return null;
@@ -73,13 +97,27 @@ export class JobStore {
       // statement's snapshot would miss the others' uncommitted rows).
       await lockForTransaction(m, `jobs.namespace:${job.namespace.toLowerCase()}`);
       const [{ n }] = (await m.query(
-        `SELECT count(*)::int AS n FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') AND lower(namespace) = lower($1)`, [job.namespace],
+        `SELECT count(*)::int AS n FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') AND lower(namespace) = lower($1)`,
+        [job.namespace],
       )) as { n: number }[];
       if (n >= maxActive) {
-        throw new LimitReachedError(`${job.namespace} has ${n} active jobs`, 'HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE', maxActive, 'wait for one to finish or cancel one');
+        throw new LimitReachedError(
+          `${job.namespace} has ${n} active jobs`,
+          'HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE',
+          maxActive,
+          'wait for one to finish or cancel one',
+        );
       }
-      await m.createQueryBuilder().insert().into(JobEntity).values(job).callListeners(false).updateEntity(false).execute();
-      for (const e of [statusEvent(job), ...events]) await this.outbox.add(m, e.event, e.payload, { aggregate: e.aggregate });
+      await m
+        .createQueryBuilder()
+        .insert()
+        .into(JobEntity)
+        .values(job)
+        .callListeners(false)
+        .updateEntity(false)
+        .execute();
+      for (const e of [statusEvent(job), ...events])
+        await this.outbox.add(m, e.event, e.payload, { aggregate: e.aggregate });
     });
   }
 
@@ -91,11 +129,16 @@ export class JobStore {
    * then this update does not apply).
    */
   async advance(job: JobEntity, from: JobStage[], patch: JobPatch): Promise<JobEntity | null> {
-    const [sql, parameters] = this.ds.createQueryBuilder().update(JobEntity).set({ ...patch, updatedAt: new Date() })
+    const [sql, parameters] = this.ds
+      .createQueryBuilder()
+      .update(JobEntity)
+      .set({ ...patch, updatedAt: new Date() })
       .where('id = :id AND stage IN (:...from)', { id: job.id, from })
       .returning('*')
       .getQueryAndParameters();
-    const [row] = await this.outbox.write<Record<string, unknown>>({ sql, parameters }, [statusEvent({ ...job, ...patch })]);
+    const [row] = await this.outbox.write<Record<string, unknown>>({ sql, parameters }, [
+      statusEvent({ ...job, ...patch }),
+    ]);
     return row ? hydrate(this.ds.manager, row) : null;
   }
 
@@ -130,7 +173,10 @@ export class JobStore {
   }
 
   /** Active jobs driven by another service process of this machine (boot): the sweeper checks whether it still lives. */
-  async orphansOf(bootId: string, replica: string): Promise<{ id: string; handle: NonNullable<JobEntity['runHandle']> }[]> {
+  async orphansOf(
+    bootId: string,
+    replica: string,
+  ): Promise<{ id: string; handle: NonNullable<JobEntity['runHandle']> }[]> {
     const rows = await this.ds.query<{ id: string; run_handle: NonNullable<JobEntity['runHandle']> }[]>(
       `SELECT id, run_handle FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') AND run_handle->'supervisor'->>'bootId' = $1 AND runner IS DISTINCT FROM $2`,
       [bootId, replica],

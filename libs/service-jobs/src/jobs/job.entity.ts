@@ -3,8 +3,16 @@ import { type CreateJobDto, type JobStage } from '@hub/contracts';
 import { type RunHandle } from '../runner/job-runner';
 import { type ProcessIdentity } from '../runner/process-identity';
 
-export interface JobOwner { id: string; name: string; type: 'user' | 'org' }
-export interface JobInitiator { type: 'user' | 'webhook' | 'scheduled-job'; id: string; name?: string }
+export interface JobOwner {
+  id: string;
+  name: string;
+  type: 'user' | 'org';
+}
+export interface JobInitiator {
+  type: 'user' | 'webhook' | 'scheduled-job';
+  id: string;
+  name?: string;
+}
 
 /** One job: what was asked (`spec`, secret values apart), who asked, and where it stands. */
 @Entity({ name: 'jobs' })
@@ -27,11 +35,16 @@ export class JobEntity {
   /** Which replica runs it (its process id token); null while nobody does. */
   @Column({ type: 'varchar', length: 64, nullable: true }) runner!: string | null;
   /** Where the current attempt runs and which service process drives it: a restart stops an orphan by it. */
-  @Column({ name: 'run_handle', type: 'jsonb', nullable: true }) runHandle!: (RunHandle & { supervisor?: ProcessIdentity }) | null;
+  @Column({ name: 'run_handle', type: 'jsonb', nullable: true }) runHandle!:
+    (RunHandle & { supervisor?: ProcessIdentity }) | null;
   /** Touched by the running replica; a stale one means that replica died (the sweeper settles the job). */
   @Column({ name: 'heartbeat_at', type: 'timestamptz', nullable: true }) heartbeatAt!: Date | null;
   /** The latest resource sample of the running job (written with the heartbeat). */
-  @Column({ type: 'jsonb', nullable: true }) metrics!: { cpu_usage_pct: number; memory_used_bytes: number; timestamp: string } | null;
+  @Column({ type: 'jsonb', nullable: true }) metrics!: {
+    cpu_usage_pct: number;
+    memory_used_bytes: number;
+    timestamp: string;
+  } | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true }) startedAt!: Date | null;

@@ -1,7 +1,10 @@
 import { type JobView } from '@hub/contracts';
 import { type JobEntity } from './job.entity';
 
-export interface ViewSettings { jobsDomain: string; sshHost: string }
+export interface ViewSettings {
+  jobsDomain: string;
+  sshHost: string;
+}
 
 const secs = (from: Date, to: Date): number => Math.max(0, Math.round((to.getTime() - from.getTime()) / 100) / 10);
 
@@ -24,7 +27,10 @@ export function toJobView(j: JobEntity, s: ViewSettings): JobView {
     flavor: spec.flavor,
     timeoutSeconds: spec.timeoutSeconds ?? null,
     attempts: j.attempts,
-    retry: j.failureCount > 0 && j.failureCount < j.attempts ? j.failureCount : Math.max(0, Math.min(j.failureCount, j.attempts - 1)),
+    retry:
+      j.failureCount > 0 && j.failureCount < j.attempts
+        ? j.failureCount
+        : Math.max(0, Math.min(j.failureCount, j.attempts - 1)),
     labels: j.labels,
     durations: {
       schedulingSecs: secs(j.createdAt, j.startedAt ?? end),

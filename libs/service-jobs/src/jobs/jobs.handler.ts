@@ -1,6 +1,18 @@
 import {
-  CreateJobRpc, DuplicateJobRpc, type JobSpecAnswer, JobSpecRpc, type JobLogsChunk, JobLogsRpc, type JobMetricsAnswer, type JobPage, JobRefRpc, JobsRpc, type JobView, ListJobsRpc,
-  type RequestContext, UpdateJobLabelsRpc,
+  CreateJobRpc,
+  DuplicateJobRpc,
+  type JobSpecAnswer,
+  JobSpecRpc,
+  type JobLogsChunk,
+  JobLogsRpc,
+  type JobMetricsAnswer,
+  type JobPage,
+  JobRefRpc,
+  JobsRpc,
+  type JobView,
+  ListJobsRpc,
+  type RequestContext,
+  UpdateJobLabelsRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { JobSpecUseCase } from './job-spec.use-case';

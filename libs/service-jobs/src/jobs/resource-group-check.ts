@@ -19,13 +19,23 @@ export class ForeignResourceGroupError extends BadRequestError {
 export class ResourceGroupCheck {
   constructor(private readonly rpc: RpcClient) {}
 
-  async assertOwnedBy(owner: JobOwner, resourceGroupId: string | undefined, field: string, ctx: RequestContext): Promise<void> {
+  async assertOwnedBy(
+    owner: JobOwner,
+    resourceGroupId: string | undefined,
+    field: string,
+    ctx: RequestContext,
+  ): Promise<void> {
     if (resourceGroupId === undefined) return;
     if (owner.type === 'user') throw new ForeignResourceGroupError(field, resourceGroupId, owner.name);
     try {
-      await this.rpc.call(ResourceGroupsRpc.Get, { organization: owner.name, groupId: resourceGroupId.toLowerCase() }, ctx);
+      await this.rpc.call(
+        ResourceGroupsRpc.Get,
+        { organization: owner.name, groupId: resourceGroupId.toLowerCase() },
+        ctx,
+      );
     } catch (err) {
-      if (err instanceof HubError && err.status === 404) throw new ForeignResourceGroupError(field, resourceGroupId, owner.name);
+      if (err instanceof HubError && err.status === 404)
+        throw new ForeignResourceGroupError(field, resourceGroupId, owner.name);
       throw err;
     }
   }

@@ -15,7 +15,12 @@ export class LogSink {
   private chain: Promise<void> = Promise.resolve();
   private written = 0;
 
-  constructor(private readonly logs: JobLogs, private readonly jobId: string, private readonly maxLength: number, private readonly maxLines: number) {}
+  constructor(
+    private readonly logs: JobLogs,
+    private readonly jobId: string,
+    private readonly maxLength: number,
+    private readonly maxLines: number,
+  ) {}
 
   write(line: string): void {
     this.written++;
@@ -30,7 +35,8 @@ export class LogSink {
     this.timer = undefined;
     const batch = this.buffer;
     this.buffer = [];
-    if (batch.length > 0) this.chain = this.chain.then(() => this.logs.append(this.jobId, batch)).catch(() => undefined);
+    if (batch.length > 0)
+      this.chain = this.chain.then(() => this.logs.append(this.jobId, batch)).catch(() => undefined);
     return this.chain;
   }
 
@@ -71,9 +77,13 @@ export class JobLogs {
   async read(jobId: string, afterSeq: number, tail?: number): Promise<JobLogLine[]> {
     const rows = tail
       ? await this.ds.query<{ seq: string; line: string; ts: Date }[]>(
-        `SELECT * FROM (SELECT seq, line, ts FROM jobs.job_logs WHERE job_id = $1 AND seq > $2 ORDER BY seq DESC LIMIT $3) t ORDER BY seq`, [jobId, afterSeq, tail])
+          `SELECT * FROM (SELECT seq, line, ts FROM jobs.job_logs WHERE job_id = $1 AND seq > $2 ORDER BY seq DESC LIMIT $3) t ORDER BY seq`,
+          [jobId, afterSeq, tail],
+        )
       : await this.ds.query<{ seq: string; line: string; ts: Date }[]>(
-        `SELECT seq, line, ts FROM jobs.job_logs WHERE job_id = $1 AND seq > $2 ORDER BY seq LIMIT 5000`, [jobId, afterSeq]);
+          `SELECT seq, line, ts FROM jobs.job_logs WHERE job_id = $1 AND seq > $2 ORDER BY seq LIMIT 5000`,
+          [jobId, afterSeq],
+        );
     return rows.map((r) => ({ seq: Number(r.seq), data: r.line, timestamp: new Date(r.ts).toISOString() }));
   }
 }

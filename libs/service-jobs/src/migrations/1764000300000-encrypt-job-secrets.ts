@@ -3,10 +3,19 @@ import { type SecretBox } from '@hub/config';
 
 const TABLES = ['jobs.jobs', 'jobs.scheduled_jobs'];
 
-async function rewrite(q: QueryRunner, change: (values: Record<string, string>) => Record<string, string>): Promise<void> {
+async function rewrite(
+  q: QueryRunner,
+  change: (values: Record<string, string>) => Record<string, string>,
+): Promise<void> {
   for (const table of TABLES) {
-    const rows = await q.query(`SELECT id, secret_values FROM ${table} WHERE secret_values <> '{}'::jsonb FOR UPDATE`) as { id: string; secret_values: Record<string, string> }[];
-    for (const r of rows) await q.query(`UPDATE ${table} SET secret_values = $2 WHERE id = $1`, [r.id, JSON.stringify(change(r.secret_values))]);
+    const rows = (await q.query(
+      `SELECT id, secret_values FROM ${table} WHERE secret_values <> '{}'::jsonb FOR UPDATE`,
+    )) as { id: string; secret_values: Record<string, string> }[];
+    for (const r of rows)
+      await q.query(`UPDATE ${table} SET secret_values = $2 WHERE id = $1`, [
+        r.id,
+        JSON.stringify(change(r.secret_values)),
+      ]);
   }
 }
 

@@ -9,7 +9,9 @@ import { jobsMigrations } from '.';
 const box = new SecretBox('jobs-migration-test-key', 'hub-job-secrets');
 
 async function migrate(url: string, migrations: (new () => unknown)[]): Promise<void> {
-  const ds = await new DataSource(serviceDataSourceOptions({ schema: 'jobs', entities: [], migrations, databaseUrl: url, poolSize: 1 })).initialize();
+  const ds = await new DataSource(
+    serviceDataSourceOptions({ schema: 'jobs', entities: [], migrations, databaseUrl: url, poolSize: 1 }),
+  ).initialize();
   try {
     await runMigrations(ds, 'jobs');
   } finally {
@@ -31,15 +33,26 @@ describeWithInfra('jobs migration: job secrets encrypted at rest', () => {
   it('seals the plaintext secret values of existing jobs and scheduled jobs; the rows hold no plaintext after', async () => {
     await migrate(db.url, [CreateJobs1764000100000, CreateScheduledJobs1764000200000]);
     const plain = { HF_TOKEN: 'hf_plaintext_token_value', DB_PASSWORD: 'correct horse battery staple' };
-    await queryDatabase(db.url, `INSERT INTO jobs.jobs (id, namespace, owner, created_by, initiator, spec, secret_values, stage)
-      VALUES ('6b0000000000000000000001', 'alice', '{}', '{}', '{}', '{}', $1, 'COMPLETED'), ('6b0000000000000000000002', 'alice', '{}', '{}', '{}', '{}', '{}', 'COMPLETED')`, [JSON.stringify(plain)]);
-    await queryDatabase(db.url, `INSERT INTO jobs.scheduled_jobs (id, namespace, owner, created_by, schedule, job_spec, secret_values)
-      VALUES ('6b0000000000000000000003', 'alice', '{}', '{}', '@hourly', '{}', $1)`, [JSON.stringify(plain)]);
+    await queryDatabase(
+      db.url,
+      `INSERT INTO jobs.jobs (id, namespace, owner, created_by, initiator, spec, secret_values, stage)
+      VALUES ('6b0000000000000000000001', 'alice', '{}', '{}', '{}', '{}', $1, 'COMPLETED'), ('6b0000000000000000000002', 'alice', '{}', '{}', '{}', '{}', '{}', 'COMPLETED')`,
+      [JSON.stringify(plain)],
+    );
+    await queryDatabase(
+      db.url,
+      `INSERT INTO jobs.scheduled_jobs (id, namespace, owner, created_by, schedule, job_spec, secret_values)
+      VALUES ('6b0000000000000000000003', 'alice', '{}', '{}', '@hourly', '{}', $1)`,
+      [JSON.stringify(plain)],
+    );
 
     await migrate(db.url, jobsMigrations(box));
 
     for (const table of ['jobs.jobs', 'jobs.scheduled_jobs']) {
-      const rows = await queryDatabase<{ id: string; raw: string; secret_values: Record<string, string> }>(db.url, `SELECT id, secret_values::text AS raw, secret_values FROM ${table} ORDER BY id`);
+      const rows = await queryDatabase<{ id: string; raw: string; secret_values: Record<string, string> }>(
+        db.url,
+        `SELECT id, secret_values::text AS raw, secret_values FROM ${table} ORDER BY id`,
+      );
       const withSecrets = rows.filter((r) => r.raw !== '{}');
       expect(withSecrets).toHaveLength(1);
       const row = withSecrets[0];
@@ -50,6 +63,8 @@ describeWithInfra('jobs migration: job secrets encrypted at rest', () => {
       expect(box.openMap(row.secret_values)).toEqual(plain);
     }
     // The job without secrets is untouched.
-    expect(await queryDatabase(db.url, `SELECT secret_values FROM jobs.jobs WHERE id = '6b0000000000000000000002'`)).toEqual([{ secret_values: {} }]);
+    expect(
+      await queryDatabase(db.url, `SELECT secret_values FROM jobs.jobs WHERE id = '6b0000000000000000000002'`),
+    ).toEqual([{ secret_values: {} }]);
   });
 });

@@ -1,8 +1,15 @@
 import { dockerClientEnv, dockerRunArgs } from './docker-args';
 
 const req = {
-  jobId: '6b0000000000000000000abc', attempt: 2, flavor: 'cpu-upgrade' as const, dockerImage: 'python:3.12',
-  command: ['python', '-c', 'print(1)'], arguments: ['--x'], env: { MODE: 'fast', PATH: '/opt/bin' }, secrets: { HF_TOKEN: 'hf_secret' }, onLine: () => undefined,
+  jobId: '6b0000000000000000000abc',
+  attempt: 2,
+  flavor: 'cpu-upgrade' as const,
+  dockerImage: 'python:3.12',
+  command: ['python', '-c', 'print(1)'],
+  arguments: ['--x'],
+  env: { MODE: 'fast', PATH: '/opt/bin' },
+  secrets: { HF_TOKEN: 'hf_secret' },
+  onLine: () => undefined,
 };
 
 describe('docker run for dockerImage jobs (local runner)', () => {
@@ -22,15 +29,26 @@ describe('docker run for dockerImage jobs (local runner)', () => {
     expect(argv.slice(argv.indexOf('python:3.12'))).toEqual(['python:3.12', '-c', 'print(1)', '--x']);
   });
 
-  it('passes only the job\'s own variables, and secret values never on the command line', () => {
+  it("passes only the job's own variables, and secret values never on the command line", () => {
     const argv = dockerRunArgs(req);
     const envArgs = argv.flatMap((a, i) => (argv[i - 1] === '-e' ? [a] : []));
     expect(envArgs).toEqual(['HF_TOKEN', 'JOB_ID', 'MODE', 'PATH=/opt/bin']);
     expect(argv.join(' ')).not.toContain('hf_secret');
   });
 
-  it('the docker client gets the job\'s values (read by -e NAME) and what it needs to reach the engine, nothing else of the hub', () => {
-    const env = dockerClientEnv(req, { PATH: '/usr/bin', DOCKER_HOST: 'unix:///run/docker.sock', DATABASE_URL: 'postgres://x', HUB_ADMIN_TOKEN: 't' });
-    expect(env).toEqual({ HF_TOKEN: 'hf_secret', MODE: 'fast', JOB_ID: '6b0000000000000000000abc', PATH: '/usr/bin', DOCKER_HOST: 'unix:///run/docker.sock' });
+  it("the docker client gets the job's values (read by -e NAME) and what it needs to reach the engine, nothing else of the hub", () => {
+    const env = dockerClientEnv(req, {
+      PATH: '/usr/bin',
+      DOCKER_HOST: 'unix:///run/docker.sock',
+      DATABASE_URL: 'postgres://x',
+      HUB_ADMIN_TOKEN: 't',
+    });
+    expect(env).toEqual({
+      HF_TOKEN: 'hf_secret',
+      MODE: 'fast',
+      JOB_ID: '6b0000000000000000000abc',
+      PATH: '/usr/bin',
+      DOCKER_HOST: 'unix:///run/docker.sock',
+    });
   });
 });

@@ -31,18 +31,32 @@ export function dockerRunArgs(req: RunRequest & { dockerImage: string }): string
   const hw = hardwareOf(req.flavor);
   const env: Record<string, string> = { ...req.env, ...req.secrets, JOB_ID: req.jobId };
   return [
-    'run', '--rm', '--init',
-    '--name', containerName(req.jobId, req.attempt),
-    '--label', `hub.job=${req.jobId}`,
-    '--cpus', String(hw.vcpu),
-    '--memory', `${hw.ramGb}g`, '--memory-swap', `${hw.ramGb}g`,
-    '--pids-limit', String(MAX_PROCESSES),
-    '--security-opt', 'no-new-privileges',
-    '--cap-drop', 'ALL',
-    ...Object.keys(env).sort().flatMap((k) => ['-e', CLIENT_VARS.has(k) ? `${k}=${env[k]}` : k]),
+    'run',
+    '--rm',
+    '--init',
+    '--name',
+    containerName(req.jobId, req.attempt),
+    '--label',
+    `hub.job=${req.jobId}`,
+    '--cpus',
+    String(hw.vcpu),
+    '--memory',
+    `${hw.ramGb}g`,
+    '--memory-swap',
+    `${hw.ramGb}g`,
+    '--pids-limit',
+    String(MAX_PROCESSES),
+    '--security-opt',
+    'no-new-privileges',
+    '--cap-drop',
+    'ALL',
+    ...Object.keys(env)
+      .sort()
+      .flatMap((k) => ['-e', CLIENT_VARS.has(k) ? `${k}=${env[k]}` : k]),
     ...(req.command?.length ? ['--entrypoint', req.command[0]] : []),
     req.dockerImage,
-    ...(req.command ?? []).slice(1), ...(req.arguments ?? []),
+    ...(req.command ?? []).slice(1),
+    ...(req.arguments ?? []),
   ];
 }
 

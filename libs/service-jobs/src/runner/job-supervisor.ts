@@ -44,19 +44,26 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
 
   onApplicationBootstrap(): void {
     this.runner.open?.();
-    this.timer = setInterval(() => void this.tick().catch((e: unknown) => this.logger.warn(`tick failed: ${String(e)}`)), this.config.HUB_JOBS_HEARTBEAT_MS);
+    this.timer = setInterval(
+      () => void this.tick().catch((e: unknown) => this.logger.warn(`tick failed: ${String(e)}`)),
+      this.config.HUB_JOBS_HEARTBEAT_MS,
+    );
     this.timer.unref();
     // A restart kills what the previous process of this machine left running, without waiting for staleness.
-    void this.sweeper.sweep(this.replica, new Set(this.running.keys())).catch((e: unknown) => this.logger.warn(`sweep failed: ${String(e)}`));
+    void this.sweeper
+      .sweep(this.replica, new Set(this.running.keys()))
+      .catch((e: unknown) => this.logger.warn(`sweep failed: ${String(e)}`));
   }
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
-    await Promise.all([...this.running.values()].map(async (r) => {
-      r.stopping = 'shutdown';
-      r.run?.kill();
-      await r.run?.done.catch(() => undefined);
-    }));
+    await Promise.all(
+      [...this.running.values()].map(async (r) => {
+        r.stopping = 'shutdown';
+        r.run?.kill();
+        await r.run?.done.catch(() => undefined);
+      }),
+    );
     await this.runner.close?.();
   }
 
@@ -64,7 +71,9 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
   launch(job: JobEntity): void {
     const r: Running = { job };
     this.running.set(job.id, r);
-    void this.drive(r).catch((e: unknown) => this.logger.error(`job ${job.id}: ${String(e)}`)).finally(() => this.running.delete(job.id));
+    void this.drive(r)
+      .catch((e: unknown) => this.logger.error(`job ${job.id}: ${String(e)}`))
+      .finally(() => this.running.delete(job.id));
   }
 
   /** Stops a job this replica runs (the cancel itself is already stored). */
@@ -95,7 +104,12 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
         break;
       }
       if (exit.timedOut) {
-        await this.finish(job, 'ERROR', `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`, failures + (exit.failures ?? 1));
+        await this.finish(
+          job,
+          'ERROR',
+          `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`,
+          failures + (exit.failures ?? 1),
+        );
         break;
       }
       if (exit.code === 0) {
@@ -103,13 +117,20 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
         break;
       }
       failures += exit.failures ?? 1;
-      const why = exit.error ? `could not start: ${exit.error}` : exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code ?? '?'}`;
+      const why = exit.error
+        ? `could not start: ${exit.error}`
+        : exit.signal
+          ? `killed by ${exit.signal}`
+          : `exited with code ${exit.code ?? '?'}`;
       if (attempt >= job.attempts || this.runner.retriesItself) {
         await this.finish(job, 'ERROR', `Job failed: ${why}`, failures);
         break;
       }
       // Still RUNNING: the next attempt starts at once; the failure count tells the clients.
-      const next = await this.store.advance(job, ['RUNNING'], { failureCount: failures, message: `attempt ${attempt} ${why}; retrying` });
+      const next = await this.store.advance(job, ['RUNNING'], {
+        failureCount: failures,
+        message: `attempt ${attempt} ${why}; retrying`,
+      });
       if (!next) break;
     }
     await sink.trim().catch(() => undefined);
@@ -126,12 +147,25 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     const job = r.job;
     const spec = job.spec;
     const run = await this.runner.start({
-      jobId: job.id, attempt, command: spec.command, arguments: spec.arguments, dockerImage: spec.dockerImage,
-      spaceId: spec.spaceId, flavor: spec.flavor, timeoutSeconds: spec.timeoutSeconds, attempts: job.attempts, expose: spec.expose,
-      env: { ...(spec.environment ?? {}), ...job.extraEnv }, secrets: this.secrets.openMap(job.secretValues),
+      jobId: job.id,
+      attempt,
+      command: spec.command,
+      arguments: spec.arguments,
+      dockerImage: spec.dockerImage,
+      spaceId: spec.spaceId,
+      flavor: spec.flavor,
+      timeoutSeconds: spec.timeoutSeconds,
+      attempts: job.attempts,
+      expose: spec.expose,
+      env: { ...(spec.environment ?? {}), ...job.extraEnv },
+      secrets: this.secrets.openMap(job.secretValues),
       onLine,
       // A runner retrying by itself (Kubernetes backoffLimit) reports each failure while the job stays RUNNING.
-      onAttemptFailed: (failureCount) => void this.store.transition(job.id, ['RUNNING'], { failureCount, message: `attempt ${failureCount} failed; retrying` }),
+      onAttemptFailed: (failureCount) =>
+        void this.store.transition(job.id, ['RUNNING'], {
+          failureCount,
+          message: `attempt ${failureCount} failed; retrying`,
+        }),
     });
     r.run = run;
     // Canceled or stopped while the run was being started.
@@ -141,7 +175,12 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
       if (attempt === 1) {
         const now = new Date();
         const started = await this.store.advance(job, ['SCHEDULING'], {
-          stage: 'RUNNING', startedAt: now, runner: this.replica, heartbeatAt: now, message: null, runHandle: handle,
+          stage: 'RUNNING',
+          startedAt: now,
+          runner: this.replica,
+          heartbeatAt: now,
+          message: null,
+          runHandle: handle,
         });
         if (!started) {
           run.kill();
@@ -160,7 +199,13 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     }
     const startedAt = r.job.startedAt?.getTime() ?? Date.now();
     const timeout = spec.timeoutSeconds
-      ? setTimeout(() => { r.stopping ??= 'timeout'; run.kill(); }, spec.timeoutSeconds * 1000 - (Date.now() - startedAt))
+      ? setTimeout(
+          () => {
+            r.stopping ??= 'timeout';
+            run.kill();
+          },
+          spec.timeoutSeconds * 1000 - (Date.now() - startedAt),
+        )
       : undefined;
     try {
       return await run.done;
@@ -169,8 +214,19 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  private finish(job: JobEntity, stage: 'COMPLETED' | 'ERROR', message: string | null, failureCount: number): Promise<JobEntity | null> {
-    return this.store.advance(job, ACTIVE_STAGES, { stage, message, failureCount, finishedAt: new Date(), runner: null });
+  private finish(
+    job: JobEntity,
+    stage: 'COMPLETED' | 'ERROR',
+    message: string | null,
+    failureCount: number,
+  ): Promise<JobEntity | null> {
+    return this.store.advance(job, ACTIVE_STAGES, {
+      stage,
+      message,
+      failureCount,
+      finishedAt: new Date(),
+      runner: null,
+    });
   }
 
   /** The run's resource sample since the last one; null without a process of its own here. */
@@ -178,7 +234,11 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     const pid = r.run?.pid;
     const now = pid ? readProc(pid) : null;
     if (!now) return null;
-    const metrics = { cpu_usage_pct: cpuPercent(r.lastSample, now), memory_used_bytes: now.rssBytes, timestamp: new Date(now.at).toISOString() };
+    const metrics = {
+      cpu_usage_pct: cpuPercent(r.lastSample, now),
+      memory_used_bytes: now.rssBytes,
+      timestamp: new Date(now.at).toISOString(),
+    };
     r.lastSample = now;
     return metrics;
   }

@@ -33,10 +33,18 @@ export class JobSweeper {
   }
 
   private async settle(id: string, message: string): Promise<void> {
-    const settled = await this.store.transition(id, ACTIVE_STAGES, { stage: 'ERROR', message, finishedAt: new Date(), runner: null });
+    const settled = await this.store.transition(id, ACTIVE_STAGES, {
+      stage: 'ERROR',
+      message,
+      finishedAt: new Date(),
+      runner: null,
+    });
     if (!settled) return;
     this.logger.warn(`settled job ${id}: its replica went away`);
     const handle = settled.runHandle;
-    if (handle) await this.runner.reap(handle).catch((e: unknown) => this.logger.warn(`job ${id}: could not stop what it left: ${String(e)}`));
+    if (handle)
+      await this.runner
+        .reap(handle)
+        .catch((e: unknown) => this.logger.warn(`job ${id}: could not stop what it left: ${String(e)}`));
   }
 }

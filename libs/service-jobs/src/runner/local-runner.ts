@@ -12,15 +12,23 @@ const JOB_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 function uidOf(user: string): { uid: number; gid: number } {
   if (/^\d+$/.test(user)) return { uid: Number(user), gid: Number(user) };
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[0] === user);
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.split(':')[0] === user);
   if (!line) throw new Error(`HUB_JOBS_RUN_AS_USER ${user} is not a user of this machine`);
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-const dockerRm = (name: string): Promise<void> => new Promise((r) => execFile('docker', ['rm', '-f', name], { timeout: 30_000 }, () => r()));
+const dockerRm = (name: string): Promise<void> =>
+  new Promise((r) => execFile('docker', ['rm', '-f', name], { timeout: 30_000 }, () => r()));
 
-export interface LocalRunnerOptions { workDir: string; runAsUser: string; docker: boolean; spawnHelper?: SpawnHelperKind }
+export interface LocalRunnerOptions {
+  workDir: string;
+  runAsUser: string;
+  docker: boolean;
+  spawnHelper?: SpawnHelperKind;
+}
 
 /**
  * Runs a job's command as a child process in its own scratch directory and process group, or
@@ -40,22 +48,37 @@ export class LocalRunner implements JobRunner {
   async start(req: RunRequest): Promise<JobRun> {
     const dir = join(this.options.workDir, `${req.jobId}-${req.attempt}`);
     const container = this.options.docker && req.dockerImage ? containerName(req.jobId, req.attempt) : undefined;
-    const command = req.dockerImage && container
-      ? { file: 'docker', args: dockerRunArgs({ ...req, dockerImage: req.dockerImage }), env: dockerClientEnv(req, process.env) }
-      : {
-        // A job without a command (an image's default one, where there is no Docker) has nothing to run.
-        ...(req.command?.length ? { file: req.command[0] as string, args: [...req.command.slice(1), ...(req.arguments ?? [])] } : { file: 'true', args: [] }),
-        env: { PATH: JOB_PATH, HOME: dir, TMPDIR: dir, JOB_ID: req.jobId, ...req.env, ...req.secrets },
-        limits: this.limits(req),
-      };
-    const child = await this.helper.spawn({ ...command, dir, ...(this.identity ? { owner: this.identity } : {}), onLine: req.onLine });
+    const command =
+      req.dockerImage && container
+        ? {
+            file: 'docker',
+            args: dockerRunArgs({ ...req, dockerImage: req.dockerImage }),
+            env: dockerClientEnv(req, process.env),
+          }
+        : {
+            // A job without a command (an image's default one, where there is no Docker) has nothing to run.
+            ...(req.command?.length
+              ? { file: req.command[0] as string, args: [...req.command.slice(1), ...(req.arguments ?? [])] }
+              : { file: 'true', args: [] }),
+            env: { PATH: JOB_PATH, HOME: dir, TMPDIR: dir, JOB_ID: req.jobId, ...req.env, ...req.secrets },
+            limits: this.limits(req),
+          };
+    const child = await this.helper.spawn({
+      ...command,
+      dir,
+      ...(this.identity ? { owner: this.identity } : {}),
+      onLine: req.onLine,
+    });
     let exited = false;
     const done = child.exit.then((exit) => {
       exited = true;
       return exit;
     });
     const pid = child.pid ?? undefined;
-    const proc = pid !== undefined && child.startTicks !== null ? { bootId: bootId(), pid, startTicks: child.startTicks } : undefined;
+    const proc =
+      pid !== undefined && child.startTicks !== null
+        ? { bootId: bootId(), pid, startTicks: child.startTicks }
+        : undefined;
     return {
       done,
       pid,

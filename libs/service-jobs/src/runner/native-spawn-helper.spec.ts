@@ -13,14 +13,20 @@ describe('the native spawn helper executable', () => {
     await helper.close();
   });
 
-  it('is the prebuilt one beside the app\'s main.js when there is one (the Docker images), run in place, not compiled again', async () => {
+  it("is the prebuilt one beside the app's main.js when there is one (the Docker images), run in place, not compiled again", async () => {
     const app = mkdtempSync(join(tmpdir(), 'app-'));
     const prebuilt = join(app, PREBUILT_HELPER);
     writeFileSync(prebuilt, (await compileNativeHelper()) as Buffer, { mode: 0o755 });
     process.argv[1] = join(app, 'main.js');
     expect(await nativeHelper()).toEqual({ path: prebuilt });
     const lines: string[] = [];
-    const run = await helper.spawn({ file: '/bin/echo', args: ['from the prebuilt helper'], dir: join(app, 'work', 'job'), env: {}, onLine: (l) => lines.push(l) });
+    const run = await helper.spawn({
+      file: '/bin/echo',
+      args: ['from the prebuilt helper'],
+      dir: join(app, 'work', 'job'),
+      env: {},
+      onLine: (l) => lines.push(l),
+    });
     expect(await run.exit).toEqual({ code: 0, signal: null });
     expect(lines).toEqual(['from the prebuilt helper']);
     expect(readlinkSync(`/proc/${(await helper.process()).pid}/exe`)).toBe(prebuilt);

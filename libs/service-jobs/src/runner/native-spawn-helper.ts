@@ -75,9 +75,19 @@ export function nativeRequest(id: number, req: SpawnRequest): Buffer | null {
   const limit = (n: number | undefined): string => (n === undefined ? '' : String(Math.max(0, Math.floor(n))));
   const env = Object.entries(req.env).map(([k, v]) => `${k}=${v}`);
   const items = [
-    'spawn', String(id), req.file, req.dir, req.owner ? String(req.owner.uid) : '', req.owner ? String(req.owner.gid) : '',
-    limit(req.limits?.cpuSeconds), limit(req.limits?.addressSpaceKb), limit(req.limits?.processes),
-    String(req.args.length), ...req.args, String(env.length), ...env,
+    'spawn',
+    String(id),
+    req.file,
+    req.dir,
+    req.owner ? String(req.owner.uid) : '',
+    req.owner ? String(req.owner.gid) : '',
+    limit(req.limits?.cpuSeconds),
+    limit(req.limits?.addressSpaceKb),
+    limit(req.limits?.processes),
+    String(req.args.length),
+    ...req.args,
+    String(env.length),
+    ...env,
   ];
   if (items.some((s) => s.includes('\0'))) return null;
   return Buffer.from(`${items.join('\0')}\0`);

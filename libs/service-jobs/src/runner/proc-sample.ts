@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs';
 const TICKS_PER_SEC = 100;
 const PAGE_SIZE = 4096;
 
-export interface ProcSample { cpuTicks: number; rssBytes: number; at: number }
+export interface ProcSample {
+  cpuTicks: number;
+  rssBytes: number;
+  at: number;
+}
 
 /**
  * CPU ticks and resident memory of one process from /proc (Linux); null when it is gone.

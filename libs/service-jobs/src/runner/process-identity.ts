@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 
 /** A process as it can be told apart after a restart: pid reuse is caught by its start time, another machine by the boot id. */
-export interface ProcessIdentity { bootId: string; pid: number; startTicks: number }
+export interface ProcessIdentity {
+  bootId: string;
+  pid: number;
+  startTicks: number;
+}
 
 let cachedBootId: string | undefined;
 
@@ -34,5 +38,9 @@ export function stillRunning(p: ProcessIdentity): boolean {
 
 /** Kills a process group (a job's process and everything it started) by its leader's pid. */
 export function killGroup(pid: number): void {
-  try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
 }

@@ -79,7 +79,11 @@ export class SpawnHelper {
       helper = await this.open();
     } catch (err) {
       this.current = undefined;
-      return { pid: null, startTicks: null, exit: Promise.resolve({ code: null, signal: null, error: (err as Error).message }) };
+      return {
+        pid: null,
+        startTicks: null,
+        exit: Promise.resolve({ code: null, signal: null, error: (err as Error).message }),
+      };
     }
     const id = this.nextId++;
     return new Promise((resolve) => {
@@ -115,14 +119,19 @@ export class SpawnHelper {
 
   private async start(): Promise<Helper> {
     const native = this.kind === 'node' ? null : await nativeHelper();
-    if (!native && this.kind === 'native') throw new Error('HUB_JOBS_SPAWN_HELPER=native, but the native spawn helper could not be built (it needs cc and Linux)');
+    if (!native && this.kind === 'native')
+      throw new Error(
+        'HUB_JOBS_SPAWN_HELPER=native, but the native spawn helper could not be built (it needs cc and Linux)',
+      );
     this.live = native ? this.startNative(native) : this.startNode();
     return this.live;
   }
 
   private startNative(native: NativeHelper): Helper {
     const helper = launchNativeHelper(native);
-    createInterface({ input: helper.stdout, crlfDelay: Infinity }).on('line', (line) => this.receive(JSON.parse(line) as HelperMessage));
+    createInterface({ input: helper.stdout, crlfDelay: Infinity }).on('line', (line) =>
+      this.receive(JSON.parse(line) as HelperMessage),
+    );
     // stdout ends after the helper's last message was read (its exit may be seen before).
     helper.stdout.once('close', () => this.lost(helper));
     helper.stdin.on('error', () => undefined);
@@ -138,7 +147,10 @@ export class SpawnHelper {
   }
 
   private startNode(): Helper {
-    const helper = spawn(process.execPath, ['-e', SPAWN_HELPER_SOURCE], { env: {}, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const helper = spawn(process.execPath, ['-e', SPAWN_HELPER_SOURCE], {
+      env: {},
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     helper.on('message', (m: HelperMessage) => this.receive(m));
     // The channel closes after the helper's last message was read (its exit may be seen before).
     helper.once('disconnect', () => this.lost(helper));
@@ -198,6 +210,7 @@ function underShellLimits(file: string, args: string[], limits: SpawnLimits): { 
   const set = [`ulimit -t ${limits.cpuSeconds ?? 'unlimited'}`];
   if (limits.addressSpaceKb !== undefined) set.push(`ulimit -v ${limits.addressSpaceKb}`);
   // bash says -u, dash and busybox -p.
-  if (limits.processes !== undefined) set.push(`{ ulimit -u ${limits.processes} || ulimit -p ${limits.processes}; } 2>/dev/null`);
+  if (limits.processes !== undefined)
+    set.push(`{ ulimit -u ${limits.processes} || ulimit -p ${limits.processes}; } 2>/dev/null`);
   return { file: '/bin/sh', args: ['-c', `${set.join(' && ')} && exec "$@"`, 'job', file, ...args] };
 }

@@ -22,7 +22,14 @@ describe('cron schedules (UTC)', () => {
   });
 
   it('refuses a step it cannot read or past the field (issue 22)', () => {
-    for (const s of ['*/999999999999 * * * *', '*/60 * * * *', '* */24 * * *', '*/1e1 * * * *', '*/0x10 * * * *', '*/ * * * *']) {
+    for (const s of [
+      '*/999999999999 * * * *',
+      '*/60 * * * *',
+      '* */24 * * *',
+      '*/1e1 * * * *',
+      '*/0x10 * * * *',
+      '*/ * * * *',
+    ]) {
       expect(() => parseCron(s)).toThrow(/^schedule: bad step/);
     }
     expect(() => parseCron('*/59 * * * *')).not.toThrow();
@@ -36,9 +43,18 @@ describe('cron schedules (UTC)', () => {
     });
 
     it.each([
-      ['* * * * * *', 1], ['*/1 * * * * *', 1], ['*/30 * * * * *', 30], ['0,1 * * * *', 60], ['0 */1 * * * *', 60], ['0 0 * * * mon-fri', 3600],
+      ['* * * * * *', 1],
+      ['*/1 * * * * *', 1],
+      ['*/30 * * * * *', 30],
+      ['0,1 * * * *', 60],
+      ['0 */1 * * * *', 60],
+      ['0 0 * * * mon-fri', 3600],
     ])('measures the shortest gap of %s (%i s) against the minimum', (schedule, gap) => {
-      expect(() => firstRunChecked(schedule, now, gap + 1)).toThrow(new RegExp(`fires ${gap} s apart; the shortest interval allowed is ${gap + 1} s \\(HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS\\)`));
+      expect(() => firstRunChecked(schedule, now, gap + 1)).toThrow(
+        new RegExp(
+          `fires ${gap} s apart; the shortest interval allowed is ${gap + 1} s \\(HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS\\)`,
+        ),
+      );
       expect(() => firstRunChecked(schedule, now, gap)).not.toThrow();
     });
 
@@ -48,7 +64,8 @@ describe('cron schedules (UTC)', () => {
     });
 
     it('accepts ordinary schedules at the default minimum of 60 s and returns the first firing', () => {
-      for (const s of ['* * * * *', '*/5 * * * *', '@hourly', '@daily', '@yearly', '0 0 29 2 *']) expect(() => firstRunChecked(s, now, 60)).not.toThrow();
+      for (const s of ['* * * * *', '*/5 * * * *', '@hourly', '@daily', '@yearly', '0 0 29 2 *'])
+        expect(() => firstRunChecked(s, now, 60)).not.toThrow();
       expect(firstRunChecked('*/15 * * * *', now, 60).toISOString()).toBe('2026-11-23T10:15:00.000Z');
     });
   });

@@ -1,5 +1,11 @@
 import {
-  CreateScheduledJobRpc, type JobView, ListScheduledJobsRpc, type RequestContext, ScheduledJobRefRpc, ScheduledJobsRpc, type ScheduledJobView,
+  CreateScheduledJobRpc,
+  type JobView,
+  ListScheduledJobsRpc,
+  type RequestContext,
+  ScheduledJobRefRpc,
+  ScheduledJobsRpc,
+  type ScheduledJobView,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { ScheduledJobsUseCases } from './scheduled-jobs.use-cases';

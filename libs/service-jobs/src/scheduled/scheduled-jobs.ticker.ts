@@ -39,12 +39,22 @@ export class ScheduledJobsTicker implements OnApplicationBootstrap, OnApplicatio
     this.busy = true;
     try {
       const due = await this.ds.transaction(async (m) => {
-        const rows = await m.getRepository(ScheduledJobEntity).createQueryBuilder('s')
-          .where('s.next_run_at <= now()').andWhere('NOT s.suspend')
-          .orderBy('s.next_run_at').take(50).setLock('pessimistic_write').setOnLocked('skip_locked').getMany();
+        const rows = await m
+          .getRepository(ScheduledJobEntity)
+          .createQueryBuilder('s')
+          .where('s.next_run_at <= now()')
+          .andWhere('NOT s.suspend')
+          .orderBy('s.next_run_at')
+          .take(50)
+          .setLock('pessimistic_write')
+          .setOnLocked('skip_locked')
+          .getMany();
         const now = new Date();
         for (const s of rows) {
-          await m.query(`UPDATE jobs.scheduled_jobs SET next_run_at = $2 WHERE id = $1`, [s.id, nextRun(parseCron(s.schedule), now)]);
+          await m.query(`UPDATE jobs.scheduled_jobs SET next_run_at = $2 WHERE id = $1`, [
+            s.id,
+            nextRun(parseCron(s.schedule), now),
+          ]);
         }
         return rows;
       });

@@ -2,8 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import {
-  type AuditEventType, BadRequestError, ConflictError, type CreateScheduledJobRpc, type JobView, NotFoundError, type RequestContext,
-  LimitReachedError, type ScheduledJobRefRpc, type ScheduledJobView, TERMINAL_JOB_STAGES,
+  type AuditEventType,
+  BadRequestError,
+  ConflictError,
+  type CreateScheduledJobRpc,
+  type JobView,
+  NotFoundError,
+  type RequestContext,
+  LimitReachedError,
+  type ScheduledJobRefRpc,
+  type ScheduledJobView,
+  TERMINAL_JOB_STAGES,
 } from '@hub/contracts';
 import { Outbox } from '@hub/messaging';
 import { lockForTransaction, newObjectId } from '@hub/persistence';
@@ -46,31 +55,65 @@ export class ScheduledJobsUseCases {
   view(s: ScheduledJobEntity): ScheduledJobView {
     const secrets = Object.keys(s.secretValues);
     return {
-      type: 'scheduled-job', id: s.id, schedule: s.schedule, suspend: s.suspend, concurrency: s.concurrency,
-      createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString(), owner: s.owner, createdBy: s.createdBy,
-      jobSpec: { ...s.jobSpec, ...(secrets.length > 0 ? { secrets: Object.fromEntries(secrets.map((k) => [k, null])) } : {}) },
+      type: 'scheduled-job',
+      id: s.id,
+      schedule: s.schedule,
+      suspend: s.suspend,
+      concurrency: s.concurrency,
+      createdAt: s.createdAt.toISOString(),
+      updatedAt: s.updatedAt.toISOString(),
+      owner: s.owner,
+      createdBy: s.createdBy,
+      jobSpec: {
+        ...s.jobSpec,
+        ...(secrets.length > 0 ? { secrets: Object.fromEntries(secrets.map((k) => [k, null])) } : {}),
+      },
       status: { lastJobId: s.lastJobId, nextJobRunAt: s.suspend ? null : (s.nextRunAt?.toISOString() ?? null) },
     };
   }
 
   async create(dto: CreateScheduledJobRpc, ctx: RequestContext): Promise<ScheduledJobView> {
     const { secrets, ...spec } = dto.jobSpec;
-    if (!spec.dockerImage === !spec.spaceId) throw new BadRequestError('Exactly one of jobSpec.dockerImage and jobSpec.spaceId must be given');
-    if (!spec.command?.length) throw new BadRequestError('jobSpec.command is required: the runners of this hub do not read an image\'s entrypoint');
+    if (!spec.dockerImage === !spec.spaceId)
+      throw new BadRequestError('Exactly one of jobSpec.dockerImage and jobSpec.spaceId must be given');
+    if (!spec.command?.length)
+      throw new BadRequestError(
+        "jobSpec.command is required: the runners of this hub do not read an image's entrypoint",
+      );
     await this.resourceGroups.assertOwnedBy(dto.owner, spec.resourceGroupId, 'jobSpec.resourceGroupId', ctx);
     const now = new Date();
     const s = Object.assign(new ScheduledJobEntity(), {
-      id: newObjectId(now), namespace: dto.owner.name, owner: dto.owner, createdBy: dto.createdBy, schedule: dto.schedule,
-      suspend: dto.suspend ?? false, concurrency: dto.concurrency ?? false, jobSpec: { ...spec, environment: spec.environment ?? {} },
-      secretValues: this.secrets.sealMap(secrets ?? {}), lastJobId: null, createdAt: now, updatedAt: now,
-      nextRunAt: cronChecked(() => firstRunChecked(dto.schedule, now, this.config.HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS)),
+      id: newObjectId(now),
+      namespace: dto.owner.name,
+      owner: dto.owner,
+      createdBy: dto.createdBy,
+      schedule: dto.schedule,
+      suspend: dto.suspend ?? false,
+      concurrency: dto.concurrency ?? false,
+      jobSpec: { ...spec, environment: spec.environment ?? {} },
+      secretValues: this.secrets.sealMap(secrets ?? {}),
+      lastJobId: null,
+      createdAt: now,
+      updatedAt: now,
+      nextRunAt: cronChecked(() =>
+        firstRunChecked(dto.schedule, now, this.config.HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS),
+      ),
     } satisfies ScheduledJobEntity);
     const max = this.config.HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE;
     await this.outbox.transaction(async (m) => {
       // Held until commit, so parallel creates in one namespace cannot all see room for one more.
       await lockForTransaction(m, `jobs.scheduled:${s.namespace.toLowerCase()}`);
-      const [{ n }] = (await m.query(`SELECT count(*)::int AS n FROM jobs.scheduled_jobs WHERE lower(namespace) = lower($1)`, [s.namespace])) as { n: number }[];
-      if (n >= max) throw new LimitReachedError(`${s.namespace} has ${n} scheduled jobs`, 'HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE', max, 'delete one to create another');
+      const [{ n }] = (await m.query(
+        `SELECT count(*)::int AS n FROM jobs.scheduled_jobs WHERE lower(namespace) = lower($1)`,
+        [s.namespace],
+      )) as { n: number }[];
+      if (n >= max)
+        throw new LimitReachedError(
+          `${s.namespace} has ${n} scheduled jobs`,
+          'HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE',
+          max,
+          'delete one to create another',
+        );
       await m.getRepository(ScheduledJobEntity).insert(s);
       await this.audit(m, ctx, s, 'scheduled_job.create');
     });
@@ -78,8 +121,13 @@ export class ScheduledJobsUseCases {
   }
 
   async list(namespace: string): Promise<ScheduledJobView[]> {
-    const rows = await this.ds.getRepository(ScheduledJobEntity).createQueryBuilder('s')
-      .where('lower(s.namespace) = lower(:ns)', { ns: namespace }).orderBy('s.id', 'DESC').take(1000).getMany();
+    const rows = await this.ds
+      .getRepository(ScheduledJobEntity)
+      .createQueryBuilder('s')
+      .where('lower(s.namespace) = lower(:ns)', { ns: namespace })
+      .orderBy('s.id', 'DESC')
+      .take(1000)
+      .getMany();
     return rows.map((s) => this.view(s));
   }
 
@@ -122,21 +170,32 @@ export class ScheduledJobsUseCases {
       const last = await this.store.byId(s.lastJobId);
       if (last && !TERMINAL_JOB_STAGES.has(last.stage)) return null;
     }
-    const job = await this.jobs.create({
-      namespace: s.namespace, spec: { ...s.jobSpec }, initiator: { type: 'scheduled-job', id: s.id },
-      owner: s.owner, createdBy: s.createdBy,
-    }, ctx, s.secretValues);
+    const job = await this.jobs.create(
+      {
+        namespace: s.namespace,
+        spec: { ...s.jobSpec },
+        initiator: { type: 'scheduled-job', id: s.id },
+        owner: s.owner,
+        createdBy: s.createdBy,
+      },
+      ctx,
+      s.secretValues,
+    );
     await this.ds.query(`UPDATE jobs.scheduled_jobs SET last_job_id = $2 WHERE id = $1`, [s.id, job.id]);
     return job;
   }
 
   private async find(dto: ScheduledJobRefRpc): Promise<ScheduledJobEntity> {
     const s = await this.ds.getRepository(ScheduledJobEntity).findOneBy({ id: dto.scheduledJobId });
-    if (!s || s.namespace.toLowerCase() !== dto.namespace.toLowerCase()) throw new NotFoundError(`Scheduled job ${dto.scheduledJobId} not found in ${dto.namespace}`);
+    if (!s || s.namespace.toLowerCase() !== dto.namespace.toLowerCase())
+      throw new NotFoundError(`Scheduled job ${dto.scheduledJobId} not found in ${dto.namespace}`);
     return s;
   }
 
   private audit(m: EntityManager, ctx: RequestContext, s: ScheduledJobEntity, type: AuditEventType): Promise<void> {
-    return recordJobAudit(this.outbox, m, ctx, s, type, `Scheduled job ${s.id}: ${type.split('.')[1]}`, { scheduledJobId: s.id, schedule: s.schedule });
+    return recordJobAudit(this.outbox, m, ctx, s, type, `Scheduled job ${s.id}: ${type.split('.')[1]}`, {
+      scheduledJobId: s.id,
+      schedule: s.schedule,
+    });
   }
 }

@@ -31,7 +31,8 @@ function expectWellFormed({ text, params }: { text: string; params: unknown[] },
   expect([lowest, depth]).toEqual([0, 0]);
   // The only SQL literals are the module's own; each text value the client gave is a parameter.
   for (const literal of text.match(/'[^']*'/g) ?? []) expect(["'repo'", "'community_blog'"]).toContain(literal);
-  for (const key of ['repoType', 'repoName', 'postAuthor', 'paperId', 'articleId']) if (query[key] !== undefined) expect(params).toContain(query[key]);
+  for (const key of ['repoType', 'repoName', 'postAuthor', 'paperId', 'articleId'])
+    if (query[key] !== undefined) expect(params).toContain(query[key]);
 }
 
 describe('inbox filters', () => {
@@ -43,7 +44,8 @@ describe('inbox filters', () => {
   it('each filter adds its condition with its value as a parameter', () => {
     expect(where({ readStatus: 'unread' })).toEqual({ text: '(NOT n.read)', params: [USER] });
     expect(where({ repoType: 'model', repoName: 'Alice/Tiny' })).toEqual({
-      text: "(t.type = 'repo' AND t.repo_type = $2) AND (lower(t.repo_name) = lower($3))", params: [USER, 'model', 'Alice/Tiny'],
+      text: "(t.type = 'repo' AND t.repo_type = $2) AND (lower(t.repo_name) = lower($3))",
+      params: [USER, 'model', 'Alice/Tiny'],
     });
     expect(where({ articleId: 'my-post' }).params).toEqual([USER, 'my-post']);
     expect(where({ mention: 'participating' }).text).toContain('$1::bpchar = ANY(t.participant_ids)');
@@ -71,7 +73,14 @@ describe('inbox filters', () => {
   });
 
   it('refuses ISO 8601 forms Date cannot read (week, ordinal, basic) with its own 400, not a RangeError', () => {
-    for (const lastUpdate of ['2024-W18-3', '2024-122', '20240501', '20240501T120000Z', '2024-05-01T12', '2024-05-01T12:00:00,5Z']) {
+    for (const lastUpdate of [
+      '2024-W18-3',
+      '2024-122',
+      '20240501',
+      '20240501T120000Z',
+      '2024-05-01T12',
+      '2024-05-01T12:00:00,5Z',
+    ]) {
       expect(() => where({ lastUpdate })).toThrow(BadRequestError);
       expect(() => where({ lastUpdate })).toThrow(InvalidLastUpdateError);
       expect(() => where({ lastUpdate })).toThrow(/lastUpdate must be an ISO 8601 date-time/);
@@ -85,7 +94,8 @@ describe('inbox filters', () => {
 });
 
 /** Query values as clients send them: mostly valid, sometimes not, always strings as in a URL. */
-const maybe = <T>(valid: fc.Arbitrary<T>): fc.Arbitrary<T | string> => fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) });
+const maybe = <T>(valid: fc.Arbitrary<T>): fc.Arbitrary<T | string> =>
+  fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) });
 const instant = fc.date({ min: new Date(0), max: new Date('2100-01-01'), noInvalidDate: true });
 const lastUpdate = fc.oneof(
   instant.map((d) => d.toISOString()),
@@ -127,11 +137,15 @@ describe('inbox filters properties', () => {
 
   it('each accepted filter narrows: its condition is in the clause and its value among the parameters', () => {
     fc.assert(
-      fc.property(fc.constantFrom('repoName', 'postAuthor', 'paperId', 'articleId'), fc.string({ minLength: 1, maxLength: 200 }), (key, value) => {
-        const { text, params } = where({ [key]: value });
-        expect(params).toEqual([USER, value]);
-        expect(text).toMatch(/^\(.*\$2.*\)$/);
-      }),
+      fc.property(
+        fc.constantFrom('repoName', 'postAuthor', 'paperId', 'articleId'),
+        fc.string({ minLength: 1, maxLength: 200 }),
+        (key, value) => {
+          const { text, params } = where({ [key]: value });
+          expect(params).toEqual([USER, value]);
+          expect(text).toMatch(/^\(.*\$2.*\)$/);
+        },
+      ),
     );
   });
 });

@@ -38,7 +38,12 @@ export function inboxPageQuery(userId: string, f: NotificationFilters): InboxPag
          ORDER BY n.updated_at DESC, n.thread_id DESC LIMIT ${NOTIFICATIONS_PAGE_SIZE} OFFSET ${offset}) p ON true
       LEFT JOIN notifications.threads t ON t.id = p.thread_id
      ORDER BY p.updated_at DESC, p.thread_id DESC`;
-  return { name: `notifications-page-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text, params, start };
+  return {
+    name: `notifications-page-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`,
+    text,
+    params,
+    start,
+  };
 }
 
 function viewCount(f: NotificationFilters, byThread: boolean, from: string, params: unknown[]): string {

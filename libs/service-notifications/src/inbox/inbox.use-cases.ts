@@ -3,7 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import {
-  type BulkNotificationsResult, type BulkNotificationsRpc, inboxNotModified, type ListNotificationsRpc, type NotificationsPage, type RequestContext,
+  type BulkNotificationsResult,
+  type BulkNotificationsRpc,
+  inboxNotModified,
+  type ListNotificationsRpc,
+  type NotificationsPage,
+  type RequestContext,
 } from '@hub/contracts';
 import { Outbox } from '@hub/messaging';
 import { preparedQuery } from '@hub/persistence';
@@ -39,19 +44,31 @@ export class InboxUseCases {
     if (dto.ifNoneMatch !== undefined || dto.ifModifiedSince !== undefined) {
       // A poll: one primary-key read, no counting or paging while nothing changed.
       const [state] = await preparedQuery<StateRow>(
-        this.ds, 'notifications-inbox-state', 'SELECT version, changed_at FROM notifications.inbox_state WHERE user_id = $1', [userId],
+        this.ds,
+        'notifications-inbox-state',
+        'SELECT version, changed_at FROM notifications.inbox_state WHERE user_id = $1',
+        [userId],
       );
       const v = validators(state, queryHash);
-      if (inboxNotModified(v.etag, v.changedAt.getTime(), dto)) return { notModified: true, etag: v.etag, lastModified: v.changedAt.toUTCString() };
+      if (inboxNotModified(v.etag, v.changedAt.getTime(), dto))
+        return { notModified: true, etag: v.etag, lastModified: v.changedAt.toUTCString() };
     }
     const q = inboxPageQuery(userId, dto.filters);
     const rows = await preparedQuery<PageRow>(this.ds, q.name, q.text, q.params);
     const head = rows[0] as PageRow;
     const v = validators(head.version === null ? undefined : head, queryHash);
-    const notifications = rows.filter((r) => r.type !== null && r.type !== undefined).map((r) => toNotificationItem(r as InboxRow));
+    const notifications = rows
+      .filter((r) => r.type !== null && r.type !== undefined)
+      .map((r) => toNotificationItem(r as InboxRow));
     return {
-      notModified: false, etag: v.etag, lastModified: v.changedAt.toUTCString(),
-      page: { notifications, count: { view: Number(head.view), unread: Number(head.unread), all: Number(head.total) }, start: q.start },
+      notModified: false,
+      etag: v.etag,
+      lastModified: v.changedAt.toUTCString(),
+      page: {
+        notifications,
+        count: { view: Number(head.view), unread: Number(head.unread), all: Number(head.total) },
+        start: q.start,
+      },
     };
   }
 
@@ -72,7 +89,11 @@ export class InboxUseCases {
   }
 
   /** By ids, or (applyToAll) every notification matching the filters; only the caller's rows. */
-  private async bulk(dto: BulkNotificationsRpc, ctx: RequestContext, statement: (where: string, params: unknown[]) => string): Promise<BulkNotificationsResult> {
+  private async bulk(
+    dto: BulkNotificationsRpc,
+    ctx: RequestContext,
+    statement: (where: string, params: unknown[]) => string,
+  ): Promise<BulkNotificationsResult> {
     const userId = callerOf(ctx);
     const params: unknown[] = [userId];
     let where: string;
@@ -95,7 +116,10 @@ export class InboxUseCases {
 
 /** The weak ETag (inbox version + the query) and the last change; a user with no row yet is at version 0. */
 function validators(state: StateRow | undefined, queryHash: string): { etag: string; changedAt: Date } {
-  return { etag: `W/"${state?.version ?? '0'}-${queryHash}"`, changedAt: state?.changed_at ? new Date(state.changed_at) : new Date(0) };
+  return {
+    etag: `W/"${state?.version ?? '0'}-${queryHash}"`,
+    changedAt: state?.changed_at ? new Date(state.changed_at) : new Date(0),
+  };
 }
 
 /** TypeORM answers an UPDATE/DELETE on Postgres with [rows, rowCount]. */

@@ -1,6 +1,13 @@
 import {
-  type BlogRef, type NotificationItem, type NotificationParticipant, type NotificationRepo, type NotificationType, type PaperDiscussionRef,
-  type PaperRef, type PostRef, type RepoDiscussionRef,
+  type BlogRef,
+  type NotificationItem,
+  type NotificationParticipant,
+  type NotificationRepo,
+  type NotificationType,
+  type PaperDiscussionRef,
+  type PaperRef,
+  type PostRef,
+  type RepoDiscussionRef,
 } from '@hub/contracts';
 
 type NoParticipants<T> = Omit<T, 'participating'>;
@@ -26,7 +33,11 @@ export interface InboxRow {
 
 /** A row as one of the four spec 2.6 shapes (the thread's stored part plus this user's state). */
 export function toNotificationItem(r: InboxRow): NotificationItem {
-  const common = { updatedAt: r.updated_at, read: r.read, ...(r.discussion_event_id ? { discussionEventId: r.discussion_event_id } : {}) };
+  const common = {
+    updatedAt: r.updated_at,
+    read: r.read,
+    ...(r.discussion_event_id ? { discussionEventId: r.discussion_event_id } : {}),
+  };
   const participating = r.participants;
   const it = r.item;
   switch (r.type) {

@@ -1,6 +1,15 @@
 import {
-  type BulkNotificationsResult, BulkNotificationsRpc, ListNotificationsRpc, type NotificationSettingsView, type NotificationsPage,
-  NotificationsRpc, OwnSettingsRpc, type RequestContext, UpdateNotificationSettingsDto, UpdateWatchDto, type WatchListView,
+  type BulkNotificationsResult,
+  BulkNotificationsRpc,
+  ListNotificationsRpc,
+  type NotificationSettingsView,
+  type NotificationsPage,
+  NotificationsRpc,
+  OwnSettingsRpc,
+  type RequestContext,
+  UpdateNotificationSettingsDto,
+  UpdateWatchDto,
+  type WatchListView,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { SettingsUseCases } from '../settings/settings.use-cases';

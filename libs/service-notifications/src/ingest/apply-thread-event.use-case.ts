@@ -48,9 +48,11 @@ export class ApplyThreadEventUseCase {
     const involved = new Set([...thread.participantIds, ...thread.mentionedIds]);
     const audience = await this.audience(m, e, [...involved]);
     const candidates = [...new Set([...involved, ...audience.watchers])].filter((u) => u !== e.actor._id);
-    const recipients = candidates.filter((u) =>
-      settingOf(audience.settings.get(u), involved.has(u) ? e.participatingSetting : 'web_discussions_watched'),
-    ).sort();
+    const recipients = candidates
+      .filter((u) =>
+        settingOf(audience.settings.get(u), involved.has(u) ? e.participatingSetting : 'web_discussions_watched'),
+      )
+      .sort();
     if (recipients.length === 0) return [];
     await m.query(
       `INSERT INTO notifications.notifications (user_id, thread_id, read, updated_at, discussion_event_id)
@@ -69,7 +71,10 @@ export class ApplyThreadEventUseCase {
   }
 
   /** Records the event's id and updates the thread in one statement; undefined for a replay (nothing written). */
-  private async updateThread(m: EntityManager, e: ThreadEvent): Promise<{ participantIds: string[]; mentionedIds: string[] } | undefined> {
+  private async updateThread(
+    m: EntityManager,
+    e: ThreadEvent,
+  ): Promise<{ participantIds: string[]; mentionedIds: string[] } | undefined> {
     const c = e.columns;
     const [row] = (await m.query(
       `WITH fresh AS (INSERT INTO notifications.applied_events (id) VALUES ($10) ON CONFLICT DO NOTHING RETURNING id)
@@ -78,8 +83,18 @@ export class ApplyThreadEventUseCase {
        ON CONFLICT (id) DO UPDATE SET item = EXCLUDED.item, repo_type = EXCLUDED.repo_type, repo_name = EXCLUDED.repo_name,
          post_author = EXCLUDED.post_author, paper_id = EXCLUDED.paper_id, article_id = EXCLUDED.article_id, article_slug = EXCLUDED.article_slug
        RETURNING participants, participant_ids, mentioned_ids`,
-      [e.threadId, e.type, c.repo_type ?? null, c.repo_name ?? null, c.post_author ?? null, c.paper_id ?? null, c.article_id ?? null,
-        c.article_slug ?? null, JSON.stringify(e.item), e.key.slice(0, 140)],
+      [
+        e.threadId,
+        e.type,
+        c.repo_type ?? null,
+        c.repo_name ?? null,
+        c.post_author ?? null,
+        c.paper_id ?? null,
+        c.article_id ?? null,
+        c.article_slug ?? null,
+        JSON.stringify(e.item),
+        e.key.slice(0, 140),
+      ],
     )) as [{ participants: EventUser[]; participant_ids: string[]; mentioned_ids: string[] }?];
     if (!row) return undefined;
     const participants = row.participants.filter((p) => p._id !== e.actor._id);
@@ -95,7 +110,11 @@ export class ApplyThreadEventUseCase {
   }
 
   /** Who watches what the event is about, and the settings of them and of the thread's people: one query. */
-  private async audience(m: EntityManager, e: ThreadEvent, involved: string[]): Promise<{ watchers: string[]; settings: Map<string, SettingValues> }> {
+  private async audience(
+    m: EntityManager,
+    e: ThreadEvent,
+    involved: string[],
+  ): Promise<{ watchers: string[]; settings: Map<string, SettingValues> }> {
     const rows: { user_id: string; watcher: boolean; values: SettingValues | null }[] = await m.query(
       `SELECT c.user_id, bool_or(c.watcher) AS watcher, s.values FROM (
          SELECT w.user_id, true AS watcher FROM notifications.watches w

@@ -33,10 +33,17 @@ export class HubEventsConsumer implements OnApplicationBootstrap, OnModuleDestro
     this.stops = [];
   }
 
-  private consume<T>(durable: string, source: EventSource<T>, toThread: (p: T, meta: EventMeta) => ThreadEvent): Promise<Unsubscribe> {
+  private consume<T>(
+    durable: string,
+    source: EventSource<T>,
+    toThread: (p: T, meta: EventMeta) => ThreadEvent,
+  ): Promise<Unsubscribe> {
     return this.bus.consume({
       // Several in flight: the batcher commits those that arrive together in one transaction.
-      stream: Streams.Events.name, durable, source, concurrency: MAX_EVENTS_PER_COMMIT,
+      stream: Streams.Events.name,
+      durable,
+      source,
+      concurrency: MAX_EVENTS_PER_COMMIT,
       handler: async (payload, meta) => {
         const notified = await this.batcher.submit(toThread(payload, meta));
         this.logger.debug({ subject: meta.subject, msgId: meta.msgId, notified }, 'hub event applied');

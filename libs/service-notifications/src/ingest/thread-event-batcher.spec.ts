@@ -2,7 +2,7 @@ import { type ApplyThreadEventUseCase } from './apply-thread-event.use-case';
 import { type ThreadEvent } from './thread-event';
 import { MAX_EVENTS_PER_COMMIT, ThreadEventBatcher } from './thread-event-batcher';
 
-const event = (key: string): ThreadEvent => ({ key } as ThreadEvent);
+const event = (key: string): ThreadEvent => ({ key }) as ThreadEvent;
 
 /** A stand-in for the use case that records its transactions; `bad` keys throw. */
 function fakeApply(bad: Set<string> = new Set()): { use: ApplyThreadEventUseCase; commits: string[][] } {
@@ -13,7 +13,10 @@ function fakeApply(bad: Set<string> = new Set()): { use: ApplyThreadEventUseCase
     commits.push(events.map((e) => e.key));
     return events.map(() => 1);
   };
-  const use = { applyAll: run, apply: async (e: ThreadEvent) => (await run([e]))[0] } as unknown as ApplyThreadEventUseCase;
+  const use = {
+    applyAll: run,
+    apply: async (e: ThreadEvent) => (await run([e]))[0],
+  } as unknown as ApplyThreadEventUseCase;
   return { use, commits };
 }
 
@@ -25,7 +28,12 @@ describe('ThreadEventBatcher', () => {
     const results = await Promise.all(keys.map((k) => batcher.submit(event(k))));
     expect(results).toEqual(keys.map(() => 1));
     expect(commits.flat()).toEqual(keys);
-    expect(commits.map((c) => c.length)).toEqual([1, MAX_EVENTS_PER_COMMIT, MAX_EVENTS_PER_COMMIT, 70 - 1 - 2 * MAX_EVENTS_PER_COMMIT]);
+    expect(commits.map((c) => c.length)).toEqual([
+      1,
+      MAX_EVENTS_PER_COMMIT,
+      MAX_EVENTS_PER_COMMIT,
+      70 - 1 - 2 * MAX_EVENTS_PER_COMMIT,
+    ]);
   });
 
   it('a failing event fails alone: its batch is applied again one event per transaction', async () => {

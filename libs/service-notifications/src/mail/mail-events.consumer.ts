@@ -2,7 +2,15 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import {
-  CredentialsRpc, Events, type JobStage, type JobStatusEvent, WebhookEvents, OrganizationsRpc, type RequestContext, Streams, type UserView,
+  CredentialsRpc,
+  Events,
+  type JobStage,
+  type JobStatusEvent,
+  WebhookEvents,
+  OrganizationsRpc,
+  type RequestContext,
+  Streams,
+  type UserView,
   type WebhookSuspendedEvent,
 } from '@hub/contracts';
 import { EventBus, type EventMeta, RpcClient, type Unsubscribe } from '@hub/messaging';
@@ -33,11 +41,15 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
   async onApplicationBootstrap(): Promise<void> {
     this.stops = await Promise.all([
       this.bus.consume({
-        stream: Streams.Webhooks.name, durable: 'notifications-webhook-suspended', source: WebhookEvents.Suspended,
+        stream: Streams.Webhooks.name,
+        durable: 'notifications-webhook-suspended',
+        source: WebhookEvents.Suspended,
         handler: (e, meta) => this.onWebhookSuspended(e, meta),
       }),
       this.bus.consume({
-        stream: Streams.Jobs.name, durable: 'notifications-job-status', source: Events.JobStatus,
+        stream: Streams.Jobs.name,
+        durable: 'notifications-job-status',
+        source: Events.JobStatus,
         handler: (e, meta) => this.onJobStatus(e, meta),
       }),
     ]);
@@ -50,8 +62,13 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
 
   private async onWebhookSuspended(e: WebhookSuspendedEvent, meta: EventMeta): Promise<void> {
     const ctx = contextFor(meta);
-    const recipients = e.ownerType === 'org' ? await this.orgAdmins(e.ownerName, ctx) : [await this.user(e.ownerName, ctx)];
-    await this.send(`webhook-suspended:${meta.msgId ?? `${e.webhookId}:${e.suspendedAt}`}`, recipients, webhookSuspendedMail(e, this.config.publicUrl));
+    const recipients =
+      e.ownerType === 'org' ? await this.orgAdmins(e.ownerName, ctx) : [await this.user(e.ownerName, ctx)];
+    await this.send(
+      `webhook-suspended:${meta.msgId ?? `${e.webhookId}:${e.suspendedAt}`}`,
+      recipients,
+      webhookSuspendedMail(e, this.config.publicUrl),
+    );
   }
 
   private async onJobStatus(e: JobStatusEvent, meta: EventMeta): Promise<void> {
@@ -61,11 +78,18 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
     if (e.createdById && !(await this.jobStatusOn(e.createdById))) return;
     const user = await this.user(e.createdByName ?? e.namespace, contextFor(meta));
     if (!e.createdById && !(await this.jobStatusOn(user.id))) return;
-    await this.send(`job-status:${meta.msgId ?? `${e.jobId}:${e.stage}:${e.at}`}`, [user], jobStatusMail(e, this.config.publicUrl));
+    await this.send(
+      `job-status:${meta.msgId ?? `${e.jobId}:${e.stage}:${e.at}`}`,
+      [user],
+      jobStatusMail(e, this.config.publicUrl),
+    );
   }
 
   private async jobStatusOn(userId: string): Promise<boolean> {
-    const rows: { values: SettingValues }[] = await this.ds.query('SELECT values FROM notifications.settings WHERE user_id = $1', [userId]);
+    const rows: { values: SettingValues }[] = await this.ds.query(
+      'SELECT values FROM notifications.settings WHERE user_id = $1',
+      [userId],
+    );
     return settingOf(rows[0]?.values, 'job_status');
   }
 
@@ -79,7 +103,11 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
   }
 
   private async send(key: string, recipients: UserView[], mail: MailText): Promise<void> {
-    await this.mailer.enqueueOnce('notifications.applied_events', key.slice(0, 140), recipients.map((r) => ({ id: newObjectId(), recipient: r.email, ...mail })));
+    await this.mailer.enqueueOnce(
+      'notifications.applied_events',
+      key.slice(0, 140),
+      recipients.map((r) => ({ id: newObjectId(), recipient: r.email, ...mail })),
+    );
   }
 }
 
@@ -87,5 +115,7 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
 const MAILED_JOB_STAGES: ReadonlySet<JobStage> = new Set(['COMPLETED', 'ERROR', 'CANCELED']);
 
 function contextFor(meta: EventMeta): RequestContext {
-  return { requestId: `notifications-${(meta.msgId ?? String(Date.now())).replace(/[^A-Za-z0-9._:-]/g, '').slice(0, 100)}` };
+  return {
+    requestId: `notifications-${(meta.msgId ?? String(Date.now())).replace(/[^A-Za-z0-9._:-]/g, '').slice(0, 100)}`,
+  };
 }

@@ -8,7 +8,10 @@ import { NOTIFICATIONS_CONFIG, NOTIFICATIONS_DS, NOTIFICATIONS_SCHEMA } from '..
 /** The shared mailer on notifications' own outbox (`notifications.email_outbox`). */
 @Injectable()
 export class NotificationsMailer extends OutboxMailer {
-  constructor(@InjectDataSource(NOTIFICATIONS_DS) ds: DataSource, @Inject(NOTIFICATIONS_CONFIG) config: NotificationsConfig) {
+  constructor(
+    @InjectDataSource(NOTIFICATIONS_DS) ds: DataSource,
+    @Inject(NOTIFICATIONS_CONFIG) config: NotificationsConfig,
+  ) {
     super(ds, NOTIFICATIONS_SCHEMA, config);
   }
 }

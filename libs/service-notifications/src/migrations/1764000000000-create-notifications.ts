@@ -30,7 +30,9 @@ export class CreateNotifications1764000000000 implements MigrationInterface {
       discussion_event_id varchar(100),
       PRIMARY KEY (user_id, thread_id))`);
     // No index covers `read`: marking thousands read stays a heap-only (HOT) update.
-    await q.query(`CREATE INDEX notifications_inbox ON notifications.notifications (user_id, updated_at DESC, thread_id DESC)`);
+    await q.query(
+      `CREATE INDEX notifications_inbox ON notifications.notifications (user_id, updated_at DESC, thread_id DESC)`,
+    );
     await q.query(`CREATE TABLE notifications.inbox_state (
       user_id char(24) PRIMARY KEY,
       version bigint NOT NULL DEFAULT 0,

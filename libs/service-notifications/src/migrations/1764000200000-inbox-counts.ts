@@ -9,13 +9,22 @@ const APPLY_DELTAS = `
 
 /** One statement-level trigger per operation (transition tables allow one event per trigger). */
 const TRIGGERS: { op: 'INSERT' | 'UPDATE' | 'DELETE'; tables: string; deltas: string }[] = [
-  { op: 'INSERT', tables: 'NEW TABLE AS new_rows', deltas: 'SELECT user_id, 1 AS dt, (NOT read)::int AS du FROM new_rows' },
   {
-    op: 'UPDATE', tables: 'OLD TABLE AS old_rows NEW TABLE AS new_rows',
+    op: 'INSERT',
+    tables: 'NEW TABLE AS new_rows',
+    deltas: 'SELECT user_id, 1 AS dt, (NOT read)::int AS du FROM new_rows',
+  },
+  {
+    op: 'UPDATE',
+    tables: 'OLD TABLE AS old_rows NEW TABLE AS new_rows',
     deltas: `SELECT user_id, 1 AS dt, (NOT read)::int AS du FROM new_rows
              UNION ALL SELECT user_id, -1, -((NOT read)::int) FROM old_rows`,
   },
-  { op: 'DELETE', tables: 'OLD TABLE AS old_rows', deltas: 'SELECT user_id, -1 AS dt, -((NOT read)::int) AS du FROM old_rows' },
+  {
+    op: 'DELETE',
+    tables: 'OLD TABLE AS old_rows',
+    deltas: 'SELECT user_id, -1 AS dt, -((NOT read)::int) AS du FROM old_rows',
+  },
 ];
 
 /**
@@ -30,7 +39,9 @@ export class InboxCounts1764000200000 implements MigrationInterface {
   name = 'InboxCounts1764000200000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE notifications.inbox_state ADD COLUMN total bigint NOT NULL DEFAULT 0, ADD COLUMN unread bigint NOT NULL DEFAULT 0');
+    await q.query(
+      'ALTER TABLE notifications.inbox_state ADD COLUMN total bigint NOT NULL DEFAULT 0, ADD COLUMN unread bigint NOT NULL DEFAULT 0',
+    );
     await q.query(`INSERT INTO notifications.inbox_state AS s (user_id, version, changed_at, total, unread)
       SELECT user_id, 1, now(), count(*), count(*) FILTER (WHERE NOT read) FROM notifications.notifications GROUP BY user_id
       ON CONFLICT (user_id) DO UPDATE SET total = EXCLUDED.total, unread = EXCLUDED.unread`);

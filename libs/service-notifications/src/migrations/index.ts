@@ -5,6 +5,8 @@ import { CreateNotificationsOutbox1764000300000 } from './1764000300000-create-o
 
 /** In order. Never edit one that has landed; add a new one (style.md rule 7). */
 export const NOTIFICATIONS_MIGRATIONS = [
-  CreateNotifications1764000000000, CreateNotificationsEmailOutbox1764000100000, InboxCounts1764000200000,
+  CreateNotifications1764000000000,
+  CreateNotificationsEmailOutbox1764000100000,
+  InboxCounts1764000200000,
   CreateNotificationsOutbox1764000300000,
 ];

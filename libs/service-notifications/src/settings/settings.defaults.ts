@@ -1,7 +1,11 @@
 import { NOTIFICATION_SETTING_KEYS, type NotificationSettingKey } from '@hub/contracts';
 
 /** Off until the user asks: things that cost money or are marketing. Everything else is on. */
-const OFF_BY_DEFAULT: ReadonlySet<NotificationSettingKey> = new Set(['launch_prepaid_credits', 'announcements', 'daily_papers_digest']);
+const OFF_BY_DEFAULT: ReadonlySet<NotificationSettingKey> = new Set([
+  'launch_prepaid_credits',
+  'announcements',
+  'daily_papers_digest',
+]);
 
 export type SettingValues = Partial<Record<NotificationSettingKey, boolean>> & { product_updates_after?: string };
 

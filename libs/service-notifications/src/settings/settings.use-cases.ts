@@ -14,7 +14,8 @@ export class SettingsUseCases {
 
   async get(ctx: RequestContext): Promise<NotificationSettingsView> {
     const rows: { values: SettingValues; prepaid_amount: string | null }[] = await this.ds.query(
-      'SELECT values, prepaid_amount FROM notifications.settings WHERE user_id = $1', [callerOf(ctx)],
+      'SELECT values, prepaid_amount FROM notifications.settings WHERE user_id = $1',
+      [callerOf(ctx)],
     );
     return { notifications: withDefaults(rows[0]?.values ?? {}), prepaidAmount: rows[0]?.prepaid_amount ?? null };
   }

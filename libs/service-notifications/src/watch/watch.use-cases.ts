@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { MAX_WATCHED_ITEMS, type RequestContext, type UpdateWatchDto, type WatchItem, type WatchListView } from '@hub/contracts';
+import {
+  MAX_WATCHED_ITEMS,
+  type RequestContext,
+  type UpdateWatchDto,
+  type WatchItem,
+  type WatchListView,
+} from '@hub/contracts';
 import { callerOf } from '../inbox/inbox-filters';
 import { NOTIFICATIONS_DS } from '../notifications.tokens';
 import { TooManyWatchedError } from './watch.errors';
@@ -13,7 +19,8 @@ export class WatchUseCases {
 
   async get(ctx: RequestContext): Promise<WatchListView> {
     const rows: WatchItem[] = await this.ds.query(
-      'SELECT target AS id, type FROM notifications.watches WHERE user_id = $1 ORDER BY created_at, type, target', [callerOf(ctx)],
+      'SELECT target AS id, type FROM notifications.watches WHERE user_id = $1 ORDER BY created_at, type, target',
+      [callerOf(ctx)],
     );
     return { watched: rows };
   }
@@ -23,7 +30,10 @@ export class WatchUseCases {
     const userId = callerOf(ctx);
     await this.ds.transaction(async (m) => {
       for (const w of dto.delete ?? []) {
-        await m.query('DELETE FROM notifications.watches WHERE user_id = $1 AND type = $2 AND lower(target) = lower($3)', [userId, w.type, w.id]);
+        await m.query(
+          'DELETE FROM notifications.watches WHERE user_id = $1 AND type = $2 AND lower(target) = lower($3)',
+          [userId, w.type, w.id],
+        );
       }
       const add = dto.add ?? [];
       if (add.length === 0) return;
@@ -34,7 +44,9 @@ export class WatchUseCases {
          ON CONFLICT DO NOTHING`,
         [userId, add.map((w) => w.type), add.map((w) => w.id)],
       );
-      const [{ n }] = (await m.query('SELECT count(*)::int AS n FROM notifications.watches WHERE user_id = $1', [userId])) as [{ n: number }];
+      const [{ n }] = (await m.query('SELECT count(*)::int AS n FROM notifications.watches WHERE user_id = $1', [
+        userId,
+      ])) as [{ n: number }];
       if (n > MAX_WATCHED_ITEMS) throw new TooManyWatchedError(MAX_WATCHED_ITEMS);
     });
     return this.get(ctx);

@@ -16,7 +16,10 @@ const INGEST_CONCURRENCY = 128;
 @Injectable()
 export class AuditIngestConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private stop?: Unsubscribe;
-  private readonly batcher = new InsertBatcher<{ id: string; event: AuditEventMessage }>((items) => this.log.insert(items), INGEST_CONCURRENCY);
+  private readonly batcher = new InsertBatcher<{ id: string; event: AuditEventMessage }>(
+    (items) => this.log.insert(items),
+    INGEST_CONCURRENCY,
+  );
 
   constructor(
     private readonly events: EventBus,
@@ -25,7 +28,9 @@ export class AuditIngestConsumer implements OnApplicationBootstrap, OnApplicatio
 
   async onApplicationBootstrap(): Promise<void> {
     this.stop = await this.events.consume({
-      stream: Streams.Audit.name, durable: 'organizations-audit-ingest', source: Events.Audit,
+      stream: Streams.Audit.name,
+      durable: 'organizations-audit-ingest',
+      source: Events.Audit,
       // Many at once, written in batches: audit events need no order (the export sorts by time).
       concurrency: INGEST_CONCURRENCY,
       handler: (event, meta) => this.batcher.add({ id: meta.msgId ? auditId(meta.msgId) : newObjectId(), event }),

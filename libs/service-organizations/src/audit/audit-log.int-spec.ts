@@ -37,7 +37,12 @@ describeWithInfra('audit log pages (organizations, real Postgres)', () => {
   let log: AuditLog;
 
   /** Every event the export holds, page after page from the cursor, and the pages' sizes. */
-  async function exportAll(organizationId: string, filter: AuditFilter, limit: number, maxBytes = AUDIT_PAGE_BYTES): Promise<{ ids: string[]; pages: AuditPage[] }> {
+  async function exportAll(
+    organizationId: string,
+    filter: AuditFilter,
+    limit: number,
+    maxBytes = AUDIT_PAGE_BYTES,
+  ): Promise<{ ids: string[]; pages: AuditPage[] }> {
     const pages: AuditPage[] = [];
     let after: AuditPageRpc['after'];
     for (;;) {
@@ -46,7 +51,8 @@ describeWithInfra('audit log pages (organizations, real Postgres)', () => {
       if (!page.head.last) break;
       after = page.head.last;
     }
-    const text = (tail: string | Uint8Array): string => (typeof tail === 'string' ? tail : Buffer.from(tail).toString('utf8'));
+    const text = (tail: string | Uint8Array): string =>
+      typeof tail === 'string' ? tail : Buffer.from(tail).toString('utf8');
     const ids = pages.flatMap((p) => (JSON.parse(`[${text(p.tail)}]`) as { _id: string }[]).map((e) => e._id));
     return { ids, pages };
   }
@@ -54,14 +60,21 @@ describeWithInfra('audit log pages (organizations, real Postgres)', () => {
   /** What the export must answer: every matching event, newest first (id breaks ties), straight from the table. */
   async function expected(org: string, where = 'true', values: unknown[] = []): Promise<string[]> {
     const rows = (await ds.query(
-      `SELECT id FROM organizations.audit_events WHERE organization_id = $1 AND ${where} ORDER BY created_at DESC, id DESC`, [org, ...values],
+      `SELECT id FROM organizations.audit_events WHERE organization_id = $1 AND ${where} ORDER BY created_at DESC, id DESC`,
+      [org, ...values],
     )) as { id: string }[];
     return rows.map((r) => r.id);
   }
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await openDataSource({ schema: 'organizations', entities: [], migrations: ORGANIZATIONS_MIGRATIONS, databaseUrl: db.url, poolSize: 2 });
+    ds = await openDataSource({
+      schema: 'organizations',
+      entities: [],
+      migrations: ORGANIZATIONS_MIGRATIONS,
+      databaseUrl: db.url,
+      poolSize: 2,
+    });
     await runMigrations(ds, 'organizations');
     log = new AuditLog(ds, loadConfig(OrganizationsConfig, {}));
     await seed(ds, ORG, 0, 30_000);
@@ -80,17 +93,28 @@ describeWithInfra('audit log pages (organizations, real Postgres)', () => {
     ['type:org.create', { type: ['org.create'] }, `type = 'org.create'`],
     ['ip:203.0.113.5', { ip: ['203.0.113.5'] }, `ip = '203.0.113.5'`],
     ['author:user7', { author: ['user7'] }, `author = 'user7'`],
-    ['author:user7 type:org.add_user', { author: ['user7'], type: ['org.add_user'] }, `author = 'user7' AND type = 'org.add_user'`],
-    ['author:user7 type:repo.create (none)', { author: ['user7'], type: ['repo.create'] }, `author = 'user7' AND type = 'repo.create'`],
+    [
+      'author:user7 type:org.add_user',
+      { author: ['user7'], type: ['org.add_user'] },
+      `author = 'user7' AND type = 'org.add_user'`,
+    ],
+    [
+      'author:user7 type:repo.create (none)',
+      { author: ['user7'], type: ['repo.create'] },
+      `author = 'user7' AND type = 'repo.create'`,
+    ],
     ['no filter', {}, 'true'],
-  ] as [string, AuditFilter, string][])('%s: every matching event of the organization once, newest first, across pages', async (_label, filter, where) => {
-    const want = await expected(ORG, where);
-    // Small pages for the filters (each crosses several), larger ones for all 30,000 events.
-    const { ids, pages } = await exportAll(ORG, filter, where === 'true' ? 700 : 25);
-    expect(pages.length).toBeGreaterThan(want.length > 25 ? 1 : 0);
-    expect(ids).toHaveLength(want.length);
-    expect(ids).toEqual(want);
-  });
+  ] as [string, AuditFilter, string][])(
+    '%s: every matching event of the organization once, newest first, across pages',
+    async (_label, filter, where) => {
+      const want = await expected(ORG, where);
+      // Small pages for the filters (each crosses several), larger ones for all 30,000 events.
+      const { ids, pages } = await exportAll(ORG, filter, where === 'true' ? 700 : 25);
+      expect(pages.length).toBeGreaterThan(want.length > 25 ? 1 : 0);
+      expect(ids).toHaveLength(want.length);
+      expect(ids).toEqual(want);
+    },
+  );
 
   it('walks the index of the filtered field for a sparse filter, not every event of the organization', async () => {
     const plan = async (filter: AuditFilter, after?: AuditPageRpc['after']): Promise<string> => {
@@ -105,7 +129,8 @@ describeWithInfra('audit log pages (organizations, real Postgres)', () => {
     const paged = await plan({ author: ['rare'] }, cursor);
     expect(paged).toMatch(/Index Scan using audit_events_author/);
     expect(paged).toMatch(/Index Cond: .*ROW\(created_at, id\) < ROW/);
-    for (const p of [await plan({ author: ['rare'] }), await plan({}, cursor)]) expect(p).not.toMatch(/Seq Scan|Sort Key: audit_events/);
+    for (const p of [await plan({ author: ['rare'] }), await plan({}, cursor)])
+      expect(p).not.toMatch(/Seq Scan|Sort Key: audit_events/);
   });
 
   it('ends a page at the byte budget (one event at least), and the next page starts right after it', async () => {
@@ -128,20 +153,45 @@ describeWithInfra('audit log pages (organizations, real Postgres)', () => {
   it('stores events once per id, as the export answers them (spec 2.9)', async () => {
     const org = 'a00000000000000000000004';
     const event = (i: number, ip?: string): AuditEventMessage => ({
-      type: 'org.update_settings', organizationId: org, organization: 'acme', message: `settings ${i}`, data: { i, quote: 'a "b"\n' },
-      createdAt: new Date(Date.UTC(2026, 10, 1, 0, 0, i)).toISOString(), author: { _id: 'b00000000000000000000001', user: 'alice', type: 'user' }, ...(ip ? { ip } : {}),
+      type: 'org.update_settings',
+      organizationId: org,
+      organization: 'acme',
+      message: `settings ${i}`,
+      data: { i, quote: 'a "b"\n' },
+      createdAt: new Date(Date.UTC(2026, 10, 1, 0, 0, i)).toISOString(),
+      author: { _id: 'b00000000000000000000001', user: 'alice', type: 'user' },
+      ...(ip ? { ip } : {}),
     });
     const id = (i: number): string => `c0000000000000000000000${i}`;
-    await log.insert([{ id: id(1), event: event(1, '203.0.113.7') }, { id: id(2), event: event(2) }]);
-    await log.insert([{ id: id(2), event: event(9) }, { id: id(3), event: event(3) }]); // id 2 again: left as it was
+    await log.insert([
+      { id: id(1), event: event(1, '203.0.113.7') },
+      { id: id(2), event: event(2) },
+    ]);
+    await log.insert([
+      { id: id(2), event: event(9) },
+      { id: id(3), event: event(3) },
+    ]); // id 2 again: left as it was
     const { ids, pages } = await exportAll(org, {}, 100);
     expect(ids).toEqual([id(3), id(2), id(1)]);
     const events = JSON.parse(`[${Buffer.from(pages[0].tail).toString('utf8')}]`) as Record<string, unknown>[];
     expect(events[1]).toEqual({
-      _id: id(2), createdAt: '2026-11-01T00:00:02.000Z', type: 'org.update_settings', data: { i: 2, quote: 'a "b"\n' }, message: 'settings 2',
-      author: { _id: 'b00000000000000000000001', user: 'alice', avatarUrl: expect.stringContaining('alice'), type: 'user' },
+      _id: id(2),
+      createdAt: '2026-11-01T00:00:02.000Z',
+      type: 'org.update_settings',
+      data: { i: 2, quote: 'a "b"\n' },
+      message: 'settings 2',
+      author: {
+        _id: 'b00000000000000000000001',
+        user: 'alice',
+        avatarUrl: expect.stringContaining('alice'),
+        type: 'user',
+      },
     });
     expect((await exportAll(org, { ip: ['203.0.113.7'] }, 100)).ids).toEqual([id(1)]);
-    expect((await exportAll(org, { author: ['alice'], type: ['org.update_settings'] }, 100)).ids).toEqual([id(3), id(2), id(1)]);
+    expect((await exportAll(org, { author: ['alice'], type: ['org.update_settings'] }, 100)).ids).toEqual([
+      id(3),
+      id(2),
+      id(1),
+    ]);
   });
 });

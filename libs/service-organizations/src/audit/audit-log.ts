@@ -3,7 +3,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import {
-  type AuditEventMessage, type AuditLogEventView, type AuditPage, type AuditPageRpc, avatarUrl, OBJECT_ID_PATTERN, TailedReply,
+  type AuditEventMessage,
+  type AuditLogEventView,
+  type AuditPage,
+  type AuditPageRpc,
+  avatarUrl,
+  OBJECT_ID_PATTERN,
+  TailedReply,
 } from '@hub/contracts';
 import { preparedQuery } from '@hub/persistence';
 import { type OrganizationsConfig } from '../organizations.config';
@@ -91,8 +97,22 @@ export class AuditLog {
       message: e.message,
       ...(e.ip ? { ip: e.ip } : {}),
       ...(e.userAgent ? { userAgent: e.userAgent } : {}),
-      author: { _id: e.author._id, user: e.author.user, avatarUrl: avatarUrl(this.config.publicUrl, e.author.user), type: e.author.type },
-      ...(e.token ? { token: { type: 'access_token', id: e.token.id, ...(e.token.role ? { role: e.token.role } : {}), deleted: false } } : {}),
+      author: {
+        _id: e.author._id,
+        user: e.author.user,
+        avatarUrl: avatarUrl(this.config.publicUrl, e.author.user),
+        type: e.author.type,
+      },
+      ...(e.token
+        ? {
+            token: {
+              type: 'access_token',
+              id: e.token.id,
+              ...(e.token.role ? { role: e.token.role } : {}),
+              deleted: false,
+            },
+          }
+        : {}),
     };
   }
 
@@ -105,7 +125,15 @@ export class AuditLog {
     if (events.length === 0) return;
     const columns: unknown[][] = [[], [], [], [], [], [], []];
     for (const { id, event } of events) {
-      const row = [id, event.organizationId, event.createdAt, event.type, event.author.user, event.ip ?? null, JSON.stringify(this.toDoc(id, event))];
+      const row = [
+        id,
+        event.organizationId,
+        event.createdAt,
+        event.type,
+        event.author.user,
+        event.ip ?? null,
+        JSON.stringify(this.toDoc(id, event)),
+      ];
       row.forEach((value, k) => columns[k].push(value));
     }
     await preparedQuery(this.ds, 'organizations-audit-insert', INSERT_EVENTS, columns);
@@ -114,7 +142,12 @@ export class AuditLog {
   /** One page, newest first, after the cursor, at most `limit` events and `maxBytes` of JSON; every term of the filter must hold. */
   async page(dto: AuditPageRpc, maxBytes = AUDIT_PAGE_BYTES): Promise<AuditPage> {
     const { sql, values } = auditPageQuery(dto);
-    const rows = (await this.ds.query(sql, values)) as { id: string; created_iso: string; doc: string; bytes: number }[];
+    const rows = (await this.ds.query(sql, values)) as {
+      id: string;
+      created_iso: string;
+      doc: string;
+      bytes: number;
+    }[];
     let kept = 0;
     for (let bytes = 0; kept < rows.length; kept++) {
       bytes += rows[kept].bytes + 1;
@@ -124,7 +157,10 @@ export class AuditLog {
     const last = page[page.length - 1];
     // More may follow when the page filled its limit or was cut by its byte budget.
     const more = rows.length === dto.limit || kept < rows.length;
-    const head = { count: page.length, ...(last && more ? { last: { createdAt: last.created_iso, id: last.id } } : {}) };
+    const head = {
+      count: page.length,
+      ...(last && more ? { last: { createdAt: last.created_iso, id: last.id } } : {}),
+    };
     return new TailedReply(head, joinedBytes(page));
   }
 }

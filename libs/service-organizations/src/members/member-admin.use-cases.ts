@@ -18,8 +18,11 @@ export class MemberAdminUseCases {
   constructor(private readonly outbox: Outbox) {}
 
   private async scope(m: EntityManager, dto: MemberRefRpc): Promise<{ org: OrganizationEntity; member: MemberEntity }> {
-    const org = await m.createQueryBuilder(OrganizationEntity, 'o').setLock('pessimistic_write')
-      .where('lower(o.name) = lower(:name)', { name: dto.organization }).getOne();
+    const org = await m
+      .createQueryBuilder(OrganizationEntity, 'o')
+      .setLock('pessimistic_write')
+      .where('lower(o.name) = lower(:name)', { name: dto.organization })
+      .getOne();
     if (!org) throw new OrganizationNotFoundError(dto.organization);
     const member = await m.findOneBy(MemberEntity, { organizationId: org.id, userId: dto.userId });
     if (!member) throw new MemberNotFoundError(org.name, dto.userId);
@@ -32,7 +35,10 @@ export class MemberAdminUseCases {
       await keepAnAdmin(m, org, member);
       await leaveOrganization(m, org.id, member.userId);
       await recordMembershipChanged(this.outbox, m, org.id, [member.userId]);
-      await recordAudit(this.outbox, m, ctx, org, 'org.remove_user', `${member.userName} removed`, { user: member.userName, role: member.role });
+      await recordAudit(this.outbox, m, ctx, org, 'org.remove_user', `${member.userName} removed`, {
+        user: member.userName,
+        role: member.role,
+      });
       return { removed: true as const };
     });
   }
@@ -45,7 +51,9 @@ export class MemberAdminUseCases {
       await m.update(MemberEntity, { organizationId: org.id, userId: member.userId }, { role: dto.role });
       await recordMembershipChanged(this.outbox, m, org.id, [member.userId]);
       await recordAudit(this.outbox, m, ctx, org, 'org.change_role', `${member.userName} is now ${dto.role}`, {
-        user: member.userName, from: member.role, to: dto.role,
+        user: member.userName,
+        from: member.role,
+        to: dto.role,
       });
       return toMemberView({ ...member, role: dto.role });
     });

@@ -1,6 +1,15 @@
 import {
-  AddMemberRpc, ChangeRoleRpc, GetAccessRpc, MemberRefRpc, ListForUserRpc, type MemberView, type OrganizationAccess, OrganizationRefRpc,
-  OrganizationsRpc, type RequestContext, type UserMembership,
+  AddMemberRpc,
+  ChangeRoleRpc,
+  GetAccessRpc,
+  MemberRefRpc,
+  ListForUserRpc,
+  type MemberView,
+  type OrganizationAccess,
+  OrganizationRefRpc,
+  OrganizationsRpc,
+  type RequestContext,
+  type UserMembership,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { MemberAdminUseCases } from './member-admin.use-cases';

@@ -2,7 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import {
-  type AddMemberRpc, type MemberView, type OrganizationAccess, type RequestContext, type UserMembership,
+  type AddMemberRpc,
+  type MemberView,
+  type OrganizationAccess,
+  type RequestContext,
+  type UserMembership,
 } from '@hub/contracts';
 import { Outbox } from '@hub/messaging';
 import { preparedQuery } from '@hub/persistence';
@@ -36,13 +40,22 @@ export class MembershipUseCases {
     const org = await this.organization(dto.organization);
     const member = await this.outbox.transaction(async (m) => {
       const existing = await m.findOneBy(MemberEntity, { organizationId: org.id, userId: dto.user.id });
-      await m.upsert(MemberEntity, { organizationId: org.id, userId: dto.user.id, userName: dto.user.name, role: dto.role }, ['organizationId', 'userId']);
+      await m.upsert(
+        MemberEntity,
+        { organizationId: org.id, userId: dto.user.id, userName: dto.user.name, role: dto.role },
+        ['organizationId', 'userId'],
+      );
       if (existing?.role !== dto.role) await recordMembershipChanged(this.outbox, m, org.id, [dto.user.id]);
       if (!existing) {
-        await recordAudit(this.outbox, m, ctx, org, 'org.add_user', `${dto.user.name} added as ${dto.role}`, { user: dto.user.name, role: dto.role });
+        await recordAudit(this.outbox, m, ctx, org, 'org.add_user', `${dto.user.name} added as ${dto.role}`, {
+          user: dto.user.name,
+          role: dto.role,
+        });
       } else if (existing.role !== dto.role) {
         await recordAudit(this.outbox, m, ctx, org, 'org.change_role', `${dto.user.name} is now ${dto.role}`, {
-          user: dto.user.name, from: existing.role, to: dto.role,
+          user: dto.user.name,
+          from: existing.role,
+          to: dto.role,
         });
       }
       return m.findOneByOrFail(MemberEntity, { organizationId: org.id, userId: dto.user.id });
@@ -57,7 +70,12 @@ export class MembershipUseCases {
    * and formatting it again.
    */
   async list(organization: string): Promise<MemberView[]> {
-    const rows = await preparedQuery<{ user_id: string | null; user_name: string; role: MemberView['role']; added_at: string }>(
+    const rows = await preparedQuery<{
+      user_id: string | null;
+      user_name: string;
+      role: MemberView['role'];
+      added_at: string;
+    }>(
       this.ds,
       'organizations-member-list',
       `SELECT m.user_id, m.user_name, m.role, to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS added_at
@@ -66,27 +84,41 @@ export class MembershipUseCases {
       [organization],
     );
     if (rows.length === 0) throw new OrganizationNotFoundError(organization);
-    return rows.flatMap((r) => (r.user_id === null ? [] : [{ userId: r.user_id, user: r.user_name, role: r.role, addedAt: r.added_at }]));
+    return rows.flatMap((r) =>
+      r.user_id === null ? [] : [{ userId: r.user_id, user: r.user_name, role: r.role, addedAt: r.added_at }],
+    );
   }
 
   async access(organization: string, userId: string): Promise<OrganizationAccess> {
     const org = await this.organization(organization);
     const member = await this.ds.getRepository(MemberEntity).findOneBy({ organizationId: org.id, userId });
     // A suspended member (SCIM active: false) is no member until the identity provider restores it.
-    return { organization: toOrganizationView(org, this.config.publicUrl), role: member && !member.suspended ? member.role : null };
+    return {
+      organization: toOrganizationView(org, this.config.publicUrl),
+      role: member && !member.suspended ? member.role : null,
+    };
   }
 
   /** whoami asks this on every cache miss: one plain query, no entity hydration. */
   async listForUser(userId: string): Promise<UserMembership[]> {
-    const rows: { id: string; name: string; fullname: string; plan: OrganizationEntity['plan']; created_at: Date; role: string }[] =
-      await this.ds.query(
-        `SELECT o.id, o.name, o.fullname, o.plan, o.created_at, m.role
+    const rows: {
+      id: string;
+      name: string;
+      fullname: string;
+      plan: OrganizationEntity['plan'];
+      created_at: Date;
+      role: string;
+    }[] = await this.ds.query(
+      `SELECT o.id, o.name, o.fullname, o.plan, o.created_at, m.role
            FROM organizations.members m JOIN organizations.organizations o ON o.id = m.organization_id
           WHERE m.user_id = $1 AND NOT m.suspended ORDER BY o.name`,
-        [userId],
-      );
+      [userId],
+    );
     return rows.map((r) => ({
-      organization: toOrganizationView({ id: r.id, name: r.name, fullname: r.fullname, plan: r.plan, createdAt: new Date(r.created_at) }, this.config.publicUrl),
+      organization: toOrganizationView(
+        { id: r.id, name: r.name, fullname: r.fullname, plan: r.plan, createdAt: new Date(r.created_at) },
+        this.config.publicUrl,
+      ),
       role: r.role,
     }));
   }

@@ -23,7 +23,9 @@ export class OrganizationNamesCaseInsensitive1763900100000 implements MigrationI
     await q.query(`CREATE UNIQUE INDEX organizations_name_lower ON organizations.organizations (lower(name))`);
     await q.query(`ALTER TABLE organizations.organizations ADD COLUMN name_registered boolean NOT NULL DEFAULT false`);
     await q.query(`ALTER TABLE organizations.organizations ALTER COLUMN name_registered SET DEFAULT true`);
-    await q.query(`CREATE INDEX organizations_name_unregistered ON organizations.organizations (id) WHERE NOT name_registered`);
+    await q.query(
+      `CREATE INDEX organizations_name_unregistered ON organizations.organizations (id) WHERE NOT name_registered`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

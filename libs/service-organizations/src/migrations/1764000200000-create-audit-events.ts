@@ -17,7 +17,9 @@ export class CreateAuditEvents1764000200000 implements MigrationInterface {
       author varchar(96) NOT NULL,
       ip varchar(64),
       doc text NOT NULL)`);
-    await q.query(`CREATE INDEX audit_events_newest ON organizations.audit_events (organization_id, created_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX audit_events_newest ON organizations.audit_events (organization_id, created_at DESC, id DESC)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -18,7 +18,9 @@ export class CreatePapers1764000400000 implements MigrationInterface {
       claimed_by_name varchar(96),
       claimed_at timestamptz,
       PRIMARY KEY (paper_id, author_id))`);
-    await q.query(`CREATE UNIQUE INDEX paper_authors_one_claim ON organizations.paper_authors (paper_id, claimed_by) WHERE claimed_by IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX paper_authors_one_claim ON organizations.paper_authors (paper_id, claimed_by) WHERE claimed_by IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

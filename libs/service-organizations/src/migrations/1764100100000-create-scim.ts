@@ -24,7 +24,9 @@ export class CreateScim1764100100000 implements MigrationInterface {
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now(),
       UNIQUE (organization_id, user_id))`);
-    await q.query(`CREATE UNIQUE INDEX scim_users_name ON organizations.scim_users (organization_id, lower(user_name))`);
+    await q.query(
+      `CREATE UNIQUE INDEX scim_users_name ON organizations.scim_users (organization_id, lower(user_name))`,
+    );
     await q.query(`CREATE INDEX scim_users_external ON organizations.scim_users (organization_id, external_id)`);
     await q.query(`ALTER TABLE organizations.resource_groups
       ADD COLUMN scim_linked boolean NOT NULL DEFAULT false,
@@ -38,7 +40,9 @@ export class CreateScim1764100100000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE organizations.repo_events_applied`);
-    await q.query(`ALTER TABLE organizations.resource_groups DROP COLUMN scim_linked, DROP COLUMN scim_external_id, DROP COLUMN scim_version, DROP COLUMN updated_at`);
+    await q.query(
+      `ALTER TABLE organizations.resource_groups DROP COLUMN scim_linked, DROP COLUMN scim_external_id, DROP COLUMN scim_version, DROP COLUMN updated_at`,
+    );
     await q.query(`DROP TABLE organizations.scim_users`);
     await q.query(`ALTER TABLE organizations.members DROP COLUMN suspended`);
   }

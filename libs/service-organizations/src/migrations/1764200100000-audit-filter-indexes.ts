@@ -12,7 +12,9 @@ export class AuditFilterIndexes1764200100000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     for (const column of ['author', 'type', 'ip']) {
-      await q.query(`CREATE INDEX audit_events_${column} ON organizations.audit_events (organization_id, ${column}, created_at DESC, id DESC)`);
+      await q.query(
+        `CREATE INDEX audit_events_${column} ON organizations.audit_events (organization_id, ${column}, created_at DESC, id DESC)`,
+      );
     }
     await q.query(`CREATE INDEX repo_events_applied_at ON organizations.repo_events_applied (applied_at)`);
   }

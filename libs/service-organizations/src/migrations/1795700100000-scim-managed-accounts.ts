@@ -10,7 +10,9 @@ export class ScimManagedAccounts1795700100000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE organizations.scim_users ADD COLUMN hub_name varchar(96)`);
     await q.query(`UPDATE organizations.scim_users SET hub_name = user_name`);
-    await q.query(`ALTER TABLE organizations.scim_users ALTER COLUMN hub_name SET NOT NULL, ALTER COLUMN user_name TYPE varchar(256)`);
+    await q.query(
+      `ALTER TABLE organizations.scim_users ALTER COLUMN hub_name SET NOT NULL, ALTER COLUMN user_name TYPE varchar(256)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -12,8 +12,15 @@ import { ScimManagedAccounts1795700100000 } from './1795700100000-scim-managed-a
 
 /** In order. Never edit one that has landed; add a new one (style.md rule 7). */
 export const ORGANIZATIONS_MIGRATIONS = [
-  CreateOrganizations1763830100000, OrganizationNamesCaseInsensitive1763900100000, CreateOrganizationsOutbox1763900200000,
-  CreateRepositories1764000100000, CreateAuditEvents1764000200000, CreateResourceGroups1764000300000,
-  CreatePapers1764000400000, CreateMcpSettings1764000500000, CreateScim1764100100000, AuditFilterIndexes1764200100000,
+  CreateOrganizations1763830100000,
+  OrganizationNamesCaseInsensitive1763900100000,
+  CreateOrganizationsOutbox1763900200000,
+  CreateRepositories1764000100000,
+  CreateAuditEvents1764000200000,
+  CreateResourceGroups1764000300000,
+  CreatePapers1764000400000,
+  CreateMcpSettings1764000500000,
+  CreateScim1764100100000,
+  AuditFilterIndexes1764200100000,
   ScimManagedAccounts1795700100000,
 ];

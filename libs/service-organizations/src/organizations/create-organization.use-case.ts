@@ -32,12 +32,25 @@ export class CreateOrganizationUseCase {
     try {
       org = await this.outbox.transaction(async (m) => {
         await m.insert(OrganizationEntity, { id, name: dto.name, fullname: dto.fullname ?? dto.name, plan: dto.plan });
-        await m.insert(MemberEntity, admins.map((a) => ({ organizationId: id, userId: a.id, userName: a.name, role: 'admin' })));
+        await m.insert(
+          MemberEntity,
+          admins.map((a) => ({ organizationId: id, userId: a.id, userName: a.name, role: 'admin' })),
+        );
         const created = await m.findOneByOrFail(OrganizationEntity, { id });
-        await recordAudit(this.outbox, m, ctx, created, 'org.create', `Organization ${created.name} created`, { plan: created.plan });
-        await recordMembershipChanged(this.outbox, m, created.id, admins.map((a) => a.id));
+        await recordAudit(this.outbox, m, ctx, created, 'org.create', `Organization ${created.name} created`, {
+          plan: created.plan,
+        });
+        await recordMembershipChanged(
+          this.outbox,
+          m,
+          created.id,
+          admins.map((a) => a.id),
+        );
         for (const a of admins) {
-          await recordAudit(this.outbox, m, ctx, created, 'org.add_user', `${a.name} added as admin`, { user: a.name, role: 'admin' });
+          await recordAudit(this.outbox, m, ctx, created, 'org.add_user', `${a.name} added as admin`, {
+            user: a.name,
+            role: 'admin',
+          });
         }
         return created;
       });

@@ -61,10 +61,16 @@ export class OrganizationNamesReconciler implements OnApplicationBootstrap, OnAp
       for (const org of rows) {
         if (this.stopped) return registered;
         try {
-          await this.rpc.call(CredentialsRpc.ReserveName, { name: org.name, kind: 'organization', ownerId: org.id }, ctx);
+          await this.rpc.call(
+            CredentialsRpc.ReserveName,
+            { name: org.name, kind: 'organization', ownerId: org.id },
+            ctx,
+          );
         } catch (e) {
           if (!(e instanceof HubError) || e.status !== 409) throw e;
-          this.logger.warn(`organization ${org.name} shares its name with a user (names are case-insensitive): rename one of them`);
+          this.logger.warn(
+            `organization ${org.name} shares its name with a user (names are case-insensitive): rename one of them`,
+          );
           continue;
         }
         await this.ds.query(`UPDATE organizations.organizations SET name_registered = true WHERE id = $1`, [org.id]);

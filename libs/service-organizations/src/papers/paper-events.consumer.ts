@@ -15,7 +15,9 @@ export class PaperEventsConsumer implements OnApplicationBootstrap, OnApplicatio
 
   async onApplicationBootstrap(): Promise<void> {
     this.stop = await this.events.consume({
-      stream: Streams.Events.name, durable: 'organizations-papers', source: PaperEvents.Create,
+      stream: Streams.Events.name,
+      durable: 'organizations-papers',
+      source: PaperEvents.Create,
       handler: async (e) => {
         await this.papers.upsert(e.paper);
       },

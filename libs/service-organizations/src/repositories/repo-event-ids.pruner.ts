@@ -25,7 +25,8 @@ export class RepoEventIdsPruner implements OnApplicationBootstrap, OnApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    const run = (): void => void this.prune().catch((err: unknown) => this.logger.warn({ err }, 'pruning repo event ids failed'));
+    const run = (): void =>
+      void this.prune().catch((err: unknown) => this.logger.warn({ err }, 'pruning repo event ids failed'));
     this.timer = setTimeout(() => {
       run();
       this.timer = setInterval(run, PRUNE_EVERY_MS).unref();

@@ -9,11 +9,16 @@ import { ownerOf, RepositoryCatalogue } from './repository-catalogue';
 /** The audit type of a repo event, when it is one the audit log keeps. */
 function auditTypeOf(e: RepoEventPayload): AuditEventType | undefined {
   switch (e.event.action) {
-    case 'create': return 'repo.create';
-    case 'delete': return 'repo.delete';
-    case 'move': return 'repo.move';
-    case 'update': return e.event.scope === 'repo.config' ? 'repo.update_settings' : undefined;
-    default: return undefined;
+    case 'create':
+      return 'repo.create';
+    case 'delete':
+      return 'repo.delete';
+    case 'move':
+      return 'repo.move';
+    case 'update':
+      return e.event.scope === 'repo.config' ? 'repo.update_settings' : undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -34,8 +39,15 @@ export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplication
 
   async onApplicationBootstrap(): Promise<void> {
     this.stop = await this.events.consume({
-      stream: Streams.Events.name, durable: 'organizations-repo-catalogue', source: RepoEvents,
-      handler: (e, meta) => this.apply(e, { requestId: `repo-event-${meta.msgId ?? 'unknown'}`.slice(0, 128).replace(/[^A-Za-z0-9._:-]/g, '-') }, meta.msgId),
+      stream: Streams.Events.name,
+      durable: 'organizations-repo-catalogue',
+      source: RepoEvents,
+      handler: (e, meta) =>
+        this.apply(
+          e,
+          { requestId: `repo-event-${meta.msgId ?? 'unknown'}`.slice(0, 128).replace(/[^A-Za-z0-9._:-]/g, '-') },
+          meta.msgId,
+        ),
     });
   }
 
@@ -66,19 +78,29 @@ export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplication
     if (e.event.action === 'delete') return this.catalogue.remove(repo.type, repo.name, m);
     if (e.event.action === 'move' && e.movedTo) return this.catalogue.move(repo.type, repo.name, e.movedTo.name, m);
     // create, update and anything else that names a repository: it exists (visibility kept unless given).
-    await this.catalogue.upsert({
-      type: repo.type, name: repo.name, visibility: repo.private === undefined ? undefined : repo.private ? 'private' : 'public', storage: repo.storage,
-    }, m);
+    await this.catalogue.upsert(
+      {
+        type: repo.type,
+        name: repo.name,
+        visibility: repo.private === undefined ? undefined : repo.private ? 'private' : 'public',
+        storage: repo.storage,
+      },
+      m,
+    );
   }
 
   private async firstTime(m: EntityManager, msgId: string): Promise<boolean> {
     const rows = (await m.query(
-      `INSERT INTO organizations.repo_events_applied (msg_id) VALUES ($1) ON CONFLICT (msg_id) DO NOTHING RETURNING msg_id`, [msgId.slice(0, 128)],
+      `INSERT INTO organizations.repo_events_applied (msg_id) VALUES ($1) ON CONFLICT (msg_id) DO NOTHING RETURNING msg_id`,
+      [msgId.slice(0, 128)],
     )) as unknown[];
     return rows.length > 0;
   }
 
   private organizationOf(m: EntityManager, repo: string): Promise<OrganizationEntity | null> {
-    return m.createQueryBuilder(OrganizationEntity, 'o').where('lower(o.name) = lower(:name)', { name: ownerOf(repo) }).getOne();
+    return m
+      .createQueryBuilder(OrganizationEntity, 'o')
+      .where('lower(o.name) = lower(:name)', { name: ownerOf(repo) })
+      .getOne();
   }
 }

@@ -1,4 +1,10 @@
-import { ListRepositoriesRpc, type RepoUsagePage, type RepoUsageView, RepositoriesRpc, UpsertRepositoryRpc } from '@hub/contracts';
+import {
+  ListRepositoriesRpc,
+  type RepoUsagePage,
+  type RepoUsageView,
+  RepositoriesRpc,
+  UpsertRepositoryRpc,
+} from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { RepositoryCatalogue } from './repository-catalogue';
 

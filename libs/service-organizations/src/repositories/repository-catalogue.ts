@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import {
-  REPO_USAGE_DEFAULT_PAGE, type RepoType, type RepoUsagePage, type RepoUsageQueryDto, type RepoUsageView, type RepoVisibility,
+  REPO_USAGE_DEFAULT_PAGE,
+  type RepoType,
+  type RepoUsagePage,
+  type RepoUsageQueryDto,
+  type RepoUsageView,
+  type RepoVisibility,
   type UpsertRepositoryRpc,
 } from '@hub/contracts';
 import { ORGANIZATIONS_DS } from '../organizations.tokens';
@@ -25,7 +30,11 @@ function toView(r: Row): RepoUsageView {
   const storage = Number(r.storage);
   const total = Number(r.total);
   return {
-    id: r.name, type: r.type, updatedAt: r.updated_at, visibility: r.visibility, storage,
+    id: r.name,
+    type: r.type,
+    updatedAt: r.updated_at,
+    visibility: r.visibility,
+    storage,
     storagePercent: total > 0 ? (storage / total) * 100 : 0,
   };
 }

@@ -14,6 +14,9 @@ export class ResourceGroupUserNotFoundError extends NotFoundError {
 
 export class ScimManagedGroupError extends ConflictError {
   constructor(id: string) {
-    super(`Resource group ${id} is managed by SCIM provisioning: change its users in the identity provider`, 'RESOURCE_GROUP_SCIM_MANAGED');
+    super(
+      `Resource group ${id} is managed by SCIM provisioning: change its users in the identity provider`,
+      'RESOURCE_GROUP_SCIM_MANAGED',
+    );
   }
 }

@@ -1,6 +1,13 @@
 import {
-  AddResourceGroupReposRpc, AddResourceGroupUsersRpc, CreateResourceGroupRpc, RemoveResourceGroupUserRpc, type RequestContext, ResourceGroupRefRpc, ResourceGroupsRpc,
-  type ResourceGroupView, UpdateResourceGroupRpc,
+  AddResourceGroupReposRpc,
+  AddResourceGroupUsersRpc,
+  CreateResourceGroupRpc,
+  RemoveResourceGroupUserRpc,
+  type RequestContext,
+  ResourceGroupRefRpc,
+  ResourceGroupsRpc,
+  type ResourceGroupView,
+  UpdateResourceGroupRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { ResourceGroupUseCases } from './resource-groups.use-cases';

@@ -36,7 +36,8 @@ const MAX_LENGTH = 2000;
 const MAX_DEPTH = 20;
 const MAX_TERMS = 50;
 const CORE_PREFIX = /^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i;
-const TOKEN = /\s*(?:(\(|\)|\[|\])|("(?:[^"\\]|\\.)*")|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w.:])|([A-Za-z$][\w.:$-]*))/y;
+const TOKEN =
+  /\s*(?:(\(|\)|\[|\])|("(?:[^"\\]|\\.)*")|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![\w.:])|([A-Za-z$][\w.:$-]*))/y;
 
 type Token = { type: 'punct' | 'string' | 'number' | 'word'; text: string; at: number };
 
@@ -67,7 +68,10 @@ function tokenize(filter: string): Token[] {
 class Parser {
   private i = 0;
   private terms = 0;
-  constructor(private readonly tokens: Token[], private readonly source: string) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly source: string,
+  ) {}
 
   parse(): Node {
     const node = this.or(0, false);
@@ -81,7 +85,9 @@ class Parser {
 
   private unexpected(): ScimInvalidFilterError {
     const t = this.peek();
-    return t ? bad(`Unsupported filter near ${JSON.stringify(this.source.slice(t.at, t.at + 60).trim())}`) : bad('Unsupported filter: it ends too early');
+    return t
+      ? bad(`Unsupported filter near ${JSON.stringify(this.source.slice(t.at, t.at + 60).trim())}`)
+      : bad('Unsupported filter: it ends too early');
   }
 
   private word(w: string): boolean {
@@ -170,7 +176,10 @@ class Parser {
 
 /** Compiles a parsed filter to SQL, each value a parameter (never text in the query). */
 class Compiler {
-  constructor(private readonly attrs: ScimAttributes, private readonly values: unknown[]) {}
+  constructor(
+    private readonly attrs: ScimAttributes,
+    private readonly values: unknown[],
+  ) {}
 
   node(n: Node, scope: ScimAttributes, element: string | null): string {
     switch (n.kind) {
@@ -203,7 +212,12 @@ class Compiler {
     if (!Object.hasOwn(scope, n.attr) && dot > 0) {
       const parent = n.attr.slice(0, dot);
       const a = Object.hasOwn(scope, parent) ? scope[parent] : undefined;
-      if (a?.element && a.sub) return this.node({ kind: 'valuePath', attr: parent, filter: { ...n, attr: n.attr.slice(dot + 1) } }, scope, null);
+      if (a?.element && a.sub)
+        return this.node(
+          { kind: 'valuePath', attr: parent, filter: { ...n, attr: n.attr.slice(dot + 1) } },
+          scope,
+          null,
+        );
     }
     const a = this.attribute(n.attr, scope);
     if (a.element && a.sub) {
@@ -215,7 +229,8 @@ class Compiler {
     }
     const col = a.sql;
     if (a.type === 'unkept') return `(${col})`;
-    if (n.kind === 'present') return a.type === 'string' ? `(${col} IS NOT NULL AND ${col} <> '')` : `(${col} IS NOT NULL)`;
+    if (n.kind === 'present')
+      return a.type === 'string' ? `(${col} IS NOT NULL AND ${col} <> '')` : `(${col} IS NOT NULL)`;
     if (n.value === null) {
       if (n.op === 'eq') return `(${col} IS NULL)`;
       if (n.op === 'ne') return `(${col} IS NOT NULL)`;
@@ -226,7 +241,8 @@ class Compiler {
       if (n.op !== 'eq' && n.op !== 'ne') throw bad(`${n.attr} is a boolean: only eq and ne apply`);
       return n.op === 'eq' ? `(${col} = ${this.param(n.value)})` : `(${col} IS DISTINCT FROM ${this.param(n.value)})`;
     }
-    if (typeof n.value !== 'string') throw bad(`${n.attr} is a ${a.type === 'dateTime' ? 'date-time' : 'string'}: give the value in quotes`);
+    if (typeof n.value !== 'string')
+      throw bad(`${n.attr} is a ${a.type === 'dateTime' ? 'date-time' : 'string'}: give the value in quotes`);
     if (a.type === 'dateTime') {
       if (Number.isNaN(Date.parse(n.value))) throw bad(`${JSON.stringify(n.value.slice(0, 60))} is not a date-time`);
       if (['co', 'sw', 'ew'].includes(n.op)) throw bad(`${n.attr} is a date-time: ${n.op} does not apply`);
@@ -238,15 +254,24 @@ class Compiler {
 
   private compare(l: string, op: Op, v: string): string {
     switch (op) {
-      case 'eq': return `(${l} = ${v})`;
-      case 'ne': return `(${l} IS DISTINCT FROM ${v})`;
-      case 'co': return `(strpos(${l}, ${v}) > 0)`;
-      case 'sw': return `(starts_with(${l}, ${v}))`;
-      case 'ew': return `(right(${l}, length(${v})) = ${v})`;
-      case 'gt': return `(${l} > ${v})`;
-      case 'ge': return `(${l} >= ${v})`;
-      case 'lt': return `(${l} < ${v})`;
-      case 'le': return `(${l} <= ${v})`;
+      case 'eq':
+        return `(${l} = ${v})`;
+      case 'ne':
+        return `(${l} IS DISTINCT FROM ${v})`;
+      case 'co':
+        return `(strpos(${l}, ${v}) > 0)`;
+      case 'sw':
+        return `(starts_with(${l}, ${v}))`;
+      case 'ew':
+        return `(right(${l}, length(${v})) = ${v})`;
+      case 'gt':
+        return `(${l} > ${v})`;
+      case 'ge':
+        return `(${l} >= ${v})`;
+      case 'lt':
+        return `(${l} < ${v})`;
+      case 'le':
+        return `(${l} <= ${v})`;
     }
   }
 
@@ -275,6 +300,12 @@ export function scimSortExpression(sortBy: string | undefined, attrs: ScimAttrib
   if (sortBy === undefined || sortBy.trim() === '') return null;
   const name = sortBy.trim().replace(CORE_PREFIX, '').toLowerCase();
   const a = Object.hasOwn(attrs, name) ? attrs[name] : undefined;
-  if (!a || a.element) throw new ScimInvalidFilterError(`Sorting by ${sortBy.slice(0, 60)} is not supported (sortable: ${Object.entries(attrs).filter(([, x]) => !x.element).map(([k]) => k).join(', ')})`);
+  if (!a || a.element)
+    throw new ScimInvalidFilterError(
+      `Sorting by ${sortBy.slice(0, 60)} is not supported (sortable: ${Object.entries(attrs)
+        .filter(([, x]) => !x.element)
+        .map(([k]) => k)
+        .join(', ')})`,
+    );
   return a.type === 'string' && !a.caseExact ? `lower(${a.sql})` : a.sql;
 }

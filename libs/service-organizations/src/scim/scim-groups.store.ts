@@ -3,7 +3,14 @@ import { type ScimGroupRecord, type ScimListRpc as ScimListQuery, ScimResourceNo
 import { compileScimFilter, type ScimAttributes, scimSortExpression } from './scim-filter';
 import { ISO } from './scim-org';
 
-interface Row { id: string; name: string; scim_external_id: string | null; scim_version: number; created: string; last_modified: string }
+interface Row {
+  id: string;
+  name: string;
+  scim_external_id: string | null;
+  scim_version: number;
+  created: string;
+  last_modified: string;
+}
 
 const COLUMNS = `id, name, scim_external_id, scim_version, ${ISO('created_at')} AS created, ${ISO('updated_at')} AS last_modified`;
 
@@ -15,27 +22,43 @@ export const GROUP_FILTERS: ScimAttributes = {
   members: {
     sql: `EXISTS (SELECT 1 FROM organizations.resource_group_users g JOIN organizations.scim_users s ON s.user_id = g.user_id AND s.organization_id = $1
       WHERE g.group_id = resource_groups.id AND :cond)`,
-    type: 'string', element: 's',
+    type: 'string',
+    element: 's',
     sub: { value: { sql: 's.id', type: 'string', caseExact: true }, display: { sql: 's.user_name', type: 'string' } },
   },
   'meta.created': { sql: 'created_at', type: 'dateTime' },
   'meta.lastmodified': { sql: 'updated_at', type: 'dateTime' },
 };
 
-async function membersOf(m: EntityManager, organizationId: string, ids: string[]): Promise<Map<string, { value: string; display: string }[]>> {
-  const rows = ids.length === 0 ? [] : (await m.query(
-    `SELECT g.group_id, s.id AS value, s.user_name AS display FROM organizations.resource_group_users g
+async function membersOf(
+  m: EntityManager,
+  organizationId: string,
+  ids: string[],
+): Promise<Map<string, { value: string; display: string }[]>> {
+  const rows =
+    ids.length === 0
+      ? []
+      : ((await m.query(
+          `SELECT g.group_id, s.id AS value, s.user_name AS display FROM organizations.resource_group_users g
        JOIN organizations.scim_users s ON s.user_id = g.user_id AND s.organization_id = $1
       WHERE g.group_id = ANY($2) ORDER BY g.added_at, s.user_name`,
-    [organizationId, ids],
-  )) as { group_id: string; value: string; display: string }[];
+          [organizationId, ids],
+        )) as { group_id: string; value: string; display: string }[]);
   const out = new Map<string, { value: string; display: string }[]>(ids.map((id) => [id, []]));
   for (const r of rows) out.get(r.group_id)?.push({ value: r.value, display: r.display });
   return out;
 }
 
 function toRecord(r: Row, members: { value: string; display: string }[]): ScimGroupRecord {
-  return { id: r.id, displayName: r.name, externalId: r.scim_external_id, members, created: r.created, lastModified: r.last_modified, version: r.scim_version };
+  return {
+    id: r.id,
+    displayName: r.name,
+    externalId: r.scim_external_id,
+    members,
+    created: r.created,
+    lastModified: r.last_modified,
+    version: r.scim_version,
+  };
 }
 
 /** Resource groups linked to SCIM groups (decision 0420). */
@@ -49,17 +72,33 @@ export const ScimGroupsStore = {
     return toRecord(row, (await membersOf(m, organizationId, [id])).get(id) ?? []);
   },
 
-  async list(m: EntityManager, organizationId: string, q: ScimListQuery): Promise<{ total: number; items: ScimGroupRecord[] }> {
+  async list(
+    m: EntityManager,
+    organizationId: string,
+    q: ScimListQuery,
+  ): Promise<{ total: number; items: ScimGroupRecord[] }> {
     const values: unknown[] = [organizationId];
     const where = `organization_id = $1 AND scim_linked AND ${compileScimFilter(q.filter, GROUP_FILTERS, values)}`;
     const sort = scimSortExpression(q.sortBy, GROUP_FILTERS);
-    const order = sort ? `${sort} ${q.sortOrder === 'descending' ? 'DESC' : 'ASC'} NULLS LAST, created_at, id` : 'created_at, id';
-    const [total] = (await m.query(`SELECT count(*)::int AS n FROM organizations.resource_groups WHERE ${where}`, values)) as { n: number }[];
-    const rows = q.count === 0 ? [] : (await m.query(
-      `SELECT ${COLUMNS} FROM organizations.resource_groups WHERE ${where} ORDER BY ${order} OFFSET $${values.length + 1} LIMIT $${values.length + 2}`,
-      [...values, q.startIndex - 1, q.count],
-    )) as Row[];
-    const members = await membersOf(m, organizationId, rows.map((r) => r.id));
+    const order = sort
+      ? `${sort} ${q.sortOrder === 'descending' ? 'DESC' : 'ASC'} NULLS LAST, created_at, id`
+      : 'created_at, id';
+    const [total] = (await m.query(
+      `SELECT count(*)::int AS n FROM organizations.resource_groups WHERE ${where}`,
+      values,
+    )) as { n: number }[];
+    const rows =
+      q.count === 0
+        ? []
+        : ((await m.query(
+            `SELECT ${COLUMNS} FROM organizations.resource_groups WHERE ${where} ORDER BY ${order} OFFSET $${values.length + 1} LIMIT $${values.length + 2}`,
+            [...values, q.startIndex - 1, q.count],
+          )) as Row[]);
+    const members = await membersOf(
+      m,
+      organizationId,
+      rows.map((r) => r.id),
+    );
     return { total: total?.n ?? 0, items: rows.map((r) => toRecord(r, members.get(r.id) ?? [])) };
   },
 };

@@ -2,8 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import {
-  type RequestContext, type ScimDeleted, type ScimGroupRecord, type ScimListRpc, type ScimPage, type ScimPatchRpc, type ScimResourceRpc,
-  ScimUniquenessError, type ScimWriteRpc,
+  type RequestContext,
+  type ScimDeleted,
+  type ScimGroupRecord,
+  type ScimListRpc,
+  type ScimPage,
+  type ScimPatchRpc,
+  type ScimResourceRpc,
+  ScimUniquenessError,
+  type ScimWriteRpc,
 } from '@hub/contracts';
 import { Outbox } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
@@ -68,10 +75,22 @@ export class ScimGroupsUseCases {
       const group = await Groups.get(m, org.id, dto.id, true);
       checkIfMatch(dto.ifMatch, group.version, 'Group');
       const userIds = await setGroupMembers(this.outbox, m, org, group.id, [], ctx);
-      await m.query(`UPDATE organizations.resource_groups SET scim_linked = false, scim_external_id = NULL, updated_at = now() WHERE id = $1`, [group.id]);
-      await recordAudit(this.outbox, m, ctx, org, 'resource_group.settings', `Resource group ${group.displayName} no longer managed by SCIM`, {
-        resourceGroupId: group.id, scim: 'unlinked',
-      });
+      await m.query(
+        `UPDATE organizations.resource_groups SET scim_linked = false, scim_external_id = NULL, updated_at = now() WHERE id = $1`,
+        [group.id],
+      );
+      await recordAudit(
+        this.outbox,
+        m,
+        ctx,
+        org,
+        'resource_group.settings',
+        `Resource group ${group.displayName} no longer managed by SCIM`,
+        {
+          resourceGroupId: group.id,
+          scim: 'unlinked',
+        },
+      );
       return { userIds };
     });
   }
@@ -83,38 +102,78 @@ export class ScimGroupsUseCases {
          FROM organizations.resource_groups g WHERE organization_id = $1 AND lower(name) = lower($2) ORDER BY created_at LIMIT 1 FOR UPDATE`,
       [org.id, input.displayName],
     )) as { id: string; scim_linked: boolean; auto_join: string; users: number }[];
-    if (existing?.scim_linked) throw new ScimUniquenessError(`A group named ${input.displayName} is already provisioned in this organization`);
+    if (existing?.scim_linked)
+      throw new ScimUniquenessError(`A group named ${input.displayName} is already provisioned in this organization`);
     if (existing && (existing.users > 0 || (JSON.parse(existing.auto_join) as { enabled: boolean }).enabled)) {
       throw new ScimGroupNotLinkableError(input.displayName);
     }
     const id = existing?.id ?? newObjectId();
     if (existing) {
-      await m.query(`UPDATE organizations.resource_groups SET scim_linked = true, scim_external_id = $2, updated_at = now() WHERE id = $1`, [id, input.externalId]);
+      await m.query(
+        `UPDATE organizations.resource_groups SET scim_linked = true, scim_external_id = $2, updated_at = now() WHERE id = $1`,
+        [id, input.externalId],
+      );
     } else {
       await m.query(
         `INSERT INTO organizations.resource_groups (id, organization_id, name, scim_linked, scim_external_id) VALUES ($1, $2, $3, true, $4)`,
         [id, org.id, input.displayName, input.externalId],
       );
-      await recordAudit(this.outbox, m, ctx, org, 'resource_group.create', `Resource group ${input.displayName} created by SCIM provisioning`, {
-        resourceGroupId: id, name: input.displayName, scim: true,
-      });
+      await recordAudit(
+        this.outbox,
+        m,
+        ctx,
+        org,
+        'resource_group.create',
+        `Resource group ${input.displayName} created by SCIM provisioning`,
+        {
+          resourceGroupId: id,
+          name: input.displayName,
+          scim: true,
+        },
+      );
     }
-    await recordAudit(this.outbox, m, ctx, org, 'resource_group.settings', `Resource group ${input.displayName} managed by SCIM`, { resourceGroupId: id, scim: 'linked' });
+    await recordAudit(
+      this.outbox,
+      m,
+      ctx,
+      org,
+      'resource_group.settings',
+      `Resource group ${input.displayName} managed by SCIM`,
+      { resourceGroupId: id, scim: 'linked' },
+    );
     return id;
   }
 
   private change(
-    organization: string, id: string, ifMatch: string | undefined, ctx: RequestContext, next: (s: ScimGroupState) => ScimGroupState,
+    organization: string,
+    id: string,
+    ifMatch: string | undefined,
+    ctx: RequestContext,
+    next: (s: ScimGroupState) => ScimGroupState,
   ): Promise<ScimGroupRecord> {
     return this.outbox.transaction(async (m) => {
       const org = await scimOrganization(m, organization, true);
       const current = await Groups.get(m, org.id, id, true);
       checkIfMatch(ifMatch, current.version, 'Group');
-      const state = next({ displayName: current.displayName, externalId: current.externalId, members: current.members.map((x) => x.value) });
+      const state = next({
+        displayName: current.displayName,
+        externalId: current.externalId,
+        members: current.members.map((x) => x.value),
+      });
       if (state.displayName !== current.displayName) {
-        await recordAudit(this.outbox, m, ctx, org, 'resource_group.settings', `Resource group ${current.displayName} renamed to ${state.displayName} by SCIM provisioning`, {
-          resourceGroupId: id, name: state.displayName, scim: true,
-        });
+        await recordAudit(
+          this.outbox,
+          m,
+          ctx,
+          org,
+          'resource_group.settings',
+          `Resource group ${current.displayName} renamed to ${state.displayName} by SCIM provisioning`,
+          {
+            resourceGroupId: id,
+            name: state.displayName,
+            scim: true,
+          },
+        );
       }
       await m.query(
         `UPDATE organizations.resource_groups SET name = $2, scim_external_id = $3, scim_version = scim_version + 1, updated_at = now() WHERE id = $1`,

@@ -15,15 +15,37 @@ export const SCIM_MEMBER_ROLE = 'read';
  * (gateways drop their cached memberships) and its audit event, in the caller's transaction.
  */
 export async function provisionMembership(
-  outbox: Outbox, m: EntityManager, org: { id: string; name: string }, user: { id: string; name: string }, active: boolean, ctx: RequestContext,
+  outbox: Outbox,
+  m: EntityManager,
+  org: { id: string; name: string },
+  user: { id: string; name: string },
+  active: boolean,
+  ctx: RequestContext,
 ): Promise<void> {
   const member = await m.findOneBy(MemberEntity, { organizationId: org.id, userId: user.id });
   if (!member) {
-    await m.insert(MemberEntity, { organizationId: org.id, userId: user.id, userName: user.name, role: SCIM_MEMBER_ROLE, suspended: !active });
-    await recordMembershipChanged(outbox, m, org.id, [user.id]);
-    await recordAudit(outbox, m, ctx, org, 'org.add_user', `${user.name} added as ${SCIM_MEMBER_ROLE} by SCIM provisioning${active ? '' : ' (suspended)'}`, {
-      user: user.name, role: SCIM_MEMBER_ROLE, scim: true, ...(active ? {} : { suspended: true }),
+    await m.insert(MemberEntity, {
+      organizationId: org.id,
+      userId: user.id,
+      userName: user.name,
+      role: SCIM_MEMBER_ROLE,
+      suspended: !active,
     });
+    await recordMembershipChanged(outbox, m, org.id, [user.id]);
+    await recordAudit(
+      outbox,
+      m,
+      ctx,
+      org,
+      'org.add_user',
+      `${user.name} added as ${SCIM_MEMBER_ROLE} by SCIM provisioning${active ? '' : ' (suspended)'}`,
+      {
+        user: user.name,
+        role: SCIM_MEMBER_ROLE,
+        scim: true,
+        ...(active ? {} : { suspended: true }),
+      },
+    );
     return;
   }
   if (member.suspended === !active) return;
@@ -31,8 +53,18 @@ export async function provisionMembership(
   await m.update(MemberEntity, { organizationId: org.id, userId: user.id }, { suspended: !active });
   await recordMembershipChanged(outbox, m, org.id, [user.id]);
   if (active) {
-    await recordAudit(outbox, m, ctx, org, 'org.add_user', `${member.userName} restored by SCIM provisioning`, { user: member.userName, role: member.role, scim: true, restored: true });
+    await recordAudit(outbox, m, ctx, org, 'org.add_user', `${member.userName} restored by SCIM provisioning`, {
+      user: member.userName,
+      role: member.role,
+      scim: true,
+      restored: true,
+    });
   } else {
-    await recordAudit(outbox, m, ctx, org, 'org.remove_user', `${member.userName} suspended by SCIM provisioning`, { user: member.userName, role: member.role, scim: true, suspended: true });
+    await recordAudit(outbox, m, ctx, org, 'org.remove_user', `${member.userName} suspended by SCIM provisioning`, {
+      user: member.userName,
+      role: member.role,
+      scim: true,
+      suspended: true,
+    });
   }
 }

@@ -18,7 +18,8 @@ export interface ScimOp {
 
 const MAX_OPERATIONS = 1000;
 const CORE_PREFIX = /^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i;
-const PATH = /^([A-Za-z][\w:.-]*?)(?:\[\s*([A-Za-z][\w.]*)\s+eq\s+("(?:[^"\\]|\\.)*"|true|false)\s*\])?(?:\.([A-Za-z]\w*))?$/i;
+const PATH =
+  /^([A-Za-z][\w:.-]*?)(?:\[\s*([A-Za-z][\w.]*)\s+eq\s+("(?:[^"\\]|\\.)*"|true|false)\s*\])?(?:\.([A-Za-z]\w*))?$/i;
 
 export function parseScimPath(raw: string): ScimPath {
   const text = raw.trim().replace(CORE_PREFIX, '');
@@ -30,9 +31,16 @@ export function parseScimPath(raw: string): ScimPath {
   const dotted = !field && attr.includes('.') ? attr.split('.') : null;
   if (dotted && dotted.length !== 2) throw new ScimInvalidPathError(raw);
   return {
-    attr: (dotted ? dotted[0] ?? '' : attr).toLowerCase(),
+    attr: (dotted ? (dotted[0] ?? '') : attr).toLowerCase(),
     ...(dotted ? { sub: (dotted[1] ?? '').toLowerCase() } : sub ? { sub: sub.toLowerCase() } : {}),
-    ...(field && literal ? { where: { field: field.toLowerCase(), value: literal.startsWith('"') ? jsonString(literal, raw) : literal.toLowerCase() === 'true' } } : {}),
+    ...(field && literal
+      ? {
+          where: {
+            field: field.toLowerCase(),
+            value: literal.startsWith('"') ? jsonString(literal, raw) : literal.toLowerCase() === 'true',
+          },
+        }
+      : {}),
   };
 }
 
@@ -52,13 +60,17 @@ function jsonString(literal: string, raw: string): string {
 export function parseScimPatch(patch: Record<string, unknown>): ScimOp[] {
   const key = Object.keys(patch).find((k) => k.toLowerCase() === 'operations');
   const ops = key ? patch[key] : undefined;
-  if (!Array.isArray(ops) || ops.length === 0) throw new ScimInvalidValueError('Operations must be a non-empty list of PATCH operations');
-  if (ops.length > MAX_OPERATIONS) throw new ScimInvalidValueError(`Operations must hold at most ${MAX_OPERATIONS} operations`);
+  if (!Array.isArray(ops) || ops.length === 0)
+    throw new ScimInvalidValueError('Operations must be a non-empty list of PATCH operations');
+  if (ops.length > MAX_OPERATIONS)
+    throw new ScimInvalidValueError(`Operations must hold at most ${MAX_OPERATIONS} operations`);
   return ops.map((raw, i) => {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ScimInvalidValueError(`Operations[${i}] must be an object`);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw new ScimInvalidValueError(`Operations[${i}] must be an object`);
     const o = lowerKeys(raw as Record<string, unknown>);
     const op = typeof o['op'] === 'string' ? o['op'].toLowerCase() : '';
-    if (op !== 'add' && op !== 'replace' && op !== 'remove') throw new ScimInvalidValueError(`Operations[${i}].op must be add, replace or remove`);
+    if (op !== 'add' && op !== 'replace' && op !== 'remove')
+      throw new ScimInvalidValueError(`Operations[${i}].op must be add, replace or remove`);
     const path = typeof o['path'] === 'string' && o['path'].trim() !== '' ? parseScimPath(o['path']) : null;
     if (!path && op === 'remove') throw new ScimNoTargetError(`Operations[${i}]: remove needs a path`);
     if (!path && (typeof o['value'] !== 'object' || o['value'] === null || Array.isArray(o['value']))) {
@@ -71,7 +83,11 @@ export function parseScimPatch(patch: Record<string, unknown>): ScimOp[] {
 /** A PATCH without path, one op per attribute of its value (keys may be paths: Entra sends `name.givenName`). */
 export function expandScimOp(op: ScimOp): { op: ScimOpName; path: ScimPath; value: unknown }[] {
   if (op.path) return [{ op: op.op, path: op.path, value: op.value }];
-  return Object.entries(op.value as Record<string, unknown>).map(([k, value]) => ({ op: op.op, path: parseScimPath(k), value }));
+  return Object.entries(op.value as Record<string, unknown>).map(([k, value]) => ({
+    op: op.op,
+    path: parseScimPath(k),
+    value,
+  }));
 }
 
 /** SCIM attribute names are case-insensitive: a copy with lower-case keys. */

@@ -3,8 +3,16 @@ import { parseScimPatch } from './scim-patch';
 import { applyScimUserPatch, readScimUser, type ScimUserState } from './scim-user.state';
 
 /** userName as identity providers send it at their defaults (decision 0421). */
-const base: ScimUserState = { userName: 'adele@contoso.com', externalId: null, givenName: null, familyName: null, emails: ['adele@contoso.com'], active: true };
-const patch = (...ops: Record<string, unknown>[]): ScimUserState => applyScimUserPatch(base, parseScimPatch({ Operations: ops }));
+const base: ScimUserState = {
+  userName: 'adele@contoso.com',
+  externalId: null,
+  givenName: null,
+  familyName: null,
+  emails: ['adele@contoso.com'],
+  active: true,
+};
+const patch = (...ops: Record<string, unknown>[]): ScimUserState =>
+  applyScimUserPatch(base, parseScimPatch({ Operations: ops }));
 
 describe('SCIM user state: userName from the identity provider', () => {
   it('takes e-mail, UPN and guest forms as userName on create', () => {
@@ -14,7 +22,9 @@ describe('SCIM user state: userName from the identity provider', () => {
   });
 
   it("keeps Entra's rename: Replace userName by path and without path", () => {
-    expect(patch({ op: 'Replace', path: 'userName', value: 'adele.king@contoso.com' }).userName).toBe('adele.king@contoso.com');
+    expect(patch({ op: 'Replace', path: 'userName', value: 'adele.king@contoso.com' }).userName).toBe(
+      'adele.king@contoso.com',
+    );
     expect(patch({ op: 'replace', value: { userName: 'adele.v@contoso.com' } }).userName).toBe('adele.v@contoso.com');
   });
 

@@ -19,7 +19,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function text(value: unknown, name: string, max: number): string | null {
   if (value === null || value === undefined) return null;
-  if (typeof value !== 'string' || value.length > max) throw new ScimInvalidValueError(`${name} must be a string of at most ${max} characters`);
+  if (typeof value !== 'string' || value.length > max)
+    throw new ScimInvalidValueError(`${name} must be a string of at most ${max} characters`);
   return value;
 }
 
@@ -28,8 +29,12 @@ function emailsOf(value: unknown): string[] {
   if (value === null || value === undefined) return [];
   const items = Array.isArray(value) ? value : [value];
   const entries = items.map((item) => {
-    const o: Record<string, unknown> = typeof item === 'object' && item !== null ? lowerKeys(item as Record<string, unknown>) : { value: item };
-    return { address: text(o['value'], 'emails.value', 254), primary: o['primary'] === true || o['primary'] === 'true' || o['primary'] === 'True' };
+    const o: Record<string, unknown> =
+      typeof item === 'object' && item !== null ? lowerKeys(item as Record<string, unknown>) : { value: item };
+    return {
+      address: text(o['value'], 'emails.value', 254),
+      primary: o['primary'] === true || o['primary'] === 'true' || o['primary'] === 'True',
+    };
   });
   const sorted = [...entries.filter((e) => e.primary), ...entries.filter((e) => !e.primary)];
   return [...new Set(sorted.flatMap((e) => (e.address ? [e.address] : [])))];
@@ -50,8 +55,10 @@ export function checkScimUser(s: ScimUserState): ScimUserState {
 /** A whole User resource (POST, PUT): attribute names in any case, unknown ones ignored. */
 export function readScimUser(resource: Record<string, unknown>): ScimUserState {
   const r = lowerKeys(resource);
-  if (typeof r['username'] !== 'string' || r['username'] === '') throw new ScimInvalidValueError('userName is required');
-  const name = typeof r['name'] === 'object' && r['name'] !== null ? lowerKeys(r['name'] as Record<string, unknown>) : {};
+  if (typeof r['username'] !== 'string' || r['username'] === '')
+    throw new ScimInvalidValueError('userName is required');
+  const name =
+    typeof r['name'] === 'object' && r['name'] !== null ? lowerKeys(r['name'] as Record<string, unknown>) : {};
   return checkScimUser({
     userName: r['username'],
     externalId: text(r['externalid'], 'externalId', 512),
@@ -63,7 +70,10 @@ export function readScimUser(resource: Record<string, unknown>): ScimUserState {
 }
 
 function applyName(s: ScimUserState, op: string, path: ScimPath, value: unknown): ScimUserState {
-  const set = (key: 'givenName' | 'familyName', v: unknown): ScimUserState => ({ ...s, [key]: op === 'remove' ? null : text(v, `name.${key}`, 200) });
+  const set = (key: 'givenName' | 'familyName', v: unknown): ScimUserState => ({
+    ...s,
+    [key]: op === 'remove' ? null : text(v, `name.${key}`, 200),
+  });
   if (path.sub === 'givenname') return set('givenName', value);
   if (path.sub === 'familyname') return set('familyName', value);
   if (path.sub) return s;
@@ -80,8 +90,18 @@ function applyEmails(s: ScimUserState, op: string, path: ScimPath, value: unknow
   if (path.where) {
     // E-mail types are not kept (spec 5.7): emails[type eq "work"] and emails[primary eq true] name the primary address.
     const byValue = path.where.field === 'value' ? String(path.where.value) : null;
-    if (op === 'remove') return { ...s, emails: byValue ? s.emails.filter((e) => e.toLowerCase() !== byValue.toLowerCase()) : s.emails.slice(1) };
-    const address = text(path.sub === 'value' || value === null || typeof value !== 'object' ? value : lowerKeys(value as Record<string, unknown>)['value'], 'emails.value', 254);
+    if (op === 'remove')
+      return {
+        ...s,
+        emails: byValue ? s.emails.filter((e) => e.toLowerCase() !== byValue.toLowerCase()) : s.emails.slice(1),
+      };
+    const address = text(
+      path.sub === 'value' || value === null || typeof value !== 'object'
+        ? value
+        : lowerKeys(value as Record<string, unknown>)['value'],
+      'emails.value',
+      254,
+    );
     if (!address) return s;
     return { ...s, emails: [address, ...s.emails.slice(1).filter((e) => e !== address)] };
   }
@@ -96,7 +116,8 @@ export function applyScimUserPatch(state: ScimUserState, ops: ScimOp[]): ScimUse
   for (const { op, path, value } of ops.flatMap(expandScimOp)) {
     switch (path.attr) {
       case 'username':
-        if (op === 'remove' || typeof value !== 'string') throw new ScimMutabilityError('userName is required and must be a string');
+        if (op === 'remove' || typeof value !== 'string')
+          throw new ScimMutabilityError('userName is required and must be a string');
         s = { ...s, userName: value };
         break;
       case 'externalid':

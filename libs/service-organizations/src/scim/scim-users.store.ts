@@ -5,8 +5,18 @@ import { ISO } from './scim-org';
 import { type ScimUserState } from './scim-user.state';
 
 interface Row {
-  id: string; user_id: string; hub_name: string; user_name: string; external_id: string | null; given_name: string | null; family_name: string | null;
-  emails: string; active: boolean; version: number; created: string; last_modified: string;
+  id: string;
+  user_id: string;
+  hub_name: string;
+  user_name: string;
+  external_id: string | null;
+  given_name: string | null;
+  family_name: string | null;
+  emails: string;
+  active: boolean;
+  version: number;
+  created: string;
+  last_modified: string;
 }
 
 const COLUMNS = `id, user_id, hub_name, user_name, external_id, given_name, family_name, emails, active, version,
@@ -24,8 +34,14 @@ export const USER_FILTERS: ScimAttributes = {
   'name.givenname': { sql: 'given_name', type: 'string' },
   'name.familyname': { sql: 'family_name', type: 'string' },
   emails: {
-    sql: 'EXISTS (SELECT 1 FROM jsonb_array_elements_text(emails::jsonb) WITH ORDINALITY AS e(value, n) WHERE :cond)', type: 'string', element: 'e',
-    sub: { value: { sql: 'e.value', type: 'string' }, primary: { sql: '(e.n = 1)', type: 'boolean' }, type: { sql: 'e.n = 1', type: 'unkept' } },
+    sql: 'EXISTS (SELECT 1 FROM jsonb_array_elements_text(emails::jsonb) WITH ORDINALITY AS e(value, n) WHERE :cond)',
+    type: 'string',
+    element: 'e',
+    sub: {
+      value: { sql: 'e.value', type: 'string' },
+      primary: { sql: '(e.n = 1)', type: 'boolean' },
+      type: { sql: 'e.n = 1', type: 'unkept' },
+    },
   },
   'meta.created': { sql: 'created_at', type: 'dateTime' },
   'meta.lastmodified': { sql: 'updated_at', type: 'dateTime' },
@@ -33,20 +49,38 @@ export const USER_FILTERS: ScimAttributes = {
 
 function toRecord(r: Row): ScimUserRecord {
   return {
-    id: r.id, userId: r.user_id, hubName: r.hub_name, userName: r.user_name, externalId: r.external_id, givenName: r.given_name, familyName: r.family_name,
-    emails: JSON.parse(r.emails) as string[], active: r.active, created: r.created, lastModified: r.last_modified, version: r.version,
+    id: r.id,
+    userId: r.user_id,
+    hubName: r.hub_name,
+    userName: r.user_name,
+    externalId: r.external_id,
+    givenName: r.given_name,
+    familyName: r.family_name,
+    emails: JSON.parse(r.emails) as string[],
+    active: r.active,
+    created: r.created,
+    lastModified: r.last_modified,
+    version: r.version,
   };
 }
 
 export function stateOf(r: ScimUserRecord): ScimUserState {
-  return { userName: r.userName, externalId: r.externalId, givenName: r.givenName, familyName: r.familyName, emails: r.emails, active: r.active };
+  return {
+    userName: r.userName,
+    externalId: r.externalId,
+    givenName: r.givenName,
+    familyName: r.familyName,
+    emails: r.emails,
+    active: r.active,
+  };
 }
 
 /** The `scim_users` rows of one organization (decision 0420). */
 export const ScimUsersStore = {
   async get(m: EntityManager, organizationId: string, id: string, lock = false): Promise<ScimUserRecord> {
     const [row] = (await m.query(
-      `SELECT ${COLUMNS} FROM organizations.scim_users WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [organizationId, id],
+      `SELECT ${COLUMNS} FROM organizations.scim_users WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+      [organizationId, id],
     )) as Row[];
     if (!row) throw new ScimResourceNotFoundError('User', id);
     return toRecord(row);
@@ -54,29 +88,57 @@ export const ScimUsersStore = {
 
   async byName(m: EntityManager, organizationId: string, userName: string): Promise<string | null> {
     const [row] = (await m.query(
-      `SELECT id FROM organizations.scim_users WHERE organization_id = $1 AND lower(user_name) = lower($2)`, [organizationId, userName],
+      `SELECT id FROM organizations.scim_users WHERE organization_id = $1 AND lower(user_name) = lower($2)`,
+      [organizationId, userName],
     )) as { id: string }[];
     return row?.id ?? null;
   },
 
-  async list(m: EntityManager, organizationId: string, q: ScimListQuery): Promise<{ total: number; items: ScimUserRecord[] }> {
+  async list(
+    m: EntityManager,
+    organizationId: string,
+    q: ScimListQuery,
+  ): Promise<{ total: number; items: ScimUserRecord[] }> {
     const values: unknown[] = [organizationId];
     const where = `organization_id = $1 AND ${compileScimFilter(q.filter, USER_FILTERS, values)}`;
     const sort = scimSortExpression(q.sortBy, USER_FILTERS);
-    const order = sort ? `${sort} ${q.sortOrder === 'descending' ? 'DESC' : 'ASC'} NULLS LAST, created_at, id` : 'created_at, id';
-    const [total] = (await m.query(`SELECT count(*)::int AS n FROM organizations.scim_users WHERE ${where}`, values)) as { n: number }[];
-    const rows = q.count === 0 ? [] : (await m.query(
-      `SELECT ${COLUMNS} FROM organizations.scim_users WHERE ${where} ORDER BY ${order} OFFSET $${values.length + 1} LIMIT $${values.length + 2}`,
-      [...values, q.startIndex - 1, q.count],
-    )) as Row[];
+    const order = sort
+      ? `${sort} ${q.sortOrder === 'descending' ? 'DESC' : 'ASC'} NULLS LAST, created_at, id`
+      : 'created_at, id';
+    const [total] = (await m.query(
+      `SELECT count(*)::int AS n FROM organizations.scim_users WHERE ${where}`,
+      values,
+    )) as { n: number }[];
+    const rows =
+      q.count === 0
+        ? []
+        : ((await m.query(
+            `SELECT ${COLUMNS} FROM organizations.scim_users WHERE ${where} ORDER BY ${order} OFFSET $${values.length + 1} LIMIT $${values.length + 2}`,
+            [...values, q.startIndex - 1, q.count],
+          )) as Row[]);
     return { total: total?.n ?? 0, items: rows.map(toRecord) };
   },
 
-  async insert(m: EntityManager, row: { id: string; organizationId: string; userId: string; hubName: string }, s: ScimUserState): Promise<void> {
+  async insert(
+    m: EntityManager,
+    row: { id: string; organizationId: string; userId: string; hubName: string },
+    s: ScimUserState,
+  ): Promise<void> {
     await m.query(
       `INSERT INTO organizations.scim_users (id, organization_id, user_id, hub_name, user_name, external_id, given_name, family_name, emails, active)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [row.id, row.organizationId, row.userId, row.hubName, s.userName, s.externalId, s.givenName, s.familyName, JSON.stringify(s.emails), s.active],
+      [
+        row.id,
+        row.organizationId,
+        row.userId,
+        row.hubName,
+        s.userName,
+        s.externalId,
+        s.givenName,
+        s.familyName,
+        JSON.stringify(s.emails),
+        s.active,
+      ],
     );
   },
 

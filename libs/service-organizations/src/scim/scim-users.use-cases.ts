@@ -2,8 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import {
-  CredentialsRpc, type RequestContext, type ScimDeleted, type ScimListRpc, type ScimPage, type ScimPatchRpc,
-  type ScimLinkRpc, type ScimResourceRpc, ScimUniquenessError, type ScimUserRecord, type ScimWriteRpc,
+  CredentialsRpc,
+  type RequestContext,
+  type ScimDeleted,
+  type ScimListRpc,
+  type ScimPage,
+  type ScimPatchRpc,
+  type ScimLinkRpc,
+  type ScimResourceRpc,
+  ScimUniquenessError,
+  type ScimUserRecord,
+  type ScimWriteRpc,
 } from '@hub/contracts';
 import { Outbox, RpcClient } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
@@ -20,7 +29,9 @@ import { applyScimUserPatch, readScimUser, type ScimUserState } from './scim-use
 import { ScimUsersStore as Users, stateOf } from './scim-users.store';
 
 function taken(userName: string): ScimUniquenessError {
-  return new ScimUniquenessError(`A user with userName ${userName} is already provisioned in this organization (userName is case-insensitive)`);
+  return new ScimUniquenessError(
+    `A user with userName ${userName} is already provisioned in this organization (userName is case-insensitive)`,
+  );
 }
 
 /** SCIM Users of an organization (RFC 7644 3.3-3.6, decision 0420): each change commits with its membership and audit events. */
@@ -52,9 +63,17 @@ export class ScimUsersUseCases {
     const org = await scimOrganization(this.ds.manager, dto.organization);
     if (await Users.byName(this.ds.manager, org.id, input.userName)) throw taken(input.userName);
     const fullname = [input.givenName, input.familyName].filter(Boolean).join(' ').slice(0, 200) || undefined;
-    const { user } = await this.rpc.call(CredentialsRpc.ProvisionUser, {
-      organizationId: org.id, organization: org.name, userName: input.userName, email: input.emails[0], fullname,
-    }, ctx);
+    const { user } = await this.rpc.call(
+      CredentialsRpc.ProvisionUser,
+      {
+        organizationId: org.id,
+        organization: org.name,
+        userName: input.userName,
+        email: input.emails[0],
+        fullname,
+      },
+      ctx,
+    );
     try {
       return await this.outbox.transaction(async (m) => {
         const locked = await scimOrganization(m, dto.organization, true);
@@ -85,7 +104,10 @@ export class ScimUsersUseCases {
         return Users.get(m, org.id, id);
       });
     } catch (e) {
-      if (isUniqueViolation(e)) throw new ScimUniquenessError(`${dto.hubName} is already provisioned in this organization, or the userName is taken`);
+      if (isUniqueViolation(e))
+        throw new ScimUniquenessError(
+          `${dto.hubName} is already provisioned in this organization, or the userName is taken`,
+        );
       throw e;
     }
   }
@@ -105,12 +127,17 @@ export class ScimUsersUseCases {
       const org = await scimOrganization(m, dto.organization, true);
       const user = await Users.get(m, org.id, dto.id, true);
       checkIfMatch(dto.ifMatch, user.version, 'User');
-      const [member] = (await m.query(`SELECT role FROM organizations.members WHERE organization_id = $1 AND user_id = $2`, [org.id, user.userId])) as { role: string }[];
+      const [member] = (await m.query(
+        `SELECT role FROM organizations.members WHERE organization_id = $1 AND user_id = $2`,
+        [org.id, user.userId],
+      )) as { role: string }[];
       if (member) await keepAnAdmin(m, org, { userId: user.userId, role: member.role });
       await leaveOrganization(m, org.id, user.userId);
       await recordMembershipChanged(this.outbox, m, org.id, [user.userId]);
       await recordAudit(this.outbox, m, ctx, org, 'org.remove_user', `${user.hubName} removed by SCIM provisioning`, {
-        user: user.hubName, ...(member ? { role: member.role } : {}), scim: true,
+        user: user.hubName,
+        ...(member ? { role: member.role } : {}),
+        scim: true,
       });
       return { userIds: [user.userId] };
     });
@@ -121,7 +148,11 @@ export class ScimUsersUseCases {
    * may change (decision 0421: the identity provider renames); the hub name stays.
    */
   private async change(
-    organization: string, id: string, ifMatch: string | undefined, ctx: RequestContext, next: (current: ScimUserState) => ScimUserState,
+    organization: string,
+    id: string,
+    ifMatch: string | undefined,
+    ctx: RequestContext,
+    next: (current: ScimUserState) => ScimUserState,
   ): Promise<ScimUserRecord> {
     try {
       return await this.outbox.transaction(async (m) => {
@@ -135,12 +166,19 @@ export class ScimUsersUseCases {
         return Users.get(m, org.id, id);
       });
     } catch (e) {
-      if (isUniqueViolation(e)) throw new ScimUniquenessError('Another user of this organization took that userName meanwhile');
+      if (isUniqueViolation(e))
+        throw new ScimUniquenessError('Another user of this organization took that userName meanwhile');
       throw e;
     }
   }
 
-  private async save(m: EntityManager, org: { id: string; name: string }, current: ScimUserRecord, state: ScimUserState, ctx: RequestContext): Promise<void> {
+  private async save(
+    m: EntityManager,
+    org: { id: string; name: string },
+    current: ScimUserRecord,
+    state: ScimUserState,
+    ctx: RequestContext,
+  ): Promise<void> {
     await Users.update(m, current.id, state);
     await provisionMembership(this.outbox, m, org, { id: current.userId, name: current.hubName }, state.active, ctx);
   }

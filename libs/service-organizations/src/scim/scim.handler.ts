@@ -1,6 +1,15 @@
 import {
-  type RequestContext, type ScimDeleted, type ScimGroupRecord, ScimLinkRpc, ScimListRpc, type ScimPage, ScimPatchRpc, ScimResourceRpc, ScimRpc,
-  type ScimUserRecord, ScimWriteRpc,
+  type RequestContext,
+  type ScimDeleted,
+  type ScimGroupRecord,
+  ScimLinkRpc,
+  ScimListRpc,
+  type ScimPage,
+  ScimPatchRpc,
+  ScimResourceRpc,
+  ScimRpc,
+  type ScimUserRecord,
+  ScimWriteRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { ScimGroupsUseCases } from './scim-groups.use-cases';

@@ -55,7 +55,11 @@ export class DeliveryAttempts {
   }
 
   /** One attempt, not logged yet: the caller records `log` (the worker does so in groups). */
-  async send(a: AttemptInput, secret = this.secretOf(a.webhook), custom = this.customOf(a.webhook)): Promise<SentAttempt> {
+  async send(
+    a: AttemptInput,
+    secret = this.secretOf(a.webhook),
+    custom = this.customOf(a.webhook),
+  ): Promise<SentAttempt> {
     const body = withWebhook(a.eventPayload, a.webhook.id);
     // Custom headers first: ours follow and win (the names they could clash with are refused anyway).
     const headers: Record<string, string> = {};
@@ -63,7 +67,8 @@ export class DeliveryAttempts {
     Object.assign(headers, { 'content-type': 'application/json', 'user-agent': 'hub-webhooks/1' });
     let result: SendResult;
     if (a.webhook.url !== null) {
-      if (secret !== undefined) Object.assign(headers, { 'x-webhook-secret': secret }, standardWebhookHeaders(a.deliveryId, secret, body));
+      if (secret !== undefined)
+        Object.assign(headers, { 'x-webhook-secret': secret }, standardWebhookHeaders(a.deliveryId, secret, body));
       else headers['webhook-id'] = a.deliveryId;
       result = await postJson(a.webhook.url, body, headers, this.config.HUB_WEBHOOK_TIMEOUT_MS, this.allowed);
     } else {
@@ -73,7 +78,18 @@ export class DeliveryAttempts {
     // The log keeps the names of the custom headers, never their values (sealed at rest, decision 0502).
     const logged = { ...headers };
     for (const h of custom) logged[h.name.toLowerCase()] = '[redacted]';
-    return { ok, log: { webhookId: a.webhook.id, deliveryId: a.deliveryId, trigger: a.trigger, attempt: a.attempt, requestHeaders: logged, payload: body, result } };
+    return {
+      ok,
+      log: {
+        webhookId: a.webhook.id,
+        deliveryId: a.deliveryId,
+        trigger: a.trigger,
+        attempt: a.attempt,
+        requestHeaders: logged,
+        payload: body,
+        result,
+      },
+    };
   }
 
   customOf(webhook: WebhookRow): CustomHeader[] {
@@ -88,19 +104,52 @@ export class DeliveryAttempts {
   private async startJob(w: WebhookRow, body: string, secret: string | undefined): Promise<SendResult> {
     const started = performance.now();
     const repo = (JSON.parse(body) as { repo?: { name?: string; type?: string } }).repo ?? {};
-    const environment: Record<string, string> = { WEBHOOK_PAYLOAD: body, WEBHOOK_REPO_ID: repo.name ?? '', WEBHOOK_REPO_TYPE: repo.type ?? '' };
+    const environment: Record<string, string> = {
+      WEBHOOK_PAYLOAD: body,
+      WEBHOOK_REPO_ID: repo.name ?? '',
+      WEBHOOK_REPO_TYPE: repo.type ?? '',
+    };
     if (secret !== undefined) environment['WEBHOOK_SECRET'] = secret;
     try {
       const ctx = { requestId: `webhook-${w.id}`, userId: w.owner_id, userName: w.owner_name };
       // jobSourceId: the source job's spec as it is now, read with the owner's rights (decision 0501).
-      const spec = w.job ?? copyOf((await this.rpc.call(JobsRpc.Spec, { jobId: w.job_source_id ?? '', reader: { id: w.owner_id, name: w.owner_name } }, ctx)).spec);
-      const job = await this.rpc.call(JobsRpc.Create, {
-        // The 4.6 job object, validated again by the jobs service against its own class.
-        namespace: w.owner_name, spec: spec as CreateJobDto, initiator: { type: 'webhook', id: w.id }, environment,
-      }, ctx);
-      return { status: 200, headers: {}, body: JSON.stringify({ jobId: job.id }), error: null, durationMs: Math.round(performance.now() - started) };
+      const spec =
+        w.job ??
+        copyOf(
+          (
+            await this.rpc.call(
+              JobsRpc.Spec,
+              { jobId: w.job_source_id ?? '', reader: { id: w.owner_id, name: w.owner_name } },
+              ctx,
+            )
+          ).spec,
+        );
+      const job = await this.rpc.call(
+        JobsRpc.Create,
+        {
+          // The 4.6 job object, validated again by the jobs service against its own class.
+          namespace: w.owner_name,
+          spec: spec as CreateJobDto,
+          initiator: { type: 'webhook', id: w.id },
+          environment,
+        },
+        ctx,
+      );
+      return {
+        status: 200,
+        headers: {},
+        body: JSON.stringify({ jobId: job.id }),
+        error: null,
+        durationMs: Math.round(performance.now() - started),
+      };
     } catch (err) {
-      return { status: null, headers: {}, body: '', error: `jobs.job.create: ${err instanceof Error ? err.message : String(err)}`, durationMs: Math.round(performance.now() - started) };
+      return {
+        status: null,
+        headers: {},
+        body: '',
+        error: `jobs.job.create: ${err instanceof Error ? err.message : String(err)}`,
+        durationMs: Math.round(performance.now() - started),
+      };
     }
   }
 }

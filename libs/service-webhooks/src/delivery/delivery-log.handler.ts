@@ -26,7 +26,13 @@ export class DeliveryLogHandler {
   async onReplay(dto: ReplayWebhookRpc): Promise<{ status: number }> {
     const webhook = await this.store.get(dto.ownerId, dto.id);
     const logged = await this.logs.get(webhook.id, dto.logId);
-    const { result, ok } = await this.attempts.run({ webhook, deliveryId: logged.deliveryId, eventPayload: withoutWebhook(logged.payload), trigger: 'replay', attempt: 1 });
+    const { result, ok } = await this.attempts.run({
+      webhook,
+      deliveryId: logged.deliveryId,
+      eventPayload: withoutWebhook(logged.payload),
+      trigger: 'replay',
+      attempt: 1,
+    });
     this.metrics.attempts.inc({ outcome: ok ? 'success' : 'failure', trigger: 'replay' });
     return { status: result.status ?? 0 };
   }

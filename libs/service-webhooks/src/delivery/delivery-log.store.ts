@@ -31,15 +31,30 @@ interface LogRow {
   created_at: Date;
 }
 
-export const LOG_COLUMNS = 'id, webhook_id, delivery_id, trigger, attempt, request_headers, payload, status, response_headers, response_body, duration_ms, error, event, repo';
+export const LOG_COLUMNS =
+  'id, webhook_id, delivery_id, trigger, attempt, request_headers, payload, status, response_headers, response_body, duration_ms, error, event, repo';
 
 /** The values of LOG_COLUMNS for one attempt: a fresh id, the secret redacted, no NUL (Postgres text refuses it). */
 export function logRow(a: LoggedAttempt): unknown[] {
   const headers = { ...a.requestHeaders };
   if (headers['x-webhook-secret'] !== undefined) headers['x-webhook-secret'] = '[redacted]';
   const { event, repo } = searchKeys(a.payload);
-  return [newObjectId(), a.webhookId, a.deliveryId, a.trigger, a.attempt, JSON.stringify(headers), a.payload, a.result.status,
-    JSON.stringify(a.result.headers), a.result.body.split(String.fromCharCode(0)).join(''), a.result.durationMs, a.result.error, event, repo];
+  return [
+    newObjectId(),
+    a.webhookId,
+    a.deliveryId,
+    a.trigger,
+    a.attempt,
+    JSON.stringify(headers),
+    a.payload,
+    a.result.status,
+    JSON.stringify(a.result.headers),
+    a.result.body.split(String.fromCharCode(0)).join(''),
+    a.result.durationMs,
+    a.result.error,
+    event,
+    repo,
+  ];
 }
 
 /**
@@ -86,19 +101,29 @@ export class DeliveryLogStore {
    * filter is an equality or range on an index that ends in (created_at DESC, seq DESC), the
    * order of the page, so a page reads at most `limit + 1` index entries past the cursor.
    */
-  async page(webhookId: string, limit: number, cursor?: string, f: WebhookLogFilterDto = {}): Promise<{ items: WebhookLogView[]; next?: string }> {
+  async page(
+    webhookId: string,
+    limit: number,
+    cursor?: string,
+    f: WebhookLogFilterDto = {},
+  ): Promise<{ items: WebhookLogView[]; next?: string }> {
     const args: unknown[] = [webhookId];
     const arg = (v: unknown): string => `$${args.push(v)}`;
     const where = ['l.webhook_id = $1'];
     if (cursor !== undefined) {
-      where.push(`(l.created_at, l.seq) < (SELECT c.created_at, c.seq FROM webhooks.delivery_logs c WHERE c.id = ${arg(cursor)} AND c.webhook_id = $1)`);
+      where.push(
+        `(l.created_at, l.seq) < (SELECT c.created_at, c.seq FROM webhooks.delivery_logs c WHERE c.id = ${arg(cursor)} AND c.webhook_id = $1)`,
+      );
     }
     if (f.status === 'succeeded') where.push('l.ok');
     if (f.status === 'failed') where.push('NOT l.ok');
     if (f.status === 'pending') {
-      where.push(`l.delivery_id IN (SELECT d.id FROM webhooks.deliveries d WHERE d.webhook_id = $1 AND d.state = 'pending')`);
+      where.push(
+        `l.delivery_id IN (SELECT d.id FROM webhooks.deliveries d WHERE d.webhook_id = $1 AND d.state = 'pending')`,
+      );
     }
-    if (f.httpStatus !== undefined) where.push(f.httpStatus === 0 ? 'l.status IS NULL' : `l.status = ${arg(f.httpStatus)}`);
+    if (f.httpStatus !== undefined)
+      where.push(f.httpStatus === 0 ? 'l.status IS NULL' : `l.status = ${arg(f.httpStatus)}`);
     if (f.event !== undefined) where.push(`l.event = ${arg(f.event)}`);
     if (f.repo !== undefined) where.push(`l.repo = ${arg(f.repo)}`);
     if (f.since !== undefined) where.push(`l.created_at >= ${arg(f.since)}::timestamptz`);
@@ -127,15 +152,23 @@ export class DeliveryLogStore {
 
   async get(webhookId: string, logId: string): Promise<{ payload: string; deliveryId: string }> {
     const rows: LogRow[] = /^[0-9a-f]{24}$/.test(logId)
-      ? await this.ds.query(`SELECT payload, delivery_id FROM webhooks.delivery_logs WHERE id = $1 AND webhook_id = $2`, [logId, webhookId])
+      ? await this.ds.query(
+          `SELECT payload, delivery_id FROM webhooks.delivery_logs WHERE id = $1 AND webhook_id = $2`,
+          [logId, webhookId],
+        )
       : [];
     if (!rows[0]) throw new NotFoundError(`Log ${logId} not found for this webhook`);
     return { payload: rows[0].payload, deliveryId: rows[0].delivery_id };
   }
 
   async purgeOlderThan(days: number): Promise<void> {
-    await this.ds.query(`DELETE FROM webhooks.delivery_logs WHERE created_at < now() - make_interval(days => $1)`, [days]);
-    await this.ds.query(`DELETE FROM webhooks.deliveries WHERE state <> 'pending' AND created_at < now() - make_interval(days => $1)`, [days]);
+    await this.ds.query(`DELETE FROM webhooks.delivery_logs WHERE created_at < now() - make_interval(days => $1)`, [
+      days,
+    ]);
+    await this.ds.query(
+      `DELETE FROM webhooks.deliveries WHERE state <> 'pending' AND created_at < now() - make_interval(days => $1)`,
+      [days],
+    );
     await this.ds.query(`DELETE FROM webhooks.trigger_counts WHERE hour < now() - interval '25 hours'`);
   }
 }
@@ -148,8 +181,17 @@ function toLogView(r: LogRow): WebhookLogView {
     payload = {};
   }
   return {
-    id: r.id, deliveryId: r.delivery_id, trigger: r.trigger, attempt: r.attempt, requestHeaders: r.request_headers, payload,
-    status: r.status, responseHeaders: r.response_headers, responseBody: r.response_body, durationMs: r.duration_ms, error: r.error,
+    id: r.id,
+    deliveryId: r.delivery_id,
+    trigger: r.trigger,
+    attempt: r.attempt,
+    requestHeaders: r.request_headers,
+    payload,
+    status: r.status,
+    responseHeaders: r.response_headers,
+    responseBody: r.response_body,
+    durationMs: r.duration_ms,
+    error: r.error,
     createdAt: new Date(r.created_at).toISOString(),
   };
 }

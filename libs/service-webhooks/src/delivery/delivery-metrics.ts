@@ -10,18 +10,40 @@ import { DeliveryQueue } from './delivery-queue';
  */
 @Injectable()
 export class DeliveryMetrics implements OnApplicationBootstrap {
-  readonly attempts = new Counter({ name: 'hub_webhook_attempts_total', help: 'Delivery attempts by outcome', labelNames: ['outcome', 'trigger'], registers: [] });
-  readonly latency = new Histogram({
-    name: 'hub_webhook_attempt_duration_seconds', help: 'Attempt latency (request to answer)', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [],
+  readonly attempts = new Counter({
+    name: 'hub_webhook_attempts_total',
+    help: 'Delivery attempts by outcome',
+    labelNames: ['outcome', 'trigger'],
+    registers: [],
   });
-  readonly retries = new Counter({ name: 'hub_webhook_retries_total', help: 'Failed attempts scheduled for a retry', registers: [] });
-  readonly suspensions = new Counter({ name: 'hub_webhook_suspensions_total', help: 'Webhooks suspended after failure', registers: [] });
+  readonly latency = new Histogram({
+    name: 'hub_webhook_attempt_duration_seconds',
+    help: 'Attempt latency (request to answer)',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [],
+  });
+  readonly retries = new Counter({
+    name: 'hub_webhook_retries_total',
+    help: 'Failed attempts scheduled for a retry',
+    registers: [],
+  });
+  readonly suspensions = new Counter({
+    name: 'hub_webhook_suspensions_total',
+    help: 'Webhooks suspended after failure',
+    registers: [],
+  });
   /** Read from the queue at scrape time (one small query), so it is never stale. */
   readonly depth: Gauge<'state'>;
 
-  constructor(private readonly moduleRef: ModuleRef, queue: DeliveryQueue) {
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    queue: DeliveryQueue,
+  ) {
     this.depth = new Gauge({
-      name: 'hub_webhook_queue_depth', help: 'Pending deliveries: due now, or scheduled for later (retries waiting)', labelNames: ['state'], registers: [],
+      name: 'hub_webhook_queue_depth',
+      help: 'Pending deliveries: due now, or scheduled for later (retries waiting)',
+      labelNames: ['state'],
+      registers: [],
       async collect() {
         const depth = await queue.depth();
         this.set({ state: 'due' }, depth.due);

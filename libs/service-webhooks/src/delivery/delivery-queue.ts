@@ -84,23 +84,34 @@ export class DeliveryQueue {
          SELECT webhook_id, date_trunc('hour', now()), count(*) FROM ins GROUP BY webhook_id ORDER BY webhook_id
          ON CONFLICT (webhook_id, hour) DO UPDATE SET count = webhooks.trigger_counts.count + EXCLUDED.count)
        SELECT event_id, count(*) AS queued FROM ins GROUP BY event_id`,
-      [column('eventId'), column('subject'), column('payload'), column('domain'), column('repoType'), column('repoName'), column('ownerName'),
-        events.map((e) => e.allowedOwners?.join(',') ?? null), this.config.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY],
+      [
+        column('eventId'),
+        column('subject'),
+        column('payload'),
+        column('domain'),
+        column('repoType'),
+        column('repoName'),
+        column('ownerName'),
+        events.map((e) => e.allowedOwners?.join(',') ?? null),
+        this.config.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY,
+      ],
     );
     return new Map(rows.map((r) => [r.event_id, Number(r.queued)]));
   }
 
   async claim(limit: number): Promise<ClaimedDelivery[]> {
     // Planned per call, not prepared: the table grows from empty (see preparedQuery).
-    return rowsOf<ClaimedDelivery>(await this.ds.query(
-      `UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $2::float8 / 1000), attempts = d.attempts + 1
+    return rowsOf<ClaimedDelivery>(
+      await this.ds.query(
+        `UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $2::float8 / 1000), attempts = d.attempts + 1
        FROM (SELECT id FROM webhooks.deliveries
              WHERE state = 'pending' AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
              ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED) c
        WHERE d.id = c.id
        RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts, d.recovery_id`,
-      [limit, this.config.HUB_WEBHOOK_LEASE_MS],
-    ));
+        [limit, this.config.HUB_WEBHOOK_LEASE_MS],
+      ),
+    );
   }
 
   /** Back in the queue after `delayMs`, or given up (`failed`) when the schedule is spent. */

@@ -74,7 +74,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         if (!this.waitingForRoom) {
           const claimed = await this.queue.claim(room);
           full = claimed.length === room;
-          if (claimed.length > 0) this.start(claimed, await this.store.byIds([...new Set(claimed.map((d) => d.webhook_id))]));
+          if (claimed.length > 0)
+            this.start(claimed, await this.store.byIds([...new Set(claimed.map((d) => d.webhook_id))]));
         }
         await this.housekeeping();
       } catch (err) {
@@ -100,29 +101,45 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const sealed = new Map<string, { secret: string | undefined; custom: CustomHeader[] }>();
     for (const d of claimed) {
       const webhook = webhooks.get(d.webhook_id);
-      if (webhook && !sealed.has(webhook.id)) sealed.set(webhook.id, { secret: this.attempts.secretOf(webhook), custom: this.attempts.customOf(webhook) });
+      if (webhook && !sealed.has(webhook.id))
+        sealed.set(webhook.id, { secret: this.attempts.secretOf(webhook), custom: this.attempts.customOf(webhook) });
       this.inFlight++;
       void this.deliver(d, webhook, webhook && sealed.get(webhook.id)).finally(() => {
         this.inFlight--;
-        if (this.waitingForRoom && this.inFlight <= concurrencyFloor(this.config.HUB_WEBHOOK_CONCURRENCY)) this.wake?.();
+        if (this.waitingForRoom && this.inFlight <= concurrencyFloor(this.config.HUB_WEBHOOK_CONCURRENCY))
+          this.wake?.();
       });
     }
   }
 
-  private async deliver(d: ClaimedDelivery, webhook: WebhookRow | undefined, opened: { secret: string | undefined; custom: CustomHeader[] } | undefined): Promise<void> {
+  private async deliver(
+    d: ClaimedDelivery,
+    webhook: WebhookRow | undefined,
+    opened: { secret: string | undefined; custom: CustomHeader[] } | undefined,
+  ): Promise<void> {
     try {
       if (!webhook || webhook.disabled !== 'false') return await this.queue.dropped(d.id);
       const trigger = d.recovery_id ? 'recovery' : 'scheduled';
-      const { ok, log } = await this.attempts.send({ webhook, deliveryId: d.id, eventPayload: d.payload, trigger, attempt: d.attempts }, opened?.secret, opened?.custom);
+      const { ok, log } = await this.attempts.send(
+        { webhook, deliveryId: d.id, eventPayload: d.payload, trigger, attempt: d.attempts },
+        opened?.secret,
+        opened?.custom,
+      );
       const result = log.result;
       this.metrics.latency.observe(result.durationMs / 1000);
-      this.metrics.attempts.inc({ outcome: ok ? 'success' : result.status === null ? 'error' : `http_${Math.floor(result.status / 100)}xx`, trigger });
+      this.metrics.attempts.inc({
+        outcome: ok ? 'success' : result.status === null ? 'error' : `http_${Math.floor(result.status / 100)}xx`,
+        trigger,
+      });
       await this.outcomes.record(log, ok);
       if (ok) return;
       const why = result.error ?? `HTTP ${result.status}`;
       const suspended = await this.health.failed(webhook.id, why, result.status === 410);
       // A recovery sends once: a failure is final (the recovery counts it).
-      const delay = suspended || d.recovery_id ? null : nextDelayMs(this.config.retrySchedule, d.attempts, result.headers['retry-after']);
+      const delay =
+        suspended || d.recovery_id
+          ? null
+          : nextDelayMs(this.config.retrySchedule, d.attempts, result.headers['retry-after']);
       if (delay !== null) this.metrics.retries.inc();
       await this.queue.failed(d.id, delay);
       // A retry due before the next poll (the schedule starts at 0 s) is looked for when due.

@@ -8,7 +8,10 @@ export const MAX_LOGGED_BODY = 20 * 1024;
 
 // Kept-alive connections: the guard still runs on every new connection (the lookup below), and a
 // reused socket goes to an address that passed it.
-const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 256 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
+const agents = {
+  http: new HttpAgent({ keepAlive: true, maxSockets: 256 }),
+  https: new HttpsAgent({ keepAlive: true, maxSockets: 256 }),
+};
 
 export interface SendResult {
   /** null when no answer came (refused, timed out, blocked). */
@@ -28,7 +31,8 @@ function guardedLookup(allowed: BlockList): LookupFunction {
       if (err) return callback(err, '', 0);
       const list = addresses as unknown as { address: string; family: number }[];
       const bad = list.find((a) => isBlockedAddress(a.address, allowed));
-      if (bad) return callback(new BlockedAddressError(`${hostname} resolves to ${bad.address}, a blocked address`), '', 0);
+      if (bad)
+        return callback(new BlockedAddressError(`${hostname} resolves to ${bad.address}, a blocked address`), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
       return callback(null, list[0].address, list[0].family);
     });
@@ -42,9 +46,18 @@ function flatHeaders(h: IncomingHttpHeaders): Record<string, string> {
 }
 
 /** One POST: no redirects followed, a hard timeout, the response body kept up to 20 KB. */
-export function postJson(url: string, body: string, headers: Record<string, string>, timeoutMs: number, allowed: BlockList): Promise<SendResult> {
+export function postJson(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  allowed: BlockList,
+): Promise<SendResult> {
   const started = performance.now();
-  const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+  const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({
+    ...r,
+    durationMs: Math.round(performance.now() - started),
+  });
   return new Promise((resolve) => {
     let target: URL;
     try {
@@ -57,24 +70,39 @@ export function postJson(url: string, body: string, headers: Record<string, stri
       return resolve(done({ status: null, headers: {}, body: '', error: `${host} is a blocked address` }));
     }
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(target, {
-      method: 'POST',
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      lookup: guardedLookup(allowed),
-      timeout: timeoutMs,
-      agent: target.protocol === 'https:' ? agents.https : agents.http,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        if (size < MAX_LOGGED_BODY) chunks.push(c);
-        size += c.length;
-      });
-      res.on('end', () => resolve(done({
-        status: res.statusCode ?? null, headers: flatHeaders(res.headers), body: Buffer.concat(chunks).subarray(0, MAX_LOGGED_BODY).toString('utf8'), error: null,
-      })));
-      res.on('error', (e) => resolve(done({ status: res.statusCode ?? null, headers: flatHeaders(res.headers), body: '', error: e.message })));
-    });
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup: guardedLookup(allowed),
+        timeout: timeoutMs,
+        agent: target.protocol === 'https:' ? agents.https : agents.http,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          if (size < MAX_LOGGED_BODY) chunks.push(c);
+          size += c.length;
+        });
+        res.on('end', () =>
+          resolve(
+            done({
+              status: res.statusCode ?? null,
+              headers: flatHeaders(res.headers),
+              body: Buffer.concat(chunks).subarray(0, MAX_LOGGED_BODY).toString('utf8'),
+              error: null,
+            }),
+          ),
+        );
+        res.on('error', (e) =>
+          resolve(
+            done({ status: res.statusCode ?? null, headers: flatHeaders(res.headers), body: '', error: e.message }),
+          ),
+        );
+      },
+    );
     const timer = setTimeout(() => req.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
     req.on('close', () => clearTimeout(timer));
     req.on('timeout', () => req.destroy(new Error(`timed out after ${timeoutMs} ms`)));

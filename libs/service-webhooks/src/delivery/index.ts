@@ -11,4 +11,15 @@ import { WebhookHealth } from './webhook-health';
 
 export { DeliveryLogHandler } from './delivery-log.handler';
 
-export const DELIVERY_PROVIDERS = [DeliveryQueue, DeliveryLogStore, DeliveryAttempts, DeliveryMetrics, OutcomeRecorder, WebhookHealth, DeliveryWorker, EventIntake, IntakeBatch, PrivateRepoAccess];
+export const DELIVERY_PROVIDERS = [
+  DeliveryQueue,
+  DeliveryLogStore,
+  DeliveryAttempts,
+  DeliveryMetrics,
+  OutcomeRecorder,
+  WebhookHealth,
+  DeliveryWorker,
+  EventIntake,
+  IntakeBatch,
+  PrivateRepoAccess,
+];

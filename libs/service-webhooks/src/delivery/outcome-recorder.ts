@@ -53,7 +53,10 @@ export class OutcomeRecorder implements OnApplicationShutdown {
     if (this.writing || this.pending.length === 0) return;
     const group = this.pending.splice(0, MAX_BATCH);
     this.writing = this.write(group)
-      .then(() => group.forEach((p) => p.done()), (err: unknown) => group.forEach((p) => p.fail(err)))
+      .then(
+        () => group.forEach((p) => p.done()),
+        (err: unknown) => group.forEach((p) => p.fail(err)),
+      )
       .finally(() => {
         this.writing = null;
         if (this.pending.length > 0) this.kick();

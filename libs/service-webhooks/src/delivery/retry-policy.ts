@@ -13,7 +13,12 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
  * The pause before the next attempt after attempt `attempt` (1-based) failed, or null when the
  * schedule is spent. ±20 % jitter; a receiver's Retry-After wins over the schedule.
  */
-export function nextDelayMs(schedule: number[], attempt: number, retryAfter?: string, random = Math.random): number | null {
+export function nextDelayMs(
+  schedule: number[],
+  attempt: number,
+  retryAfter?: string,
+  random = Math.random,
+): number | null {
   if (attempt > schedule.length) return null;
   const asked = retryAfterMs(retryAfter);
   if (asked !== undefined) return asked;

@@ -5,7 +5,12 @@ import { createHmac } from 'node:crypto';
  * the timestamp is the attempt's, the key is the secret's bytes (verifiable with the
  * `standardwebhooks` package as `new Webhook(secret, {format: 'raw'})`).
  */
-export function standardWebhookHeaders(id: string, secret: string, body: string, now = new Date()): Record<string, string> {
+export function standardWebhookHeaders(
+  id: string,
+  secret: string,
+  body: string,
+  now = new Date(),
+): Record<string, string> {
   const timestamp = String(Math.floor(now.getTime() / 1000));
   const mac = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${id}.${timestamp}.${body}`).digest('base64');
   return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${mac}` };

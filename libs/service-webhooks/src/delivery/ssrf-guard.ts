@@ -7,26 +7,49 @@ import { BlockList, isIP } from 'node:net';
  */
 const BLOCKED = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv4');
 // IPv4-mapped IPv6 (::ffff:a.b.c.d) is unwrapped and judged as IPv4 below: a /96 rule here would
 // also catch every IPv4 address, because BlockList checks IPv4 against mapped IPv6 rules.
 // fec0::/10 is the deprecated site-local range; 64:ff9b:1::/48 is the local-use NAT64 prefix
 // (RFC 8215), whose translator may map it onto anything of the operator's: both refused outright.
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['64:ff9b:1::', 48],
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['64:ff9b:1::', 48],
 ] as const) {
   BLOCKED.addSubnet(net, prefix, 'ipv6');
 }
 
 export function parseNetworks(list: string | undefined): BlockList {
   const allowed = new BlockList();
-  for (const item of (list ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (list ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [addr, bits] = item.split('/');
     const family = isIP(addr);
     if (family === 0) throw new Error(`HUB_WEBHOOK_ALLOWED_NETWORKS: ${item} is not an address or CIDR`);
-    allowed.addSubnet(addr, bits === undefined ? (family === 4 ? 32 : 128) : Number(bits), family === 4 ? 'ipv4' : 'ipv6');
+    allowed.addSubnet(
+      addr,
+      bits === undefined ? (family === 4 ? 32 : 128) : Number(bits),
+      family === 4 ? 'ipv4' : 'ipv6',
+    );
   }
   return allowed;
 }

@@ -39,23 +39,49 @@ export class WebhookHealth {
   /** Returns true when this failure suspended the webhook. */
   async failed(webhookId: string, why: string, gone: boolean): Promise<boolean> {
     return this.outbox.transaction(async (m) => {
-      const rows = rowsOf<{ failing_since: Date; failures: number; disabled: string; owner_id: string; owner_name: string; url: string | null }>(await m.query(
-        `UPDATE webhooks.webhooks SET last_trigger_at = now(), failing_since = COALESCE(failing_since, now()), failures = failures + 1
+      const rows = rowsOf<{
+        failing_since: Date;
+        failures: number;
+        disabled: string;
+        owner_id: string;
+        owner_name: string;
+        url: string | null;
+      }>(
+        await m.query(
+          `UPDATE webhooks.webhooks SET last_trigger_at = now(), failing_since = COALESCE(failing_since, now()), failures = failures + 1
          WHERE id = $1 RETURNING failing_since, failures, disabled, owner_id, owner_name, url`,
-        [webhookId],
-      ));
+          [webhookId],
+        ),
+      );
       const w = rows[0];
       if (!w || w.disabled !== 'false') return false;
       const failingForS = (Date.now() - new Date(w.failing_since).getTime()) / 1000;
-      const byCount = this.config.HUB_WEBHOOK_SUSPEND_AFTER_FAILURES > 0 && w.failures >= this.config.HUB_WEBHOOK_SUSPEND_AFTER_FAILURES;
+      const byCount =
+        this.config.HUB_WEBHOOK_SUSPEND_AFTER_FAILURES > 0 &&
+        w.failures >= this.config.HUB_WEBHOOK_SUSPEND_AFTER_FAILURES;
       if (!gone && !byCount && failingForS < this.config.HUB_WEBHOOK_SUSPEND_AFTER_SECONDS) return false;
       const reason = gone
         ? `the receiver answered 410 Gone: ${why}`
         : `${w.failures} failed attempts in a row over ${Math.round(failingForS)} s without a success; last: ${why}`;
-      await m.query(`UPDATE webhooks.webhooks SET disabled = $2, suspended_reason = $3 WHERE id = $1`, [webhookId, SUSPENDED, reason]);
-      await this.outbox.add(m, WebhookEvents.Suspended, {
-        webhookId, ownerId: w.owner_id, ownerName: w.owner_name, ownerType: 'user', ...(w.url ? { url: w.url } : {}), reason, suspendedAt: new Date().toISOString(),
-      }, { aggregate: webhookId });
+      await m.query(`UPDATE webhooks.webhooks SET disabled = $2, suspended_reason = $3 WHERE id = $1`, [
+        webhookId,
+        SUSPENDED,
+        reason,
+      ]);
+      await this.outbox.add(
+        m,
+        WebhookEvents.Suspended,
+        {
+          webhookId,
+          ownerId: w.owner_id,
+          ownerName: w.owner_name,
+          ownerType: 'user',
+          ...(w.url ? { url: w.url } : {}),
+          reason,
+          suspendedAt: new Date().toISOString(),
+        },
+        { aggregate: webhookId },
+      );
       this.logger.warn({ webhookId, reason }, 'webhook suspended');
       this.metrics.suspensions.inc();
       return true;

@@ -26,12 +26,21 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const families: [EventFamily<WebhookPayloadV3>, WebhookDomain][] = [[WebhookEvents.Repo, 'repo'], [WebhookEvents.Discussion, 'discussion']];
+    const families: [EventFamily<WebhookPayloadV3>, WebhookDomain][] = [
+      [WebhookEvents.Repo, 'repo'],
+      [WebhookEvents.Discussion, 'discussion'],
+    ];
     for (const [source, domain] of families) {
-      this.stops.push(await this.bus.consume({
-        stream: Streams.Events.name, durable: `webhooks-${domain}`, source, ackWaitMs: 30_000, concurrency: INTAKE_BATCH,
-        handler: (payload, meta) => this.take(payload, meta, domain),
-      }));
+      this.stops.push(
+        await this.bus.consume({
+          stream: Streams.Events.name,
+          durable: `webhooks-${domain}`,
+          source,
+          ackWaitMs: 30_000,
+          concurrency: INTAKE_BATCH,
+          handler: (payload, meta) => this.take(payload, meta, domain),
+        }),
+      );
     }
   }
 
@@ -48,9 +57,16 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
     delete event['webhook'];
     const owner = payload.repo.name.split('/')[0];
     const match: MatchInput = {
-      eventId, subject: meta.subject, payload: JSON.stringify(event), domain, repoType: payload.repo.type, repoName: payload.repo.name, ownerName: owner,
+      eventId,
+      subject: meta.subject,
+      payload: JSON.stringify(event),
+      domain,
+      repoType: payload.repo.type,
+      repoName: payload.repo.name,
+      ownerName: owner,
     };
-    if (payload.repo['private'] === true) match.allowedOwners = await this.visibility.allowedOwners(match, payload.repo);
+    if (payload.repo['private'] === true)
+      match.allowedOwners = await this.visibility.allowedOwners(match, payload.repo);
     const queued = await this.batch.add(match);
     if (queued > 0) {
       this.logger.debug({ eventId, queued }, 'deliveries queued');

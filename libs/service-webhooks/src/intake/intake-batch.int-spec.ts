@@ -11,8 +11,14 @@ const BOB = 'b0b000000000000000000000';
 
 function event(n: number, over: Partial<MatchInput> = {}): MatchInput {
   return {
-    eventId: `event-${n}`, subject: 'hub.events.repo.update', payload: JSON.stringify({ event: { action: `a${n}` } }), domain: 'repo',
-    repoType: 'model', repoName: 'acme/model', ownerName: 'acme', ...over,
+    eventId: `event-${n}`,
+    subject: 'hub.events.repo.update',
+    payload: JSON.stringify({ event: { action: `a${n}` } }),
+    domain: 'repo',
+    repoType: 'model',
+    repoName: 'acme/model',
+    ownerName: 'acme',
+    ...over,
   };
 }
 
@@ -25,16 +31,27 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    ds = await new DataSource(serviceDataSourceOptions({ schema: 'webhooks', entities: [], migrations: WEBHOOKS_MIGRATIONS, databaseUrl: db.url, poolSize: 2 })).initialize();
+    ds = await new DataSource(
+      serviceDataSourceOptions({
+        schema: 'webhooks',
+        entities: [],
+        migrations: WEBHOOKS_MIGRATIONS,
+        databaseUrl: db.url,
+        poolSize: 2,
+      }),
+    ).initialize();
     await runMigrations(ds, 'webhooks');
     queue = new DeliveryQueue(ds, Object.assign(new WebhooksConfig(), { HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: 3 }));
     batch = new IntakeBatch(queue);
     statements = jest.spyOn(queue, 'enqueue');
     // Alice watches the repo, Bob its owner (an organization); a third webhook is disabled.
-    await ds.query(`INSERT INTO webhooks.webhooks (id, owner_id, owner_name, url, domains, disabled) VALUES
+    await ds.query(
+      `INSERT INTO webhooks.webhooks (id, owner_id, owner_name, url, domains, disabled) VALUES
       ('000000000000000000000a01', $1, 'alice', 'http://127.0.0.1/a', ARRAY['repo'], 'false'),
       ('000000000000000000000b01', $2, 'bob', 'http://127.0.0.1/b', ARRAY['repo', 'discussion'], 'false'),
-      ('000000000000000000000c01', $2, 'bob', 'http://127.0.0.1/c', ARRAY['repo'], 'true')`, [ALICE, BOB]);
+      ('000000000000000000000c01', $2, 'bob', 'http://127.0.0.1/c', ARRAY['repo'], 'true')`,
+      [ALICE, BOB],
+    );
     await ds.query(`INSERT INTO webhooks.watched (webhook_id, type, name, position) VALUES
       ('000000000000000000000a01', 'model', 'ACME/Model', 1), ('000000000000000000000b01', 'org', 'acme', 1),
       ('000000000000000000000b01', 'model', 'acme/model', 2), ('000000000000000000000c01', 'org', 'acme', 1)`);
@@ -52,10 +69,23 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
 
     expect(queued).toEqual([2, 2, 2, 0, 0]);
     expect(statements).toHaveBeenCalledTimes(1);
-    const rows = await queryDatabase<{ event_id: string; webhook_id: string }>(db.url, `SELECT event_id, webhook_id FROM webhooks.deliveries ORDER BY event_id, webhook_id`);
-    expect(rows.map((r) => `${r.event_id}:${r.webhook_id.slice(-3)}`)).toEqual(['event-1:a01', 'event-1:b01', 'event-2:a01', 'event-2:b01', 'event-3:a01', 'event-3:b01']);
-    expect(await queryDatabase(db.url, `SELECT webhook_id, count FROM webhooks.trigger_counts ORDER BY webhook_id`)).toEqual([
-      { webhook_id: '000000000000000000000a01', count: 3 }, { webhook_id: '000000000000000000000b01', count: 3 },
+    const rows = await queryDatabase<{ event_id: string; webhook_id: string }>(
+      db.url,
+      `SELECT event_id, webhook_id FROM webhooks.deliveries ORDER BY event_id, webhook_id`,
+    );
+    expect(rows.map((r) => `${r.event_id}:${r.webhook_id.slice(-3)}`)).toEqual([
+      'event-1:a01',
+      'event-1:b01',
+      'event-2:a01',
+      'event-2:b01',
+      'event-3:a01',
+      'event-3:b01',
+    ]);
+    expect(
+      await queryDatabase(db.url, `SELECT webhook_id, count FROM webhooks.trigger_counts ORDER BY webhook_id`),
+    ).toEqual([
+      { webhook_id: '000000000000000000000a01', count: 3 },
+      { webhook_id: '000000000000000000000b01', count: 3 },
     ]);
   });
 
@@ -67,22 +97,39 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
     expect(await queryDatabase(db.url, `SELECT sum(count)::int AS n FROM webhooks.trigger_counts`)).toEqual([{ n: 2 }]);
   });
 
-  it('a private repo: only the allowed owners\' webhooks match; a discussion event only webhooks with that domain', async () => {
+  it("a private repo: only the allowed owners' webhooks match; a discussion event only webhooks with that domain", async () => {
     await ds.query(`UPDATE webhooks.trigger_counts SET count = 0`);
     const queued = await Promise.all([
-      batch.add(event(7, { allowedOwners: [BOB] })), batch.add(event(8, { allowedOwners: [] })), batch.add(event(9, { domain: 'discussion' })),
+      batch.add(event(7, { allowedOwners: [BOB] })),
+      batch.add(event(8, { allowedOwners: [] })),
+      batch.add(event(9, { domain: 'discussion' })),
     ]);
 
     expect(queued).toEqual([1, 0, 1]);
-    const rows = await queryDatabase<{ event_id: string; webhook_id: string }>(db.url, `SELECT event_id, webhook_id FROM webhooks.deliveries WHERE event_id IN ('event-7', 'event-8', 'event-9') ORDER BY event_id`);
-    expect(rows).toEqual([{ event_id: 'event-7', webhook_id: '000000000000000000000b01' }, { event_id: 'event-9', webhook_id: '000000000000000000000b01' }]);
+    const rows = await queryDatabase<{ event_id: string; webhook_id: string }>(
+      db.url,
+      `SELECT event_id, webhook_id FROM webhooks.deliveries WHERE event_id IN ('event-7', 'event-8', 'event-9') ORDER BY event_id`,
+    );
+    expect(rows).toEqual([
+      { event_id: 'event-7', webhook_id: '000000000000000000000b01' },
+      { event_id: 'event-9', webhook_id: '000000000000000000000b01' },
+    ]);
   });
 
   it('an event the database refuses fails alone; its batch neighbours are queued', async () => {
     await ds.query(`UPDATE webhooks.trigger_counts SET count = 0`);
-    const results = await Promise.allSettled([batch.add(event(10)), batch.add(event(11, { payload: 'nul \u0000 byte' })), batch.add(event(12))]);
+    const results = await Promise.allSettled([
+      batch.add(event(10)),
+      batch.add(event(11, { payload: 'nul \u0000 byte' })),
+      batch.add(event(12)),
+    ]);
 
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(await queryDatabase(db.url, `SELECT count(*)::int AS n FROM webhooks.deliveries WHERE event_id IN ('event-10', 'event-11', 'event-12')`)).toEqual([{ n: 4 }]);
+    expect(
+      await queryDatabase(
+        db.url,
+        `SELECT count(*)::int AS n FROM webhooks.deliveries WHERE event_id IN ('event-10', 'event-11', 'event-12')`,
+      ),
+    ).toEqual([{ n: 4 }]);
   });
 });

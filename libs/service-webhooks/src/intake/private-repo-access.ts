@@ -27,7 +27,11 @@ export class PrivateRepoAccess {
 
   private async isMember(organization: string, userId: string): Promise<boolean> {
     try {
-      const access = await this.rpc.call(OrganizationsRpc.GetAccess, { organization, userId }, { requestId: `webhooks-visibility-${userId}` });
+      const access = await this.rpc.call(
+        OrganizationsRpc.GetAccess,
+        { organization, userId },
+        { requestId: `webhooks-visibility-${userId}` },
+      );
       return roleGrantsAccess(access.role);
     } catch (err) {
       // 404: a user's namespace, not an organization; 400: not even a valid organization name.

@@ -23,6 +23,8 @@ export class CustomHeaders {
 
   /** Names and a hint: enough to tell two tokens apart, never the value. */
   answer(webhook: Pick<WebhookRow, 'headers_enc'>): WebhookHeadersAnswer {
-    return { headers: this.open(webhook).map((h) => ({ name: h.name, hint: h.value.length >= 16 ? h.value.slice(-4) : '' })) };
+    return {
+      headers: this.open(webhook).map((h) => ({ name: h.name, hint: h.value.length >= 16 ? h.value.slice(-4) : '' })),
+    };
   }
 }

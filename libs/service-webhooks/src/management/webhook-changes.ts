@@ -1,4 +1,10 @@
-import { BadRequestError, type CreateJobDto, type WatchedItemDto, type WebhookBodyDto, type WebhookDomain } from '@hub/contracts';
+import {
+  BadRequestError,
+  type CreateJobDto,
+  type WatchedItemDto,
+  type WebhookBodyDto,
+  type WebhookDomain,
+} from '@hub/contracts';
 import { type WebhookRow } from './webhook-row';
 
 /** What a create or update writes: the target, the lists, and the secret when it changes. */
@@ -24,10 +30,13 @@ export function changesFrom(body: WebhookBodyDto, current?: WebhookRow): Webhook
   const watched = body.watched && body.watched.length > 0 ? body.watched : current?.watched;
   if (!watched || watched.length === 0) throw new BadRequestError('watched must contain at least 1 item');
   const domains = body.domains ?? current?.domains;
-  if (!domains || domains.length === 0) throw new BadRequestError('domains must contain at least 1 item (repo, discussion)');
+  if (!domains || domains.length === 0)
+    throw new BadRequestError('domains must contain at least 1 item (repo, discussion)');
   // A webhook's job runs in its owner's user namespace, which owns no resource groups (decision 0014).
   if (body.job?.resourceGroupId) {
-    throw new BadRequestError(`job.resourceGroupId ${body.job.resourceGroupId} is not a resource group of your namespace: a webhook's jobs run there`);
+    throw new BadRequestError(
+      `job.resourceGroupId ${body.job.resourceGroupId} is not a resource group of your namespace: a webhook's jobs run there`,
+    );
   }
   const keepTarget = targets === 0 && current;
   return {
@@ -36,7 +45,14 @@ export function changesFrom(body: WebhookBodyDto, current?: WebhookRow): Webhook
     jobSourceId: keepTarget ? current.job_source_id : (body.jobSourceId?.toLowerCase() ?? null),
     watched: dedupe(watched),
     domains: [...new Set(domains)],
-    secret: body.secret === null || body.secret === undefined ? (current ? undefined : null) : body.secret === '' ? null : body.secret,
+    secret:
+      body.secret === null || body.secret === undefined
+        ? current
+          ? undefined
+          : null
+        : body.secret === ''
+          ? null
+          : body.secret,
   };
 }
 

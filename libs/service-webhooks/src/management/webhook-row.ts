@@ -1,4 +1,13 @@
-import { avatarUrl, type CreateJobDto, SUSPENDED, type WatchedItemView, type WebhookDisabled, type WebhookDomain, type WebhookJobView, type WebhookView } from '@hub/contracts';
+import {
+  avatarUrl,
+  type CreateJobDto,
+  SUSPENDED,
+  type WatchedItemView,
+  type WebhookDisabled,
+  type WebhookDomain,
+  type WebhookJobView,
+  type WebhookView,
+} from '@hub/contracts';
 
 export interface WebhookRow {
   id: string;
@@ -25,7 +34,11 @@ export function disabledOf(value: string): WebhookDisabled {
 
 /** Spec 2.5 as returned: secrets by name only, the defaults filled in. */
 function jobView(job: CreateJobDto): WebhookJobView {
-  const view: WebhookJobView = { flavor: job.flavor, environment: job.environment ?? {}, timeoutSeconds: job.timeoutSeconds ?? null };
+  const view: WebhookJobView = {
+    flavor: job.flavor,
+    environment: job.environment ?? {},
+    timeoutSeconds: job.timeoutSeconds ?? null,
+  };
   if (job.dockerImage !== undefined) view.dockerImage = job.dockerImage;
   if (job.spaceId !== undefined) view.spaceId = job.spaceId;
   if (job.arguments !== undefined) view.arguments = job.arguments;
@@ -39,7 +52,9 @@ export function toView(row: WebhookRow, publicUrl: string): WebhookView {
   const view: WebhookView = {
     id: row.id,
     disabled: disabledOf(row.disabled),
-    watched: row.watched.map((w) => (w.type === 'user' || w.type === 'org' ? { ...w, avatarUrl: avatarUrl(publicUrl, w.name) } : { ...w })),
+    watched: row.watched.map((w) =>
+      w.type === 'user' || w.type === 'org' ? { ...w, avatarUrl: avatarUrl(publicUrl, w.name) } : { ...w },
+    ),
     hasSecret: row.secret_enc !== null,
     domains: row.domains,
   };

@@ -1,6 +1,14 @@
 import { Inject } from '@nestjs/common';
 import {
-  CreateWebhookRpc, JobsRpc, type RequestContext, SetWebhookStateRpc, UpdateWebhookRpc, type WebhookView, WebhookOwnerRpc, WebhookRefRpc, WebhooksRpc,
+  CreateWebhookRpc,
+  JobsRpc,
+  type RequestContext,
+  SetWebhookStateRpc,
+  UpdateWebhookRpc,
+  type WebhookView,
+  WebhookOwnerRpc,
+  WebhookRefRpc,
+  WebhooksRpc,
 } from '@hub/contracts';
 import { RpcClient, RpcController, RpcHandler } from '@hub/messaging';
 import { SecretBox } from '../secrets/secret-box';
@@ -34,7 +42,12 @@ export class WebhooksHandler {
   async onCreate(dto: CreateWebhookRpc, ctx: RequestContext): Promise<WebhookView> {
     const c = changesFrom(dto.body);
     if (c.jobSourceId) await this.checkSourceJob(c.jobSourceId, dto, ctx);
-    const id = await this.store.insert({ id: dto.ownerId, name: dto.ownerName }, c, c.secret ? this.box.seal(c.secret) : null, this.config.HUB_WEBHOOKS_MAX_PER_USER);
+    const id = await this.store.insert(
+      { id: dto.ownerId, name: dto.ownerName },
+      c,
+      c.secret ? this.box.seal(c.secret) : null,
+      this.config.HUB_WEBHOOKS_MAX_PER_USER,
+    );
     return this.onGet({ ownerId: dto.ownerId, ownerName: dto.ownerName, id });
   }
 
@@ -43,7 +56,11 @@ export class WebhooksHandler {
     const current = await this.store.get(dto.ownerId, dto.id);
     const c = changesFrom(dto.body, current);
     if (c.jobSourceId && c.jobSourceId !== current.job_source_id) await this.checkSourceJob(c.jobSourceId, dto, ctx);
-    await this.store.update(current.id, c, c.secret === undefined ? undefined : c.secret === null ? null : this.box.seal(c.secret));
+    await this.store.update(
+      current.id,
+      c,
+      c.secret === undefined ? undefined : c.secret === null ? null : this.box.seal(c.secret),
+    );
     return this.onGet(dto);
   }
 
@@ -60,7 +77,11 @@ export class WebhooksHandler {
   }
 
   /** A jobSourceId must name a job the owner can read (decision 0501): else the jobs service's 404. */
-  private async checkSourceJob(jobId: string, owner: { ownerId: string; ownerName: string }, ctx: RequestContext): Promise<void> {
+  private async checkSourceJob(
+    jobId: string,
+    owner: { ownerId: string; ownerName: string },
+    ctx: RequestContext,
+  ): Promise<void> {
     await this.rpc.call(JobsRpc.Spec, { jobId, reader: { id: owner.ownerId, name: owner.ownerName } }, ctx);
   }
 }

@@ -17,19 +17,34 @@ export class DeliveryLogSearch1795697703957 implements MigrationInterface {
       ADD COLUMN event varchar(200),
       ADD COLUMN repo varchar(200)`);
     await q.query(`DROP INDEX webhooks.delivery_logs_webhook`);
-    await q.query(`CREATE INDEX delivery_logs_recent ON webhooks.delivery_logs (webhook_id, created_at DESC, seq DESC)`);
-    await q.query(`CREATE INDEX delivery_logs_failed ON webhooks.delivery_logs (webhook_id, created_at DESC, seq DESC) WHERE NOT ok`);
-    await q.query(`CREATE INDEX delivery_logs_http ON webhooks.delivery_logs (webhook_id, status, created_at DESC, seq DESC)`);
-    await q.query(`CREATE INDEX delivery_logs_event ON webhooks.delivery_logs (webhook_id, event, created_at DESC, seq DESC)`);
-    await q.query(`CREATE INDEX delivery_logs_repo ON webhooks.delivery_logs (webhook_id, repo, created_at DESC, seq DESC)`);
+    await q.query(
+      `CREATE INDEX delivery_logs_recent ON webhooks.delivery_logs (webhook_id, created_at DESC, seq DESC)`,
+    );
+    await q.query(
+      `CREATE INDEX delivery_logs_failed ON webhooks.delivery_logs (webhook_id, created_at DESC, seq DESC) WHERE NOT ok`,
+    );
+    await q.query(
+      `CREATE INDEX delivery_logs_http ON webhooks.delivery_logs (webhook_id, status, created_at DESC, seq DESC)`,
+    );
+    await q.query(
+      `CREATE INDEX delivery_logs_event ON webhooks.delivery_logs (webhook_id, event, created_at DESC, seq DESC)`,
+    );
+    await q.query(
+      `CREATE INDEX delivery_logs_repo ON webhooks.delivery_logs (webhook_id, repo, created_at DESC, seq DESC)`,
+    );
     await q.query(`CREATE INDEX delivery_logs_delivery ON webhooks.delivery_logs (delivery_id)`);
-    await q.query(`CREATE INDEX delivery_logs_text ON webhooks.delivery_logs USING gin (to_tsvector('simple', translate(left(payload, 65536), '/', ' ')))`);
-    await q.query(`CREATE INDEX deliveries_pending_webhook ON webhooks.deliveries (webhook_id) WHERE state = 'pending'`);
+    await q.query(
+      `CREATE INDEX delivery_logs_text ON webhooks.delivery_logs USING gin (to_tsvector('simple', translate(left(payload, 65536), '/', ' ')))`,
+    );
+    await q.query(
+      `CREATE INDEX deliveries_pending_webhook ON webhooks.deliveries (webhook_id) WHERE state = 'pending'`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX webhooks.deliveries_pending_webhook`);
-    for (const name of ['text', 'delivery', 'repo', 'event', 'http', 'failed', 'recent']) await q.query(`DROP INDEX webhooks.delivery_logs_${name}`);
+    for (const name of ['text', 'delivery', 'repo', 'event', 'http', 'failed', 'recent'])
+      await q.query(`DROP INDEX webhooks.delivery_logs_${name}`);
     await q.query(`ALTER TABLE webhooks.delivery_logs DROP COLUMN ok, DROP COLUMN event, DROP COLUMN repo`);
     await q.query(`CREATE INDEX delivery_logs_webhook ON webhooks.delivery_logs (webhook_id, seq DESC)`);
   }

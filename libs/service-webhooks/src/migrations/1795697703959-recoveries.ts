@@ -23,7 +23,9 @@ export class Recoveries1795697703959 implements MigrationInterface {
       finished_at timestamptz)`);
     await q.query(`CREATE INDEX recoveries_webhook ON webhooks.recoveries (webhook_id, state)`);
     await q.query(`ALTER TABLE webhooks.deliveries ADD COLUMN recovery_id char(24)`);
-    await q.query(`CREATE INDEX deliveries_recovery ON webhooks.deliveries (recovery_id) WHERE recovery_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX deliveries_recovery ON webhooks.deliveries (recovery_id) WHERE recovery_id IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

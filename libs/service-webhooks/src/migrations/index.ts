@@ -6,5 +6,11 @@ import { CustomHeaders1795697703958 } from './1795697703958-custom-headers';
 import { Recoveries1795697703959 } from './1795697703959-recoveries';
 
 /** In order. Never edit one that has landed; add a new one (style.md rule 7). */
-export const WEBHOOKS_MIGRATIONS = [CreateWebhooks1764000000000, CreateWebhooksOutbox1764000100000, CreateTriggerCounts1764000200000, DeliveryLogSearch1795697703957,
-  CustomHeaders1795697703958, Recoveries1795697703959];
+export const WEBHOOKS_MIGRATIONS = [
+  CreateWebhooks1764000000000,
+  CreateWebhooksOutbox1764000100000,
+  CreateTriggerCounts1764000200000,
+  DeliveryLogSearch1795697703957,
+  CustomHeaders1795697703958,
+  Recoveries1795697703959,
+];

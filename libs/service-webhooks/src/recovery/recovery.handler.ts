@@ -18,7 +18,11 @@ export class RecoveryHandler {
     const webhook = await this.store.get(dto.ownerId, dto.id);
     // A disabled or suspended webhook drops what it is given: enable it first.
     if (webhook.disabled !== 'false') throw new ConflictError('The webhook is disabled or suspended: enable it first');
-    const view = await this.recoveries.start(webhook.id, new Date(dto.since), dto.until ? new Date(dto.until) : new Date());
+    const view = await this.recoveries.start(
+      webhook.id,
+      new Date(dto.since),
+      dto.until ? new Date(dto.until) : new Date(),
+    );
     this.worker.poke();
     return view;
   }

@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
-import { BadRequestError, ConflictError, MAX_RECOVERY_DELIVERIES, NotFoundError, type RecoveryView } from '@hub/contracts';
+import {
+  BadRequestError,
+  ConflictError,
+  MAX_RECOVERY_DELIVERIES,
+  NotFoundError,
+  type RecoveryView,
+} from '@hub/contracts';
 import { lockForTransaction, newObjectId } from '@hub/persistence';
 import { rowsOf } from '../delivery/rows';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
@@ -38,9 +44,13 @@ export class RecoveryStore {
     return this.ds.transaction(async (m) => {
       // Two recoveries of one webhook started at once: one after the other, the second sees the first.
       await lockForTransaction(m, `webhooks.recovery:${webhookId}`);
-      const running: RecoveryRow[] = await m.query(`SELECT * FROM webhooks.recoveries WHERE webhook_id = $1 AND state = 'running'`, [webhookId]);
+      const running: RecoveryRow[] = await m.query(
+        `SELECT * FROM webhooks.recoveries WHERE webhook_id = $1 AND state = 'running'`,
+        [webhookId],
+      );
       for (const r of running) {
-        if ((await this.refresh(m, r)).state === 'running') throw new ConflictError(`Recovery ${r.id} of this webhook is still running`);
+        if ((await this.refresh(m, r)).state === 'running')
+          throw new ConflictError(`Recovery ${r.id} of this webhook is still running`);
       }
       const id = newObjectId();
       // In event order, a millisecond apart, so the queue (ordered by due_at) sends them in that order.
@@ -66,7 +76,9 @@ export class RecoveryStore {
   }
 
   async get(webhookId: string, id: string): Promise<RecoveryView> {
-    const rows: RecoveryRow[] = ID.test(id) ? await this.ds.query(`SELECT * FROM webhooks.recoveries WHERE id = $1 AND webhook_id = $2`, [id, webhookId]) : [];
+    const rows: RecoveryRow[] = ID.test(id)
+      ? await this.ds.query(`SELECT * FROM webhooks.recoveries WHERE id = $1 AND webhook_id = $2`, [id, webhookId])
+      : [];
     if (!rows[0]) throw new NotFoundError(`Recovery ${id} not found for this webhook`);
     return this.view(await this.refresh(this.ds.manager, rows[0]));
   }
@@ -82,17 +94,26 @@ export class RecoveryStore {
     )) as { pending: number; succeeded: number; failed: number }[];
     const counted = { ...r, succeeded: c.succeeded, failed: c.failed, sent: c.succeeded + c.failed };
     if (c.pending > 0) return counted;
-    const done = rowsOf<RecoveryRow>(await m.query(
-      `UPDATE webhooks.recoveries SET state = 'done', sent = $2, succeeded = $3, failed = $4, finished_at = now() WHERE id = $1 AND state = 'running' RETURNING *`,
-      [r.id, counted.sent, counted.succeeded, counted.failed],
-    ));
+    const done = rowsOf<RecoveryRow>(
+      await m.query(
+        `UPDATE webhooks.recoveries SET state = 'done', sent = $2, succeeded = $3, failed = $4, finished_at = now() WHERE id = $1 AND state = 'running' RETURNING *`,
+        [r.id, counted.sent, counted.succeeded, counted.failed],
+      ),
+    );
     return done[0] ?? counted;
   }
 
   private view(r: RecoveryRow): RecoveryView {
     const v: RecoveryView = {
-      id: r.id, state: r.state, since: new Date(r.since).toISOString(), until: new Date(r.until).toISOString(),
-      queued: r.queued, sent: r.sent, succeeded: r.succeeded, failed: r.failed, createdAt: new Date(r.created_at).toISOString(),
+      id: r.id,
+      state: r.state,
+      since: new Date(r.since).toISOString(),
+      until: new Date(r.until).toISOString(),
+      queued: r.queued,
+      sent: r.sent,
+      succeeded: r.succeeded,
+      failed: r.failed,
+      createdAt: new Date(r.created_at).toISOString(),
     };
     if (r.finished_at) v.finishedAt = new Date(r.finished_at).toISOString();
     return v;

@@ -43,7 +43,11 @@ function citedPaths(file: string, markdown: string): Citation[] {
     if (NOT_A_PATH.test(path) || !path.includes('/') || USER_MADE.test(path)) continue;
     if (FROM_ROOT.test(path)) {
       out.push({ text: raw, candidates: [normalize(path)] });
-    } else if (/(^|\/)README\.md$/.test(file) && !NOT_IN_TREE.test(path) && (/\/$/.test(path) || /\.[a-z]{1,5}$/i.test(path))) {
+    } else if (
+      /(^|\/)README\.md$/.test(file) &&
+      !NOT_IN_TREE.test(path) &&
+      (/\/$/.test(path) || /\.[a-z]{1,5}$/i.test(path))
+    ) {
       out.push({ text: raw, candidates: [normalize(join(folder, path)), normalize(join(folder, 'src', path))] });
     }
   }
@@ -54,7 +58,10 @@ function citedPaths(file: string, markdown: string): Citation[] {
 function markdownFiles(dir = ''): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
     const p = dir ? `${dir}/${e.name}` : e.name;
-    if (e.isDirectory()) return /^(node_modules|dist|tmp|coverage|test-artifacts)$/.test(e.name) || e.name.startsWith('.') ? [] : markdownFiles(p);
+    if (e.isDirectory())
+      return /^(node_modules|dist|tmp|coverage|test-artifacts)$/.test(e.name) || e.name.startsWith('.')
+        ? []
+        : markdownFiles(p);
     return e.name === 'README.md' || (p.startsWith('docs/') && e.name.endsWith('.md')) ? [p] : [];
   });
 }
@@ -65,20 +72,30 @@ describe('paths cited by READMEs and docs', () => {
       'See [the hub](../hub/README.md), [decision 10](../../docs/decisions/0010-edge-hardening.md#why) and [the site](https://example.com/a/b.md).',
       'Code in `libs/service-gateway/src/core/http/json-body.ts:12` and `core/auth/`; specs in `apps/hub/src/*.e2e-spec.ts`, `libs/<name>/src`.',
       'Style: [style](../../../shared/design/style.md), `../shared/spec/hub-interface.md`, `@hub/contracts`, `GET /api/models`, `owner/name`, `./out.jsonl`, `dist/apps/hub/main.js`.',
-      '```', 'node bench/missing/run.mjs `libs/missing.ts`', '```',
+      '```',
+      'node bench/missing/run.mjs `libs/missing.ts`',
+      '```',
     ].join('\n');
-    expect(citedPaths('apps/gateway/README.md', md).map((c) => c.candidates)).toEqual([
-      ['apps/hub/README.md'],
-      ['docs/decisions/0010-edge-hardening.md'],
-      ['libs/service-gateway/src/core/http/json-body.ts'],
-      ['apps/gateway/core/auth/', 'apps/gateway/src/core/auth/'],
-    ].map((c) => c.map(normalize)));
-    expect(citedPaths('docs/decisions/0002-x.md', 'in `migrations/index.ts` of each service; `docs/events.md`').map((c) => c.text)).toEqual(['docs/events.md']);
+    expect(citedPaths('apps/gateway/README.md', md).map((c) => c.candidates)).toEqual(
+      [
+        ['apps/hub/README.md'],
+        ['docs/decisions/0010-edge-hardening.md'],
+        ['libs/service-gateway/src/core/http/json-body.ts'],
+        ['apps/gateway/core/auth/', 'apps/gateway/src/core/auth/'],
+      ].map((c) => c.map(normalize)),
+    );
+    expect(
+      citedPaths('docs/decisions/0002-x.md', 'in `migrations/index.ts` of each service; `docs/events.md`').map(
+        (c) => c.text,
+      ),
+    ).toEqual(['docs/events.md']);
   });
 
   it('every cited path exists', () => {
     const files = markdownFiles();
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'apps/gateway/README.md', 'docs/decisions/0010-edge-hardening.md']));
+    expect(files).toEqual(
+      expect.arrayContaining(['README.md', 'apps/gateway/README.md', 'docs/decisions/0010-edge-hardening.md']),
+    );
     const missing = files.flatMap((file) =>
       citedPaths(file, readFileSync(join(ROOT, file), 'utf8'))
         .filter((c) => !c.candidates.some((p) => existsSync(join(ROOT, p))))

@@ -60,13 +60,20 @@ export async function startFakeKubeApi(namespace: string): Promise<FakeKubeApi> 
     problems.push(problem);
     send(res, status, { kind: 'Status', status: 'Failure', code: status, message: problem });
   };
-  const readBody = (req: IncomingMessage): Promise<Obj | undefined> => new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      try { resolve(text ? JSON.parse(text) as Obj : undefined); } catch { resolve(undefined); }
+  const readBody = (req: IncomingMessage): Promise<Obj | undefined> =>
+    new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      req
+        .on('data', (c: Buffer) => chunks.push(c))
+        .on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve(text ? (JSON.parse(text) as Obj) : undefined);
+          } catch {
+            resolve(undefined);
+          }
+        });
     });
-  });
 
   const ns = `/namespaces/${namespace}`;
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -92,7 +99,12 @@ export async function startFakeKubeApi(namespace: string): Promise<FakeKubeApi> 
     if (req.method === 'GET' && p === jobsPath) {
       const name = /^metadata\.name=(.+)$/.exec(url.searchParams.get('fieldSelector') ?? '')?.[1];
       if (!name) return fail(res, 400, `${what}: the runner must select its one Job by metadata.name`);
-      if (url.searchParams.get('watch') !== '1') return send(res, 200, { kind: 'JobList', metadata: { resourceVersion: String(rv) }, items: jobs.has(name) ? [jobs.get(name)] : [] });
+      if (url.searchParams.get('watch') !== '1')
+        return send(res, 200, {
+          kind: 'JobList',
+          metadata: { resourceVersion: String(rv) },
+          items: jobs.has(name) ? [jobs.get(name)] : [],
+        });
       const from = Number(url.searchParams.get('resourceVersion'));
       if (!from) return fail(res, 400, `${what}: a watch without resourceVersion`);
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -100,7 +112,9 @@ export async function startFakeKubeApi(namespace: string): Promise<FakeKubeApi> 
       watchCount.set(name, n);
       if (n === 2) {
         // As after etcd compaction: the version is too old; the runner must list and watch again.
-        res.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' } })}\n`);
+        res.end(
+          `${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' } })}\n`,
+        );
         return;
       }
       const w = { job: name, send: (ev: Obj) => res.write(`${JSON.stringify(ev)}\n`) };
@@ -108,16 +122,25 @@ export async function startFakeKubeApi(namespace: string): Promise<FakeKubeApi> 
       watchers.add(w);
       open.add(res);
       const t = setTimeout(() => res.end(), WATCH_MS);
-      res.on('close', () => { clearTimeout(t); watchers.delete(w); open.delete(res); });
+      res.on('close', () => {
+        clearTimeout(t);
+        watchers.delete(w);
+        open.delete(res);
+      });
       return;
     }
     const one = new RegExp(`^${jobsPath}/([a-z0-9-]+)$`).exec(p);
     if (one && req.method === 'PATCH') {
       const job = jobs.get(one[1]);
       if (!job) return fail(res, 404, `${what}: no such Job`);
-      if (req.headers['content-type'] !== 'application/merge-patch+json') return fail(res, 415, `${what}: content-type ${req.headers['content-type']}`);
-      if (JSON.stringify(body) !== '{"spec":{"suspend":false}}') return fail(res, 422, `${what}: unexpected patch ${JSON.stringify(body)}`);
-      if ((job.spec.template.spec.containers[0].env as Obj[]).some((e) => e.valueFrom) && !secrets.has(job.metadata.name)) {
+      if (req.headers['content-type'] !== 'application/merge-patch+json')
+        return fail(res, 415, `${what}: content-type ${req.headers['content-type']}`);
+      if (JSON.stringify(body) !== '{"spec":{"suspend":false}}')
+        return fail(res, 422, `${what}: unexpected patch ${JSON.stringify(body)}`);
+      if (
+        (job.spec.template.spec.containers[0].env as Obj[]).some((e) => e.valueFrom) &&
+        !secrets.has(job.metadata.name)
+      ) {
         problems.push(`${what}: resumed before its Secret exists`);
       }
       job.spec.suspend = false;
@@ -127,18 +150,24 @@ export async function startFakeKubeApi(namespace: string): Promise<FakeKubeApi> 
     }
     if (one && req.method === 'DELETE') {
       const job = jobs.get(one[1]);
-      const policy = (body?.propagationPolicy as string | undefined) ?? url.searchParams.get('propagationPolicy') ?? undefined;
+      const policy =
+        (body?.propagationPolicy as string | undefined) ?? url.searchParams.get('propagationPolicy') ?? undefined;
       deletions.push({ name: one[1], propagationPolicy: policy });
       if (!job) return send(res, 404, { kind: 'Status', code: 404 });
-      if (policy !== 'Background') problems.push(`${what}: propagationPolicy ${policy ?? 'unset'} (pods would be orphaned)`);
+      if (policy !== 'Background')
+        problems.push(`${what}: propagationPolicy ${policy ?? 'unset'} (pods would be orphaned)`);
       jobs.delete(one[1]);
       kubelet.deleteJob(one[1]);
       // The garbage collector: what the Job owns goes with it.
-      for (const m of [secrets, services]) for (const [k, o] of m) if (o.metadata.ownerReferences?.[0]?.uid === job.metadata.uid) m.delete(k);
+      for (const m of [secrets, services])
+        for (const [k, o] of m) if (o.metadata.ownerReferences?.[0]?.uid === job.metadata.uid) m.delete(k);
       emit('DELETED', job);
       return send(res, 200, { kind: 'Status', status: 'Success' });
     }
-    for (const [kind, store] of [['secrets', secrets], ['services', services]] as const) {
+    for (const [kind, store] of [
+      ['secrets', secrets],
+      ['services', services],
+    ] as const) {
       if (req.method === 'POST' && p === `/api/v1${ns}/${kind}`) {
         const bad = checkOwned(body, kind, jobs, namespace);
         if (bad) return fail(res, 422, `${what}: ${bad}`);
@@ -149,13 +178,18 @@ export async function startFakeKubeApi(namespace: string): Promise<FakeKubeApi> 
     if (req.method === 'GET' && p === `/api/v1${ns}/pods`) {
       const [k, v] = (url.searchParams.get('labelSelector') ?? '').split('=');
       if (!k || !v) return fail(res, 400, `${what}: pods listed without a label selector`);
-      return send(res, 200, { kind: 'PodList', metadata: { resourceVersion: String(rv) }, items: [...kubelet.pods.values()].filter((x) => x.labels[k] === v).map((x) => kubelet.podObject(x)) });
+      return send(res, 200, {
+        kind: 'PodList',
+        metadata: { resourceVersion: String(rv) },
+        items: [...kubelet.pods.values()].filter((x) => x.labels[k] === v).map((x) => kubelet.podObject(x)),
+      });
     }
     const log = new RegExp(`^/api/v1${ns}/pods/([a-z0-9-]+)/log$`).exec(p);
     if (log && req.method === 'GET') {
       const pod = kubelet.pods.get(log[1]);
       if (!pod) return fail(res, 404, `${what}: no such pod`);
-      if (url.searchParams.get('follow') !== 'true' || url.searchParams.get('container') !== 'job') return fail(res, 400, `${what}: logs must be followed, of container job`);
+      if (url.searchParams.get('follow') !== 'true' || url.searchParams.get('container') !== 'job')
+        return fail(res, 400, `${what}: logs must be followed, of container job`);
       res.writeHead(200, { 'content-type': 'text/plain' });
       open.add(res);
       let sent = 0;
@@ -164,7 +198,10 @@ export async function startFakeKubeApi(namespace: string): Promise<FakeKubeApi> 
         if (pod.ended) res.end();
       };
       pod.listeners.add(flush);
-      res.on('close', () => { pod.listeners.delete(flush); open.delete(res); });
+      res.on('close', () => {
+        pod.listeners.delete(flush);
+        open.delete(res);
+      });
       flush();
       return;
     }
@@ -175,14 +212,33 @@ export async function startFakeKubeApi(namespace: string): Promise<FakeKubeApi> 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const kubeconfig = join(tmpdir(), `fake-kubeconfig-${token}.yaml`);
-  writeFileSync(kubeconfig, [
-    'apiVersion: v1', 'kind: Config', 'current-context: fake',
-    'contexts:', '- name: fake', '  context: {cluster: fake, user: runner}',
-    'clusters:', '- name: fake', `  cluster: {server: "${url}"}`,
-    'users:', '- name: runner', `  user: {token: "${token}"}`, '',
-  ].join('\n'));
+  writeFileSync(
+    kubeconfig,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: fake',
+      'contexts:',
+      '- name: fake',
+      '  context: {cluster: fake, user: runner}',
+      'clusters:',
+      '- name: fake',
+      `  cluster: {server: "${url}"}`,
+      'users:',
+      '- name: runner',
+      `  user: {token: "${token}"}`,
+      '',
+    ].join('\n'),
+  );
   return {
-    url, kubeconfig, problems, requests, jobs, secrets, services, deletions,
+    url,
+    kubeconfig,
+    problems,
+    requests,
+    jobs,
+    secrets,
+    services,
+    deletions,
     async close() {
       kubelet.stopAll();
       for (const r of open) r.destroy();

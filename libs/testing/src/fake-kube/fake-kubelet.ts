@@ -39,7 +39,15 @@ export class FakeKubelet {
   startPod(job: Obj): void {
     const spec = job.spec.template.spec.containers[0] as Obj;
     const name = `${job.metadata.name}-${randomBytes(3).toString('hex')}`;
-    const pod: FakePod = { name, job: job.metadata.name, labels: job.spec.template.metadata.labels, phase: 'Pending', lines: [], ended: false, listeners: new Set() };
+    const pod: FakePod = {
+      name,
+      job: job.metadata.name,
+      labels: job.spec.template.metadata.labels,
+      phase: 'Pending',
+      lines: [],
+      ended: false,
+      listeners: new Set(),
+    };
     this.pods.set(name, pod);
     const env: Record<string, string> = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
     for (const e of spec.env ?? []) {
@@ -54,7 +62,10 @@ export class FakeKubelet {
     job.status = { ...job.status, active: 1, ready: 0, startTime: job.status?.startTime ?? new Date().toISOString() };
     this.host.jobChanged(job);
     if (job.spec.activeDeadlineSeconds && !this.deadlines.has(job.metadata.name)) {
-      this.deadlines.set(job.metadata.name, setTimeout(() => this.deadline(job), job.spec.activeDeadlineSeconds * 1000));
+      this.deadlines.set(
+        job.metadata.name,
+        setTimeout(() => this.deadline(job), job.spec.activeDeadlineSeconds * 1000),
+      );
     }
     setTimeout(() => {
       if (this.deleted.has(job.metadata.name)) return;
@@ -63,7 +74,11 @@ export class FakeKubelet {
       pod.phase = 'Running';
       job.status = { ...job.status, ready: 1 };
       this.host.jobChanged(job);
-      for (const s of [child.stdout, child.stderr]) createInterface({ input: s, crlfDelay: Infinity }).on('line', (l) => { pod.lines.push(l); this.notify(pod); });
+      for (const s of [child.stdout, child.stderr])
+        createInterface({ input: s, crlfDelay: Infinity }).on('line', (l) => {
+          pod.lines.push(l);
+          this.notify(pod);
+        });
       child.on('close', (code) => this.exited(job, pod, code ?? 137));
     }, 30);
   }
@@ -82,7 +97,11 @@ export class FakeKubelet {
 
   private kill(p: FakePod): void {
     if (p.child?.pid && p.exitCode === undefined) {
-      try { process.kill(-p.child.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-p.child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
     }
     p.ended = true;
     this.notify(p);
@@ -93,7 +112,9 @@ export class FakeKubelet {
   }
 
   private final(job: Obj): boolean {
-    return (job.status?.conditions ?? []).some((c: Obj) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+    return (job.status?.conditions ?? []).some(
+      (c: Obj) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+    );
   }
 
   private exited(job: Obj, pod: FakePod, code: number): void {
@@ -104,7 +125,14 @@ export class FakeKubelet {
     if (this.final(job) || this.deleted.has(job.metadata.name)) return;
     const st = job.status;
     if (code === 0) {
-      job.status = { ...st, active: 0, ready: 0, succeeded: 1, completionTime: new Date().toISOString(), conditions: [{ type: 'Complete', status: 'True' }] };
+      job.status = {
+        ...st,
+        active: 0,
+        ready: 0,
+        succeeded: 1,
+        completionTime: new Date().toISOString(),
+        conditions: [{ type: 'Complete', status: 'True' }],
+      };
       clearTimeout(this.deadlines.get(job.metadata.name));
     } else {
       const failed = (st.failed ?? 0) + 1;
@@ -120,13 +148,31 @@ export class FakeKubelet {
 
   private deadline(job: Obj): void {
     if (this.final(job)) return;
-    job.status = { ...job.status, active: 0, ready: 0, failed: (job.status.failed ?? 0) + 1, conditions: [{ type: 'Failed', status: 'True', reason: 'DeadlineExceeded' }] };
-    for (const p of this.pods.values()) if (p.job === job.metadata.name && !p.ended) { this.kill(p); p.phase = 'Failed'; }
+    job.status = {
+      ...job.status,
+      active: 0,
+      ready: 0,
+      failed: (job.status.failed ?? 0) + 1,
+      conditions: [{ type: 'Failed', status: 'True', reason: 'DeadlineExceeded' }],
+    };
+    for (const p of this.pods.values())
+      if (p.job === job.metadata.name && !p.ended) {
+        this.kill(p);
+        p.phase = 'Failed';
+      }
     this.host.jobChanged(job);
   }
 
   podObject(p: FakePod): Obj {
-    const state = p.exitCode !== undefined ? { terminated: { exitCode: p.exitCode } } : p.phase === 'Running' ? { running: {} } : { waiting: { reason: 'ContainerCreating' } };
-    return { metadata: { name: p.name, labels: p.labels, resourceVersion: '1', uid: p.name }, status: { phase: p.phase, containerStatuses: [{ name: 'job', state }] } };
+    const state =
+      p.exitCode !== undefined
+        ? { terminated: { exitCode: p.exitCode } }
+        : p.phase === 'Running'
+          ? { running: {} }
+          : { waiting: { reason: 'ContainerCreating' } };
+    return {
+      metadata: { name: p.name, labels: p.labels, resourceVersion: '1', uid: p.name },
+      status: { phase: p.phase, containerStatuses: [{ name: 'job', state }] },
+    };
   }
 }

@@ -6,7 +6,9 @@ const byTarget = new Map<unknown, Promise<OpenApiResponseValidator>>();
 function load(key: unknown, fetchDoc: () => Promise<unknown>): Promise<OpenApiResponseValidator> {
   let v = byTarget.get(key);
   if (!v) {
-    v = fetchDoc().then((doc) => new OpenApiResponseValidator(doc as ConstructorParameters<typeof OpenApiResponseValidator>[0]));
+    v = fetchDoc().then(
+      (doc) => new OpenApiResponseValidator(doc as ConstructorParameters<typeof OpenApiResponseValidator>[0]),
+    );
     // A failed load is not cached: the next answer tries again (the hub may still be starting).
     v.catch(() => byTarget.delete(key));
     byTarget.set(key, v);
@@ -52,7 +54,13 @@ export async function assertInjectedResponse(
       body = res.body;
     }
   }
-  const observed: ObservedResponse = { method: request.method, path: request.url, status: res.statusCode, contentType, body };
+  const observed: ObservedResponse = {
+    method: request.method,
+    path: request.url,
+    status: res.statusCode,
+    contentType,
+    body,
+  };
   (await openApiValidatorForApp(app)).assert(observed);
 }
 
@@ -74,7 +82,11 @@ export function openApiCheckedFetch(baseUrl: string): typeof fetch {
     }
     const method = init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET');
     (await openApiValidatorFor(baseUrl)).assert({
-      method, path: url.pathname + url.search, status: res.status, contentType: res.headers.get('content-type'), body,
+      method,
+      path: url.pathname + url.search,
+      status: res.status,
+      contentType: res.headers.get('content-type'),
+      body,
     });
     return res;
   };

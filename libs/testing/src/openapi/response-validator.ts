@@ -30,7 +30,11 @@ interface OpenApiDocument {
  * 0700), Swagger UI and Prometheus text.
  * Everything else a suite receives must be an operation of the document.
  */
-const OUTSIDE_THE_API = [/^\/\.well-known\/(openapi\.(json|md)|asyncapi\.json)$/, /^\/docs(-yaml|-json)?(\/.*)?$/, /^\/metrics$/];
+const OUTSIDE_THE_API = [
+  /^\/\.well-known\/(openapi\.(json|md)|asyncapi\.json)$/,
+  /^\/docs(-yaml|-json)?(\/.*)?$/,
+  /^\/metrics$/,
+];
 
 const DOC_ID = 'hub-openapi';
 const JSON_TYPES = ['application/json', 'application/scim+json'] as const;
@@ -94,7 +98,9 @@ export class OpenApiResponseValidator {
   matchPath(path: string): string | null {
     const segments = segmentsOf(path.split('?')[0] ?? path);
     const hit = this.templates.find(
-      (t) => t.segments.length === segments.length && t.segments.every((s, i) => /^\{.+\}$/.test(s) ? segments[i] !== '' : s === segments[i]),
+      (t) =>
+        t.segments.length === segments.length &&
+        t.segments.every((s, i) => (/^\{.+\}$/.test(s) ? segments[i] !== '' : s === segments[i])),
     );
     return hit?.path ?? null;
   }
@@ -109,21 +115,29 @@ export class OpenApiResponseValidator {
     if (!template || !op) {
       if (r.status === 404) {
         const scim = /\/scim\/v2(\/|$)/.test(path);
-        return this.bodyProblems(`router 404${scim ? ' scim' : ''}`, { $ref: `#/components/schemas/${scim ? 'ScimErrorBody' : 'ErrorBody'}` }, r);
+        return this.bodyProblems(
+          `router 404${scim ? ' scim' : ''}`,
+          { $ref: `#/components/schemas/${scim ? 'ScimErrorBody' : 'ErrorBody'}` },
+          r,
+        );
       }
       return [`${r.method} ${path} is not an operation of the OpenAPI document (answered ${r.status})`];
     }
     const declared = op.responses?.[String(r.status)] ?? op.responses?.['default'];
     if (!declared) {
-      return [`${r.method} ${template} answered ${r.status}, which the document does not declare (declared: ${Object.keys(op.responses ?? {}).join(', ')})`];
+      return [
+        `${r.method} ${template} answered ${r.status}, which the document does not declare (declared: ${Object.keys(op.responses ?? {}).join(', ')})`,
+      ];
     }
     // application/json, or application/scim+json for SCIM operations (RFC 7644 3.1).
     const type = /^application\/(scim\+)?json\b/i.exec(r.contentType ?? '')?.[0]?.toLowerCase();
     const isJson = type !== undefined;
     const media = type ? declared.content?.[type] : undefined;
     if (r.body === undefined && !isJson) return [];
-    if (!isJson) return [`${r.method} ${template} ${r.status}: content type ${r.contentType ?? 'none'} is not declared`];
-    if (!media?.schema) return [`${r.method} ${template} ${r.status}: a JSON body, but the document declares no schema for it`];
+    if (!isJson)
+      return [`${r.method} ${template} ${r.status}: content type ${r.contentType ?? 'none'} is not declared`];
+    if (!media?.schema)
+      return [`${r.method} ${template} ${r.status}: a JSON body, but the document declares no schema for it`];
     return this.bodyProblems(`${method} ${template} ${r.status} ${type}`, media.schema, r);
   }
 
@@ -131,7 +145,9 @@ export class OpenApiResponseValidator {
   assert(r: ObservedResponse): void {
     const problems = this.problems(r);
     if (problems.length > 0) {
-      throw new Error(`Response breaks the OpenAPI document:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(r.body)?.slice(0, 2000)}`);
+      throw new Error(
+        `Response breaks the OpenAPI document:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(r.body)?.slice(0, 2000)}`,
+      );
     }
   }
 
@@ -139,7 +155,8 @@ export class OpenApiResponseValidator {
     const validate = this.validatorFor(key, schema);
     if (validate(r.body)) return [];
     return (validate.errors ?? []).map(
-      (e) => `${r.method} ${r.path} ${r.status}: body${e.instancePath} ${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params['additionalProperty'])})` : ''}`,
+      (e) =>
+        `${r.method} ${r.path} ${r.status}: body${e.instancePath} ${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params['additionalProperty'])})` : ''}`,
     );
   }
 

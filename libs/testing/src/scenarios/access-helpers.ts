@@ -40,7 +40,10 @@ export async function statusWithin(call: () => Promise<{ status: number }>, stat
 }
 
 export async function runLoopingJob(t: HubTarget, token: string, namespace: string): Promise<string> {
-  const res = await http<{ id: string }>(t.baseUrl, 'POST', `/api/jobs/${namespace}`, { token, body: { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: LOOP } });
+  const res = await http<{ id: string }>(t.baseUrl, 'POST', `/api/jobs/${namespace}`, {
+    token,
+    body: { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: LOOP },
+  });
   if (res.status !== 200) throw new Error(`run job answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.id;
 }
@@ -64,14 +67,19 @@ export interface OpenSse {
 /** Opens a server-sent-events answer and resolves once the stream is open (its first comment arrived). */
 export async function openSse(url: string, token: string): Promise<OpenSse> {
   const controller = new AbortController();
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: controller.signal });
+  const res = await fetch(url, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
   if (res.status !== 200 || !res.body) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   let endedAt = 0;
   let opened: () => void = () => undefined;
-  const open = new Promise<void>((r) => { opened = r; });
+  const open = new Promise<void>((r) => {
+    opened = r;
+  });
   const ending = (async () => {
     try {
       for (;;) {
@@ -89,11 +97,15 @@ export async function openSse(url: string, token: string): Promise<OpenSse> {
   })();
   await open;
   // Not ended after 10 s counts as never (the assertion then fails with a time, not a jest timeout).
-  const ended = Promise.race([ending, new Promise<number>((r) => setTimeout(() => r(Number.POSITIVE_INFINITY), 10_000).unref())]);
+  const ended = Promise.race([
+    ending,
+    new Promise<number>((r) => setTimeout(() => r(Number.POSITIVE_INFINITY), 10_000).unref()),
+  ]);
   const received = async (part: string): Promise<void> => {
     const deadline = Date.now() + 20_000;
     while (!text.includes(part)) {
-      if (Date.now() > deadline || endedAt > 0) throw new Error(`${url}: no ${JSON.stringify(part)} in ${JSON.stringify(text)}`);
+      if (Date.now() > deadline || endedAt > 0)
+        throw new Error(`${url}: no ${JSON.stringify(part)} in ${JSON.stringify(text)}`);
       await new Promise((r) => setTimeout(r, 20));
     }
   };
@@ -101,7 +113,10 @@ export async function openSse(url: string, token: string): Promise<OpenSse> {
 }
 
 /** A GET whose body is not read after its first chunk until readToEnd: a client that reads slowly. */
-export function openPaused(url: string, token: string): Promise<{ status: number; readToEnd(): Promise<{ endedAt: number; body: string }> }> {
+export function openPaused(
+  url: string,
+  token: string,
+): Promise<{ status: number; readToEnd(): Promise<{ endedAt: number; body: string }> }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { authorization: `Bearer ${token}` } }, (res) => {
       const chunks: Buffer[] = [];
@@ -110,19 +125,20 @@ export function openPaused(url: string, token: string): Promise<{ status: number
         res.pause();
         resolve({
           status: res.statusCode ?? 0,
-          readToEnd: () => new Promise((done) => {
-            let endedAt = 0;
-            const finish = () => {
-              endedAt ||= Date.now();
-              done({ endedAt, body: Buffer.concat(chunks).toString('utf8') });
-            };
-            res.on('data', (c: Buffer) => chunks.push(c));
-            // A cut connection ends the message with an error (aborted) and close; a complete one with end.
-            res.once('end', finish);
-            res.once('close', finish);
-            res.on('error', () => undefined);
-            res.resume();
-          }),
+          readToEnd: () =>
+            new Promise((done) => {
+              let endedAt = 0;
+              const finish = () => {
+                endedAt ||= Date.now();
+                done({ endedAt, body: Buffer.concat(chunks).toString('utf8') });
+              };
+              res.on('data', (c: Buffer) => chunks.push(c));
+              // A cut connection ends the message with an error (aborted) and close; a complete one with end.
+              res.once('end', finish);
+              res.once('close', finish);
+              res.on('error', () => undefined);
+              res.resume();
+            }),
         });
       });
     });

@@ -30,9 +30,15 @@ export function auditScenarios(target: () => HubTarget): void {
     let member: TestUser;
     let org: { id: string; name: string };
     const exportOf = (token: string, q?: string, name = org.name): ReturnType<typeof http<AuditEvent[]>> =>
-      http<AuditEvent[]>(t.baseUrl, 'GET', `/api/organizations/${name}/audit-log/export${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`, {
-        token, headers: { 'user-agent': 'audit-scenario/1.0' },
-      });
+      http<AuditEvent[]>(
+        t.baseUrl,
+        'GET',
+        `/api/organizations/${name}/audit-log/export${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`,
+        {
+          token,
+          headers: { 'user-agent': 'audit-scenario/1.0' },
+        },
+      );
 
     beforeAll(async () => {
       t = target();
@@ -44,7 +50,10 @@ export function auditScenarios(target: () => HubTarget): void {
     });
 
     it('exports the events of real actions newest first, as an attachment, in the shape of 2.9', async () => {
-      const res = await eventually(() => exportOf(admin.token), (r) => r.status === 200 && r.body.length >= 4);
+      const res = await eventually(
+        () => exportOf(admin.token),
+        (r) => r.status === 200 && r.body.length >= 4,
+      );
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       const date = new Date().toISOString().slice(0, 10);
@@ -53,43 +62,95 @@ export function auditScenarios(target: () => HubTarget): void {
       const times = res.body.map((e) => e.createdAt);
       expect([...times].sort().reverse()).toEqual(times);
       expect(res.body[0]).toEqual({
-        _id: expect.stringMatching(/^[0-9a-f]{24}$/), createdAt: expect.any(String), type: 'org.change_role', message: expect.stringContaining(member.name),
-        data: { user: member.name, from: 'read', to: 'write' }, ip: expect.any(String), userAgent: expect.any(String),
+        _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        createdAt: expect.any(String),
+        type: 'org.change_role',
+        message: expect.stringContaining(member.name),
+        data: { user: member.name, from: 'read', to: 'write' },
+        ip: expect.any(String),
+        userAgent: expect.any(String),
         author: { _id: '000000000000000000000000', user: 'system', avatarUrl: expect.any(String), type: 'system' },
       });
     });
 
     it("records a user's action with that user as author, the request's ip and user agent and the token", async () => {
       const victim = await makeToken(t, member.name);
-      const revoke = await http(t.baseUrl, 'POST', `/api/organizations/${org.name}/settings/tokens/${victim.id}/revoke`, {
-        token: admin.token, headers: { 'user-agent': 'audit-scenario/1.0' },
-      });
+      const revoke = await http(
+        t.baseUrl,
+        'POST',
+        `/api/organizations/${org.name}/settings/tokens/${victim.id}/revoke`,
+        {
+          token: admin.token,
+          headers: { 'user-agent': 'audit-scenario/1.0' },
+        },
+      );
       expect(revoke.status).toBeLessThan(300);
-      const res = await eventually(() => exportOf(admin.token, `author:${admin.name}`), (r) => r.body.length >= 1);
-      expect(res.body).toEqual([expect.objectContaining({
-        type: 'org.token_approval.authorization_request.revoked', data: { tokenId: victim.id }, ip: expect.stringMatching(/\S/), userAgent: 'audit-scenario/1.0',
-        author: { _id: admin.id, user: admin.name, avatarUrl: expect.stringContaining(admin.name), type: 'user' },
-        token: { type: 'access_token', id: admin.tokenId, role: 'write', deleted: false },
-      })]);
+      const res = await eventually(
+        () => exportOf(admin.token, `author:${admin.name}`),
+        (r) => r.body.length >= 1,
+      );
+      expect(res.body).toEqual([
+        expect.objectContaining({
+          type: 'org.token_approval.authorization_request.revoked',
+          data: { tokenId: victim.id },
+          ip: expect.stringMatching(/\S/),
+          userAgent: 'audit-scenario/1.0',
+          author: { _id: admin.id, user: admin.name, avatarUrl: expect.stringContaining(admin.name), type: 'user' },
+          token: { type: 'access_token', id: admin.tokenId, role: 'write', deleted: false },
+        }),
+      ]);
     });
 
     it('records the repository events of the organization (hub.events.repo.*)', async () => {
       const other = await makeOrg(t, 'team', [admin.name]);
       const publish = (subject: string, payload: unknown): Promise<unknown> =>
         http(t.baseUrl, 'POST', '/admin/events', { token: t.adminToken, body: { subject, payload } });
-      await publish('hub.events.repo.create', { event: { action: 'create', scope: 'repo' }, repo: { type: 'model', name: `${other.name}/m1`, private: true } });
-      await publish('hub.events.repo.update', { event: { action: 'update', scope: 'repo.config' }, repo: { type: 'model', name: `${other.name}/m1`, private: false } });
-      await publish('hub.events.repo.update', { event: { action: 'update', scope: 'repo.content' }, repo: { type: 'model', name: `${other.name}/m1` } });
-      await publish('hub.events.repo.move', { event: { action: 'move', scope: 'repo' }, repo: { type: 'model', name: `${other.name}/m1` }, movedTo: { name: `${other.name}/m2` } });
-      await publish('hub.events.repo.delete', { event: { action: 'delete', scope: 'repo' }, repo: { type: 'model', name: `${other.name}/m2` } });
-      const res = await eventually(() => exportOf(admin.token, 'author:system', other.name), (r) => r.body.some((e) => e.type === 'repo.delete'));
-      expect(res.body.map((e) => e.type).filter((x) => x.startsWith('repo.'))).toEqual(['repo.delete', 'repo.move', 'repo.update_settings', 'repo.create']);
-      expect(res.body.find((e) => e.type === 'repo.move')?.data).toEqual({ repo: `${other.name}/m1`, type: 'model', movedTo: `${other.name}/m2` });
+      await publish('hub.events.repo.create', {
+        event: { action: 'create', scope: 'repo' },
+        repo: { type: 'model', name: `${other.name}/m1`, private: true },
+      });
+      await publish('hub.events.repo.update', {
+        event: { action: 'update', scope: 'repo.config' },
+        repo: { type: 'model', name: `${other.name}/m1`, private: false },
+      });
+      await publish('hub.events.repo.update', {
+        event: { action: 'update', scope: 'repo.content' },
+        repo: { type: 'model', name: `${other.name}/m1` },
+      });
+      await publish('hub.events.repo.move', {
+        event: { action: 'move', scope: 'repo' },
+        repo: { type: 'model', name: `${other.name}/m1` },
+        movedTo: { name: `${other.name}/m2` },
+      });
+      await publish('hub.events.repo.delete', {
+        event: { action: 'delete', scope: 'repo' },
+        repo: { type: 'model', name: `${other.name}/m2` },
+      });
+      const res = await eventually(
+        () => exportOf(admin.token, 'author:system', other.name),
+        (r) => r.body.some((e) => e.type === 'repo.delete'),
+      );
+      expect(res.body.map((e) => e.type).filter((x) => x.startsWith('repo.'))).toEqual([
+        'repo.delete',
+        'repo.move',
+        'repo.update_settings',
+        'repo.create',
+      ]);
+      expect(res.body.find((e) => e.type === 'repo.move')?.data).toEqual({
+        repo: `${other.name}/m1`,
+        type: 'model',
+        movedTo: `${other.name}/m2`,
+      });
     });
 
     it('filters with q: author, ip and type terms, several combining with AND', async () => {
-      expect((await exportOf(admin.token, 'type:org.add_user')).body.map((e) => e.type)).toEqual(['org.add_user', 'org.add_user']);
-      expect((await exportOf(admin.token, 'author:system type:org.create')).body.map((e) => e.type)).toEqual(['org.create']);
+      expect((await exportOf(admin.token, 'type:org.add_user')).body.map((e) => e.type)).toEqual([
+        'org.add_user',
+        'org.add_user',
+      ]);
+      expect((await exportOf(admin.token, 'author:system type:org.create')).body.map((e) => e.type)).toEqual([
+        'org.create',
+      ]);
       expect((await exportOf(admin.token, `author:${member.name}`)).body).toEqual([]);
       const all = (await exportOf(admin.token)).body;
       const ip = all[0]?.ip ?? '';
@@ -99,8 +160,13 @@ export function auditScenarios(target: () => HubTarget): void {
     });
 
     it('answers a malformed q term, an unknown field or event type with a 400 naming it', async () => {
-      for (const [q, word] of [['author', /"author"/], ['color:red', /"color"/], ['type:org.explode', /org\.explode/], ['ip:', /"ip:"/],
-        [':x', /":x"/]] as const) {
+      for (const [q, word] of [
+        ['author', /"author"/],
+        ['color:red', /"color"/],
+        ['type:org.explode', /org\.explode/],
+        ['ip:', /"ip:"/],
+        [':x', /":x"/],
+      ] as const) {
         const res = await exportOf(admin.token, q);
         expect({ q, status: res.status }).toEqual({ q, status: 400 });
         expect((res.body as unknown as { error: string }).error).toMatch(word);

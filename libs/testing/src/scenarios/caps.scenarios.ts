@@ -28,10 +28,14 @@ export function webhookCapScenarios(target: () => WebhooksScenarioTarget): void 
   it(`refuses a user's webhook past HUB_WEBHOOKS_MAX_PER_USER (${WEBHOOKS_MAX_PER_USER} here) with a 409 naming it, however many are created at once`, async () => {
     const t = target();
     const user = await makeUser(t, 'write', 'hooks');
-    const create = (i: number) => http<{ webhook: { id: string }; error?: string }>(t.baseUrl, 'POST', '/api/settings/webhooks', {
-      token: user.token, body: { watched: [{ type: 'user', name: user.name }], domains: ['repo'], url: t.capture.url(`/cap-${i}`) },
-    });
-    const answers = await Promise.all(Array.from({ length: WEBHOOKS_MAX_PER_USER + PARALLEL_PAST_THE_CAP }, (_, i) => create(i)));
+    const create = (i: number) =>
+      http<{ webhook: { id: string }; error?: string }>(t.baseUrl, 'POST', '/api/settings/webhooks', {
+        token: user.token,
+        body: { watched: [{ type: 'user', name: user.name }], domains: ['repo'], url: t.capture.url(`/cap-${i}`) },
+      });
+    const answers = await Promise.all(
+      Array.from({ length: WEBHOOKS_MAX_PER_USER + PARALLEL_PAST_THE_CAP }, (_, i) => create(i)),
+    );
     expect(statuses(answers)).toEqual({ 200: WEBHOOKS_MAX_PER_USER, 409: PARALLEL_PAST_THE_CAP });
     expect(answers.find((a) => a.status === 409)?.body.error).toBe(
       `You have ${WEBHOOKS_MAX_PER_USER} webhooks: the limit is ${WEBHOOKS_MAX_PER_USER} (HUB_WEBHOOKS_MAX_PER_USER); delete one to create another`,
@@ -40,7 +44,9 @@ export function webhookCapScenarios(target: () => WebhooksScenarioTarget): void 
     expect(list.body).toHaveLength(WEBHOOKS_MAX_PER_USER);
     // Room again once one is deleted.
     const first = answers.find((a) => a.status === 200)?.body.webhook.id ?? '';
-    expect((await http(t.baseUrl, 'DELETE', `/api/settings/webhooks/${first}`, { token: user.token })).status).toBe(200);
+    expect((await http(t.baseUrl, 'DELETE', `/api/settings/webhooks/${first}`, { token: user.token })).status).toBe(
+      200,
+    );
     expect((await create(999)).status).toBe(200);
     expect((await create(1000)).status).toBe(409);
   });
@@ -55,7 +61,11 @@ export function jobCapsScenarios(target: () => JobTarget): void {
   it(`refuses a job past HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE (${maxActive} here) with a 409 naming it, however many are created at once; room again once one ends`, async () => {
     const t = target();
     const user = await makeUser(t);
-    const run = () => http<{ id: string; error?: string }>(t.baseUrl, 'POST', `/api/jobs/${user.name}`, { token: user.token, body: spec });
+    const run = () =>
+      http<{ id: string; error?: string }>(t.baseUrl, 'POST', `/api/jobs/${user.name}`, {
+        token: user.token,
+        body: spec,
+      });
     const answers = await Promise.all(Array.from({ length: maxActive + PARALLEL_PAST_THE_CAP }, () => run()));
     const started = answers.filter((a) => a.status === 200).map((a) => a.body.id);
     try {
@@ -63,24 +73,31 @@ export function jobCapsScenarios(target: () => JobTarget): void {
       expect(answers.find((a) => a.status === 409)?.body.error).toBe(
         `${user.name} has ${maxActive} active jobs: the limit is ${maxActive} (HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE); wait for one to finish or cancel one`,
       );
-      const dup = await http(t.baseUrl, 'POST', `/api/jobs/${user.name}/${started[0]}/duplicate`, { token: user.token });
+      const dup = await http(t.baseUrl, 'POST', `/api/jobs/${user.name}/${started[0]}/duplicate`, {
+        token: user.token,
+      });
       expect(dup.status).toBe(409);
-      expect((await http(t.baseUrl, 'POST', `/api/jobs/${user.name}/${started[0]}/cancel`, { token: user.token })).status).toBe(200);
+      expect(
+        (await http(t.baseUrl, 'POST', `/api/jobs/${user.name}/${started[0]}/cancel`, { token: user.token })).status,
+      ).toBe(200);
       await waitForStage(t, user.token, user.name, started[0], ['CANCELED']);
       const again = await run();
       expect(again.status).toBe(200);
       started.push(again.body.id);
     } finally {
-      for (const id of started) await http(t.baseUrl, 'POST', `/api/jobs/${user.name}/${id}/cancel`, { token: user.token });
+      for (const id of started)
+        await http(t.baseUrl, 'POST', `/api/jobs/${user.name}/${id}/cancel`, { token: user.token });
     }
   });
 
   it(`refuses a scheduled job past HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE (${maxScheduled} here) with a 409 naming it, however many are created at once`, async () => {
     const t = target();
     const user = await makeUser(t);
-    const create = () => http<{ id: string; error?: string }>(t.baseUrl, 'POST', `/api/scheduled-jobs/${user.name}`, {
-      token: user.token, body: { schedule: '@daily', suspend: true, jobSpec: spec },
-    });
+    const create = () =>
+      http<{ id: string; error?: string }>(t.baseUrl, 'POST', `/api/scheduled-jobs/${user.name}`, {
+        token: user.token,
+        body: { schedule: '@daily', suspend: true, jobSpec: spec },
+      });
     const answers = await Promise.all(Array.from({ length: maxScheduled + PARALLEL_PAST_THE_CAP }, () => create()));
     expect(statuses(answers)).toEqual({ 200: maxScheduled, 409: PARALLEL_PAST_THE_CAP });
     expect(answers.find((a) => a.status === 409)?.body.error).toBe(
@@ -91,18 +108,34 @@ export function jobCapsScenarios(target: () => JobTarget): void {
   });
 
   it.each([
-    ['fires more often than HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS', '* * * * * *', `schedule "* * * * * *" fires 1 s apart; the shortest interval allowed is ${minInterval} s (HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS)`],
-    ['fires that often only at times', '0,1 * * * * *', `schedule "0,1 * * * * *" fires 1 s apart; the shortest interval allowed is ${minInterval} s (HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS)`],
+    [
+      'fires more often than HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS',
+      '* * * * * *',
+      `schedule "* * * * * *" fires 1 s apart; the shortest interval allowed is ${minInterval} s (HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS)`,
+    ],
+    [
+      'fires that often only at times',
+      '0,1 * * * * *',
+      `schedule "0,1 * * * * *" fires 1 s apart; the shortest interval allowed is ${minInterval} s (HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS)`,
+    ],
     ['never fires', '0 0 30 2 *', 'schedule "0 0 30 2 *" never fires'],
     ['cannot be read', '*/999999999999 * * * *', 'schedule: bad step "999999999999" in the minute field (1-59)'],
   ])('refuses a schedule that %s with a 400 naming schedule', async (_what, schedule, error) => {
     const t = target();
     const user: TestUser = await makeUser(t);
-    const res = await http<{ error: string }>(t.baseUrl, 'POST', `/api/scheduled-jobs/${user.name}`, { token: user.token, body: { schedule, suspend: true, jobSpec: spec } });
+    const res = await http<{ error: string }>(t.baseUrl, 'POST', `/api/scheduled-jobs/${user.name}`, {
+      token: user.token,
+      body: { schedule, suspend: true, jobSpec: spec },
+    });
     expect({ status: res.status, error: res.body.error }).toEqual({ status: 400, error });
-    expect((await http<Body[]>(t.baseUrl, 'GET', `/api/scheduled-jobs/${user.name}`, { token: user.token })).body).toEqual([]);
+    expect(
+      (await http<Body[]>(t.baseUrl, 'GET', `/api/scheduled-jobs/${user.name}`, { token: user.token })).body,
+    ).toEqual([]);
     // At the minimum itself it is taken.
-    const ok = await http(t.baseUrl, 'POST', `/api/scheduled-jobs/${user.name}`, { token: user.token, body: { schedule: `*/${minInterval} * * * * *`, suspend: true, jobSpec: spec } });
+    const ok = await http(t.baseUrl, 'POST', `/api/scheduled-jobs/${user.name}`, {
+      token: user.token,
+      body: { schedule: `*/${minInterval} * * * * *`, suspend: true, jobSpec: spec },
+    });
     expect(ok.status).toBe(200);
   });
 }

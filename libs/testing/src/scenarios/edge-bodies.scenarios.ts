@@ -52,11 +52,17 @@ async function rawPost(base: URL, p: RawPost): Promise<{ text: string; reset: bo
   const closed = new Promise<void>((r) => s.once('close', () => r()));
   const framing = p.declared === undefined ? 'Transfer-Encoding: chunked' : `Content-Length: ${p.declared}`;
   const auth = p.token ? `Authorization: Bearer ${p.token}\r\n` : '';
-  s.write(`POST ${p.path} HTTP/1.1\r\nHost: ${base.host}\r\nContent-Type: application/json\r\n${auth}${framing}\r\n\r\n`);
+  s.write(
+    `POST ${p.path} HTTP/1.1\r\nHost: ${base.host}\r\nContent-Type: application/json\r\n${auth}${framing}\r\n\r\n`,
+  );
   for (const part of p.parts) {
     if (p.gapMs > 0) await sleep(p.gapMs);
     if (s.destroyed) break;
-    s.write(p.declared === undefined ? Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]) : part);
+    s.write(
+      p.declared === undefined
+        ? Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')])
+        : part,
+    );
   }
   if (!p.abandon) {
     if (p.declared === undefined && !s.destroyed) s.write('0\r\n\r\n');
@@ -88,10 +94,26 @@ export function edgeBodiesScenarios(target: () => EdgeBodiesTarget): void {
       // Each shape the probe used: the 413 is answered before the body is read (declared length)
       // or while reading it (chunked), and the client then finishes, leaves, or dribbles on.
       const shapes: Array<{ name: string; plan: Omit<RawPost, 'path' | 'token'>; answer: RegExp }> = [
-        { name: 'whole, declared', plan: { declared: over, parts: [filler(over)], gapMs: 0, abandon: false }, answer: /^HTTP\/1\.1 413/ },
-        { name: 'whole, chunked', plan: { parts: Array(chunksOver).fill(chunk), gapMs: 0, abandon: false }, answer: /^HTTP\/1\.1 413/ },
-        { name: 'abandoned half-way, declared', plan: { declared: over, parts: [filler(over / 2)], gapMs: 0, abandon: true }, answer: /^/ },
-        { name: 'abandoned half-way, chunked', plan: { parts: Array(Math.floor(chunksOver / 2)).fill(chunk), gapMs: 0, abandon: true }, answer: /^/ },
+        {
+          name: 'whole, declared',
+          plan: { declared: over, parts: [filler(over)], gapMs: 0, abandon: false },
+          answer: /^HTTP\/1\.1 413/,
+        },
+        {
+          name: 'whole, chunked',
+          plan: { parts: Array(chunksOver).fill(chunk), gapMs: 0, abandon: false },
+          answer: /^HTTP\/1\.1 413/,
+        },
+        {
+          name: 'abandoned half-way, declared',
+          plan: { declared: over, parts: [filler(over / 2)], gapMs: 0, abandon: true },
+          answer: /^/,
+        },
+        {
+          name: 'abandoned half-way, chunked',
+          plan: { parts: Array(Math.floor(chunksOver / 2)).fill(chunk), gapMs: 0, abandon: true },
+          answer: /^/,
+        },
         {
           name: 'trickled, declared',
           plan: { declared: over, parts: Array(4).fill(filler(16)), gapMs: t.bodyTimeoutMs / 3, abandon: false },
@@ -99,7 +121,11 @@ export function edgeBodiesScenarios(target: () => EdgeBodiesTarget): void {
         },
         {
           name: 'trickled past the limit, chunked',
-          plan: { parts: [...Array(chunksOver).fill(chunk), ...Array(4).fill(filler(16))], gapMs: t.bodyTimeoutMs / 40, abandon: false },
+          plan: {
+            parts: [...Array(chunksOver).fill(chunk), ...Array(4).fill(filler(16))],
+            gapMs: t.bodyTimeoutMs / 40,
+            abandon: false,
+          },
           answer: /^HTTP\/1\.1 (413|408)/,
         },
       ];
@@ -108,15 +134,26 @@ export function edgeBodiesScenarios(target: () => EdgeBodiesTarget): void {
       for (let i = 0; i < 20; i++) {
         const shape = shapes[i % shapes.length];
         const route = routes[Math.floor(i / shapes.length) % routes.length];
-        sent.push(answeredPost(base, { ...shape.plan, ...route }).then((text) => ({ shape: shape.name, path: route.path, text })));
+        sent.push(
+          answeredPost(base, { ...shape.plan, ...route }).then((text) => ({
+            shape: shape.name,
+            path: route.path,
+            text,
+          })),
+        );
         if (sent.length % 4 === 0) await Promise.all(sent.slice(-4));
       }
       const answers = await Promise.all(sent);
       for (const a of answers) {
         const shape = shapes.find((s) => s.name === a.shape);
-        expect({ ...a, text: a.text.split('\r\n')[0] }).toEqual({ ...a, text: expect.stringMatching(shape?.answer ?? /^/) });
+        expect({ ...a, text: a.text.split('\r\n')[0] }).toEqual({
+          ...a,
+          text: expect.stringMatching(shape?.answer ?? /^/),
+        });
       }
-      expect(answers.filter((a) => a.shape === 'whole, declared')[0]?.text).toContain('{"error":"Request body is too large"}');
+      expect(answers.filter((a) => a.shape === 'whole, declared')[0]?.text).toContain(
+        '{"error":"Request body is too large"}',
+      );
       // Every socket is closed. Every per-request timer (HUB_BODY_TIMEOUT_MS from the headers; Node's
       // requestTimeout, 5 s more, only for connections still open) is now behind us after
       // 3 x the body timeout + 2 s; the process must answer all along and after.
@@ -126,7 +163,9 @@ export function edgeBodiesScenarios(target: () => EdgeBodiesTarget): void {
         await sleep(200);
       }
       expect((await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: user.token })).status).toBe(200);
-      expect((await http(t.baseUrl, 'POST', '/api/credentials/revoke', { body: { credentials: ['hf_unknown'] } })).status).toBe(202);
+      expect(
+        (await http(t.baseUrl, 'POST', '/api/credentials/revoke', { body: { credentials: ['hf_unknown'] } })).status,
+      ).toBe(202);
     }, 120_000);
 
     it('refuses a NUL or an unpaired surrogate in any string of a body or query with a 400 naming the field', async () => {
@@ -134,18 +173,71 @@ export function edgeBodiesScenarios(target: () => EdgeBodiesTarget): void {
       const user = await makeUser(t);
       const org = await makeOrg(t, 'enterprise', [user.name]);
       const job = { flavor: 'cpu-basic', dockerImage: 'alpine:3', command: ['echo'] };
-      const webhook = { watched: [{ type: 'model', name: `${user.name}/m` }], url: 'https://example.com/hook', domains: ['repo'] };
+      const webhook = {
+        watched: [{ type: 'model', name: `${user.name}/m` }],
+        url: 'https://example.com/hook',
+        domains: ['repo'],
+      };
       const cases: Array<{ method: string; path: string; body?: unknown; error: string; token?: string }> = [
-        { method: 'POST', path: `/api/jobs/${user.name}`, body: { ...job, command: ['echo', 'a\u0000b'] }, error: 'command[1] must not contain a NUL character' },
-        { method: 'POST', path: `/api/jobs/${user.name}`, body: { ...job, arguments: ['\u0000'] }, error: 'arguments[0] must not contain a NUL character' },
-        { method: 'POST', path: `/api/jobs/${user.name}`, body: { ...job, environment: { FOO: 'x\u0000' } }, error: 'environment.FOO must not contain a NUL character' },
-        { method: 'POST', path: `/api/jobs/${user.name}`, body: { flavor: 'cpu-basic', spaceId: 'a\ud800', command: ['echo'] }, error: 'spaceId must not contain an unpaired UTF-16 surrogate (not valid Unicode)' },
-        { method: 'POST', path: '/api/settings/webhooks', body: { ...webhook, url: 'https://example.com/\u0000' }, error: 'url must not contain a NUL character' },
-        { method: 'POST', path: '/api/settings/webhooks', body: { ...webhook, watched: [{ type: 'model', name: 'a\u0000' }] }, error: 'watched[0].name must not contain a NUL character' },
-        { method: 'GET', path: `/api/organizations/${org.name}/settings/repositories?search=%00`, error: 'search must not contain a NUL character' },
-        { method: 'GET', path: `/api/organizations/${org.name}/audit-log/export?q=a%00`, error: 'q must not contain a NUL character' },
-        { method: 'POST', path: `/admin/organizations/${org.name}/resource-groups`, body: { name: 'g\u0000' }, error: 'name must not contain a NUL character', token: t.adminToken },
-        { method: 'POST', path: `/api/scheduled-jobs/${user.name}`, body: { schedule: '@hourly' }, error: 'jobSpec is required' },
+        {
+          method: 'POST',
+          path: `/api/jobs/${user.name}`,
+          body: { ...job, command: ['echo', 'a\u0000b'] },
+          error: 'command[1] must not contain a NUL character',
+        },
+        {
+          method: 'POST',
+          path: `/api/jobs/${user.name}`,
+          body: { ...job, arguments: ['\u0000'] },
+          error: 'arguments[0] must not contain a NUL character',
+        },
+        {
+          method: 'POST',
+          path: `/api/jobs/${user.name}`,
+          body: { ...job, environment: { FOO: 'x\u0000' } },
+          error: 'environment.FOO must not contain a NUL character',
+        },
+        {
+          method: 'POST',
+          path: `/api/jobs/${user.name}`,
+          body: { flavor: 'cpu-basic', spaceId: 'a\ud800', command: ['echo'] },
+          error: 'spaceId must not contain an unpaired UTF-16 surrogate (not valid Unicode)',
+        },
+        {
+          method: 'POST',
+          path: '/api/settings/webhooks',
+          body: { ...webhook, url: 'https://example.com/\u0000' },
+          error: 'url must not contain a NUL character',
+        },
+        {
+          method: 'POST',
+          path: '/api/settings/webhooks',
+          body: { ...webhook, watched: [{ type: 'model', name: 'a\u0000' }] },
+          error: 'watched[0].name must not contain a NUL character',
+        },
+        {
+          method: 'GET',
+          path: `/api/organizations/${org.name}/settings/repositories?search=%00`,
+          error: 'search must not contain a NUL character',
+        },
+        {
+          method: 'GET',
+          path: `/api/organizations/${org.name}/audit-log/export?q=a%00`,
+          error: 'q must not contain a NUL character',
+        },
+        {
+          method: 'POST',
+          path: `/admin/organizations/${org.name}/resource-groups`,
+          body: { name: 'g\u0000' },
+          error: 'name must not contain a NUL character',
+          token: t.adminToken,
+        },
+        {
+          method: 'POST',
+          path: `/api/scheduled-jobs/${user.name}`,
+          body: { schedule: '@hourly' },
+          error: 'jobSpec is required',
+        },
       ];
       const answers = [];
       for (const c of cases) {
@@ -155,12 +247,18 @@ export function edgeBodiesScenarios(target: () => EdgeBodiesTarget): void {
       expect(answers).toEqual(cases.map((c) => ({ path: c.path, status: 400, body: { error: c.error } })));
     });
 
-    it('answers an over-long SCIM path segment (414) in RFC 7644\'s error shape', async () => {
+    it("answers an over-long SCIM path segment (414) in RFC 7644's error shape", async () => {
       const t = target();
-      const res = await http(t.baseUrl, 'GET', `/api/organizations/acme/scim/v2/Users/${'a'.repeat(300)}`, { token: 'hf_whatever' });
+      const res = await http(t.baseUrl, 'GET', `/api/organizations/acme/scim/v2/Users/${'a'.repeat(300)}`, {
+        token: 'hf_whatever',
+      });
       expect(res.status).toBe(414);
       expect(res.headers.get('content-type')).toMatch(/^application\/scim\+json/);
-      expect(res.body).toEqual({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '414', detail: expect.stringMatching(/longer than/) });
+      expect(res.body).toEqual({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+        status: '414',
+        detail: expect.stringMatching(/longer than/),
+      });
       expect(res.headers.get('x-request-id')).toBeTruthy();
     });
 
@@ -169,13 +267,23 @@ export function edgeBodiesScenarios(target: () => EdgeBodiesTarget): void {
       const revoke = (body: string | Uint8Array, contentType: string): ReturnType<typeof http> =>
         http(t.baseUrl, 'POST', '/api/credentials/revoke', { rawBody: body, headers: { 'content-type': contentType } });
       const latin1 = Buffer.from('{"credentials":["hf_caf\xe9"]}', 'latin1');
-      expect(await revoke(latin1, 'application/json')).toMatchObject({ status: 400, body: { error: 'Request body is not valid UTF-8 JSON' } });
+      expect(await revoke(latin1, 'application/json')).toMatchObject({
+        status: 400,
+        body: { error: 'Request body is not valid UTF-8 JSON' },
+      });
       const utf16 = Buffer.from('{"credentials":["hf_x"]}', 'utf16le');
       expect(await revoke(utf16, 'application/json; charset=utf-16')).toMatchObject({
-        status: 415, body: { error: 'Request body charset "utf-16" is not supported: send JSON in UTF-8' },
+        status: 415,
+        body: { error: 'Request body charset "utf-16" is not supported: send JSON in UTF-8' },
       });
-      expect(await revoke('{"credentials":["hf_x"]}', 'application/json; charset=ISO-8859-1')).toMatchObject({ status: 415 });
-      for (const contentType of ['application/json; charset=UTF-8', 'application/json;charset="utf-8"', 'application/json']) {
+      expect(await revoke('{"credentials":["hf_x"]}', 'application/json; charset=ISO-8859-1')).toMatchObject({
+        status: 415,
+      });
+      for (const contentType of [
+        'application/json; charset=UTF-8',
+        'application/json;charset="utf-8"',
+        'application/json',
+      ]) {
         expect(await revoke('{"credentials":["hf_caf\u00e9"]}', contentType)).toMatchObject({ status: 202 });
       }
     });

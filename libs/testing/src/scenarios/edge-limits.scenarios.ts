@@ -60,28 +60,50 @@ export function edgeLimitsScenarios(target: () => EdgeLimitsTarget): void {
   it('keeps the admin API its own budget: guessed user tokens never lock the operator out, guessed admin tokens are limited', async () => {
     const t = target();
     const admin = (ip: string, token: string): Promise<{ status: number }> =>
-      http(t.baseUrl, 'POST', '/admin/users', { token, headers: from(ip), body: { name: uniqueName('op'), email: `${uniqueName('op')}@example.com` } });
-    for (let i = 0; i <= t.authFailureLimit; i++) await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: `hf_lockout${i}`, headers: from('203.0.113.21') });
-    expect((await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: 'hf_lockout', headers: from('203.0.113.21') })).status).toBe(429);
+      http(t.baseUrl, 'POST', '/admin/users', {
+        token,
+        headers: from(ip),
+        body: { name: uniqueName('op'), email: `${uniqueName('op')}@example.com` },
+      });
+    for (let i = 0; i <= t.authFailureLimit; i++)
+      await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: `hf_lockout${i}`, headers: from('203.0.113.21') });
+    expect(
+      (await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: 'hf_lockout', headers: from('203.0.113.21') })).status,
+    ).toBe(429);
     // The same address, the operator's token: still served (issue 22 item 8).
     expect((await admin('203.0.113.21', t.adminToken)).status).toBe(201);
     const statuses: number[] = [];
-    for (let i = 0; i <= t.authFailureLimit; i++) statuses.push((await admin('203.0.113.22', `wrong-admin-${i}`)).status);
+    for (let i = 0; i <= t.authFailureLimit; i++)
+      statuses.push((await admin('203.0.113.22', `wrong-admin-${i}`)).status);
     expect(statuses.slice(0, -1).every((s) => s === 401 || s === 403)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
     // Guessing admin tokens spends no user-token budget either.
     const user = await makeUser(t, 'read', 'admin-guess');
-    expect((await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: 'hf_wrong', headers: from('203.0.113.22') })).status).toBe(401);
-    expect((await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: user.token, headers: from('203.0.113.22') })).status).toBe(200);
+    expect(
+      (await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: 'hf_wrong', headers: from('203.0.113.22') })).status,
+    ).toBe(401);
+    expect(
+      (await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: user.token, headers: from('203.0.113.22') })).status,
+    ).toBe(200);
   });
 
   it('takes the client address from X-Forwarded-For only from a trusted proxy hop', async () => {
     const t = target();
     // 127.0.0.1 is trusted, so the address is the last untrusted hop: spoofing a left-most entry does not help.
     for (let i = 0; i < t.authFailureLimit; i++) {
-      await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: `hf_spoof${i}`, headers: from(`198.51.100.${i}, 192.0.2.50`) });
+      await http(t.baseUrl, 'GET', '/api/whoami-v2', {
+        token: `hf_spoof${i}`,
+        headers: from(`198.51.100.${i}, 192.0.2.50`),
+      });
     }
-    expect((await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: 'hf_spoofed', headers: from('198.51.100.200, 192.0.2.50') })).status).toBe(429);
+    expect(
+      (
+        await http(t.baseUrl, 'GET', '/api/whoami-v2', {
+          token: 'hf_spoofed',
+          headers: from('198.51.100.200, 192.0.2.50'),
+        })
+      ).status,
+    ).toBe(429);
   });
 
   it('answers 408 to a body sent too slowly, in our error shape', async () => {
@@ -89,7 +111,9 @@ export function edgeLimitsScenarios(target: () => EdgeLimitsTarget): void {
     const url = new URL(t.baseUrl);
     const s = await openSocket(url);
     const answer = readUntilClosed(s, t.bodyTimeoutMs + 5000);
-    s.write(`POST /api/credentials/revoke HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"cr`);
+    s.write(
+      `POST /api/credentials/revoke HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"cr`,
+    );
     const trickle = setInterval(() => s.writable && s.write('e'), Math.max(50, t.bodyTimeoutMs / 4));
     const started = Date.now();
     const { text, closed } = await answer;

@@ -33,9 +33,12 @@ export function hardeningScenarios(target: () => HardeningTarget): void {
         const user = await makeUser(t, 'read', 'race');
         // Fresh token: every one of these misses the cache and verifies by RPC, racing the revocation.
         const racing = Array.from({ length: 30 }, (_, i) =>
-          http(t.gateways[i % t.gateways.length] as string, 'GET', '/api/whoami-v2', { token: user.token }));
+          http(t.gateways[i % t.gateways.length] as string, 'GET', '/api/whoami-v2', { token: user.token }),
+        );
         await sleep(3);
-        const revoked = await http(t.gateways[0] as string, 'POST', '/api/credentials/revoke', { body: { credentials: [user.token] } });
+        const revoked = await http(t.gateways[0] as string, 'POST', '/api/credentials/revoke', {
+          body: { credentials: [user.token] },
+        });
         expect(revoked.status).toBe(202);
         await Promise.all(racing);
         for (const g of t.gateways) {
@@ -54,42 +57,90 @@ export function hardeningScenarios(target: () => HardeningTarget): void {
       const org = await makeOrg(t, 'enterprise', [user.name]);
       const body = `{"credentials":${nested(2000)}}`;
       const headers = { 'content-type': 'application/json' };
-      expectError(await http(t.baseUrl, 'POST', '/api/credentials/revoke', { rawBody: body, headers }), 400, /deeper than 32 levels/);
-      expectError(await http(t.baseUrl, 'POST', '/admin/users', { token: t.adminToken, rawBody: body, headers }), 400, /deeper than/);
-      expectError(await http(t.baseUrl, 'POST', `/api/organizations/${org.name}/settings/tokens/revoke`, {
-        token: user.token, rawBody: body, headers,
-      }), 400, /deeper than/);
+      expectError(
+        await http(t.baseUrl, 'POST', '/api/credentials/revoke', { rawBody: body, headers }),
+        400,
+        /deeper than 32 levels/,
+      );
+      expectError(
+        await http(t.baseUrl, 'POST', '/admin/users', { token: t.adminToken, rawBody: body, headers }),
+        400,
+        /deeper than/,
+      );
+      expectError(
+        await http(t.baseUrl, 'POST', `/api/organizations/${org.name}/settings/tokens/revoke`, {
+          token: user.token,
+          rawBody: body,
+          headers,
+        }),
+        400,
+        /deeper than/,
+      );
       // Brackets inside strings are text, not depth.
-      expect((await http(t.baseUrl, 'POST', '/api/credentials/revoke', { body: { credentials: [`hf_${'['.repeat(150)}`] } })).status).toBe(202);
+      expect(
+        (await http(t.baseUrl, 'POST', '/api/credentials/revoke', { body: { credentials: [`hf_${'['.repeat(150)}`] } }))
+          .status,
+      ).toBe(202);
     });
 
     it('names what is wrong with the list, its items, or a __proto__ key', async () => {
       const t = target();
       const revoke = (rawBody: string): Promise<Res> =>
-        http(t.baseUrl, 'POST', '/api/credentials/revoke', { rawBody, headers: { 'content-type': 'application/json' } });
+        http(t.baseUrl, 'POST', '/api/credentials/revoke', {
+          rawBody,
+          headers: { 'content-type': 'application/json' },
+        });
       expectError(await revoke('{"credentials":"hf_x"}'), 400, /^credentials must be an array of strings$/);
-      expectError(await revoke('{"credentials":[1,2]}'), 400, /^credentials must be an array of strings; item 0 is number$/);
+      expectError(
+        await revoke('{"credentials":[1,2]}'),
+        400,
+        /^credentials must be an array of strings; item 0 is number$/,
+      );
       expectError(await revoke('{"credentials":["hf_x",null]}'), 400, /item 1 is null/);
-      expectError(await revoke('{"credentials":["hf_x"],"__proto__":{"admin":true}}'), 400, /must not contain a "__proto__" key/);
+      expectError(
+        await revoke('{"credentials":["hf_x"],"__proto__":{"admin":true}}'),
+        400,
+        /must not contain a "__proto__" key/,
+      );
       expectError(await revoke('{"credentials":'), 400, /not valid JSON/);
     });
 
     it('400s a NUL byte or another control character in a full name or a display name', async () => {
       const t = target();
       const name = uniqueName('nul');
-      expectError(await http(t.baseUrl, 'POST', '/admin/users', {
-        token: t.adminToken, body: { name, email: `${name}@example.com`, fullname: 'Eve\u0000' },
-      }), 400, /fullname must not contain a NUL character/);
+      expectError(
+        await http(t.baseUrl, 'POST', '/admin/users', {
+          token: t.adminToken,
+          body: { name, email: `${name}@example.com`, fullname: 'Eve\u0000' },
+        }),
+        400,
+        /fullname must not contain a NUL character/,
+      );
       const user = await makeUser(t, 'write', 'nul');
-      expectError(await http(t.baseUrl, 'POST', `/admin/users/${user.name}/tokens`, {
-        token: t.adminToken, body: { role: 'read', displayName: 'ci\u0000token' },
-      }), 400, /displayName must not contain a NUL character/);
-      expectError(await http(t.baseUrl, 'POST', '/admin/organizations', {
-        token: t.adminToken, body: { name: uniqueName('nul'), fullname: 'Acme\nInc', plan: 'team', admins: [user.name] },
-      }), 400, /fullname must not contain control characters/);
-      expectError(await http(t.baseUrl, 'POST', '/admin/users', {
-        token: t.adminToken, body: { name, email: `${name}@example.com`, fullname: 42 },
-      }), 400, /^fullname must be a string$/);
+      expectError(
+        await http(t.baseUrl, 'POST', `/admin/users/${user.name}/tokens`, {
+          token: t.adminToken,
+          body: { role: 'read', displayName: 'ci\u0000token' },
+        }),
+        400,
+        /displayName must not contain a NUL character/,
+      );
+      expectError(
+        await http(t.baseUrl, 'POST', '/admin/organizations', {
+          token: t.adminToken,
+          body: { name: uniqueName('nul'), fullname: 'Acme\nInc', plan: 'team', admins: [user.name] },
+        }),
+        400,
+        /fullname must not contain control characters/,
+      );
+      expectError(
+        await http(t.baseUrl, 'POST', '/admin/users', {
+          token: t.adminToken,
+          body: { name, email: `${name}@example.com`, fullname: 42 },
+        }),
+        400,
+        /^fullname must be a string$/,
+      );
     });
   });
 
@@ -105,8 +156,18 @@ export function hardeningScenarios(target: () => HardeningTarget): void {
       expectError(live, 404);
       expect(live.body).toEqual(unknown.body);
       expect(live.headers.get('x-error-message')).toBe(unknown.headers.get('x-error-message'));
-      const byId = await http(t.baseUrl, 'POST', `/api/organizations/${org.name}/settings/tokens/${outsider.tokenId}/revoke`, { token: admin.token });
-      const byUnknownId = await http(t.baseUrl, 'POST', `/api/organizations/${org.name}/settings/tokens/${'0'.repeat(24)}/revoke`, { token: admin.token });
+      const byId = await http(
+        t.baseUrl,
+        'POST',
+        `/api/organizations/${org.name}/settings/tokens/${outsider.tokenId}/revoke`,
+        { token: admin.token },
+      );
+      const byUnknownId = await http(
+        t.baseUrl,
+        'POST',
+        `/api/organizations/${org.name}/settings/tokens/${'0'.repeat(24)}/revoke`,
+        { token: admin.token },
+      );
       expect({ status: byId.status, body: byId.body }).toEqual({ status: byUnknownId.status, body: byUnknownId.body });
       // The outsider's token was left alone.
       expect((await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: outsider.token })).status).toBe(200);
@@ -128,7 +189,12 @@ export function hardeningScenarios(target: () => HardeningTarget): void {
       const member = await makeUser(t, 'read', 'member');
       const org = await makeOrg(t, 'enterprise', [admin.name]);
       await addMember(t, org.name, member.name, 'read');
-      const res = await http(t.baseUrl, 'POST', `/api/organizations/${org.name}/settings/tokens/${member.tokenId}/revoke`, { token: admin.token });
+      const res = await http(
+        t.baseUrl,
+        'POST',
+        `/api/organizations/${org.name}/settings/tokens/${member.tokenId}/revoke`,
+        { token: admin.token },
+      );
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ tokenId: member.tokenId, organization: org.name });
     });
@@ -138,28 +204,62 @@ export function hardeningScenarios(target: () => HardeningTarget): void {
     it('refuses Alice beside alice, an organization named like a user, a user named like an organization, and a shared e-mail', async () => {
       const t = target();
       const base = uniqueName('name');
-      const created = await http(t.baseUrl, 'POST', '/admin/users', { token: t.adminToken, body: { name: base, email: `${base}@example.com` } });
+      const created = await http(t.baseUrl, 'POST', '/admin/users', {
+        token: t.adminToken,
+        body: { name: base, email: `${base}@example.com` },
+      });
       expect(created.status).toBe(201);
       const upper = base.toUpperCase();
-      expectError(await http(t.baseUrl, 'POST', '/admin/users', {
-        token: t.adminToken, body: { name: upper, email: `other-${base}@example.com` },
-      }), 409, /named .* already exists/);
-      expectError(await http(t.baseUrl, 'POST', '/admin/organizations', {
-        token: t.adminToken, body: { name: upper, plan: 'team', admins: [base] },
-      }), 409, /already exists/);
+      expectError(
+        await http(t.baseUrl, 'POST', '/admin/users', {
+          token: t.adminToken,
+          body: { name: upper, email: `other-${base}@example.com` },
+        }),
+        409,
+        /named .* already exists/,
+      );
+      expectError(
+        await http(t.baseUrl, 'POST', '/admin/organizations', {
+          token: t.adminToken,
+          body: { name: upper, plan: 'team', admins: [base] },
+        }),
+        409,
+        /already exists/,
+      );
       const org = await makeOrg(t, 'team', [base]);
-      expectError(await http(t.baseUrl, 'POST', '/admin/users', {
-        token: t.adminToken, body: { name: org.name.toUpperCase(), email: `third-${base}@example.com` },
-      }), 409, /already exists/);
-      expectError(await http(t.baseUrl, 'POST', '/admin/users', {
-        token: t.adminToken, body: { name: `${base}-2`, email: `${base.toUpperCase()}@EXAMPLE.COM` },
-      }), 409, /e-mail .* already exists/);
+      expectError(
+        await http(t.baseUrl, 'POST', '/admin/users', {
+          token: t.adminToken,
+          body: { name: org.name.toUpperCase(), email: `third-${base}@example.com` },
+        }),
+        409,
+        /already exists/,
+      );
+      expectError(
+        await http(t.baseUrl, 'POST', '/admin/users', {
+          token: t.adminToken,
+          body: { name: `${base}-2`, email: `${base.toUpperCase()}@EXAMPLE.COM` },
+        }),
+        409,
+        /e-mail .* already exists/,
+      );
       // A refused organization leaves its name free.
       const freed = uniqueName('free');
-      expectError(await http(t.baseUrl, 'POST', '/admin/organizations', {
-        token: t.adminToken, body: { name: freed, plan: 'team', admins: ['ghost-user-9'] },
-      }), 404);
-      expect((await http(t.baseUrl, 'POST', '/admin/users', { token: t.adminToken, body: { name: freed, email: `${freed}@example.com` } })).status).toBe(201);
+      expectError(
+        await http(t.baseUrl, 'POST', '/admin/organizations', {
+          token: t.adminToken,
+          body: { name: freed, plan: 'team', admins: ['ghost-user-9'] },
+        }),
+        404,
+      );
+      expect(
+        (
+          await http(t.baseUrl, 'POST', '/admin/users', {
+            token: t.adminToken,
+            body: { name: freed, email: `${freed}@example.com` },
+          })
+        ).status,
+      ).toBe(201);
     });
   });
 
@@ -191,7 +291,10 @@ export function hardeningScenarios(target: () => HardeningTarget): void {
       }
       expect(unauthorized.headers.get('www-authenticate')).toMatch(/^Bearer/);
       expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      const token = await http<{ token: string }>(t.baseUrl, 'POST', `/admin/users/${user.name}/tokens`, { token: t.adminToken, body: { role: 'read' } });
+      const token = await http<{ token: string }>(t.baseUrl, 'POST', `/admin/users/${user.name}/tokens`, {
+        token: t.adminToken,
+        body: { role: 'read' },
+      });
       expect(token.body.token).toMatch(/^hf_/);
       expect(token.headers.get('cache-control')).toBe('no-store');
       const docs = await http<string>(t.baseUrl, 'GET', '/docs');

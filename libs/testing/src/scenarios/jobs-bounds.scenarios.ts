@@ -42,24 +42,41 @@ export function jobsBoundsScenarios(target: () => JobTarget): void {
     const user = await makeUser(t);
     const got: [string, number, string][] = [];
     for (const [name, body, field] of BAD) {
-      const res = await http<{ error: string }>(t.baseUrl, 'POST', `/api/jobs/${user.name}`, { token: user.token, body });
+      const res = await http<{ error: string }>(t.baseUrl, 'POST', `/api/jobs/${user.name}`, {
+        token: user.token,
+        body,
+      });
       got.push([name, res.status, field.test(res.body.error) ? 'named' : res.body.error]);
     }
     expect(got).toEqual(BAD.map(([name]) => [name, 400, 'named']));
-    const badQuery = await http<{ error: string }>(t.baseUrl, 'GET', `/api/jobs/${user.name}?stage=DONE`, { token: user.token });
+    const badQuery = await http<{ error: string }>(t.baseUrl, 'GET', `/api/jobs/${user.name}?stage=DONE`, {
+      token: user.token,
+    });
     expect(badQuery.status).toBe(400);
-    const badCursor = await http<{ error: string }>(t.baseUrl, 'GET', `/api/jobs/${user.name}?cursor=nope`, { token: user.token });
+    const badCursor = await http<{ error: string }>(t.baseUrl, 'GET', `/api/jobs/${user.name}?cursor=nope`, {
+      token: user.token,
+    });
     expect(badCursor.status).toBe(400);
-    const badId = await http<{ error: string }>(t.baseUrl, 'GET', `/api/jobs/${user.name}/not-an-id`, { token: user.token });
+    const badId = await http<{ error: string }>(t.baseUrl, 'GET', `/api/jobs/${user.name}/not-an-id`, {
+      token: user.token,
+    });
     expect(badId.status).toBe(400);
-    const badLabels = await http<{ error: string }>(t.baseUrl, 'PUT', `/api/jobs/${user.name}/${'0'.repeat(24)}/labels`, { token: user.token, body: { labels: { 'a b': '1' } } });
+    const badLabels = await http<{ error: string }>(
+      t.baseUrl,
+      'PUT',
+      `/api/jobs/${user.name}/${'0'.repeat(24)}/labels`,
+      { token: user.token, body: { labels: { 'a b': '1' } } },
+    );
     expect(badLabels.status).toBe(400);
   });
 
   it('a read token cannot run jobs (403)', async () => {
     const t = target();
     const reader = await makeUser(t, 'read');
-    const res = await http<{ error: string }>(t.baseUrl, 'POST', `/api/jobs/${reader.name}`, { token: reader.token, body: OK });
+    const res = await http<{ error: string }>(t.baseUrl, 'POST', `/api/jobs/${reader.name}`, {
+      token: reader.token,
+      body: OK,
+    });
     expect(res.status).toBe(403);
     expect(res.body.error).toMatch(/read/);
   });

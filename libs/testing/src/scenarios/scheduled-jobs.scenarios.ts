@@ -1,5 +1,12 @@
 import {
-  createScheduledJob, deleteScheduledJob, getScheduledJob, listJobs, listScheduledJobs, resumeScheduledJob, runScheduledJob, suspendScheduledJob,
+  createScheduledJob,
+  deleteScheduledJob,
+  getScheduledJob,
+  listJobs,
+  listScheduledJobs,
+  resumeScheduledJob,
+  runScheduledJob,
+  suspendScheduledJob,
 } from '@huggingface/hub';
 import { http } from '../http-client';
 import { makeUser } from '../hub-factory';
@@ -13,14 +20,29 @@ export function scheduledJobsScenarios(target: () => JobTarget): void {
   it('a schedule fires jobs, stops while suspended, fires again when resumed, runs now, and is deleted', async () => {
     const t = target();
     const user = await makeUser(t);
-    const auth = { accessToken: user.token, hubUrl: t.baseUrl, fetch: openApiCheckedFetch(t.baseUrl), namespace: user.name };
-    const fired = async (): Promise<string[]> => (await listJobs(auth)).filter((j) => (j.initiator as { type?: string } | undefined)?.type === 'scheduled-job').map((j) => j.id);
-    const s = await createScheduledJob({ ...auth, schedule: '*/2 * * * * *', concurrency: true, jobSpec: { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['echo', 'tick'] } });
+    const auth = {
+      accessToken: user.token,
+      hubUrl: t.baseUrl,
+      fetch: openApiCheckedFetch(t.baseUrl),
+      namespace: user.name,
+    };
+    const fired = async (): Promise<string[]> =>
+      (await listJobs(auth))
+        .filter((j) => (j.initiator as { type?: string } | undefined)?.type === 'scheduled-job')
+        .map((j) => j.id);
+    const s = await createScheduledJob({
+      ...auth,
+      schedule: '*/2 * * * * *',
+      concurrency: true,
+      jobSpec: { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['echo', 'tick'] },
+    });
     expect(s).toMatchObject({ schedule: '*/2 * * * * *', suspend: false, concurrency: true });
     const deadline = Date.now() + 10_000;
     while ((await fired()).length < 2 && Date.now() < deadline) await sleep(100);
     expect((await fired()).length).toBeGreaterThanOrEqual(2);
-    const job = (await listJobs(auth)).find((j) => (j.initiator as { type?: string } | undefined)?.type === 'scheduled-job');
+    const job = (await listJobs(auth)).find(
+      (j) => (j.initiator as { type?: string } | undefined)?.type === 'scheduled-job',
+    );
     expect(job?.initiator).toMatchObject({ type: 'scheduled-job', id: s.id });
 
     await suspendScheduledJob({ ...auth, jobId: s.id });
@@ -40,14 +62,21 @@ export function scheduledJobsScenarios(target: () => JobTarget): void {
     expect(now?.initiator).toMatchObject({ type: 'scheduled-job', id: s.id });
     expect((await listScheduledJobs(auth)).map((x) => x.id)).toEqual([s.id]);
     await deleteScheduledJob({ ...auth, jobId: s.id });
-    expect((await http(t.baseUrl, 'GET', `/api/scheduled-jobs/${user.name}/${s.id}`, { token: user.token })).status).toBe(404);
+    expect(
+      (await http(t.baseUrl, 'GET', `/api/scheduled-jobs/${user.name}/${s.id}`, { token: user.token })).status,
+    ).toBe(404);
   });
 
   it('with concurrency off, run now answers 409 while the previous run is going; a bad schedule is a 400', async () => {
     const t = target();
     const user = await makeUser(t);
     const auth = { accessToken: user.token, hubUrl: t.baseUrl, namespace: user.name };
-    const s = await createScheduledJob({ ...auth, schedule: '@yearly', suspend: true, jobSpec: { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sleep', '30'] } });
+    const s = await createScheduledJob({
+      ...auth,
+      schedule: '@yearly',
+      suspend: true,
+      jobSpec: { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sleep', '30'] },
+    });
     const first = await runScheduledJob({ ...auth, jobId: s.id });
     expect(first).not.toBeNull();
     expect(await runScheduledJob({ ...auth, jobId: s.id })).toBeNull();
@@ -55,12 +84,14 @@ export function scheduledJobsScenarios(target: () => JobTarget): void {
     await waitForStage(t, user.token, user.name, first?.id ?? '', ['CANCELED']);
     expect(await runScheduledJob({ ...auth, jobId: s.id })).not.toBeNull();
     const bad = await http<{ error: string }>(t.baseUrl, 'POST', `/api/scheduled-jobs/${user.name}`, {
-      token: user.token, body: { schedule: '61 * * * *', jobSpec: { dockerImage: 'a', flavor: 'cpu-basic', command: ['true'] } },
+      token: user.token,
+      body: { schedule: '61 * * * *', jobSpec: { dockerImage: 'a', flavor: 'cpu-basic', command: ['true'] } },
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/minute/);
     const badSpec = await http<{ error: string }>(t.baseUrl, 'POST', `/api/scheduled-jobs/${user.name}`, {
-      token: user.token, body: { schedule: '@daily', jobSpec: { dockerImage: 'a', flavor: 'nope', command: ['true'] } },
+      token: user.token,
+      body: { schedule: '@daily', jobSpec: { dockerImage: 'a', flavor: 'nope', command: ['true'] } },
     });
     expect(badSpec.status).toBe(400);
     expect(badSpec.body.error).toMatch(/flavor/);

@@ -53,10 +53,17 @@ export function managedName(userName: string, org: string): string {
 
 /** A SCIM call as identity providers make it: application/scim+json both ways. */
 export function scim<T = Record<string, unknown>>(
-  t: HubTarget, token: string, method: string, org: string, path: string, body?: unknown, headers: Record<string, string> = {},
+  t: HubTarget,
+  token: string,
+  method: string,
+  org: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
 ): Promise<HttpAnswer<T>> {
   return http<T>(t.baseUrl, method, `/api/organizations/${org}/scim/v2${path}`, {
-    token, ...(body === undefined ? {} : { rawBody: JSON.stringify(body) }),
+    token,
+    ...(body === undefined ? {} : { rawBody: JSON.stringify(body) }),
     headers: { accept: SCIM_JSON, ...(body === undefined ? {} : { 'content-type': SCIM_JSON }), ...headers },
   });
 }
@@ -68,9 +75,17 @@ export function patchOp(...ops: { op: string; path?: string; value?: unknown }[]
 
 /** Asserts the RFC 7644 3.12 error shape with the status as a string, and the headers every error carries. */
 export function expectScimError(res: HttpAnswer<unknown>, status: number, scimType?: string): void {
-  expect({ status: res.status, contentType: res.headers.get('content-type') }).toEqual({ status, contentType: expect.stringMatching(/^application\/scim\+json/) });
+  expect({ status: res.status, contentType: res.headers.get('content-type') }).toEqual({
+    status,
+    contentType: expect.stringMatching(/^application\/scim\+json/),
+  });
   const body = res.body as ScimErrorAnswer;
-  expect(body).toEqual({ schemas: [SCIM_ERROR], status: String(status), detail: expect.any(String), ...(scimType ? { scimType } : {}) });
+  expect(body).toEqual({
+    schemas: [SCIM_ERROR],
+    status: String(status),
+    detail: expect.any(String),
+    ...(scimType ? { scimType } : {}),
+  });
   expect(res.headers.get('x-error-message')).toBeTruthy();
   expect(res.headers.get('x-request-id')).toBeTruthy();
 }

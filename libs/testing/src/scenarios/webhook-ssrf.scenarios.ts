@@ -24,15 +24,27 @@ export function webhookSsrfScenarios(target: () => WebhooksScenarioTarget): void
     const repo = `${user.name}/${uniqueName('r')}`;
     const path = `/ssrf6-${uniqueName('p')}`;
     const created = await http<{ webhook: { id: string } }>(t.baseUrl, 'POST', '/api/settings/webhooks', {
-      token: user.token, body: { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: `http://[${address}]:${t.capture.port}${path}` },
+      token: user.token,
+      body: {
+        watched: [{ type: 'model', name: repo }],
+        domains: ['repo'],
+        url: `http://[${address}]:${t.capture.port}${path}`,
+      },
     });
     expect(created.status).toBe(200);
-    const published = await http(t.baseUrl, 'POST', '/admin/events', { token: t.adminToken, body: { subject: 'hub.events.repo.update', payload: repoEvent(repo) } });
+    const published = await http(t.baseUrl, 'POST', '/admin/events', {
+      token: t.adminToken,
+      body: { subject: 'hub.events.repo.update', payload: repoEvent(repo) },
+    });
     expect(published.status).toBe(202);
     const deadline = Date.now() + 10_000;
     let logs: Body[] = [];
     while (logs.length === 0 && Date.now() < deadline) {
-      logs = (await http<Body[]>(t.baseUrl, 'GET', `/api/settings/webhooks/${created.body.webhook.id}/logs`, { token: user.token })).body;
+      logs = (
+        await http<Body[]>(t.baseUrl, 'GET', `/api/settings/webhooks/${created.body.webhook.id}/logs`, {
+          token: user.token,
+        })
+      ).body;
       if (logs.length === 0) await new Promise((r) => setTimeout(r, 50));
     }
     expect(logs[0]).toMatchObject({ status: null, error: expect.stringMatching(/is a blocked address$/) });

@@ -5,7 +5,13 @@ import { repoEvent } from './webhooks-helpers';
 import { type WebhooksScenarioTarget } from './webhooks.scenarios';
 
 type Body = Record<string, unknown>;
-interface LogJson { id: string; deliveryId: string; status: number | null; payload: { event: { action: string }; repo: { name: string } }; createdAt: string }
+interface LogJson {
+  id: string;
+  deliveryId: string;
+  status: number | null;
+  payload: { event: { action: string }; repo: { name: string } };
+  createdAt: string;
+}
 
 /** Issue 27: delivery log search, custom headers (decision 0502); both run modes. */
 export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget): void {
@@ -16,7 +22,10 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
   const api = <T = Body>(user: TestUser, method: string, path: string, body?: unknown) =>
     http<T>(t().baseUrl, method, `/api/settings/webhooks${path}`, { token: user.token, body });
   const publish = async (repo: string, action: string): Promise<void> => {
-    const res = await http(t().baseUrl, 'POST', '/admin/events', { token: t().adminToken, body: { subject: 'hub.events.repo.update', payload: repoEvent(repo, 'repo.content', action) } });
+    const res = await http(t().baseUrl, 'POST', '/admin/events', {
+      token: t().adminToken,
+      body: { subject: 'hub.events.repo.update', payload: repoEvent(repo, 'repo.content', action) },
+    });
     expect(res.status).toBeLessThan(300);
   };
   /** Polls the log until `ready` holds (a busy machine delivers late), with a generous cap. */
@@ -30,7 +39,11 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
   };
 
   beforeAll(async () => {
-    [alice, bob, reader] = await Promise.all([makeUser(t(), 'write', 'searcher'), makeUser(t(), 'write', 'snoop'), makeUser(t(), 'read', 'reader')]);
+    [alice, bob, reader] = await Promise.all([
+      makeUser(t(), 'write', 'searcher'),
+      makeUser(t(), 'write', 'snoop'),
+      makeUser(t(), 'read', 'reader'),
+    ]);
   });
 
   describe('delivery log search (issue 27 item 1)', () => {
@@ -57,7 +70,12 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
         return action === 'break' && first ? { status: 500 } : { status: 200 };
       });
       const created = await api<{ webhook: { id: string } }>(alice, 'POST', '', {
-        watched: [{ type: 'model', name: repoA }, { type: 'model', name: repoB }], domains: ['repo'], url: t().capture.url(path),
+        watched: [
+          { type: 'model', name: repoA },
+          { type: 'model', name: repoB },
+        ],
+        domains: ['repo'],
+        url: t().capture.url(path),
       });
       expect(created.status).toBe(200);
       id = created.body.webhook.id;
@@ -75,7 +93,13 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
     });
 
     it('without filters lists every attempt newest first', async () => {
-      expect(actions((await search('limit=100')).body)).toEqual(['hold:503', 'ship:200', 'break:200', 'break:500', 'ship:200']);
+      expect(actions((await search('limit=100')).body)).toEqual([
+        'hold:503',
+        'ship:200',
+        'break:200',
+        'break:500',
+        'ship:200',
+      ]);
     });
 
     it('filters by status, httpStatus, event, repo and q, alone and together', async () => {
@@ -86,8 +110,14 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
       expect((await search('httpStatus=0')).body).toEqual([]);
       expect(actions((await search('event=repo.content.break')).body)).toEqual(['break:200', 'break:500']);
       expect(actions((await search(`repo=${encodeURIComponent(repoB)}`)).body)).toEqual(['hold:503', 'ship:200']);
-      expect(actions((await search(`q=${encodeURIComponent(repoA.split('/')[1])}`)).body)).toEqual(['break:200', 'break:500', 'ship:200']);
-      expect(actions((await search(`event=repo.content.ship&repo=${encodeURIComponent(repoA)}&status=succeeded`)).body)).toEqual(['ship:200']);
+      expect(actions((await search(`q=${encodeURIComponent(repoA.split('/')[1])}`)).body)).toEqual([
+        'break:200',
+        'break:500',
+        'ship:200',
+      ]);
+      expect(
+        actions((await search(`event=repo.content.ship&repo=${encodeURIComponent(repoA)}&status=succeeded`)).body),
+      ).toEqual(['ship:200']);
       expect((await search('event=repo.content.nothing')).body).toEqual([]);
     });
 
@@ -96,7 +126,9 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
       const newest = all[0].createdAt;
       expect(actions((await search(`since=${encodeURIComponent(newest)}`)).body)).toEqual(['hold:503']);
       expect(actions((await search(`until=${encodeURIComponent(all[3].createdAt)}`)).body)).toEqual(['ship:200']);
-      expect((await search(`since=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)).body).toEqual([]);
+      expect(
+        (await search(`since=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)).body,
+      ).toEqual([]);
     });
 
     it('pages a filtered search with the cursor in the Link header, which keeps the filters', async () => {
@@ -110,11 +142,23 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
       expect(second.link).toBeUndefined();
     });
 
-    it('refuses a malformed filter with a 400 naming it, and another user\'s webhook is a 404', async () => {
-      for (const [query, field] of [['status=lost', 'status'], ['httpStatus=abc', 'httpStatus'], ['httpStatus=700', 'httpStatus'], ['event=a%20b', 'event'],
-        ['since=yesterday', 'since'], ['until=2026-13-01', 'until'], [`q=${'x'.repeat(201)}`, 'q'], [`repo=${'r'.repeat(201)}`, 'repo']]) {
+    it("refuses a malformed filter with a 400 naming it, and another user's webhook is a 404", async () => {
+      for (const [query, field] of [
+        ['status=lost', 'status'],
+        ['httpStatus=abc', 'httpStatus'],
+        ['httpStatus=700', 'httpStatus'],
+        ['event=a%20b', 'event'],
+        ['since=yesterday', 'since'],
+        ['until=2026-13-01', 'until'],
+        [`q=${'x'.repeat(201)}`, 'q'],
+        [`repo=${'r'.repeat(201)}`, 'repo'],
+      ]) {
         const res = await search(query);
-        expect({ query, status: res.status, error: (res.body as unknown as { error: string }).error }).toEqual({ query, status: 400, error: expect.stringContaining(field) });
+        expect({ query, status: res.status, error: (res.body as unknown as { error: string }).error }).toEqual({
+          query,
+          status: 400,
+          error: expect.stringContaining(field),
+        });
       }
       expect((await search('status=failed', bob)).status).toBe(404);
     });
@@ -125,23 +169,54 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
       const repo = `${alice.name}/${uniqueName('hdr')}`;
       const path = `/headers-${alice.name}`;
       const created = await api<{ webhook: { id: string } }>(alice, 'POST', '', {
-        watched: [{ type: 'model', name: repo }], domains: ['repo'], url: t().capture.url(path), secret: 'hdr-secret',
+        watched: [{ type: 'model', name: repo }],
+        domains: ['repo'],
+        url: t().capture.url(path),
+        secret: 'hdr-secret',
       });
       const id = created.body.webhook.id;
       expect((await api(alice, 'GET', `/${id}/headers`)).body).toEqual({ headers: [] });
       const token = 'Bearer abcdefghijklmnop-wxyz';
-      const put = await api(alice, 'PUT', `/${id}/headers`, { headers: [{ name: 'Authorization', value: token }, { name: 'X-Tenant', value: 'acme' }] });
-      expect({ status: put.status, body: put.body }).toEqual({ status: 200, body: { headers: [{ name: 'Authorization', hint: 'wxyz' }, { name: 'X-Tenant', hint: '' }] } });
+      const put = await api(alice, 'PUT', `/${id}/headers`, {
+        headers: [
+          { name: 'Authorization', value: token },
+          { name: 'X-Tenant', value: 'acme' },
+        ],
+      });
+      expect({ status: put.status, body: put.body }).toEqual({
+        status: 200,
+        body: {
+          headers: [
+            { name: 'Authorization', hint: 'wxyz' },
+            { name: 'X-Tenant', hint: '' },
+          ],
+        },
+      });
       expect((await api(alice, 'GET', `/${id}/headers`)).body).toEqual(put.body);
       // The webhook object itself is unchanged (spec 2.4: no additional properties).
-      expect(Object.keys((await api<{ webhook: Body }>(alice, 'GET', `/${id}`)).body.webhook).sort()).toEqual(['disabled', 'domains', 'hasSecret', 'id', 'url', 'watched']);
+      expect(Object.keys((await api<{ webhook: Body }>(alice, 'GET', `/${id}`)).body.webhook).sort()).toEqual([
+        'disabled',
+        'domains',
+        'hasSecret',
+        'id',
+        'url',
+        'watched',
+      ]);
 
       await publish(repo, 'update');
       const [got] = await t().capture.waitFor(path, 1);
-      expect(got.headers).toMatchObject({ authorization: token, 'x-tenant': 'acme', 'x-webhook-secret': 'hdr-secret', 'content-type': 'application/json' });
+      expect(got.headers).toMatchObject({
+        authorization: token,
+        'x-tenant': 'acme',
+        'x-webhook-secret': 'hdr-secret',
+        'content-type': 'application/json',
+      });
       expect(got.headers['webhook-signature']).toEqual(expect.stringMatching(/^v1,/));
       const logs = await logsUntil(alice, id, (l) => l.length >= 1);
-      expect((logs[0] as unknown as { requestHeaders: Record<string, string> }).requestHeaders).toMatchObject({ authorization: '[redacted]', 'x-tenant': '[redacted]' });
+      expect((logs[0] as unknown as { requestHeaders: Record<string, string> }).requestHeaders).toMatchObject({
+        authorization: '[redacted]',
+        'x-tenant': '[redacted]',
+      });
       expect(JSON.stringify(logs)).not.toContain('abcdefghijklmnop');
 
       // [] removes them: the next delivery goes without.
@@ -153,17 +228,35 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
     });
 
     it('keeps the values sealed at rest', async () => {
-      const created = await api<{ webhook: { id: string } }>(alice, 'POST', '', { watched: [{ type: 'user', name: alice.name }], domains: ['repo'], url: t().capture.url('/sealed') });
+      const created = await api<{ webhook: { id: string } }>(alice, 'POST', '', {
+        watched: [{ type: 'user', name: alice.name }],
+        domains: ['repo'],
+        url: t().capture.url('/sealed'),
+      });
       const id = created.body.webhook.id;
-      expect((await api(alice, 'PUT', `/${id}/headers`, { headers: [{ name: 'X-Api-Key', value: 'plain-text-never-stored' }] })).status).toBe(200);
-      const rows = await queryDatabase<{ headers_enc: string }>(t().databaseUrl, 'SELECT headers_enc FROM webhooks.webhooks WHERE id = $1', [id]);
+      expect(
+        (
+          await api(alice, 'PUT', `/${id}/headers`, {
+            headers: [{ name: 'X-Api-Key', value: 'plain-text-never-stored' }],
+          })
+        ).status,
+      ).toBe(200);
+      const rows = await queryDatabase<{ headers_enc: string }>(
+        t().databaseUrl,
+        'SELECT headers_enc FROM webhooks.webhooks WHERE id = $1',
+        [id],
+      );
       expect(rows[0].headers_enc).toEqual(expect.any(String));
       expect(rows[0].headers_enc).not.toContain('plain-text-never-stored');
       expect(rows[0].headers_enc).not.toContain('X-Api-Key');
     });
 
     it('refuses reserved, malformed and repeated names and bad values with a 400 naming them', async () => {
-      const created = await api<{ webhook: { id: string } }>(alice, 'POST', '', { watched: [{ type: 'user', name: alice.name }], domains: ['repo'], url: t().capture.url('/bad-headers') });
+      const created = await api<{ webhook: { id: string } }>(alice, 'POST', '', {
+        watched: [{ type: 'user', name: alice.name }],
+        domains: ['repo'],
+        url: t().capture.url('/bad-headers'),
+      });
       const id = created.body.webhook.id;
       const cases: [unknown, string][] = [
         [{ headers: [{ name: 'Connection', value: 'close' }] }, 'reserved'],
@@ -176,20 +269,36 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
         [{ headers: [{ name: 'X-Ok', value: 'a\r\nX-Injected: 1' }] }, 'headers[].value'],
         [{ headers: [{ name: 'X-Ok', value: '' }] }, 'headers[].value'],
         [{ headers: [{ name: 'X-Ok', value: 'v'.repeat(1025) }] }, 'headers[].value'],
-        [{ headers: [{ name: 'X-A', value: '1' }, { name: 'x-a', value: '2' }] }, 'unique'],
+        [
+          {
+            headers: [
+              { name: 'X-A', value: '1' },
+              { name: 'x-a', value: '2' },
+            ],
+          },
+          'unique',
+        ],
         [{ headers: Array.from({ length: 21 }, (_, i) => ({ name: `X-${i}`, value: 'v' })) }, 'at most 20'],
         [{ headers: 'Authorization: x' }, 'headers must be an array'],
         [{}, 'headers'],
       ];
       for (const [body, message] of cases) {
         const res = await api<{ error: string }>(alice, 'PUT', `/${id}/headers`, body);
-        expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error: expect.stringContaining(message) });
+        expect({ body, status: res.status, error: res.body.error }).toEqual({
+          body,
+          status: 400,
+          error: expect.stringContaining(message),
+        });
       }
       expect((await api(alice, 'GET', `/${id}/headers`)).body).toEqual({ headers: [] });
     });
 
     it("a read token gets 403; another user's webhook is a 404", async () => {
-      const created = await api<{ webhook: { id: string } }>(alice, 'POST', '', { watched: [{ type: 'user', name: alice.name }], domains: ['repo'], url: t().capture.url('/owned') });
+      const created = await api<{ webhook: { id: string } }>(alice, 'POST', '', {
+        watched: [{ type: 'user', name: alice.name }],
+        domains: ['repo'],
+        url: t().capture.url('/owned'),
+      });
       const id = created.body.webhook.id;
       const body = { headers: [{ name: 'X-A', value: '1' }] };
       expect((await api(bob, 'PUT', `/${id}/headers`, body)).status).toBe(404);
@@ -202,7 +311,14 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
   });
 
   describe('bulk recovery (issue 27 item 2)', () => {
-    interface Recovery { id: string; state: string; queued: number; sent: number; succeeded: number; failed: number }
+    interface Recovery {
+      id: string;
+      state: string;
+      queued: number;
+      sent: number;
+      succeeded: number;
+      failed: number;
+    }
     const recoveryDone = async (user: TestUser, id: string, recoveryId: string): Promise<Recovery> => {
       const deadline = Date.now() + 30_000;
       for (;;) {
@@ -215,7 +331,11 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
     const settled = async (id: string): Promise<void> => {
       const deadline = Date.now() + 30_000;
       for (;;) {
-        const [{ n }] = await queryDatabase<{ n: number }>(t().databaseUrl, `SELECT count(*)::int AS n FROM webhooks.deliveries WHERE webhook_id = $1 AND state = 'pending'`, [id]);
+        const [{ n }] = await queryDatabase<{ n: number }>(
+          t().databaseUrl,
+          `SELECT count(*)::int AS n FROM webhooks.deliveries WHERE webhook_id = $1 AND state = 'pending'`,
+          [id],
+        );
         if (n === 0 || Date.now() > deadline) return;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -226,28 +346,49 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
       const path = `/outage-${alice.name}`;
       let up = false;
       t().capture.on(path, () => ({ status: up ? 200 : 500 }));
-      const created = await api<{ webhook: { id: string } }>(alice, 'POST', '', { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: t().capture.url(path) });
+      const created = await api<{ webhook: { id: string } }>(alice, 'POST', '', {
+        watched: [{ type: 'model', name: repo }],
+        domains: ['repo'],
+        url: t().capture.url(path),
+      });
       const id = created.body.webhook.id;
       const since = new Date(Date.now() - 1000).toISOString();
       for (const action of ['one', 'two', 'three']) await publish(repo, action);
       // The outage: retries fail until the webhook is suspended; what was still queued is dropped.
       const deadline = Date.now() + 30_000;
-      while ((await api<{ webhook: { disabled: unknown } }>(alice, 'GET', `/${id}`)).body.webhook.disabled !== 'suspended-after-failure' && Date.now() < deadline) {
+      while (
+        (await api<{ webhook: { disabled: unknown } }>(alice, 'GET', `/${id}`)).body.webhook.disabled !==
+          'suspended-after-failure' &&
+        Date.now() < deadline
+      ) {
         await new Promise((r) => setTimeout(r, 100));
       }
       await settled(id);
-      const originalIds = new Set(t().capture.at(path).map((d) => String(d.headers['webhook-id'])));
+      const originalIds = new Set(
+        t()
+          .capture.at(path)
+          .map((d) => String(d.headers['webhook-id'])),
+      );
       expect(originalIds.size).toBeGreaterThanOrEqual(1);
 
       const refused = await api<{ error: string }>(alice, 'POST', `/${id}/recover`, { since });
-      expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 409, error: expect.stringContaining('enable it first') });
+      expect({ status: refused.status, error: refused.body.error }).toEqual({
+        status: 409,
+        error: expect.stringContaining('enable it first'),
+      });
       expect((await api(alice, 'POST', `/${id}/enable`)).status).toBe(200);
 
       // Still down: each delivery is sent once more, fails, and is not retried.
       let before = t().capture.at(path).length;
       const failing = await api<Recovery>(alice, 'POST', `/${id}/recover`, { since });
       expect({ status: failing.status, queued: failing.body.queued }).toEqual({ status: 202, queued: 3 });
-      expect(await recoveryDone(alice, id, failing.body.id)).toMatchObject({ state: 'done', queued: 3, sent: 3, succeeded: 0, failed: 3 });
+      expect(await recoveryDone(alice, id, failing.body.id)).toMatchObject({
+        state: 'done',
+        queued: 3,
+        sent: 3,
+        succeeded: 0,
+        failed: 3,
+      });
       await new Promise((r) => setTimeout(r, 1000)); // a retry would come within 0.2 s
       expect(t().capture.at(path).length - before).toBe(3);
 
@@ -256,14 +397,28 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
       before = t().capture.at(path).length;
       const res = await api<Recovery>(alice, 'POST', `/${id}/recover`, { since, until: new Date().toISOString() });
       expect(res.status).toBe(202);
-      expect(res.headers.get('location')).toMatch(new RegExp(`/api/settings/webhooks/${id}/recoveries/${res.body.id}$`));
+      expect(res.headers.get('location')).toMatch(
+        new RegExp(`/api/settings/webhooks/${id}/recoveries/${res.body.id}$`),
+      );
       expect(res.body).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{24}$/), queued: 3, since });
-      expect(await recoveryDone(alice, id, res.body.id)).toMatchObject({ state: 'done', queued: 3, sent: 3, succeeded: 3, failed: 0, finishedAt: expect.any(String) });
+      expect(await recoveryDone(alice, id, res.body.id)).toMatchObject({
+        state: 'done',
+        queued: 3,
+        sent: 3,
+        succeeded: 3,
+        failed: 0,
+        finishedAt: expect.any(String),
+      });
       const resent = t().capture.at(path).slice(before);
       expect(resent.map((d) => String((d.json['event'] as Body)['action'])).sort()).toEqual(['one', 'three', 'two']);
       const resentIds = resent.map((d) => String(d.headers['webhook-id']));
       expect(new Set(resentIds).size).toBe(3);
-      const seenBefore = new Set(t().capture.at(path).slice(0, before).map((d) => String(d.headers['webhook-id'])));
+      const seenBefore = new Set(
+        t()
+          .capture.at(path)
+          .slice(0, before)
+          .map((d) => String(d.headers['webhook-id'])),
+      );
       expect(resentIds.filter((w) => !seenBefore.has(w))).toEqual([]);
       expect([...originalIds].filter((w) => !resentIds.includes(w))).toEqual([]);
       const logged = (await api<{ trigger: string }[]>(alice, 'GET', `/${id}/logs?limit=3`)).body;
@@ -272,16 +427,32 @@ export function webhookExtensionScenarios(target: () => WebhooksScenarioTarget):
       // Nothing failed is left: an empty recovery, done at once; the earlier one keeps its counts.
       const empty = await api<Recovery>(alice, 'POST', `/${id}/recover`, { since });
       expect(empty.body).toMatchObject({ state: 'done', queued: 0, sent: 0 });
-      expect((await api<Recovery>(alice, 'GET', `/${id}/recoveries/${failing.body.id}`)).body).toMatchObject({ queued: 3, sent: 3, failed: 3 });
+      expect((await api<Recovery>(alice, 'GET', `/${id}/recoveries/${failing.body.id}`)).body).toMatchObject({
+        queued: 3,
+        sent: 3,
+        failed: 3,
+      });
     });
 
     it('validates the window, keeps to the owner and refuses read tokens', async () => {
-      const created = await api<{ webhook: { id: string } }>(alice, 'POST', '', { watched: [{ type: 'user', name: alice.name }], domains: ['repo'], url: t().capture.url('/rec-rules') });
+      const created = await api<{ webhook: { id: string } }>(alice, 'POST', '', {
+        watched: [{ type: 'user', name: alice.name }],
+        domains: ['repo'],
+        url: t().capture.url('/rec-rules'),
+      });
       const id = created.body.webhook.id;
-      for (const [body, field] of [[{}, 'since'], [{ since: 'yesterday' }, 'since'], [{ since: new Date().toISOString(), until: 'soon' }, 'until'],
-        [{ since: '2026-01-02T00:00:00Z', until: '2026-01-01T00:00:00Z' }, 'since must be before until']] as [unknown, string][]) {
+      for (const [body, field] of [
+        [{}, 'since'],
+        [{ since: 'yesterday' }, 'since'],
+        [{ since: new Date().toISOString(), until: 'soon' }, 'until'],
+        [{ since: '2026-01-02T00:00:00Z', until: '2026-01-01T00:00:00Z' }, 'since must be before until'],
+      ] as [unknown, string][]) {
         const res = await api<{ error: string }>(alice, 'POST', `/${id}/recover`, body);
-        expect({ body, status: res.status, error: res.body.error }).toEqual({ body, status: 400, error: expect.stringContaining(field) });
+        expect({ body, status: res.status, error: res.body.error }).toEqual({
+          body,
+          status: 400,
+          error: expect.stringContaining(field),
+        });
       }
       const since = '2026-01-01T00:00:00Z';
       expect((await api(reader, 'POST', `/${id}/recover`, { since })).status).toBe(403);

@@ -9,10 +9,25 @@ export function repoEvent(repo: string, scope = 'repo.content', action = 'update
   const [owner] = repo.split('/');
   const payload: Body = {
     event: { action, scope },
-    repo: { type, name: repo, id: '0123456789abcdef01234567', private: false, url: { web: `http://hub.test/${repo}`, api: `http://hub.test/api/models/${repo}` }, owner: { id: owner } },
+    repo: {
+      type,
+      name: repo,
+      id: '0123456789abcdef01234567',
+      private: false,
+      url: { web: `http://hub.test/${repo}`, api: `http://hub.test/api/models/${repo}` },
+      owner: { id: owner },
+    },
   };
   if (scope.startsWith('discussion')) {
-    payload['discussion'] = { id: 'abcdefabcdefabcdefabcdef', num: 1, title: 't', url: { web: 'http://hub.test/d', api: 'http://hub.test/api/d' }, status: 'open', author: { id: 'x' }, isPullRequest: false };
+    payload['discussion'] = {
+      id: 'abcdefabcdefabcdefabcdef',
+      num: 1,
+      title: 't',
+      url: { web: 'http://hub.test/d', api: 'http://hub.test/api/d' },
+      status: 'open',
+      author: { id: 'x' },
+      isPullRequest: false,
+    };
     // Who acted: the published schema of discussion events requires it (/admin/events checks it).
     payload['actor'] = { _id: 'abcdefabcdefabcdefabcd01', avatar: 'http://hub.test/avatar.png', user: owner };
   }
@@ -40,14 +55,23 @@ export function metricSum(texts: string[], name: string, labels: Record<string, 
 export async function expectDailyLimit(t: WebhooksScenarioTarget, user: TestUser, limit: number): Promise<void> {
   const repo = `${user.name}/${uniqueName('busy')}`;
   const created = await http<{ webhook: { id: string } }>(t.baseUrl, 'POST', '/api/settings/webhooks', {
-    token: user.token, body: { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: t.capture.url('/busy') },
+    token: user.token,
+    body: { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: t.capture.url('/busy') },
   });
   expect(created.status).toBe(200);
   for (let i = 0; i < limit + 3; i++) {
-    const res = await http(t.baseUrl, 'POST', '/admin/events', { token: t.adminToken, body: { subject: 'hub.events.repo.update', payload: repoEvent(repo, 'repo.content', `busy-${i}`) } });
+    const res = await http(t.baseUrl, 'POST', '/admin/events', {
+      token: t.adminToken,
+      body: { subject: 'hub.events.repo.update', payload: repoEvent(repo, 'repo.content', `busy-${i}`) },
+    });
     expect(res.status).toBeLessThan(300);
   }
   await t.capture.waitFor('/busy', limit);
   await new Promise((r) => setTimeout(r, 1000));
-  expect(t.capture.at('/busy').map((d) => String((d.json['event'] as Body)['action'])).sort()).toEqual(Array.from({ length: limit }, (_, i) => `busy-${i}`).sort());
+  expect(
+    t.capture
+      .at('/busy')
+      .map((d) => String((d.json['event'] as Body)['action']))
+      .sort(),
+  ).toEqual(Array.from({ length: limit }, (_, i) => `busy-${i}`).sort());
 }

@@ -28,35 +28,54 @@ export interface KillNineLedger {
  * published, the receiver holds its answers past the first quarter until the kill, so deliveries
  * are in flight when it comes however fast the hub delivers.
  */
-export async function deliverThroughKillNine(t: KillNineTarget, count = 2000, timeoutMs = 120_000): Promise<KillNineLedger> {
+export async function deliverThroughKillNine(
+  t: KillNineTarget,
+  count = 2000,
+  timeoutMs = 120_000,
+): Promise<KillNineLedger> {
   const user = await makeUser(t, 'write', 'kill');
   const repo = `${user.name}/${uniqueName('bulk')}`;
   const path = `/${uniqueName('bulk')}`;
   const created = await http(t.baseUrl, 'POST', '/api/settings/webhooks', {
-    token: user.token, body: { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: t.capture.url(path), secret: 'kill-nine-secret' },
+    token: user.token,
+    body: {
+      watched: [{ type: 'model', name: repo }],
+      domains: ['repo'],
+      url: t.capture.url(path),
+      secret: 'kill-nine-secret',
+    },
   });
   if (created.status !== 200) throw new Error(`create answered ${created.status}`);
   let release = (): void => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
-  if (t.killAfterPublishing) t.capture.on(path, async (n) => {
-    if (n > count / 4) await held;
-    return { status: 200, body: '{}' };
-  });
+  if (t.killAfterPublishing)
+    t.capture.on(path, async (n) => {
+      if (n > count / 4) await held;
+      return { status: 200, body: '{}' };
+    });
   let killed = false;
   let published = false;
   let deliveredAtKill = 0;
   const killing = (async () => {
-    while (t.capture.at(path).length < count / 4 || (t.killAfterPublishing && !published)) await new Promise((r) => setTimeout(r, 10));
-    deliveredAtKill = new Set(t.capture.at(path).map((d) => String((d.json['event'] as Record<string, unknown>)['action']))).size;
+    while (t.capture.at(path).length < count / 4 || (t.killAfterPublishing && !published))
+      await new Promise((r) => setTimeout(r, 10));
+    deliveredAtKill = new Set(
+      t.capture.at(path).map((d) => String((d.json['event'] as Record<string, unknown>)['action'])),
+    ).size;
     await t.killMidway();
     release();
     killed = true;
   })();
   for (let i = 0; i < count; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, count - i) }, async (_, j) => {
-      const res = await http(t.baseUrl, 'POST', '/admin/events', { token: t.adminToken, body: { subject: 'hub.events.repo.update', payload: repoEvent(repo, 'repo.content', `e${i + j}`) } });
-      if (res.status >= 300) throw new Error(`publish answered ${res.status}`);
-    }));
+    await Promise.all(
+      Array.from({ length: Math.min(50, count - i) }, async (_, j) => {
+        const res = await http(t.baseUrl, 'POST', '/admin/events', {
+          token: t.adminToken,
+          body: { subject: 'hub.events.repo.update', payload: repoEvent(repo, 'repo.content', `e${i + j}`) },
+        });
+        if (res.status >= 300) throw new Error(`publish answered ${res.status}`);
+      }),
+    );
   }
   published = true;
   await killing;
@@ -75,7 +94,10 @@ export async function deliverThroughKillNine(t: KillNineTarget, count = 2000, ti
   while (ids().size < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   const seen = ids();
   return {
-    published: count, delivered: seen.size, duplicates: t.capture.at(path).length - seen.size,
-    unstableIds: [...seen.values()].filter((s) => s.size > 1).length, deliveredAtKill,
+    published: count,
+    delivered: seen.size,
+    duplicates: t.capture.at(path).length - seen.size,
+    unstableIds: [...seen.values()].filter((s) => s.size > 1).length,
+    deliveredAtKill,
   };
 }

@@ -24,7 +24,15 @@ export const WEBHOOK_TEST_ENV = {
 };
 
 type Body = Record<string, unknown>;
-interface WebhookJson { id: string; disabled: boolean | string; hasSecret: boolean; url?: string; watched: Body[]; domains: string[]; lastTriggerAt?: string }
+interface WebhookJson {
+  id: string;
+  disabled: boolean | string;
+  hasSecret: boolean;
+  url?: string;
+  watched: Body[];
+  domains: string[];
+  lastTriggerAt?: string;
+}
 
 export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
   let alice: TestUser;
@@ -52,9 +60,18 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
 
   describe('management API (spec 4.5, 4.6)', () => {
     it('creates, reads, lists, replaces, disables, enables and deletes a webhook', async () => {
-      const created = await create(alice, { watched: [{ type: 'user', name: alice.name }], domains: ['repo'], url: hook('crud'), secret: 's3cret' });
+      const created = await create(alice, {
+        watched: [{ type: 'user', name: alice.name }],
+        domains: ['repo'],
+        url: hook('crud'),
+        secret: 's3cret',
+      });
       expect(created).toEqual({
-        id: expect.stringMatching(/^[0-9a-f]{24}$/), url: hook('crud'), disabled: false, hasSecret: true, domains: ['repo'],
+        id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        url: hook('crud'),
+        disabled: false,
+        hasSecret: true,
+        domains: ['repo'],
         watched: [{ type: 'user', name: alice.name, avatarUrl: expect.stringContaining(alice.name) }],
       });
       expect((await api(alice, 'GET', `/${created.id}`)).body).toEqual({ webhook: created });
@@ -62,20 +79,42 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
       expect(list.body.map((w) => w.id)).toContain(created.id);
 
       const replaced = await api<{ webhook: WebhookJson }>(alice, 'POST', `/${created.id}`, {
-        watched: [{ type: 'model', name: `${alice.name}/m` }], domains: ['repo', 'discussion'], url: hook('crud2'), secret: '',
+        watched: [{ type: 'model', name: `${alice.name}/m` }],
+        domains: ['repo', 'discussion'],
+        url: hook('crud2'),
+        secret: '',
       });
-      expect(replaced.body.webhook).toEqual({ ...created, url: hook('crud2'), hasSecret: false, domains: ['repo', 'discussion'], watched: [{ type: 'model', name: `${alice.name}/m` }] });
+      expect(replaced.body.webhook).toEqual({
+        ...created,
+        url: hook('crud2'),
+        hasSecret: false,
+        domains: ['repo', 'discussion'],
+        watched: [{ type: 'model', name: `${alice.name}/m` }],
+      });
 
-      expect((await api<{ webhook: WebhookJson }>(alice, 'POST', `/${created.id}/disable`)).body.webhook.disabled).toBe(true);
-      expect((await api<{ webhook: WebhookJson }>(alice, 'POST', `/${created.id}/enable`)).body.webhook.disabled).toBe(false);
+      expect((await api<{ webhook: WebhookJson }>(alice, 'POST', `/${created.id}/disable`)).body.webhook.disabled).toBe(
+        true,
+      );
+      expect((await api<{ webhook: WebhookJson }>(alice, 'POST', `/${created.id}/enable`)).body.webhook.disabled).toBe(
+        false,
+      );
       const deleted = await api(alice, 'DELETE', `/${created.id}`);
       expect({ status: deleted.status, body: deleted.body }).toEqual({ status: 200, body: {} });
       expect((await api(alice, 'GET', `/${created.id}`)).status).toBe(404);
     });
 
     it('never stores the secret in clear', async () => {
-      const w = await create(alice, { watched: [{ type: 'user', name: alice.name }], domains: ['repo'], url: hook('enc'), secret: 'plain-secret-value' });
-      const rows = await queryDatabase<{ secret_enc: string }>(t().databaseUrl, 'SELECT secret_enc FROM webhooks.webhooks WHERE id = $1', [w.id]);
+      const w = await create(alice, {
+        watched: [{ type: 'user', name: alice.name }],
+        domains: ['repo'],
+        url: hook('enc'),
+        secret: 'plain-secret-value',
+      });
+      const rows = await queryDatabase<{ secret_enc: string }>(
+        t().databaseUrl,
+        'SELECT secret_enc FROM webhooks.webhooks WHERE id = $1',
+        [w.id],
+      );
       expect(rows[0].secret_enc).toMatch(/^v1\./);
       expect(rows[0].secret_enc).not.toContain('plain-secret-value');
     });
@@ -83,65 +122,231 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
     const watched = [{ type: 'model', name: 'a/b' }];
     it.each([
       ['no target', { watched, domains: ['repo'] }, /exactly one of url, job and jobSourceId/],
-      ['two targets', { watched, domains: ['repo'], url: 'http://127.0.0.1/x', jobSourceId: '0123456789abcdef01234567' }, /exactly one/],
-      ['empty watched', { watched: [], domains: ['repo'], url: 'http://127.0.0.1/x' }, /watched must contain at least 1 item/],
+      [
+        'two targets',
+        { watched, domains: ['repo'], url: 'http://127.0.0.1/x', jobSourceId: '0123456789abcdef01234567' },
+        /exactly one/,
+      ],
+      [
+        'empty watched',
+        { watched: [], domains: ['repo'], url: 'http://127.0.0.1/x' },
+        /watched must contain at least 1 item/,
+      ],
       ['missing domains', { watched, url: 'http://127.0.0.1/x' }, /domains must contain at least 1 item/],
       ['empty domains', { watched, domains: [], url: 'http://127.0.0.1/x' }, /domains must contain at least 1 item/],
-      ['bad domain', { watched, domains: ['commits'], url: 'http://127.0.0.1/x' }, /domains must hold only repo and discussion/],
-      ['bad watched type', { watched: [{ type: 'team', name: 'x' }], domains: ['repo'], url: 'http://127.0.0.1/x' }, /watched\[\]\.type must be one of/],
-      ['watched without name', { watched: [{ type: 'user' }], domains: ['repo'], url: 'http://127.0.0.1/x' }, /watched\[\]\.name must be a string/],
+      [
+        'bad domain',
+        { watched, domains: ['commits'], url: 'http://127.0.0.1/x' },
+        /domains must hold only repo and discussion/,
+      ],
+      [
+        'bad watched type',
+        { watched: [{ type: 'team', name: 'x' }], domains: ['repo'], url: 'http://127.0.0.1/x' },
+        /watched\[\]\.type must be one of/,
+      ],
+      [
+        'watched without name',
+        { watched: [{ type: 'user' }], domains: ['repo'], url: 'http://127.0.0.1/x' },
+        /watched\[\]\.name must be a string/,
+      ],
       ['relative url', { watched, domains: ['repo'], url: '/hook' }, /url must be an absolute http or https URL/],
-      ['ftp url', { watched, domains: ['repo'], url: 'ftp://example.com/x' }, /url must be an absolute http or https URL/],
-      ['non-ASCII secret', { watched, domains: ['repo'], url: 'http://127.0.0.1/x', secret: 'sécret' }, /secret must be printable ASCII/],
-      ['control character secret', { watched, domains: ['repo'], url: 'http://127.0.0.1/x', secret: 'a\nb' }, /secret must be printable ASCII/],
-      ['bad flavor', { watched, domains: ['repo'], job: { flavor: 'gpu-huge', command: ['x'] } }, /^job\.flavor must be one of/],
-      ['empty command', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', command: [] } }, /^job\.command must hold at least 1 item/],
-      ['empty command item', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', command: [''] } }, /^job\.command must be at least 1 character/],
-      ['bad env key', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', environment: { '1X': 'y' } } }, /^job\.environment key "1X"/],
-      ['env value not a string', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', environment: { AB: 1 } } }, /^job\.environment.AB must be a string/],
-      ['bad secret key', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', secrets: { 'a-b': 'y' } } }, /^job\.secrets key "a-b"/],
-      ['zero timeout', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', timeoutSeconds: 0 } }, /^job\.timeoutSeconds must be an integer greater than 0/],
-      ['fractional timeout', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', timeoutSeconds: 1.5 } }, /^job\.timeoutSeconds must be an integer/],
-      ['zero attempts', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', attempts: 0 } }, /^job\.attempts must be an integer of at least 1/],
-      ['bad label key', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', labels: { 'a b': 'c' } } }, /^job\.labels key "a b"/],
-      ['long label value', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', labels: { a: 'x'.repeat(101) } } }, /^job\.labels.a must be at most 100/],
-      ['empty volumes', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', volumes: [] } }, /^job\.volumes must hold at least 1 item/],
-      ['relative mountPath', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', volumes: [{ type: 'model', source: 'a/b', mountPath: 'data' }] } }, /^job\.volumes\.0\.mountPath must start with \//],
-      ['bad volume type', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', volumes: [{ type: 'disk', source: 'a/b', mountPath: '/d' }] } }, /^job\.volumes.0.type must be one of/],
-      ['21 ports', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', expose: { ports: Array.from({ length: 21 }, (_, i) => i + 1) } } }, /^job\.expose.ports must hold at most 20/],
-      ['port 0', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', expose: { ports: [0] } } }, /^job\.expose.ports must hold integers 1..65535/],
-      ['public port not exposed', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', expose: { ports: [80], portsPublic: [81] } } }, /^job\.expose\.portsPublic must be a subset of ports$/],
-      ['bad resource group', { watched, domains: ['repo'], job: { flavor: 'cpu-basic', resourceGroupId: 'xyz' } }, /^job\.resourceGroupId must be 24 hexadecimal/],
+      [
+        'ftp url',
+        { watched, domains: ['repo'], url: 'ftp://example.com/x' },
+        /url must be an absolute http or https URL/,
+      ],
+      [
+        'non-ASCII secret',
+        { watched, domains: ['repo'], url: 'http://127.0.0.1/x', secret: 'sécret' },
+        /secret must be printable ASCII/,
+      ],
+      [
+        'control character secret',
+        { watched, domains: ['repo'], url: 'http://127.0.0.1/x', secret: 'a\nb' },
+        /secret must be printable ASCII/,
+      ],
+      [
+        'bad flavor',
+        { watched, domains: ['repo'], job: { flavor: 'gpu-huge', command: ['x'] } },
+        /^job\.flavor must be one of/,
+      ],
+      [
+        'empty command',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', command: [] } },
+        /^job\.command must hold at least 1 item/,
+      ],
+      [
+        'empty command item',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', command: [''] } },
+        /^job\.command must be at least 1 character/,
+      ],
+      [
+        'bad env key',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', environment: { '1X': 'y' } } },
+        /^job\.environment key "1X"/,
+      ],
+      [
+        'env value not a string',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', environment: { AB: 1 } } },
+        /^job\.environment.AB must be a string/,
+      ],
+      [
+        'bad secret key',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', secrets: { 'a-b': 'y' } } },
+        /^job\.secrets key "a-b"/,
+      ],
+      [
+        'zero timeout',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', timeoutSeconds: 0 } },
+        /^job\.timeoutSeconds must be an integer greater than 0/,
+      ],
+      [
+        'fractional timeout',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', timeoutSeconds: 1.5 } },
+        /^job\.timeoutSeconds must be an integer/,
+      ],
+      [
+        'zero attempts',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', attempts: 0 } },
+        /^job\.attempts must be an integer of at least 1/,
+      ],
+      [
+        'bad label key',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', labels: { 'a b': 'c' } } },
+        /^job\.labels key "a b"/,
+      ],
+      [
+        'long label value',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', labels: { a: 'x'.repeat(101) } } },
+        /^job\.labels.a must be at most 100/,
+      ],
+      [
+        'empty volumes',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', volumes: [] } },
+        /^job\.volumes must hold at least 1 item/,
+      ],
+      [
+        'relative mountPath',
+        {
+          watched,
+          domains: ['repo'],
+          job: { flavor: 'cpu-basic', volumes: [{ type: 'model', source: 'a/b', mountPath: 'data' }] },
+        },
+        /^job\.volumes\.0\.mountPath must start with \//,
+      ],
+      [
+        'bad volume type',
+        {
+          watched,
+          domains: ['repo'],
+          job: { flavor: 'cpu-basic', volumes: [{ type: 'disk', source: 'a/b', mountPath: '/d' }] },
+        },
+        /^job\.volumes.0.type must be one of/,
+      ],
+      [
+        '21 ports',
+        {
+          watched,
+          domains: ['repo'],
+          job: { flavor: 'cpu-basic', expose: { ports: Array.from({ length: 21 }, (_, i) => i + 1) } },
+        },
+        /^job\.expose.ports must hold at most 20/,
+      ],
+      [
+        'port 0',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', expose: { ports: [0] } } },
+        /^job\.expose.ports must hold integers 1..65535/,
+      ],
+      [
+        'public port not exposed',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', expose: { ports: [80], portsPublic: [81] } } },
+        /^job\.expose\.portsPublic must be a subset of ports$/,
+      ],
+      [
+        'bad resource group',
+        { watched, domains: ['repo'], job: { flavor: 'cpu-basic', resourceGroupId: 'xyz' } },
+        /^job\.resourceGroupId must be 24 hexadecimal/,
+      ],
       ['bad jobSourceId', { watched, domains: ['repo'], jobSourceId: 'nope' }, /jobSourceId must be a job id/],
     ])('answers 400 naming the problem: %s', async (_name, body, message) => {
       const res = await api<{ error: string }>(alice, 'POST', '', body);
-      expect({ status: res.status, error: res.body.error }).toEqual({ status: 400, error: expect.stringMatching(message) });
+      expect({ status: res.status, error: res.body.error }).toEqual({
+        status: 400,
+        error: expect.stringMatching(message),
+      });
     });
 
     it('accepts a job webhook and answers its job per spec 2.5 (secret values never)', async () => {
       const w = await create(alice, {
-        watched: [{ type: 'model', name: 'a/b' }], domains: ['repo'],
-        job: { flavor: 'cpu-basic', dockerImage: 'python:3.12', command: ['python', '-c', 'print(1)'], secrets: { HF_TOKEN: 'hf_x' }, labels: { a: 'b' } },
+        watched: [{ type: 'model', name: 'a/b' }],
+        domains: ['repo'],
+        job: {
+          flavor: 'cpu-basic',
+          dockerImage: 'python:3.12',
+          command: ['python', '-c', 'print(1)'],
+          secrets: { HF_TOKEN: 'hf_x' },
+          labels: { a: 'b' },
+        },
       });
-      expect(w).toMatchObject({ job: { flavor: 'cpu-basic', dockerImage: 'python:3.12', command: ['python', '-c', 'print(1)'], environment: {}, timeoutSeconds: null, secrets: ['HF_TOKEN'], labels: { a: 'b' } } });
+      expect(w).toMatchObject({
+        job: {
+          flavor: 'cpu-basic',
+          dockerImage: 'python:3.12',
+          command: ['python', '-c', 'print(1)'],
+          environment: {},
+          timeoutSeconds: null,
+          secrets: ['HF_TOKEN'],
+          labels: { a: 'b' },
+        },
+      });
       expect(w.url).toBeUndefined();
     });
 
-    it('takes the older Python clients\' bodies: null is absent, an empty watched on update keeps the list', async () => {
-      const w = await create(alice, { watched: [{ type: 'user', name: alice.name }], domains: ['repo'], url: hook('old'), secret: null, jobSourceId: null, job: null });
+    it("takes the older Python clients' bodies: null is absent, an empty watched on update keeps the list", async () => {
+      const w = await create(alice, {
+        watched: [{ type: 'user', name: alice.name }],
+        domains: ['repo'],
+        url: hook('old'),
+        secret: null,
+        jobSourceId: null,
+        job: null,
+      });
       expect(w.hasSecret).toBe(false);
-      const updated = await api<{ webhook: WebhookJson }>(alice, 'POST', `/${w.id}`, { watched: [], url: hook('old2'), domains: null, secret: null });
+      const updated = await api<{ webhook: WebhookJson }>(alice, 'POST', `/${w.id}`, {
+        watched: [],
+        url: hook('old2'),
+        domains: null,
+        secret: null,
+      });
       expect(updated.status).toBe(200);
-      expect(updated.body.webhook).toMatchObject({ url: hook('old2'), domains: ['repo'], watched: [{ type: 'user', name: alice.name }] });
+      expect(updated.body.webhook).toMatchObject({
+        url: hook('old2'),
+        domains: ['repo'],
+        watched: [{ type: 'user', name: alice.name }],
+      });
     });
 
-    it('keeps every user to their own webhooks: another user\'s id is a 404 like a missing one', async () => {
-      const w = await create(alice, { watched: [{ type: 'user', name: alice.name }], domains: ['repo'], url: hook('mine') });
-      for (const [method, path] of [['GET', `/${w.id}`], ['POST', `/${w.id}/disable`], ['DELETE', `/${w.id}`], ['GET', `/${w.id}/logs`], ['POST', `/${w.id}/replay/0123456789abcdef01234567`]] as const) {
+    it("keeps every user to their own webhooks: another user's id is a 404 like a missing one", async () => {
+      const w = await create(alice, {
+        watched: [{ type: 'user', name: alice.name }],
+        domains: ['repo'],
+        url: hook('mine'),
+      });
+      for (const [method, path] of [
+        ['GET', `/${w.id}`],
+        ['POST', `/${w.id}/disable`],
+        ['DELETE', `/${w.id}`],
+        ['GET', `/${w.id}/logs`],
+        ['POST', `/${w.id}/replay/0123456789abcdef01234567`],
+      ] as const) {
         const res = await api<{ error: string }>(bob, method, path, method === 'POST' ? {} : undefined);
         expect({ path, method, status: res.status }).toEqual({ path, method, status: 404 });
       }
-      const upd = await api(bob, 'POST', `/${w.id}`, { watched: [{ type: 'user', name: bob.name }], domains: ['repo'], url: hook('x') });
+      const upd = await api(bob, 'POST', `/${w.id}`, {
+        watched: [{ type: 'user', name: bob.name }],
+        domains: ['repo'],
+        url: hook('x'),
+      });
       expect(upd.status).toBe(404);
       expect((await api(alice, 'GET', '/0123456789abcdef01234567')).status).toBe(404);
       expect((await api<WebhookJson[]>(bob, 'GET', '')).body.map((x) => x.id)).not.toContain(w.id);
@@ -150,7 +355,11 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
 
     it('answers 403 to a read token that tries to change webhooks', async () => {
       const reader = await makeUser(t(), 'read', 'reader');
-      const res = await api(reader, 'POST', '', { watched: [{ type: 'user', name: reader.name }], domains: ['repo'], url: hook('r') });
+      const res = await api(reader, 'POST', '', {
+        watched: [{ type: 'user', name: reader.name }],
+        domains: ['repo'],
+        url: hook('r'),
+      });
       expect(res.status).toBe(403);
     });
   });
@@ -160,11 +369,28 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
       const org = await makeOrg(t(), 'team', [alice.name]);
       const repo = `${org.name}/${uniqueName('m')}`;
       const secret = 'whsec-test-value';
-      const byOrg = await create(alice, { watched: [{ type: 'org', name: org.name }], domains: ['repo', 'discussion'], url: hook('scopes'), secret });
-      await create(alice, { watched: [{ type: 'org', name: org.name }], domains: ['discussion'], url: hook('discussion-only') });
-      await create(alice, { watched: [{ type: 'model', name: `${org.name}/other` }], domains: ['repo'], url: hook('other-repo') });
+      const byOrg = await create(alice, {
+        watched: [{ type: 'org', name: org.name }],
+        domains: ['repo', 'discussion'],
+        url: hook('scopes'),
+        secret,
+      });
+      await create(alice, {
+        watched: [{ type: 'org', name: org.name }],
+        domains: ['discussion'],
+        url: hook('discussion-only'),
+      });
+      await create(alice, {
+        watched: [{ type: 'model', name: `${org.name}/other` }],
+        domains: ['repo'],
+        url: hook('other-repo'),
+      });
       const scopes = ['repo', 'repo.content', 'repo.config', 'discussion', 'discussion.comment'];
-      for (const scope of scopes) await publish(`hub.events.${scope.startsWith('discussion') ? 'discussion' : 'repo'}.${scope.replace('.', '_')}`, repoEvent(repo, scope));
+      for (const scope of scopes)
+        await publish(
+          `hub.events.${scope.startsWith('discussion') ? 'discussion' : 'repo'}.${scope.replace('.', '_')}`,
+          repoEvent(repo, scope),
+        );
       const got = await t().capture.waitFor('/scopes', 5);
       expect(got.map((d) => (d.json['event'] as Body)['scope']).sort()).toEqual([...scopes].sort());
       for (const d of got) {
@@ -172,7 +398,9 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
         expect(d.headers['x-webhook-secret']).toBe(secret);
         expect(d.json['webhook']).toEqual({ id: byOrg.id, version: 3 });
         const verified = new Webhook(secret, { format: 'raw' }).verify(d.body, {
-          'webhook-id': String(d.headers['webhook-id']), 'webhook-timestamp': String(d.headers['webhook-timestamp']), 'webhook-signature': String(d.headers['webhook-signature']),
+          'webhook-id': String(d.headers['webhook-id']),
+          'webhook-timestamp': String(d.headers['webhook-timestamp']),
+          'webhook-signature': String(d.headers['webhook-signature']),
         });
         expect(verified).toMatchObject({ repo: { name: repo } });
       }
@@ -185,9 +413,20 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
     });
 
     it('retries a failing receiver until it succeeds, with the same webhook-id; a redirect is a failure', async () => {
-      t().capture.on('/flaky', (n) => (n === 1 ? { status: 500 } : n === 2 ? { status: 302, headers: { location: hook('elsewhere') } } : { status: 200 }));
+      t().capture.on('/flaky', (n) =>
+        n === 1
+          ? { status: 500 }
+          : n === 2
+            ? { status: 302, headers: { location: hook('elsewhere') } }
+            : { status: 200 },
+      );
       const repo = `${alice.name}/${uniqueName('r')}`;
-      await create(alice, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: hook('flaky'), secret: 'k' });
+      await create(alice, {
+        watched: [{ type: 'model', name: repo }],
+        domains: ['repo'],
+        url: hook('flaky'),
+        secret: 'k',
+      });
       await publish('hub.events.repo.update', repoEvent(repo));
       const got = await t().capture.waitFor('/flaky', 3);
       expect(new Set(got.map((d) => d.headers['webhook-id'])).size).toBe(1);
@@ -206,7 +445,11 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
     it('never suspends a receiver that alternates 500 and 200', async () => {
       t().capture.on('/alternating', (n) => ({ status: n % 2 === 1 ? 500 : 200 }));
       const repo = `${alice.name}/${uniqueName('r')}`;
-      const w = await create(alice, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: hook('alternating') });
+      const w = await create(alice, {
+        watched: [{ type: 'model', name: repo }],
+        domains: ['repo'],
+        url: hook('alternating'),
+      });
       for (let i = 0; i < 5; i++) {
         await publish('hub.events.repo.update', repoEvent(repo, 'repo.content', `update-${i}`));
         await t().capture.waitFor('/alternating', 2 * (i + 1));
@@ -227,8 +470,13 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(disabled).toBe('suspended-after-failure');
-      const events = await queryDatabase<{ payload: string }>(t().databaseUrl, `SELECT payload FROM webhooks.outbox WHERE subject LIKE '%hub.webhooks.webhook.suspended'`);
-      expect(events.map((e) => JSON.parse(e.payload) as Body)).toContainEqual(expect.objectContaining({ webhookId: w.id, ownerId: alice.id }));
+      const events = await queryDatabase<{ payload: string }>(
+        t().databaseUrl,
+        `SELECT payload FROM webhooks.outbox WHERE subject LIKE '%hub.webhooks.webhook.suspended'`,
+      );
+      expect(events.map((e) => JSON.parse(e.payload) as Body)).toContainEqual(
+        expect.objectContaining({ webhookId: w.id, ownerId: alice.id }),
+      );
       // Suspended: a new event is not delivered.
       const before = t().capture.at('/down').length;
       await publish('hub.events.repo.update', repoEvent(repo, 'repo.content', 'again'));
@@ -240,7 +488,11 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
 
     it('refuses loopback addresses outside the allowed networks without sending anything', async () => {
       const repo = `${alice.name}/${uniqueName('r')}`;
-      const w = await create(alice, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: t().capture.url('/ssrf', '127.0.0.2') });
+      const w = await create(alice, {
+        watched: [{ type: 'model', name: repo }],
+        domains: ['repo'],
+        url: t().capture.url('/ssrf', '127.0.0.2'),
+      });
       await publish('hub.events.repo.update', repoEvent(repo));
       const deadline = Date.now() + 5000;
       let logs: Body[] = [];
@@ -256,18 +508,31 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
       // Runs after the retry and suspension scenarios above: their attempts are counted.
       t().capture.on('/much-later', () => ({ status: 503, headers: { 'retry-after': '3600' } }));
       const repo = `${alice.name}/${uniqueName('r')}`;
-      const w = await create(alice, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: hook('much-later') });
+      const w = await create(alice, {
+        watched: [{ type: 'model', name: repo }],
+        domains: ['repo'],
+        url: hook('much-later'),
+      });
       await publish('hub.events.repo.update', repoEvent(repo));
       await t().capture.waitFor('/much-later', 1);
       let texts: string[] = [];
       const deadline = Date.now() + 5000;
-      while (!((metricSum(texts, 'hub_webhook_queue_depth', { state: 'scheduled' }) ?? 0) >= 1) && Date.now() < deadline) {
+      while (
+        !((metricSum(texts, 'hub_webhook_queue_depth', { state: 'scheduled' }) ?? 0) >= 1) &&
+        Date.now() < deadline
+      ) {
         texts = await t().scrapeMetrics();
         await new Promise((r) => setTimeout(r, 100));
       }
-      expect(metricSum(texts, 'hub_webhook_attempts_total', { outcome: 'success', trigger: 'scheduled' })).toBeGreaterThan(0);
-      expect(metricSum(texts, 'hub_webhook_attempts_total', { outcome: 'http_5xx', trigger: 'scheduled' })).toBeGreaterThan(0);
-      expect(metricSum(texts, 'hub_webhook_attempts_total', { outcome: 'http_3xx', trigger: 'scheduled' })).toBeGreaterThan(0);
+      expect(
+        metricSum(texts, 'hub_webhook_attempts_total', { outcome: 'success', trigger: 'scheduled' }),
+      ).toBeGreaterThan(0);
+      expect(
+        metricSum(texts, 'hub_webhook_attempts_total', { outcome: 'http_5xx', trigger: 'scheduled' }),
+      ).toBeGreaterThan(0);
+      expect(
+        metricSum(texts, 'hub_webhook_attempts_total', { outcome: 'http_3xx', trigger: 'scheduled' }),
+      ).toBeGreaterThan(0);
       expect(metricSum(texts, 'hub_webhook_attempt_duration_seconds_count')).toBeGreaterThan(0);
       expect(metricSum(texts, 'hub_webhook_retries_total')).toBeGreaterThan(0);
       expect(metricSum(texts, 'hub_webhook_suspensions_total')).toBeGreaterThanOrEqual(1);
@@ -283,11 +548,30 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
         return { ...e, repo: { ...(e['repo'] as Body), private: true, owner: { id: ownerId } } };
       };
       // Watching a user: only that user's own webhook hears of their private repo.
-      await create(alice, { watched: [{ type: 'user', name: alice.name }], domains: ['repo'], url: hook('own-private') });
-      await create(bob, { watched: [{ type: 'user', name: alice.name }], domains: ['repo'], url: hook('stranger-private') });
+      await create(alice, {
+        watched: [{ type: 'user', name: alice.name }],
+        domains: ['repo'],
+        url: hook('own-private'),
+      });
+      await create(bob, {
+        watched: [{ type: 'user', name: alice.name }],
+        domains: ['repo'],
+        url: hook('stranger-private'),
+      });
       // Watching an organization: its member hears of its private repos, an outsider does not.
-      await create(alice, { watched: [{ type: 'org', name: org.name }], domains: ['repo'], url: hook('member-private') });
-      await create(bob, { watched: [{ type: 'org', name: org.name }, { type: 'model', name: `${org.name}/secret` }], domains: ['repo'], url: hook('outsider-private') });
+      await create(alice, {
+        watched: [{ type: 'org', name: org.name }],
+        domains: ['repo'],
+        url: hook('member-private'),
+      });
+      await create(bob, {
+        watched: [
+          { type: 'org', name: org.name },
+          { type: 'model', name: `${org.name}/secret` },
+        ],
+        domains: ['repo'],
+        url: hook('outsider-private'),
+      });
       await publish('hub.events.repo.update', privateEvent(`${alice.name}/hidden`, alice.id, 'p1'));
       await publish('hub.events.repo.update', privateEvent(`${org.name}/secret`, org.id, 'p2'));
       await publish('hub.events.repo.update', repoEvent(`${org.name}/open`, 'repo.content', 'p3'));
@@ -301,10 +585,15 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
       expect(t().capture.at('/stranger-private')).toHaveLength(0);
     });
 
-    it('lists the delivery log newest first with a Link header, and replay answers the receiver\'s status', async () => {
+    it("lists the delivery log newest first with a Link header, and replay answers the receiver's status", async () => {
       t().capture.on('/replayed', (n) => ({ status: n <= 3 ? 200 : 202 }));
       const repo = `${alice.name}/${uniqueName('r')}`;
-      const w = await create(alice, { watched: [{ type: 'model', name: repo }], domains: ['repo'], url: hook('replayed'), secret: 'replay-secret' });
+      const w = await create(alice, {
+        watched: [{ type: 'model', name: repo }],
+        domains: ['repo'],
+        url: hook('replayed'),
+        secret: 'replay-secret',
+      });
       for (let i = 0; i < 3; i++) await publish('hub.events.repo.update', repoEvent(repo, 'repo.content', `a${i}`));
       await t().capture.waitFor('/replayed', 3);
       await new Promise((r) => setTimeout(r, 200));

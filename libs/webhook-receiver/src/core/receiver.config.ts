@@ -3,7 +3,10 @@
  * (spec 4.8 rule 4). An empty string counts as "no secret", as an unset variable in a
  * container often ends up being one.
  */
-export function resolveWebhookSecret(option: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function resolveWebhookSecret(
+  option: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   const secret = option ?? env['WEBHOOK_SECRET'];
   return secret === '' ? undefined : secret;
 }

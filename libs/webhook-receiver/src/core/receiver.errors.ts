@@ -41,9 +41,15 @@ export const ReceiverErrors = {
   routeNotFound: (name: string) =>
     new WebhookReceiverError('ROUTE_NOT_FOUND', 404, `No webhook handler named "${name}".`),
   pathNotFound: (path: string) =>
-    new WebhookReceiverError('ROUTE_NOT_FOUND', 404, `Nothing at ${path}; webhooks are received at POST /webhooks/<name>.`),
+    new WebhookReceiverError(
+      'ROUTE_NOT_FOUND',
+      404,
+      `Nothing at ${path}; webhooks are received at POST /webhooks/<name>.`,
+    ),
   methodNotAllowed: (method: string, allow = 'POST') =>
-    new WebhookReceiverError('METHOD_NOT_ALLOWED', 405, `Method ${method} not allowed; use ${allow}.`, { Allow: allow }),
+    new WebhookReceiverError('METHOD_NOT_ALLOWED', 405, `Method ${method} not allowed; use ${allow}.`, {
+      Allow: allow,
+    }),
   // The next two messages are the receiver contract's exact wording (architecture section 6).
   secretHeaderMissing: () => new WebhookReceiverError('SECRET_HEADER_MISSING', 401, 'x-webhook-secret header not set.'),
   secretInvalid: () => new WebhookReceiverError('SECRET_INVALID', 403, 'Invalid webhook secret.'),
@@ -54,11 +60,7 @@ export const ReceiverErrors = {
       `${missing} header not set (webhook-id, webhook-timestamp and webhook-signature go together).`,
     ),
   signatureTimestampInvalid: () =>
-    new WebhookReceiverError(
-      'SIGNATURE_TIMESTAMP_INVALID',
-      401,
-      'webhook-timestamp must be a Unix time in seconds.',
-    ),
+    new WebhookReceiverError('SIGNATURE_TIMESTAMP_INVALID', 401, 'webhook-timestamp must be a Unix time in seconds.'),
   signatureTimestampOutOfTolerance: (toleranceSeconds: number) =>
     new WebhookReceiverError(
       'SIGNATURE_TIMESTAMP_OUT_OF_TOLERANCE',
@@ -68,9 +70,14 @@ export const ReceiverErrors = {
   signatureInvalid: () =>
     new WebhookReceiverError('SIGNATURE_INVALID', 401, 'No valid v1 signature in webhook-signature.'),
   deliveryInProgress: (webhookId: string) =>
-    new WebhookReceiverError('DELIVERY_IN_PROGRESS', 409, `Delivery ${webhookId} is still being handled; retry later.`, {
-      'Retry-After': '5',
-    }),
+    new WebhookReceiverError(
+      'DELIVERY_IN_PROGRESS',
+      409,
+      `Delivery ${webhookId} is still being handled; retry later.`,
+      {
+        'Retry-After': '5',
+      },
+    ),
   bodyTooLarge: (limit: number) =>
     new WebhookReceiverError('BODY_TOO_LARGE', 413, `Request body is larger than ${limit} bytes.`),
   bodyNotJson: (reason: string) =>

@@ -45,7 +45,11 @@ export class WebhookDeliveryPipeline {
       this.secretVerifier = new WebhookSecretVerifier(options.secret);
       this.signatureVerifier = new WebhookSignatureVerifier(options.secret, tolerance, options.now);
     }
-    this.seenIds = new SeenDeliveryIdsCache(tolerance * 1000, options.seenIdsCapacity ?? DEFAULT_SEEN_IDS_CAPACITY, options.now);
+    this.seenIds = new SeenDeliveryIdsCache(
+      tolerance * 1000,
+      options.seenIdsCapacity ?? DEFAULT_SEEN_IDS_CAPACITY,
+      options.now,
+    );
   }
 
   get secured(): boolean {
@@ -71,8 +75,12 @@ export class WebhookDeliveryPipeline {
     } else if (this.signatureVerifier && hasSignatureHeaders(headers)) {
       // Signed, but only a parsed body is at hand: fail closed and loudly, since re-serialising
       // the parsed body would verify different bytes.
-      return internalError(this.options.logger, 'Cannot verify signatures', `Webhook route "${handler.name}" cannot verify `
-        + 'webhook-signature: the raw request body is not available (with NestJS, create the app with {rawBody: true})');
+      return internalError(
+        this.options.logger,
+        'Cannot verify signatures',
+        `Webhook route "${handler.name}" cannot verify ` +
+          'webhook-signature: the raw request body is not available (with NestJS, create the app with {rawBody: true})',
+      );
     }
     if (webhookId !== undefined) {
       const state = this.seenIds.begin(webhookId);
@@ -118,14 +126,23 @@ export class WebhookDeliveryPipeline {
  * A 500 whose `errorId` joins what the caller sees to the log line, without leaking the error
  * itself to the caller.
  */
-export function internalError(logger: ReceiverLogger, publicMessage: string, logMessage: string, error?: unknown): ReceiverResponse {
+export function internalError(
+  logger: ReceiverLogger,
+  publicMessage: string,
+  logMessage: string,
+  error?: unknown,
+): ReceiverResponse {
   const errorId = randomUUID();
   logger.error(`${logMessage} (errorId ${errorId})`, error);
   return respond(500, { error: publicMessage, errorId });
 }
 
 export function errorResponse(error: WebhookReceiverError): ReceiverResponse {
-  return { status: error.status, headers: { ...JSON_HEADERS, ...error.headers }, body: JSON.stringify({ error: error.message }) };
+  return {
+    status: error.status,
+    headers: { ...JSON_HEADERS, ...error.headers },
+    body: JSON.stringify({ error: error.message }),
+  };
 }
 
 function refuse(error: WebhookReceiverError): { ok: false; response: ReceiverResponse } {

@@ -9,9 +9,11 @@ describe('WebhookHandlerRegistry', () => {
     });
     const trigger = () => undefined;
     registry.add(trigger, 'retrain-model');
-    registry.add(function named() {
-      return undefined;
-    }.bind(null));
+    registry.add(
+      function named() {
+        return undefined;
+      }.bind(null),
+    );
     expect(registry.names()).toEqual(['onModelUpdate', 'retrain-model', 'named']);
   });
 

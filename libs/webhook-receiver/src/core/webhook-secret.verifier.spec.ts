@@ -12,6 +12,9 @@ describe('WebhookSecretVerifier', () => {
   });
 
   it.each(['s3cre', 's3cret ', 'S3CRET', 's3cret-and-more'])('answers 403 for %p', (given) => {
-    expect(verifier.check({ 'x-webhook-secret': given })).toMatchObject({ status: 403, message: 'Invalid webhook secret.' });
+    expect(verifier.check({ 'x-webhook-secret': given })).toMatchObject({
+      status: 403,
+      message: 'Invalid webhook secret.',
+    });
   });
 });

@@ -6,9 +6,7 @@ export const SIGNATURE_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-si
 export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
 
 export type SignatureCheck =
-  | { kind: 'unsigned' }
-  | { kind: 'verified'; webhookId: string }
-  | { kind: 'rejected'; error: WebhookReceiverError };
+  { kind: 'unsigned' } | { kind: 'verified'; webhookId: string } | { kind: 'rejected'; error: WebhookReceiverError };
 
 /** Signature headers are present: the caller must verify them before trusting the body. */
 export function hasSignatureHeaders(headers: HeaderBag): boolean {
@@ -49,15 +47,15 @@ export class WebhookSignatureVerifier {
     }
     // Sign the parsed number, as the reference implementation does, so "0170…" cannot differ.
     const expected = createHmac('sha256', this.key).update(`${id}.${seconds}.`).update(rawBody).digest();
-    const matches = signatures
-      .split(' ')
-      .some((entry) => {
-        const [version, value] = entry.split(',', 2);
-        if (version !== 'v1' || !value) return false; // other schemes (v1a, …) are not ours to check
-        const given = Buffer.from(value, 'base64');
-        // A length mismatch says nothing secret: every valid v1 signature is 32 bytes.
-        return given.length === expected.length && timingSafeEqual(given, expected);
-      });
-    return matches ? { kind: 'verified', webhookId: id } : { kind: 'rejected', error: ReceiverErrors.signatureInvalid() };
+    const matches = signatures.split(' ').some((entry) => {
+      const [version, value] = entry.split(',', 2);
+      if (version !== 'v1' || !value) return false; // other schemes (v1a, …) are not ours to check
+      const given = Buffer.from(value, 'base64');
+      // A length mismatch says nothing secret: every valid v1 signature is 32 bytes.
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+    return matches
+      ? { kind: 'verified', webhookId: id }
+      : { kind: 'rejected', error: ReceiverErrors.signatureInvalid() };
   }
 }

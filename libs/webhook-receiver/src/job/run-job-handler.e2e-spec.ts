@@ -42,7 +42,8 @@ describe('runJobHandler in a real child process', () => {
     });
     expect(outcome).toEqual({
       code: 0,
-      stdout: 'handling repo.content.update on model alice/tiny-model\n{"handled":"alice/tiny-model","hasSecret":true}\n',
+      stdout:
+        'handling repo.content.update on model alice/tiny-model\n{"handled":"alice/tiny-model","hasSecret":true}\n',
       stderr: '',
     });
   });
@@ -60,7 +61,9 @@ describe('runJobHandler in a real child process', () => {
     const notJson = await runJob({ WEBHOOK_PAYLOAD: '{"event":' });
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toMatch(/^WEBHOOK_PAYLOAD is not valid JSON: /);
-    const notPayload = await runJob({ WEBHOOK_PAYLOAD: JSON.stringify({ event: { action: 'update', scope: 'repo' }, repo: { type: 'notebook' } }) });
+    const notPayload = await runJob({
+      WEBHOOK_PAYLOAD: JSON.stringify({ event: { action: 'update', scope: 'repo' }, repo: { type: 'notebook' } }),
+    });
     expect(notPayload.code).toBe(2);
     expect(notPayload.stderr).toBe(
       'WEBHOOK_PAYLOAD is not a webhook payload: repo.type must be one of dataset, model, space, bucket, kernel\n',

@@ -14,7 +14,9 @@ describe('runJobHandler context', () => {
   }
 
   it('takes repo id, type and secret from the job environment', async () => {
-    expect(await contextFor({ WEBHOOK_REPO_ID: 'org/other', WEBHOOK_REPO_TYPE: 'dataset', WEBHOOK_SECRET: 's' })).toEqual({
+    expect(
+      await contextFor({ WEBHOOK_REPO_ID: 'org/other', WEBHOOK_REPO_TYPE: 'dataset', WEBHOOK_SECRET: 's' }),
+    ).toEqual({
       repoId: 'org/other',
       repoType: 'dataset',
       secret: 's',

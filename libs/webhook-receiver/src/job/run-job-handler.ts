@@ -64,16 +64,25 @@ export async function runJobHandler(handler: WebhookJobHandlerFn, options: RunJo
 
 function loadPayload(raw: string | undefined): { ok: true; payload: WebhookPayload } | { ok: false; error: string } {
   if (!raw) {
-    return { ok: false, error: 'WEBHOOK_PAYLOAD is not set: this script expects to run as a webhook job, with the delivery payload in that variable.' };
+    return {
+      ok: false,
+      error:
+        'WEBHOOK_PAYLOAD is not set: this script expects to run as a webhook job, with the delivery payload in that variable.',
+    };
   }
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    return { ok: false, error: `WEBHOOK_PAYLOAD is not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      error: `WEBHOOK_PAYLOAD is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const validation = validateWebhookPayload(value);
-  return validation.ok ? validation : { ok: false, error: `WEBHOOK_PAYLOAD is not a webhook payload: ${validation.error}` };
+  return validation.ok
+    ? validation
+    : { ok: false, error: `WEBHOOK_PAYLOAD is not a webhook payload: ${validation.error}` };
 }
 
 function isRepoType(value: string | undefined): value is RepoType {

@@ -42,7 +42,10 @@ class DiscussionHooks {
 }
 
 async function startApp(options: { rawBody: boolean; providers?: (new (...args: never[]) => unknown)[] }) {
-  @Module({ imports: [WebhooksModule.forRoot({ secret: SECRET })], providers: options.providers ?? [CommentStore, DiscussionHooks] })
+  @Module({
+    imports: [WebhooksModule.forRoot({ secret: SECRET })],
+    providers: options.providers ?? [CommentStore, DiscussionHooks],
+  })
   class AppModule {}
   const logger = new CapturingLogger();
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(), {
@@ -63,7 +66,10 @@ describe('WebhooksModule on Nest + Fastify, over HTTP', () => {
   afterAll(() => app.close());
 
   it('routes a signed hub delivery to the decorated provider method, with its dependencies injected', async () => {
-    const res = await post(`${base}/webhooks/discussion-comments`, hubDelivery(discussionCommentPayload(), { secret: SECRET, msgId: 'msg_nest_1' }));
+    const res = await post(
+      `${base}/webhooks/discussion-comments`,
+      hubDelivery(discussionCommentPayload(), { secret: SECRET, msgId: 'msg_nest_1' }),
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ stored: 1, webhookId: 'msg_nest_1' });
     expect(app.get(CommentStore).comments).toEqual(['Looks good to me!']);
@@ -73,14 +79,20 @@ describe('WebhooksModule on Nest + Fastify, over HTTP', () => {
     const missing = await post(`${base}/webhooks/discussion-comments`, hubDelivery(repoPayload()));
     expect(missing.status).toBe(401);
     expect(await missing.text()).toBe('{"error":"x-webhook-secret header not set."}');
-    const wrong = await post(`${base}/webhooks/discussion-comments`, hubDelivery(repoPayload(), { secret: 'nope', sign: false }));
+    const wrong = await post(
+      `${base}/webhooks/discussion-comments`,
+      hubDelivery(repoPayload(), { secret: 'nope', sign: false }),
+    );
     expect(wrong.status).toBe(403);
     expect(await wrong.text()).toBe('{"error":"Invalid webhook secret."}');
   });
 
   it('verifies signatures over the raw body (401 when tampered) and answers replays without the handler', async () => {
     const delivery = hubDelivery(discussionCommentPayload(), { secret: SECRET, msgId: 'msg_nest_replay' });
-    const tampered = await post(`${base}/webhooks/discussion-comments`, { ...delivery, body: delivery.body.replace('Looks good', 'Looks bad') });
+    const tampered = await post(`${base}/webhooks/discussion-comments`, {
+      ...delivery,
+      body: delivery.body.replace('Looks good', 'Looks bad'),
+    });
     expect(tampered.status).toBe(401);
     const before = app.get(CommentStore).comments.length;
     expect((await post(`${base}/webhooks/discussion-comments`, delivery)).status).toBe(200);
@@ -109,12 +121,20 @@ describe('WebhooksModule on Nest + Fastify, over HTTP', () => {
     const res = await post(`${base}/webhooks/explode`, hubDelivery(repoPayload(), { secret: SECRET }));
     expect(res.status).toBe(500);
     const { errorId } = (await res.json()) as { errorId: string };
-    expect(logger.lines.some((line) => line.includes(`errorId ${errorId}`) && line.includes('kaboom: disk full'))).toBe(true);
-    expect((await post(`${base}/webhooks/discussion-comments`, hubDelivery(discussionCommentPayload(), { secret: SECRET }))).status).toBe(200);
+    expect(logger.lines.some((line) => line.includes(`errorId ${errorId}`) && line.includes('kaboom: disk full'))).toBe(
+      true,
+    );
+    expect(
+      (await post(`${base}/webhooks/discussion-comments`, hubDelivery(discussionCommentPayload(), { secret: SECRET })))
+        .status,
+    ).toBe(200);
   });
 
   it('leaves malformed JSON to the platform, which refuses it with 400 before the module sees it', async () => {
-    const res = await post(`${base}/webhooks/discussion-comments`, { headers: { 'X-Webhook-Secret': SECRET, 'Content-Type': 'application/json' }, body: '{"oops' });
+    const res = await post(`${base}/webhooks/discussion-comments`, {
+      headers: { 'X-Webhook-Secret': SECRET, 'Content-Type': 'application/json' },
+      body: '{"oops',
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -123,11 +143,17 @@ describe('WebhooksModule configuration errors', () => {
   it('without rawBody, refuses to trust a signed delivery (500 + a log line saying what to enable) but accepts the secret header alone', async () => {
     const { app, logger, base } = await startApp({ rawBody: false });
     try {
-      const signed = await post(`${base}/webhooks/discussion-comments`, hubDelivery(discussionCommentPayload(), { secret: SECRET }));
+      const signed = await post(
+        `${base}/webhooks/discussion-comments`,
+        hubDelivery(discussionCommentPayload(), { secret: SECRET }),
+      );
       expect(signed.status).toBe(500);
       const { errorId } = (await signed.json()) as { errorId: string };
       expect(logger.lines.some((line) => line.includes('{rawBody: true}') && line.includes(errorId))).toBe(true);
-      const unsigned = await post(`${base}/webhooks/discussion-comments`, hubDelivery(discussionCommentPayload(), { secret: SECRET, sign: false }));
+      const unsigned = await post(
+        `${base}/webhooks/discussion-comments`,
+        hubDelivery(discussionCommentPayload(), { secret: SECRET, sign: false }),
+      );
       expect(unsigned.status).toBe(200);
     } finally {
       await app.close();
@@ -142,6 +168,8 @@ describe('WebhooksModule configuration errors', () => {
         return undefined;
       }
     }
-    await expect(startApp({ rawBody: true, providers: [CommentStore, DiscussionHooks, Clash] })).rejects.toThrow(WebhookRegistrationError);
+    await expect(startApp({ rawBody: true, providers: [CommentStore, DiscussionHooks, Clash] })).rejects.toThrow(
+      WebhookRegistrationError,
+    );
   });
 });

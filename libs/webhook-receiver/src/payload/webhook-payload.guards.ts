@@ -1,9 +1,4 @@
-import type {
-  WebhookComment,
-  WebhookDiscussion,
-  WebhookPayload,
-  WebhookUpdatedRef,
-} from './webhook-payload.types';
+import type { WebhookComment, WebhookDiscussion, WebhookPayload, WebhookUpdatedRef } from './webhook-payload.types';
 
 /**
  * Narrowing by `event.scope`. Each guard matches its scope exactly (a comment event is not a

@@ -7,7 +7,13 @@
 export const REPO_TYPES = ['dataset', 'model', 'space', 'bucket', 'kernel'] as const;
 export type RepoType = (typeof REPO_TYPES)[number];
 
-export const WEBHOOK_EVENT_SCOPES = ['repo', 'repo.content', 'repo.config', 'discussion', 'discussion.comment'] as const;
+export const WEBHOOK_EVENT_SCOPES = [
+  'repo',
+  'repo.content',
+  'repo.config',
+  'discussion',
+  'discussion.comment',
+] as const;
 export type KnownWebhookEventScope = (typeof WEBHOOK_EVENT_SCOPES)[number];
 /**
  * A scope the hub may add later is still a valid delivery (receivers accept additions); the

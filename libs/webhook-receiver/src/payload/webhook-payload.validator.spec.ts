@@ -31,13 +31,19 @@ describe('validateWebhookPayload', () => {
   });
 
   it('accepts members it does not know (the hub may add fields) and keeps them', () => {
-    const payload = { ...repoPayload(), extra: { nested: true }, event: { action: 'update', scope: 'repo', origin: 'ui' } };
+    const payload = {
+      ...repoPayload(),
+      extra: { nested: true },
+      event: { action: 'update', scope: 'repo', origin: 'ui' },
+    };
     const result = validateWebhookPayload(payload);
     expect(result.ok && result.payload).toBe(payload);
   });
 
   it('accepts an action or a scope it does not know yet', () => {
-    expect(validateWebhookPayload({ ...repoPayload(), event: { action: 'archive', scope: 'repo.future' } }).ok).toBe(true);
+    expect(validateWebhookPayload({ ...repoPayload(), event: { action: 'archive', scope: 'repo.future' } }).ok).toBe(
+      true,
+    );
   });
 
   it('accepts null shas in updatedRefs (created or deleted refs)', () => {
@@ -69,8 +75,17 @@ describe('validateWebhookPayload', () => {
   });
 
   it('names the element of an array that is wrong', () => {
-    const payload = { ...repoContentPayload(), updatedRefs: [{ ref: 'refs/heads/main', oldSha: 'a', newSha: 'b' }, { ref: 'x', oldSha: 1, newSha: null }] };
-    expect(validateWebhookPayload(payload)).toEqual({ ok: false, error: 'updatedRefs[1].oldSha must be a string or null' });
+    const payload = {
+      ...repoContentPayload(),
+      updatedRefs: [
+        { ref: 'refs/heads/main', oldSha: 'a', newSha: 'b' },
+        { ref: 'x', oldSha: 1, newSha: null },
+      ],
+    };
+    expect(validateWebhookPayload(payload)).toEqual({
+      ok: false,
+      error: 'updatedRefs[1].oldSha must be a string or null',
+    });
   });
 
   it.each([[null], [[]], ['{}'], [3]])('rejects %p as not an object', (value) => {

@@ -1,8 +1,4 @@
-import {
-  DISCUSSION_STATUSES,
-  REPO_TYPES,
-  type WebhookPayload,
-} from './webhook-payload.types';
+import { DISCUSSION_STATUSES, REPO_TYPES, type WebhookPayload } from './webhook-payload.types';
 
 /**
  * Hand-written on purpose: the package must not depend on a schema library, and a receiver

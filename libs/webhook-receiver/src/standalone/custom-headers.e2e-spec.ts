@@ -15,7 +15,11 @@ describe('standalone receiver: custom headers of a webhook', () => {
   beforeAll(async () => {
     server = createWebhooksServer({ secret: SECRET, port: 0, host: '127.0.0.1', logger: memoryLogger() });
     server.add(function seen(_payload, ctx) {
-      return { authorization: ctx.headers['authorization'] ?? null, tenant: ctx.headers['x-tenant'] ?? null, webhookId: ctx.webhookId ?? null };
+      return {
+        authorization: ctx.headers['authorization'] ?? null,
+        tenant: ctx.headers['x-tenant'] ?? null,
+        webhookId: ctx.webhookId ?? null,
+      };
     });
     base = (await server.listen()).url;
   });
@@ -23,7 +27,10 @@ describe('standalone receiver: custom headers of a webhook', () => {
 
   it('accepts a signed delivery with custom headers and shows them to the handler', async () => {
     const delivery = hubDelivery(repoPayload(), { secret: SECRET, msgId: 'msg_custom_1' });
-    const res = await post(`${base}/webhooks/seen`, { ...delivery, headers: { ...delivery.headers, Authorization: 'Bearer abc', 'X-Tenant': 'acme' } });
+    const res = await post(`${base}/webhooks/seen`, {
+      ...delivery,
+      headers: { ...delivery.headers, Authorization: 'Bearer abc', 'X-Tenant': 'acme' },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ authorization: 'Bearer abc', tenant: 'acme', webhookId: 'msg_custom_1' });
   });

@@ -21,7 +21,9 @@ const SECRET = 'landing-secret-never-shown';
 const browserAvailable = existsSync(CHROMIUM);
 const infraRequired = process.env['HUB_TEST_REQUIRE_INFRA'] === '1';
 if (!browserAvailable && !infraRequired) {
-  console.warn(`\n*** SKIPPING the landing page browser test: ${CHROMIUM} not found (apt-get install -y chromium) ***\n`);
+  console.warn(
+    `\n*** SKIPPING the landing page browser test: ${CHROMIUM} not found (apt-get install -y chromium) ***\n`,
+  );
 }
 
 describe('landing page prerequisites', () => {
@@ -70,7 +72,9 @@ describe('landing page prerequisites', () => {
     expect(text).toContain('A secret is set');
     expect(text).toContain('$HUB_URL/api/settings/webhooks');
     expect(text).toContain('Authorization: Bearer $HUB_TOKEN');
-    expect(text).toContain(`"watched":[{"type":"model","name":"owner/name"}],"domains":["repo","discussion"],"url":"${url}/webhooks/onModelUpdate"`);
+    expect(text).toContain(
+      `"watched":[{"type":"model","name":"owner/name"}],"domains":["repo","discussion"],"url":"${url}/webhooks/onModelUpdate"`,
+    );
     expect(await page.content()).not.toContain(SECRET);
 
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -85,7 +89,9 @@ describe('landing page prerequisites', () => {
       const url = await start();
       const page = await browser.newPage();
       await page.goto(`${url}/`);
-      expect(await page.locator('.status').innerText()).toContain('No secret is set: these routes accept requests from anyone.');
+      expect(await page.locator('.status').innerText()).toContain(
+        'No secret is set: these routes accept requests from anyone.',
+      );
       expect(await page.locator('li.route pre').first().innerText()).not.toContain('X-Webhook-Secret');
       await page.screenshot({ path: join(ARTIFACTS, 'landing-open.png'), fullPage: true });
       await page.close();

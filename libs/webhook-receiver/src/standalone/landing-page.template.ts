@@ -93,7 +93,7 @@ ${security}
 <h2>Routes (${model.routes.length})</h2>
 <ul>${routes}</ul>
 <h2>Register a webhook on the hub</h2>
-<p>Create the webhook with a token of the account that owns it${model.hubUrl ? '' : ' (set <code>HUB_URL</code> to the hub\'s address)'}, <code>HUB_TOKEN</code> holding the token; replace <code>owner/name</code> with the repository to watch:</p>
+<p>Create the webhook with a token of the account that owns it${model.hubUrl ? '' : " (set <code>HUB_URL</code> to the hub's address)"}, <code>HUB_TOKEN</code> holding the token; replace <code>owner/name</code> with the repository to watch:</p>
 <pre><code>${escapeHtml(registerCommand(hubUrl, `${model.baseUrl}/webhooks/${firstRoute}`, model.secured))}</code></pre>
 <p>The hub answers <code>{"webhook": {...}}</code> and delivers each event to that URL with <code>X-Webhook-Secret</code>
 and Standard Webhooks signature headers.</p>

@@ -25,7 +25,8 @@ export function readRequestBody(req: IncomingMessage, limit: number): Promise<Bo
       chunks.push(chunk);
     };
     // A delivery usually arrives in one chunk: hand it over as is instead of copying it.
-    const onEnd = () => resolve({ ok: true, body: chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size) });
+    const onEnd = () =>
+      resolve({ ok: true, body: chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size) });
     req.on('data', onData);
     req.on('end', onEnd);
     // A client that goes away mid-body: nobody is left to answer (resolving twice is a no-op).

@@ -5,7 +5,10 @@ import { WebhookRegistrationError } from '../core/receiver.errors';
 import { createWebhooksServer, type WebhooksServer } from './webhooks.server';
 
 const SECRET = 'routes-secret';
-const authorised = (body: string) => ({ headers: { 'X-Webhook-Secret': SECRET, 'Content-Type': 'application/json' }, body });
+const authorised = (body: string) => ({
+  headers: { 'X-Webhook-Secret': SECRET, 'Content-Type': 'application/json' },
+  body,
+});
 
 /** Routing, bodies, payload validation and handler outcomes, over real HTTP. */
 describe('standalone receiver: requests', () => {
@@ -60,13 +63,19 @@ describe('standalone receiver: requests', () => {
   });
 
   it('answers 400 naming repo.type when it is missing', async () => {
-    const res = await post(`${base}/webhooks/quiet`, authorised(JSON.stringify({ ...repoPayload(), repo: omit(repoPayload().repo, 'type') })));
+    const res = await post(
+      `${base}/webhooks/quiet`,
+      authorised(JSON.stringify({ ...repoPayload(), repo: omit(repoPayload().repo, 'type') })),
+    );
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'repo.type must be one of dataset, model, space, bucket, kernel' });
   });
 
   it('answers 400 naming event.action when it is not a string', async () => {
-    const res = await post(`${base}/webhooks/quiet`, authorised(JSON.stringify({ ...repoPayload(), event: { action: 1, scope: 'repo' } })));
+    const res = await post(
+      `${base}/webhooks/quiet`,
+      authorised(JSON.stringify({ ...repoPayload(), event: { action: 1, scope: 'repo' } })),
+    );
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'event.action must be a string' });
   });
@@ -116,7 +125,10 @@ describe('standalone receiver: requests', () => {
   it('shrugs off a client that disconnects mid-body: no error logged, next request served', async () => {
     const errorsBefore = logger.lines.filter((line) => line.level === 'error').length;
     await new Promise<void>((done) => {
-      const req = httpRequest(`${base}/webhooks/quiet`, { method: 'POST', headers: { 'X-Webhook-Secret': SECRET, 'Content-Length': '5000' } });
+      const req = httpRequest(`${base}/webhooks/quiet`, {
+        method: 'POST',
+        headers: { 'X-Webhook-Secret': SECRET, 'Content-Length': '5000' },
+      });
       req.on('error', () => done());
       req.write('{"event":', () => setTimeout(() => req.destroy(), 50));
     });
@@ -165,12 +177,16 @@ describe('standalone receiver: registration and lifecycle', () => {
 /** Transfer-Encoding: chunked, so the server cannot refuse on Content-Length alone. */
 function chunkedPost(url: string, body: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { 'X-Webhook-Secret': SECRET, 'Transfer-Encoding': 'chunked' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = httpRequest(
+      url,
+      { method: 'POST', headers: { 'X-Webhook-Secret': SECRET, 'Transfer-Encoding': 'chunked' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     for (let i = 0; i < body.length; i += 8192) req.write(body.slice(i, i + 8192));
     req.end();

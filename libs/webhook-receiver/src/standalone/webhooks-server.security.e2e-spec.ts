@@ -71,7 +71,9 @@ describe('standalone receiver: who may deliver', () => {
   it('answers 401 for a stale timestamp (signed 10 minutes ago), naming the tolerance', async () => {
     const res = await post(url(), hubDelivery(repoPayload(), { secret: SECRET, date: new Date(Date.now() - 600_000) }));
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: "webhook-timestamp is more than 300 seconds away from the receiver's clock." });
+    expect(await res.json()).toEqual({
+      error: "webhook-timestamp is more than 300 seconds away from the receiver's clock.",
+    });
     expect(calls).toHaveLength(0);
   });
 
@@ -136,12 +138,18 @@ describe('standalone receiver: secret configuration', () => {
     server.add(() => ({ ok: true }), { name: 'open' });
     const { url } = await server.listen();
     try {
-      for (const delivery of [hubDelivery(), hubDelivery(repoPayload(), { secret: 'anything' }), hubDelivery(repoPayload(), { signingSecret: 'x' })]) {
+      for (const delivery of [
+        hubDelivery(),
+        hubDelivery(repoPayload(), { secret: 'anything' }),
+        hubDelivery(repoPayload(), { signingSecret: 'x' }),
+      ]) {
         const res = await post(`${url}/webhooks/open`, delivery);
         expect(res.status).toBe(200);
         expect(await res.json()).toEqual({ ok: true });
       }
-      expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/No webhook secret configured/) }));
+      expect(logger.lines).toContainEqual(
+        expect.objectContaining({ level: 'warn', message: expect.stringMatching(/No webhook secret configured/) }),
+      );
     } finally {
       await server.close();
     }

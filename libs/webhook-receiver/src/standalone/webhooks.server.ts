@@ -2,7 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { OPEN_ROUTES_WARNING, resolveWebhookSecret } from '../core/receiver.config';
 import { ReceiverErrors } from '../core/receiver.errors';
-import { consoleLogger, type ReceiverLogger, type ReceiverResponse, type WebhookHandlerFn } from '../core/receiver.types';
+import {
+  consoleLogger,
+  type ReceiverLogger,
+  type ReceiverResponse,
+  type WebhookHandlerFn,
+} from '../core/receiver.types';
 import { errorResponse, internalError, WebhookDeliveryPipeline } from '../core/webhook-delivery.pipeline';
 import { WebhookHandlerRegistry } from '../core/webhook-handler.registry';
 import { renderLandingPage } from './landing-page.template';
@@ -86,7 +91,8 @@ export class WebhooksServer {
       throw error;
     }
     const { address, port } = server.address() as AddressInfo;
-    const shownHost = address === '0.0.0.0' || address === '::' ? 'localhost' : address.includes(':') ? `[${address}]` : address;
+    const shownHost =
+      address === '0.0.0.0' || address === '::' ? 'localhost' : address.includes(':') ? `[${address}]` : address;
     const url = `http://${shownHost}:${port}`;
     if (!this.pipeline.secured) this.logger.warn(OPEN_ROUTES_WARNING);
     this.logger.log(`Webhooks server listening on ${url} (${this.routes.join(', ') || 'no handler yet'})`);
@@ -132,7 +138,8 @@ export class WebhooksServer {
   }
 
   private serveLandingPage(req: IncomingMessage, res: ServerResponse, method: string): void {
-    if (method !== 'GET' && method !== 'HEAD') return send(res, errorResponse(ReceiverErrors.methodNotAllowed(method, 'GET, HEAD')));
+    if (method !== 'GET' && method !== 'HEAD')
+      return send(res, errorResponse(ReceiverErrors.methodNotAllowed(method, 'GET, HEAD')));
     const host = req.headers.host && SAFE_HOST.test(req.headers.host) ? req.headers.host : 'localhost';
     const proto = req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
     const html = renderLandingPage({

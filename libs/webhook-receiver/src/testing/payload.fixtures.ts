@@ -30,7 +30,13 @@ export function repoContentPayload(): WebhookPayload {
     ...base,
     event: { action: 'update', scope: 'repo.content' },
     repo: { ...base.repo, headSha: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b' },
-    updatedRefs: [{ ref: 'refs/heads/main', oldSha: 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f2', newSha: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b' }],
+    updatedRefs: [
+      {
+        ref: 'refs/heads/main',
+        oldSha: 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f2',
+        newSha: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b',
+      },
+    ],
   };
 }
 

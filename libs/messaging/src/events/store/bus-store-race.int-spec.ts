@@ -39,7 +39,9 @@ describeWithInfra('the all-in-one bus on Postgres: a consumer at the head of con
     publishing = false;
     await fetching;
 
-    const [{ n }] = (await store.ds.query(`SELECT count(*)::int AS n FROM bus.pending WHERE durable = 'race'`)) as { n: number }[];
+    const [{ n }] = (await store.ds.query(`SELECT count(*)::int AS n FROM bus.pending WHERE durable = 'race'`)) as {
+      n: number;
+    }[];
     const skipped = (await store.ds.query(
       `SELECT e.seq FROM bus.events e LEFT JOIN bus.pending p ON p.seq = e.seq AND p.durable = 'race' WHERE p.seq IS NULL`,
     )) as { seq: string }[];

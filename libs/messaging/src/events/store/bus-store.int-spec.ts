@@ -33,7 +33,9 @@ describeWithInfra('the all-in-one bus keeps events HUB_BUS_RETENTION_DAYS days',
       store.append('hub.audit.org.create', undefined, '{"n":4}'),
     ]);
     expect(results).toEqual([true, false, true, true]);
-    const rows: { payload: string }[] = await store.ds.query(`SELECT payload FROM bus.events WHERE payload LIKE '{"n":%' ORDER BY seq`);
+    const rows: { payload: string }[] = await store.ds.query(
+      `SELECT payload FROM bus.events WHERE payload LIKE '{"n":%' ORDER BY seq`,
+    );
     expect(rows.map((r) => r.payload)).toEqual(['{"n":1}', '{"n":3}', '{"n":4}']);
     expect(await store.append('hub.audit.org.create', 'twice', '{"n":5}')).toBe(false);
   });

@@ -45,7 +45,13 @@ export class BusStore {
 
   static async open(o: BusStoreOptions): Promise<BusStore> {
     const ds = await new DataSource({
-      ...serviceDataSourceOptions({ schema: BUS_SCHEMA, entities: [], migrations: BUS_MIGRATIONS, databaseUrl: o.databaseUrl, poolSize: 4 }),
+      ...serviceDataSourceOptions({
+        schema: BUS_SCHEMA,
+        entities: [],
+        migrations: BUS_MIGRATIONS,
+        databaseUrl: o.databaseUrl,
+        poolSize: 4,
+      }),
       name: 'bus',
     }).initialize();
     await runMigrations(ds, BUS_SCHEMA);
@@ -78,7 +84,10 @@ export class BusStore {
    * all-in-one database, so nobody else is handling it.
    */
   async releaseInFlight(c: ConsumerRef): Promise<void> {
-    await this.ds.query(`UPDATE bus.pending SET next_at = now() WHERE stream = $1 AND durable = $2 AND next_at > now()`, [c.stream, c.durable]);
+    await this.ds.query(
+      `UPDATE bus.pending SET next_at = now() WHERE stream = $1 AND durable = $2 AND next_at > now()`,
+      [c.stream, c.durable],
+    );
   }
 
   /**
@@ -119,12 +128,22 @@ export class BusStore {
       [c.stream, c.durable, ackWaitMs],
     )) as { seq: string; deliveries: number; subject: string; msg_id: string | null; payload: string }[];
     return rows
-      .map((r) => ({ seq: Number(r.seq), deliveries: r.deliveries, subject: r.subject, msgId: r.msg_id ?? undefined, payload: r.payload }))
+      .map((r) => ({
+        seq: Number(r.seq),
+        deliveries: r.deliveries,
+        subject: r.subject,
+        msgId: r.msg_id ?? undefined,
+        payload: r.payload,
+      }))
       .sort((a, b) => a.seq - b.seq);
   }
 
   async ack(c: ConsumerRef, seqs: number[]): Promise<void> {
-    await this.ds.query(`DELETE FROM bus.pending WHERE stream = $1 AND durable = $2 AND seq = ANY($3::bigint[])`, [c.stream, c.durable, seqs]);
+    await this.ds.query(`DELETE FROM bus.pending WHERE stream = $1 AND durable = $2 AND seq = ANY($3::bigint[])`, [
+      c.stream,
+      c.durable,
+      seqs,
+    ]);
   }
 
   async retryLater(c: ConsumerRef, seq: number, delayMs: number): Promise<void> {

@@ -24,7 +24,7 @@ describeWithInfra('the all-in-one bus tables are vacuumed by the hub where nothi
     await db?.drop();
   });
 
-  it('runs VACUUM (ANALYZE) itself: after a consumer\'s churn the planner knows the tables\' sizes', async () => {
+  it("runs VACUUM (ANALYZE) itself: after a consumer's churn the planner knows the tables' sizes", async () => {
     for (let i = 0; i < 300; i++) await store.append('vac.x', `v-${i}`, '{}');
     while ((await store.fetchNew(consumer, 'vac.>')) > 0) {
       // read to the end
@@ -32,7 +32,10 @@ describeWithInfra('the all-in-one bus tables are vacuumed by the hub where nothi
     for (;;) {
       const batch = await store.claimDue(consumer, 30_000, 100);
       if (batch.length === 0) break;
-      await store.ack(consumer, batch.map((m) => m.seq));
+      await store.ack(
+        consumer,
+        batch.map((m) => m.seq),
+      );
     }
     const stats = async (): Promise<{ reltuples: number; pages: number }> => {
       const [row] = (await store.ds.query(

@@ -101,11 +101,14 @@ export class DurableGroup {
   private schedule(ms: number): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      // Whatever comes due then, the pass looks again for the next one after it.
-      this.unsettled = true;
-      this.kick();
-    }, Math.min(Math.max(ms, 5), 30_000));
+    this.timer = setTimeout(
+      () => {
+        // Whatever comes due then, the pass looks again for the next one after it.
+        this.unsettled = true;
+        this.kick();
+      },
+      Math.min(Math.max(ms, 5), 30_000),
+    );
     this.timer.unref();
   }
 
@@ -146,10 +149,13 @@ export class DurableGroup {
     while (!this.stopped && this.queue.length > 0 && this.handling.size < this.concurrency) {
       const m = this.queue.shift() as StoredEvent;
       const run: Promise<void> = this.deliver(m)
-        .then((outcome) => {
-          if (outcome === 'ack') this.acks.add(m.seq);
-          else this.unsettled = true;
-        }, (err: unknown) => this.failed(err))
+        .then(
+          (outcome) => {
+            if (outcome === 'ack') this.acks.add(m.seq);
+            else this.unsettled = true;
+          },
+          (err: unknown) => this.failed(err),
+        )
         .finally(() => {
           this.handling.delete(run);
           // The next claimed one; with none left, a pass if one stopped short for want of a slot
@@ -176,7 +182,12 @@ export class DurableGroup {
       await sub.handler(parsed.value, meta);
     } catch (err) {
       if (m.deliveries >= (sub.maxDeliver ?? DEFAULT_MAX_DELIVER)) {
-        await this.deadLetter({ ...letter, reason: 'failed', error: errorText(err), payload: JSON.parse(m.payload) as unknown });
+        await this.deadLetter({
+          ...letter,
+          reason: 'failed',
+          error: errorText(err),
+          payload: JSON.parse(m.payload) as unknown,
+        });
         return 'ack';
       }
       this.logger.warn({ err, subject: m.subject }, `handler failed, redelivering ${m.subject}`);

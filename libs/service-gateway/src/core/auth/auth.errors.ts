@@ -48,7 +48,10 @@ export class NotAMemberError extends ForbiddenError {
 /** A member whose role is no_access: the membership and nothing else (decision 0014). */
 export class NoAccessRoleError extends ForbiddenError {
   constructor(organization: string) {
-    super(`Your role in the organization ${organization} is no_access: it gives no access to the organization's resources`, 'NO_ACCESS_ROLE');
+    super(
+      `Your role in the organization ${organization} is no_access: it gives no access to the organization's resources`,
+      'NO_ACCESS_ROLE',
+    );
   }
 }
 
@@ -60,13 +63,19 @@ export class AdminRoleRequiredError extends ForbiddenError {
 
 export class PlanRequiredError extends ForbiddenError {
   constructor(organization: string, needed: string, current: string) {
-    super(`This operation needs the ${needed} plan or higher; ${organization} is on the ${current} plan`, 'PLAN_REQUIRED');
+    super(
+      `This operation needs the ${needed} plan or higher; ${organization} is on the ${current} plan`,
+      'PLAN_REQUIRED',
+    );
   }
 }
 
 export class WriteTokenRequiredError extends ForbiddenError {
   constructor(organization: string) {
-    super(`This operation on ${organization} needs a token with write permission; this one has the read role`, 'WRITE_TOKEN_REQUIRED');
+    super(
+      `This operation on ${organization} needs a token with write permission; this one has the read role`,
+      'WRITE_TOKEN_REQUIRED',
+    );
   }
 }
 

@@ -8,7 +8,11 @@ import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { contextOf } from '../http/request-context';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import {
-  AdminApiDisabledError, AdminTokenRequiredError, BadAdminTokenError, BearerTokenRequiredError, ReadOnlyTokenError,
+  AdminApiDisabledError,
+  AdminTokenRequiredError,
+  BadAdminTokenError,
+  BearerTokenRequiredError,
+  ReadOnlyTokenError,
 } from './auth.errors';
 import { LiveAnswers } from './live-answers';
 import { MembershipCache } from './membership-cache';

@@ -65,7 +65,10 @@ describe('LiveAnswers', () => {
     const removed = jest.fn();
     const opening = reply(5_000);
     // Ending an answer closes its response, which forgets it.
-    live.add(opening, { tokenId: 't9', userId: user, organizationId: org }, () => { removed(); opening.close(); });
+    live.add(opening, { tokenId: 't9', userId: user, organizationId: org }, () => {
+      removed();
+      opening.close();
+    });
     expect(revoked).toHaveBeenCalledTimes(1);
     expect(removed).toHaveBeenCalledTimes(1);
     expect(live.size).toBe(0);
@@ -78,9 +81,17 @@ describe('LiveAnswers', () => {
   it('a membership change asks each answer whether it is still allowed, and ends only those that are not', async () => {
     const live = new LiveAnswers();
     const ended: string[] = [];
-    live.add(reply(), { tokenId: 't1', userId: user, organizationId: org, stillAllowed: async () => true }, () => ended.push('still reads'));
-    live.add(reply(), { tokenId: 't2', userId: user, organizationId: org, stillAllowed: async () => false }, () => ended.push('removed'));
-    live.add(reply(), { tokenId: 't3', userId: user, organizationId: org, stillAllowed: () => Promise.reject(new Error('rpc down')) }, () => ended.push('unknown'));
+    live.add(reply(), { tokenId: 't1', userId: user, organizationId: org, stillAllowed: async () => true }, () =>
+      ended.push('still reads'),
+    );
+    live.add(reply(), { tokenId: 't2', userId: user, organizationId: org, stillAllowed: async () => false }, () =>
+      ended.push('removed'),
+    );
+    live.add(
+      reply(),
+      { tokenId: 't3', userId: user, organizationId: org, stillAllowed: () => Promise.reject(new Error('rpc down')) },
+      () => ended.push('unknown'),
+    );
     live.membershipChanged(org, [user]);
     await new Promise((r) => setImmediate(r));
     expect(ended.sort()).toEqual(['removed', 'unknown']);

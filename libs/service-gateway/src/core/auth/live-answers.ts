@@ -89,7 +89,10 @@ export class LiveAnswers {
   }
 
   private keysOf(grant: LiveAnswerGrant): { token: string; member?: string } {
-    return { token: grant.tokenId, member: grant.organizationId ? memberKey(grant.organizationId, grant.userId) : undefined };
+    return {
+      token: grant.tokenId,
+      member: grant.organizationId ? memberKey(grant.organizationId, grant.userId) : undefined,
+    };
   }
 
   private revokedSince(grant: LiveAnswerGrant, since: number): boolean {
@@ -121,7 +124,10 @@ function recheck(entry: Entry): void {
     entry.end();
     return;
   }
-  ask().then((allowed) => allowed || entry.end(), () => entry.end());
+  ask().then(
+    (allowed) => allowed || entry.end(),
+    () => entry.end(),
+  );
 }
 
 function put(map: Map<string, Set<Entry>>, key: string, entry: Entry): void {

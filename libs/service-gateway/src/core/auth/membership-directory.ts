@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  type OrganizationAccess, OrganizationsRpc, type RequestContext, type UserMembership,
-} from '@hub/contracts';
+import { type OrganizationAccess, OrganizationsRpc, type RequestContext, type UserMembership } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { MembershipCache } from './membership-cache';
 
@@ -29,7 +27,10 @@ export class MembershipDirectory {
 
   /** The user's standing in one organization; asks organizations only when not a member (404 or 403 then). */
   async accessTo(organization: string, userId: string, ctx: RequestContext): Promise<OrganizationAccess> {
-    return accessIn(await this.membershipsOf(userId, ctx), organization) ?? this.rpc.call(OrganizationsRpc.GetAccess, { organization, userId }, ctx);
+    return (
+      accessIn(await this.membershipsOf(userId, ctx), organization) ??
+      this.rpc.call(OrganizationsRpc.GetAccess, { organization, userId }, ctx)
+    );
   }
 
   /** accessTo without waiting: the answer when the cache holds the user's memberships and they include the organization. */

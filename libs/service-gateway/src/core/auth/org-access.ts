@@ -3,7 +3,14 @@ import { type FastifyRequest } from 'fastify';
 import { type AuthInfo, type OrganizationAccess, PLAN_LABELS, planAtLeast, roleGrantsAccess } from '@hub/contracts';
 import { contextOf } from '../http/request-context';
 import { type OrgScopeRequirement } from './auth.decorators';
-import { AdminRoleRequiredError, NoAccessRoleError, NotAMemberError, PlanRequiredError, TokenRevokedByOrgError, WriteTokenRequiredError } from './auth.errors';
+import {
+  AdminRoleRequiredError,
+  NoAccessRoleError,
+  NotAMemberError,
+  PlanRequiredError,
+  TokenRevokedByOrgError,
+  WriteTokenRequiredError,
+} from './auth.errors';
 import { MembershipDirectory } from './membership-directory';
 
 declare module 'fastify' {

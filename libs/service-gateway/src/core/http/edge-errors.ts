@@ -18,7 +18,10 @@ export function answerFrameworkError(error: FastifyError, req: FastifyRequest, r
       ? { status: 400, message: 'The request path is not a valid URL (bad percent-encoding)' }
       : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? { status: 414, message: `A path segment is longer than ${MAX_PARAM_LENGTH} characters` }
-        : { status: typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 400, message: 'Bad request' };
+        : {
+            status: typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 400,
+            message: 'Bad request',
+          };
   // A SCIM path gets RFC 7644's error body, as the error filter gives it for every other error there.
   const { contentType, body } = isScimRequest(req.url)
     ? scimErrorBody(error, answer)

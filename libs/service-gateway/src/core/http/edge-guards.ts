@@ -9,23 +9,32 @@ import { requestStream, requestTimer } from './request-scope';
  * requestTimeout stays as the backstop for slow headers.
  */
 export function limitBodyTime(fastify: FastifyInstance, timeoutMs: number): void {
-  fastify.addHook('preParsing', (req: FastifyRequest, reply: FastifyReply, payload: Readable, done: (err: Error | null, body?: Readable) => void) => {
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return done(null, payload);
-    const out = requestStream(reply);
-    // Cleared when the body has arrived, or when the response ends (a 413 answered before the body came).
-    const stop = requestTimer(reply, timeoutMs, () => {
-      payload.unpipe(out);
-      // The rest of the body may never come: answer, then close rather than wait for it.
-      void reply.header('Connection', 'close');
-      out.destroy(new EdgeError(408, 'BODY_TIMEOUT', `Request body not received within ${timeoutMs} ms`));
-    });
-    payload.once('end', stop);
-    payload.on('error', (e) => {
-      stop();
-      out.destroy(e);
-    });
-    out.once('close', stop);
-    payload.pipe(out);
-    done(null, out);
-  });
+  fastify.addHook(
+    'preParsing',
+    (
+      req: FastifyRequest,
+      reply: FastifyReply,
+      payload: Readable,
+      done: (err: Error | null, body?: Readable) => void,
+    ) => {
+      if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+        return done(null, payload);
+      const out = requestStream(reply);
+      // Cleared when the body has arrived, or when the response ends (a 413 answered before the body came).
+      const stop = requestTimer(reply, timeoutMs, () => {
+        payload.unpipe(out);
+        // The rest of the body may never come: answer, then close rather than wait for it.
+        void reply.header('Connection', 'close');
+        out.destroy(new EdgeError(408, 'BODY_TIMEOUT', `Request body not received within ${timeoutMs} ms`));
+      });
+      payload.once('end', stop);
+      payload.on('error', (e) => {
+        stop();
+        out.destroy(e);
+      });
+      out.once('close', stop);
+      payload.pipe(out);
+      done(null, out);
+    },
+  );
 }

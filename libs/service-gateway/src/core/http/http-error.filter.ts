@@ -24,9 +24,12 @@ export function fromFastifyError(e: unknown): Answer | null {
   const err = e as { statusCode?: unknown; code?: unknown; message?: unknown };
   if (typeof err?.statusCode !== 'number' || err.statusCode < 400 || err.statusCode >= 500) return null;
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, message: 'Request body is too large' };
-  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return { status: 415, message: 'Content-Type must be application/json' };
-  if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return { status: 400, message: 'Request body is empty but Content-Type is application/json' };
-  if (typeof err.code === 'string' && err.code.startsWith('FST_ERR_CTP')) return { status: 400, message: 'Request body is not valid JSON' };
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return { status: 415, message: 'Content-Type must be application/json' };
+  if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+    return { status: 400, message: 'Request body is empty but Content-Type is application/json' };
+  if (typeof err.code === 'string' && err.code.startsWith('FST_ERR_CTP'))
+    return { status: 400, message: 'Request body is not valid JSON' };
   return { status: err.statusCode, message: String(err.message ?? 'Bad request') };
 }
 
@@ -57,14 +60,18 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   private answer(exception: unknown, req: FastifyRequest): Answer {
     if (exception instanceof HubError) {
-      if (exception.status >= 500) this.logger.warn({ code: exception.code, requestId: req.hubRequestId }, exception.message);
+      if (exception.status >= 500)
+        this.logger.warn({ code: exception.code, requestId: req.hubRequestId }, exception.message);
       return { status: exception.status, message: exception.message };
     }
     if (exception instanceof HttpException) return fromHttpException(exception);
     const fastify = fromFastifyError(exception);
     if (fastify) return fastify;
     const errorId = randomUUID();
-    this.logger.error({ err: exception, errorId, requestId: req.hubRequestId, url: req.url }, `Unhandled error ${errorId}`);
+    this.logger.error(
+      { err: exception, errorId, requestId: req.hubRequestId, url: req.url },
+      `Unhandled error ${errorId}`,
+    );
     return { status: 500, message: `Internal error (id ${errorId})` };
   }
 }

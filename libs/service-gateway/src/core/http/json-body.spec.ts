@@ -23,10 +23,20 @@ describe('bodyText', () => {
     expect(bodyText('application/json', json)).toBe('{"name":"é😀"}');
     expect(bodyText('application/json; charset=UTF-8', json)).toBe('{"name":"é😀"}');
     expect(bodyText('application/json; charset=utf8', json)).toBe('{"name":"é😀"}');
-    expect(() => bodyText('application/json; charset=utf-16', Buffer.from('{}', 'utf16le')))
-      .toThrow(expect.objectContaining({ statusCode: 415, message: 'Request body charset "utf-16" is not supported: send JSON in UTF-8' }));
-    for (const bytes of [[0x7b, 0xff, 0x7d], [0x22, 0xc3, 0x22], [0xed, 0xa0, 0x80]]) {
-      expect(() => bodyText('application/json', Buffer.from(bytes))).toThrow(expect.objectContaining({ statusCode: 400, message: 'Request body is not valid UTF-8 JSON' }));
+    expect(() => bodyText('application/json; charset=utf-16', Buffer.from('{}', 'utf16le'))).toThrow(
+      expect.objectContaining({
+        statusCode: 415,
+        message: 'Request body charset "utf-16" is not supported: send JSON in UTF-8',
+      }),
+    );
+    for (const bytes of [
+      [0x7b, 0xff, 0x7d],
+      [0x22, 0xc3, 0x22],
+      [0xed, 0xa0, 0x80],
+    ]) {
+      expect(() => bodyText('application/json', Buffer.from(bytes))).toThrow(
+        expect.objectContaining({ statusCode: 400, message: 'Request body is not valid UTF-8 JSON' }),
+      );
     }
   });
 });

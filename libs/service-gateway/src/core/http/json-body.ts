@@ -21,7 +21,8 @@ export function jsonNestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -49,7 +50,11 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export function bodyText(contentType: string | undefined, body: Buffer): string {
   const charset = charsetOf(contentType);
   if (charset !== undefined && !UTF8.has(charset)) {
-    throw new EdgeError(415, 'UNSUPPORTED_CHARSET', `Request body charset "${charset.slice(0, 40)}" is not supported: send JSON in UTF-8`);
+    throw new EdgeError(
+      415,
+      'UNSUPPORTED_CHARSET',
+      `Request body charset "${charset.slice(0, 40)}" is not supported: send JSON in UTF-8`,
+    );
   }
   try {
     return decoder.decode(body);
@@ -67,29 +72,47 @@ export function registerJsonParser(fastify: FastifyInstance): void {
   // Fastify's parser drops the cause; parsing again without the prototype checks tells it.
   const lenient = fastify.getDefaultJsonParser('ignore', 'ignore');
   // SCIM clients (Okta, Entra ID) send application/scim+json (RFC 7644 3.1): the same JSON, the same rules.
-  fastify.addContentTypeParser(['application/json', 'application/scim+json'], { parseAs: 'buffer' }, (req: FastifyRequest, body: string | Buffer, done) => {
-    let text: string;
-    try {
-      text = typeof body === 'string' ? body : bodyText(req.headers['content-type'], body);
-    } catch (e) {
-      return done(e as EdgeError, undefined);
-    }
-    // `@huggingface/hub` posts cancel and duplicate with this content type and no body: no body, not an error
-    // (routes that need one still answer "Request body must be a JSON object").
-    if (text.length === 0) return done(null, undefined);
-    if (jsonNestsDeeperThan(text, JSON_MAX_DEPTH)) {
-      done(new EdgeError(400, 'JSON_TOO_DEEP', `Request body nests objects or arrays deeper than ${JSON_MAX_DEPTH} levels`), undefined);
-      return;
-    }
-    standard(req, text, (err, value) => {
-      if (!err) return done(null, value);
-      lenient(req, text, (invalid) => {
-        if (invalid) return done(err, undefined);
-        const proto = text.includes('"__proto__"');
-        done(new EdgeError(400, proto ? 'JSON_PROTO_KEY' : 'JSON_CONSTRUCTOR_KEY', proto
-          ? 'Request body must not contain a "__proto__" key'
-          : 'Request body must not contain a "constructor" key holding "prototype"'), undefined);
+  fastify.addContentTypeParser(
+    ['application/json', 'application/scim+json'],
+    { parseAs: 'buffer' },
+    (req: FastifyRequest, body: string | Buffer, done) => {
+      let text: string;
+      try {
+        text = typeof body === 'string' ? body : bodyText(req.headers['content-type'], body);
+      } catch (e) {
+        return done(e as EdgeError, undefined);
+      }
+      // `@huggingface/hub` posts cancel and duplicate with this content type and no body: no body, not an error
+      // (routes that need one still answer "Request body must be a JSON object").
+      if (text.length === 0) return done(null, undefined);
+      if (jsonNestsDeeperThan(text, JSON_MAX_DEPTH)) {
+        done(
+          new EdgeError(
+            400,
+            'JSON_TOO_DEEP',
+            `Request body nests objects or arrays deeper than ${JSON_MAX_DEPTH} levels`,
+          ),
+          undefined,
+        );
+        return;
+      }
+      standard(req, text, (err, value) => {
+        if (!err) return done(null, value);
+        lenient(req, text, (invalid) => {
+          if (invalid) return done(err, undefined);
+          const proto = text.includes('"__proto__"');
+          done(
+            new EdgeError(
+              400,
+              proto ? 'JSON_PROTO_KEY' : 'JSON_CONSTRUCTOR_KEY',
+              proto
+                ? 'Request body must not contain a "__proto__" key'
+                : 'Request body must not contain a "constructor" key holding "prototype"',
+            ),
+            undefined,
+          );
+        });
       });
-    });
-  });
+    },
+  );
 }

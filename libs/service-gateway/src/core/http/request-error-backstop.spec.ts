@@ -15,7 +15,11 @@ describe('handleUncaught', () => {
   });
 
   it('exits with 1 for anything else, as Node would', () => {
-    for (const error of [new TypeError('x is undefined'), Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), 'a string']) {
+    for (const error of [
+      new TypeError('x is undefined'),
+      Object.assign(new Error('aborted'), { code: 'ECONNRESET' }),
+      'a string',
+    ]) {
       const exit = jest.fn();
       handleUncaught(error, exit);
       expect(exit).toHaveBeenCalledWith(1);

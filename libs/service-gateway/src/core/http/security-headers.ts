@@ -13,6 +13,9 @@ export function setSecurityHeaders(req: FastifyRequest, reply: FastifyReply, don
   void reply.header('X-Content-Type-Options', 'nosniff');
   void reply.header('X-Frame-Options', 'DENY');
   void reply.header('Cache-Control', 'no-store');
-  void reply.header('Content-Security-Policy', req.url === '/docs' || req.url.startsWith('/docs/') ? DOCS_CSP : "default-src 'none'; frame-ancestors 'none'");
+  void reply.header(
+    'Content-Security-Policy',
+    req.url === '/docs' || req.url.startsWith('/docs/') ? DOCS_CSP : "default-src 'none'; frame-ancestors 'none'",
+  );
   done();
 }

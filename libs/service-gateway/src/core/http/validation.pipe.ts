@@ -1,4 +1,10 @@
-import { type ArgumentMetadata, BadRequestException, Injectable, type PipeTransform, ValidationPipe } from '@nestjs/common';
+import {
+  type ArgumentMetadata,
+  BadRequestException,
+  Injectable,
+  type PipeTransform,
+  ValidationPipe,
+} from '@nestjs/common';
 import { validateSync, type ValidatorOptions } from 'class-validator';
 import { cacheValidationMetadata } from '@hub/contracts';
 import { flattenValidationErrors } from '@hub/messaging';

@@ -24,7 +24,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const SAFE = new Set<string>(['get']);
 
 const EDGE: Record<string, string> = {
-  '400': 'Bad input: the message names the field (a NUL or an unpaired surrogate in any string too), or the body is not UTF-8 JSON or not a JSON object',
+  '400':
+    'Bad input: the message names the field (a NUL or an unpaired surrogate in any string too), or the body is not UTF-8 JSON or not a JSON object',
   '401': 'No bearer token, or an unknown or revoked one',
   '403': 'The token cannot do this (a read token changes nothing; the admin API needs the admin token)',
   '408': 'The request body did not arrive in time (HUB_BODY_TIMEOUT_MS)',

@@ -7,22 +7,37 @@ interface Operation {
   security?: unknown[];
   parameters?: { name: string; in: string; required?: boolean; schema?: { type?: unknown; pattern?: string } }[];
   requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> };
-  responses?: Record<string, { description?: string; content?: Record<string, { schema?: { $ref?: string; type?: unknown; items?: { $ref?: string } } }> }>;
+  responses?: Record<
+    string,
+    {
+      description?: string;
+      content?: Record<string, { schema?: { $ref?: string; type?: unknown; items?: { $ref?: string } } }>;
+    }
+  >;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 function schemaName(ref: string | undefined): string {
-  return ref ? ref.split('/').pop() ?? ref : '';
+  return ref ? (ref.split('/').pop() ?? ref) : '';
 }
 
 function cell(text: unknown): string {
-  return String(text ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return String(text ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\n/g, ' ');
 }
 
 /** A readable Markdown form of the OpenAPI document, grouped by tag. */
 export function renderOpenApiMarkdown(doc: OpenAPIObject): string {
-  const out: string[] = [`# ${doc.info.title} ${doc.info.version}`, '', doc.info.description ?? '', '', 'Authentication: `Authorization: Bearer <token>` unless an operation says none.', ''];
+  const out: string[] = [
+    `# ${doc.info.title} ${doc.info.version}`,
+    '',
+    doc.info.description ?? '',
+    '',
+    'Authentication: `Authorization: Bearer <token>` unless an operation says none.',
+    '',
+  ];
   const byTag = new Map<string, string[]>();
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
@@ -34,14 +49,19 @@ export function renderOpenApiMarkdown(doc: OpenAPIObject): string {
       if (op.security && op.security.length === 0) lines.push('No authentication.', '');
       if (op.parameters?.length) {
         lines.push('| parameter | in | required | type |', '|---|---|---|---|');
-        for (const p of op.parameters) lines.push(`| ${cell(p.name)} | ${p.in} | ${p.required ? 'yes' : 'no'} | ${cell(p.schema?.type)} |`);
+        for (const p of op.parameters)
+          lines.push(`| ${cell(p.name)} | ${p.in} | ${p.required ? 'yes' : 'no'} | ${cell(p.schema?.type)} |`);
         lines.push('');
       }
       const body = op.requestBody?.content?.['application/json']?.schema?.$ref;
       if (body) lines.push(`Body: \`${schemaName(body)}\` (see Schemas).`, '');
       for (const [status, r] of Object.entries(op.responses ?? {})) {
         const schema = r.content?.['application/json']?.schema;
-        const name = schema?.$ref ? schemaName(schema.$ref) : schema?.items?.$ref ? `${schemaName(schema.items.$ref)}[]` : '';
+        const name = schema?.$ref
+          ? schemaName(schema.$ref)
+          : schema?.items?.$ref
+            ? `${schemaName(schema.items.$ref)}[]`
+            : '';
         lines.push(`- ${status}: ${cell(r.description)}${name ? ` (\`${name}\`)` : ''}`);
       }
       lines.push('');

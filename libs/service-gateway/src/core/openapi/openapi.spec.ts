@@ -6,14 +6,20 @@ describe('toOpenApi31', () => {
     const doc = {
       components: {
         schemas: {
-          A: { type: 'object', properties: { d: { type: 'string', nullable: true }, r: { $ref: '#/x', nullable: true } } },
+          A: {
+            type: 'object',
+            properties: { d: { type: 'string', nullable: true }, r: { $ref: '#/x', nullable: true } },
+          },
         },
       },
     };
     expect(toOpenApi31(doc)).toEqual({
       components: {
         schemas: {
-          A: { type: 'object', properties: { d: { type: ['string', 'null'] }, r: { anyOf: [{ $ref: '#/x' }, { type: 'null' }] } } },
+          A: {
+            type: 'object',
+            properties: { d: { type: ['string', 'null'] }, r: { anyOf: [{ $ref: '#/x' }, { type: 'null' }] } },
+          },
         },
       },
     });
@@ -24,7 +30,13 @@ describe('withEdgeResponses and closeSchemas', () => {
   const error = { $ref: '#/components/schemas/ErrorBody' };
   const doc = () => ({
     paths: {
-      '/api/credentials/revoke': { post: { security: [], requestBody: {}, responses: { '202': { description: 'ok' }, '400': { description: 'bad' } } } },
+      '/api/credentials/revoke': {
+        post: {
+          security: [],
+          requestBody: {},
+          responses: { '202': { description: 'ok' }, '400': { description: 'bad' } },
+        },
+      },
       '/api/organizations/{name}/members': { get: { responses: { '200': { description: 'ok' } } } },
     },
     components: { schemas: { WhoAmI: { type: 'object' }, AdminCreateUserDto: { type: 'object' } } },
@@ -41,6 +53,9 @@ describe('withEdgeResponses and closeSchemas', () => {
 
   it('closes only the named schemas', () => {
     const d = closeSchemas(doc(), new Set(['WhoAmI']));
-    expect(d.components.schemas).toEqual({ WhoAmI: { type: 'object', additionalProperties: false }, AdminCreateUserDto: { type: 'object' } });
+    expect(d.components.schemas).toEqual({
+      WhoAmI: { type: 'object', additionalProperties: false },
+      AdminCreateUserDto: { type: 'object' },
+    });
   });
 });

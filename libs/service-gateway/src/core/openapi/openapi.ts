@@ -45,7 +45,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 export function serveOpenApi(app: INestApplication): void {
   const doc = buildOpenApiDocument(app);
   const markdown = renderOpenApiMarkdown(doc);
-  SwaggerModule.setup('docs', app, doc, { jsonDocumentUrl: '.well-known/openapi.json', yamlDocumentUrl: 'docs-yaml', raw: ['json'] });
+  SwaggerModule.setup('docs', app, doc, {
+    jsonDocumentUrl: '.well-known/openapi.json',
+    yamlDocumentUrl: 'docs-yaml',
+    raw: ['json'],
+  });
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   fastify.get('/.well-known/openapi.md', (_req, reply) => {
     void reply.header('Content-Type', 'text/markdown; charset=utf-8').send(markdown);

@@ -1,7 +1,11 @@
 import { type RunRequest } from '../job-runner';
 import { flavorResources } from './flavor-resources';
 
-export interface ManifestSettings { namespace: string; spaceImage: string; podServiceAccount?: string }
+export interface ManifestSettings {
+  namespace: string;
+  spaceImage: string;
+  podServiceAccount?: string;
+}
 
 /** Label on the Job, its pods, Secret and Service: the hub's job id. */
 export const JOB_ID_LABEL = 'hub.jobs/job-id';
@@ -10,7 +14,13 @@ export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'hub-jobs' };
 /** One name for the Job, its Secret and Service (ids are 24 lowercase hex: a valid DNS label). */
 export const kubeName = (jobId: string): string => `hub-job-${jobId}`;
 
-export interface OwnerRef { apiVersion: 'batch/v1'; kind: 'Job'; name: string; uid: string; blockOwnerDeletion: boolean }
+export interface OwnerRef {
+  apiVersion: 'batch/v1';
+  kind: 'Job';
+  name: string;
+  uid: string;
+  blockOwnerDeletion: boolean;
+}
 
 const labelsOf = (jobId: string): Record<string, string> => ({ ...MANAGED_BY, [JOB_ID_LABEL]: jobId });
 
@@ -65,17 +75,37 @@ export function secretManifest(req: RunRequest, s: ManifestSettings, owner: Owne
     apiVersion: 'v1',
     kind: 'Secret',
     type: 'Opaque',
-    metadata: { name: kubeName(req.jobId), namespace: s.namespace, labels: labelsOf(req.jobId), ownerReferences: [owner] },
-    data: Object.fromEntries(Object.entries(req.secrets).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')])),
+    metadata: {
+      name: kubeName(req.jobId),
+      namespace: s.namespace,
+      labels: labelsOf(req.jobId),
+      ownerReferences: [owner],
+    },
+    data: Object.fromEntries(
+      Object.entries(req.secrets).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')]),
+    ),
   };
 }
 
 /** `expose.ports` as a ClusterIP Service selecting the job's pods, owned by the Job. */
-export function serviceManifest(req: RunRequest & { expose: { ports: number[] } }, s: ManifestSettings, owner: OwnerRef): Record<string, unknown> {
+export function serviceManifest(
+  req: RunRequest & { expose: { ports: number[] } },
+  s: ManifestSettings,
+  owner: OwnerRef,
+): Record<string, unknown> {
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: kubeName(req.jobId), namespace: s.namespace, labels: labelsOf(req.jobId), ownerReferences: [owner] },
-    spec: { type: 'ClusterIP', selector: { [JOB_ID_LABEL]: req.jobId }, ports: req.expose.ports.map((p) => ({ name: `port-${p}`, port: p, targetPort: p, protocol: 'TCP' })) },
+    metadata: {
+      name: kubeName(req.jobId),
+      namespace: s.namespace,
+      labels: labelsOf(req.jobId),
+      ownerReferences: [owner],
+    },
+    spec: {
+      type: 'ClusterIP',
+      selector: { [JOB_ID_LABEL]: req.jobId },
+      ports: req.expose.ports.map((p) => ({ name: `port-${p}`, port: p, targetPort: p, protocol: 'TCP' })),
+    },
   };
 }

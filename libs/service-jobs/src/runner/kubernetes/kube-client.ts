@@ -5,12 +5,21 @@ import { type KubeConnection } from './kube-config';
 
 /** An answer of the API other than 2xx; `status` is the HTTP status (404, 409, 410…). */
 export class KubeApiError extends Error {
-  constructor(readonly status: number, readonly body: string, what: string) {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    what: string,
+  ) {
     super(`Kubernetes API ${what} answered ${status}: ${body.slice(0, 300)}`);
   }
 }
 
-export interface KubeRequest { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; body?: unknown; contentType?: string }
+export interface KubeRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  body?: unknown;
+  contentType?: string;
+}
 
 /**
  * The few calls the runner makes, over node:http(s): JSON in and out, and line streams (watch
@@ -23,7 +32,10 @@ export class KubeClient {
     const res = await this.open(req);
     const text = await new Promise<string>((resolve, reject) => {
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8'))).on('error', reject);
+      res
+        .on('data', (c: Buffer) => chunks.push(c))
+        .on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+        .on('error', reject);
     });
     if ((res.statusCode ?? 0) >= 300) throw new KubeApiError(res.statusCode ?? 0, text, `${req.method} ${req.path}`);
     return (text ? JSON.parse(text) : {}) as T;
@@ -41,7 +53,14 @@ export class KubeClient {
       rl.on('line', onLine);
       rl.on('close', resolve);
       res.on('error', () => resolve());
-      signal.addEventListener('abort', () => { res.destroy(); resolve(); }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          res.destroy();
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 
@@ -55,8 +74,13 @@ export class KubeClient {
       headers['content-length'] = String(body.length);
     }
     const options = {
-      method: req.method, headers, signal,
-      ca: this.conn.ca, cert: this.conn.cert, key: this.conn.key, rejectUnauthorized: !this.conn.insecureSkipTlsVerify,
+      method: req.method,
+      headers,
+      signal,
+      ca: this.conn.ca,
+      cert: this.conn.cert,
+      key: this.conn.key,
+      rejectUnauthorized: !this.conn.insecureSkipTlsVerify,
     };
     return new Promise((resolve, reject) => {
       const r = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, options, resolve);

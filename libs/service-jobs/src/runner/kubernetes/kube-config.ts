@@ -19,7 +19,8 @@ const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 export function inClusterConnection(env: NodeJS.ProcessEnv = process.env, dir = SA_DIR): KubeConnection {
   const host = env['KUBERNETES_SERVICE_HOST'];
   const port = env['KUBERNETES_SERVICE_PORT'] ?? '443';
-  if (!host) throw new Error('HUB_JOBS_K8S_AUTH=in-cluster but KUBERNETES_SERVICE_HOST is not set (not running in a pod?)');
+  if (!host)
+    throw new Error('HUB_JOBS_K8S_AUTH=in-cluster but KUBERNETES_SERVICE_HOST is not set (not running in a pod?)');
   return {
     server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
     token: readFileSync(join(dir, 'token'), 'utf8').trim(),
@@ -30,15 +31,35 @@ export function inClusterConnection(env: NodeJS.ProcessEnv = process.env, dir = 
 interface KubeconfigFile {
   'current-context'?: string;
   contexts?: { name: string; context: { cluster: string; user: string } }[];
-  clusters?: { name: string; cluster: { server: string; 'certificate-authority'?: string; 'certificate-authority-data'?: string; 'insecure-skip-tls-verify'?: boolean } }[];
-  users?: { name: string; user: { token?: string; 'token-file'?: string; 'client-certificate'?: string; 'client-certificate-data'?: string; 'client-key'?: string; 'client-key-data'?: string } }[];
+  clusters?: {
+    name: string;
+    cluster: {
+      server: string;
+      'certificate-authority'?: string;
+      'certificate-authority-data'?: string;
+      'insecure-skip-tls-verify'?: boolean;
+    };
+  }[];
+  users?: {
+    name: string;
+    user: {
+      token?: string;
+      'token-file'?: string;
+      'client-certificate'?: string;
+      'client-certificate-data'?: string;
+      'client-key'?: string;
+      'client-key-data'?: string;
+    };
+  }[];
 }
 
 const fileOrData = (file?: string, data?: string): Buffer | undefined =>
   data ? Buffer.from(data, 'base64') : file ? readFileSync(file) : undefined;
 
 /** A kubeconfig's current context: server, CA, and a token or client certificate (exec plugins are not supported). */
-export function kubeconfigConnection(path = process.env['KUBECONFIG'] ?? join(homedir(), '.kube', 'config')): KubeConnection {
+export function kubeconfigConnection(
+  path = process.env['KUBECONFIG'] ?? join(homedir(), '.kube', 'config'),
+): KubeConnection {
   const cfg = parse(readFileSync(path, 'utf8')) as KubeconfigFile;
   const ctx = cfg.contexts?.find((c) => c.name === cfg['current-context'])?.context;
   if (!ctx) throw new Error(`kubeconfig ${path}: no current context`);
