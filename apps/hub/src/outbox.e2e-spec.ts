@@ -36,6 +36,7 @@ import {
   queryDatabase,
   type TestDatabase,
   uniqueName,
+  waitFor,
 } from '@hub/testing';
 import { PrivateNats } from './testing/private-nats';
 
@@ -65,16 +66,6 @@ class InProcessRpcJetStreamEvents {
 
 @Module({})
 class TestRoot {}
-
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The client reconnects and JetStream recovers its streams from disk: wait for both. */
 async function jetStreamBack(nc: NatsConnection): Promise<JetStreamManager> {

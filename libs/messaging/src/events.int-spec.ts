@@ -1,7 +1,7 @@
 import { IsInt, Min } from 'class-validator';
 import { connect, type NatsConnection } from 'nats';
 import { type DeadLetterMessage, event, Events, streamName, Streams, subject } from '@hub/contracts';
-import { createTestDatabase, describeWithInfra, NATS_URL_FOR_TESTS } from '@hub/testing';
+import { createTestDatabase, describeWithInfra, NATS_URL_FOR_TESTS, waitUntil } from '@hub/testing';
 import { type EventBus, type EventMeta } from './events/event-bus';
 import { InProcessEventBus } from './events/in-process-event-bus';
 import { ensureStream, NatsEventBus } from './events/nats-event-bus';
@@ -29,18 +29,6 @@ const StrictConsumed = event<Strict>('test.events.strict', Strict);
 const StrictHeard = event<Strict>('test.events.heard', Strict);
 const Doomed = event<Strict>('test.events.doomed', Strict);
 const Parallel = event<N>('test.events.parallel', N);
-
-function waitUntil(cond: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = (): void => {
-      if (cond()) return resolve();
-      if (Date.now() > deadline) return reject(new Error('condition not met in time'));
-      setTimeout(tick, 20);
-    };
-    tick();
-  });
-}
 
 /** The event contract both buses keep: dedupe by msgId, redelivery until acked, fan-out listen. */
 function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close: () => Promise<void> }>): void {

@@ -1,3 +1,4 @@
+export * from './eventually';
 export * from './infra';
 export * from './describe-with-infra';
 export * from './test-database';

@@ -2,15 +2,13 @@ import { Logger } from '@nestjs/common';
 import * as pg from 'pg';
 import { DataSource } from 'typeorm';
 import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
+import { createEmailOutboxTableV1 } from './email-outbox-table';
 import { OutboxMailer } from './outbox-mailer';
 
-/** The table a service's migration creates (for example notifications' create-email-outbox). */
+/** The tables a service's migrations create (for example notifications' create-email-outbox). */
 async function createMailTables(ds: DataSource, schema: string): Promise<void> {
   await ds.query(`CREATE SCHEMA ${schema}`);
-  await ds.query(`CREATE TABLE ${schema}.email_outbox (
-    id char(24) PRIMARY KEY, recipient text NOT NULL, subject text NOT NULL, body text NOT NULL,
-    created_at timestamptz NOT NULL DEFAULT now(), sent_at timestamptz, sent_via varchar(8),
-    attempts int NOT NULL DEFAULT 0, last_error text)`);
+  await createEmailOutboxTableV1(ds, schema);
   await ds.query(`CREATE TABLE ${schema}.applied_events (id varchar(140) PRIMARY KEY)`);
 }
 

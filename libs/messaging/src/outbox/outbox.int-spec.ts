@@ -2,7 +2,7 @@ import { IsInt, Min } from 'class-validator';
 import * as pg from 'pg';
 import { DataSource } from 'typeorm';
 import { event, subject } from '@hub/contracts';
-import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
+import { createTestDatabase, describeWithInfra, type TestDatabase, waitUntil } from '@hub/testing';
 import { type EventMeta } from '../events/event-bus';
 import { InProcessEventBus } from '../events/in-process-event-bus';
 import { Outbox, outboxEvent } from './outbox';
@@ -27,14 +27,6 @@ async function createOutboxTables(ds: DataSource, schema: string): Promise<void>
   );
   await ds.query(`INSERT INTO ${schema}.outbox_relay (id) VALUES (1)`);
   await ds.query(`CREATE TABLE ${schema}.things (n int PRIMARY KEY)`);
-}
-
-async function waitUntil(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describeWithInfra('transactional outbox on Postgres', () => {

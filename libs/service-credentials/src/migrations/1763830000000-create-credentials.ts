@@ -1,4 +1,5 @@
 import { type MigrationInterface, type QueryRunner } from 'typeorm';
+import { createEmailOutboxTableV1 } from '@hub/messaging';
 
 export class CreateCredentials1763830000000 implements MigrationInterface {
   name = 'CreateCredentials1763830000000';
@@ -29,17 +30,7 @@ export class CreateCredentials1763830000000 implements MigrationInterface {
       revoked_by char(24),
       created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (token_id, organization_id))`);
-    await q.query(`CREATE TABLE credentials.email_outbox (
-      id char(24) PRIMARY KEY,
-      recipient varchar(254) NOT NULL,
-      subject varchar(300) NOT NULL,
-      body text NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      sent_at timestamptz,
-      sent_via varchar(8),
-      attempts int NOT NULL DEFAULT 0,
-      last_error text)`);
-    await q.query(`CREATE INDEX email_outbox_pending ON credentials.email_outbox (created_at) WHERE sent_at IS NULL`);
+    await createEmailOutboxTableV1(q, 'credentials');
   }
 
   async down(q: QueryRunner): Promise<void> {

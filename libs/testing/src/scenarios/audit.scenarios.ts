@@ -1,3 +1,4 @@
+import { eventually } from '../eventually';
 import { http } from '../http-client';
 import { addMember, type HubTarget, makeOrg, makeToken, makeUser, type TestUser, uniqueName } from '../hub-factory';
 
@@ -11,15 +12,6 @@ interface AuditEvent {
   userAgent?: string;
   author: { _id: string; user: string; avatarUrl: string; type: string };
   token?: { type: string; id: string; role?: string; deleted: boolean };
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 150));
-  }
 }
 
 /** The audit log export (spec 2.9, 4.4) fed by real actions through the outbox and the ingest, in both run modes. */

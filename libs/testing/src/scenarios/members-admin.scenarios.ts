@@ -1,6 +1,6 @@
 import { http } from '../http-client';
 import { addMember, type HubTarget, makeOrg, makeUser, type TestUser } from '../hub-factory';
-import { eventually } from './scim-helpers';
+import { eventually } from '../eventually';
 
 interface AuditEvent {
   type: string;

@@ -1,3 +1,4 @@
+import { eventually } from '../eventually';
 import { http } from '../http-client';
 import { addMember, type HubTarget, makeOrg, makeUser, uniqueName } from '../hub-factory';
 
@@ -24,15 +25,6 @@ export async function makeRepo(
   });
   if (res.status !== 201) throw new Error(`POST /admin/repos answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body;
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const nextOf = (link: string | null): string | undefined => /<([^>]+)>;\s*rel="next"/.exec(link ?? '')?.[1];

@@ -89,12 +89,3 @@ export function expectScimError(res: HttpAnswer<unknown>, status: number, scimTy
   expect(res.headers.get('x-error-message')).toBeTruthy();
   expect(res.headers.get('x-request-id')).toBeTruthy();
 }
-
-export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}

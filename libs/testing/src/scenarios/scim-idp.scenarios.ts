@@ -1,7 +1,6 @@
 import { http } from '../http-client';
 import { type HubTarget, makeOrg, makeToken, makeUser, type TestUser, uniqueName } from '../hub-factory';
 import {
-  eventually,
   expectScimError,
   GROUP_SCHEMA,
   managedName,
@@ -12,6 +11,7 @@ import {
   type ScimUser,
   USER_SCHEMA,
 } from './scim-helpers';
+import { eventually } from '../eventually';
 
 interface Whoami {
   orgs: { name: string }[];
