@@ -149,11 +149,8 @@ describe('hubctl against the all-in-one hub', () => {
       stdout: '',
       stderr: expect.stringMatching(/^hubctl: type must be one of .*\(HTTP 400\)\n$/),
     });
-    // A valid request passes validation; until the repository catalogue lands the hub answers 501.
     const ok = await cli(['repos', 'create', 'acme/model-1', '--type', 'model', '--private', '--storage', '1024']);
-    expect(ok.code === 0 ? ok.stdout : ok.stderr).toMatch(
-      /^(Added private model repository acme\/model-1|hubctl: .*not available yet.*\(HTTP 501\))\n$/,
-    );
+    expect(ok).toEqual({ code: 0, stdout: 'Added private model repository acme/model-1\n', stderr: '' });
   });
 
   it('exits 2 with the usage on a bad command line, without calling the hub', async () => {
