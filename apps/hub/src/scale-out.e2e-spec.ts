@@ -188,14 +188,15 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
     }
     await killing;
     expect(killed).toBe(true);
-    // Messages the killed replica held unacknowledged come back after the consumer's ack wait (30 s):
-    // also those it had committed but not yet logged and acked, which the survivor then logs as replays.
-    const deadline = Date.now() + 60_000;
-    while (((await inbox()) < count || applied(0) + applied(1) < count) && Date.now() < deadline) await sleep(200);
+    // Messages the killed replica held unacknowledged come back after the consumer's ack wait (30 s).
+    // The inbox is the measure: one notification per event, none lost, none twice. (The replicas'
+    // "applied" log lines only show that both took a share: a process killed with -9 loses the tail
+    // of its buffered log, so their sum can fall short of what it really committed.)
+    const deadline = Date.now() + 90_000;
+    while ((await inbox()) < count && Date.now() < deadline) await sleep(200);
     await sleep(500);
     expect(await inbox()).toBe(count);
     expect([applied(0), applied(1)].every((n) => n > 0)).toBe(true);
-    expect(applied(0) + applied(1)).toBeGreaterThanOrEqual(count);
   }, 150_000);
 
   it('jobs: 12 jobs run on both replicas; after one is killed every job reaches a terminal stage', async () => {
