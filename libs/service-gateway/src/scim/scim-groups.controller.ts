@@ -1,12 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiResponse,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   SCIM_CONTENT_TYPE,
@@ -14,15 +7,23 @@ import {
   type RequestContext,
   type ScimGroupRecord,
   ScimGroupView,
-  ScimListView,
   ScimRpc,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { Ctx, CurrentOrg, OrgNameParam } from '../core';
 import { listResponse, project, renderGroup, scimBase } from './scim-render';
 import { ScimIdParam, scimId } from './scim.params';
-import { ifMatch, notModified, scimBody, scimQuery } from './scim-query';
-import { andSlash, ApiScimError, ScimController, ScimScoped } from './scim.decorators';
+import { ifMatch, listArgs, notModified, scimBody, scimQuery } from './scim-query';
+import {
+  andSlash,
+  ApiScimError,
+  ScimChangeRoute,
+  ScimController,
+  ScimDeleteRoute,
+  ScimGetRoute,
+  ScimListRoute,
+  ScimScoped,
+} from './scim.decorators';
 
 /** SCIM Groups: resource groups whose users the identity provider manages (decision 0420). */
 @ScimController()
@@ -42,21 +43,9 @@ export class ScimGroupsController {
     return project(renderGroup(g, scimBase(req, org.organization.name)), attributes, excludedAttributes);
   }
 
-  @Get(andSlash())
-  @ScimScoped()
-  @ApiOperation({
-    summary:
-      'List SCIM groups: filter (RFC 7644 3.4.2.2 on displayName, externalId, id, members, meta.created, meta.lastModified), sortBy, sortOrder, startIndex, count',
-  })
-  @ApiQuery({ name: 'filter', required: false })
-  @ApiQuery({ name: 'startIndex', required: false })
-  @ApiQuery({ name: 'count', required: false })
-  @ApiQuery({ name: 'attributes', required: false })
-  @ApiQuery({ name: 'excludedAttributes', required: false })
-  @ApiQuery({ name: 'sortBy', required: false })
-  @ApiQuery({ name: 'sortOrder', required: false, enum: ['ascending', 'descending'] })
-  @ApiOkResponse({ description: 'A ListResponse (empty when nothing matches)', type: ScimListView })
-  @ApiScimError(400, 'An unsupported filter (scimType invalidFilter) or a malformed paging parameter')
+  @ScimListRoute(
+    'List SCIM groups: filter (RFC 7644 3.4.2.2 on displayName, externalId, id, members, meta.created, meta.lastModified), sortBy, sortOrder, startIndex, count',
+  )
   async list(
     @Param() _p: OrgNameParam,
     @Query() query: Record<string, unknown>,
@@ -65,28 +54,12 @@ export class ScimGroupsController {
     @Req() req: FastifyRequest,
   ): Promise<Record<string, unknown>> {
     const q = scimQuery(query);
-    const page = await this.rpc.call(
-      ScimRpc.ListGroups,
-      {
-        organization: org.organization.name,
-        filter: q.filter,
-        startIndex: q.startIndex,
-        count: q.count,
-        sortBy: q.sortBy,
-        sortOrder: q.sortOrder,
-      },
-      ctx,
-    );
+    const page = await this.rpc.call(ScimRpc.ListGroups, listArgs(org.organization.name, q), ctx);
     const base = scimBase(req, org.organization.name);
     return listResponse(page, (g) => renderGroup(g, base), q);
   }
 
-  @Get(andSlash(':id'))
-  // The content type is set in code: a 304 has no body, so none.
-  @ScimScoped('no content')
-  @ApiResponse({ status: 304, description: 'If-None-Match names the current version (RFC 7644 3.14): no body' })
-  @ApiOperation({ summary: 'One SCIM group (excludedAttributes=members leaves the members out)' })
-  @ApiOkResponse({ description: 'The group', type: ScimGroupView })
+  @ScimGetRoute('One SCIM group (excludedAttributes=members leaves the members out)', ScimGroupView, 'The group')
   async get(
     @Param() p: ScimIdParam,
     @Query() query: Record<string, unknown>,
@@ -136,11 +109,7 @@ export class ScimGroupsController {
     return this.answer(req, reply, org, group);
   }
 
-  @Put(andSlash(':id'))
-  @ScimScoped()
-  @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
-  @ApiOperation({ summary: 'Replace a group: its name and its members' })
-  @ApiOkResponse({ description: 'The group', type: ScimGroupView })
+  @ScimChangeRoute('put', 'Replace a group: its name and its members', ScimGroupView, 'The group')
   @ApiScimError(400, 'A bad attribute value or member (scimType invalidValue)')
   async replace(
     @Param() p: ScimIdParam,
@@ -163,11 +132,12 @@ export class ScimGroupsController {
     return this.answer(req, reply, org, group);
   }
 
-  @Patch(andSlash(':id'))
-  @ScimScoped()
-  @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
-  @ApiOperation({ summary: 'Change a group with PatchOp operations (members add/remove/replace, displayName)' })
-  @ApiOkResponse({ description: 'The group', type: ScimGroupView })
+  @ScimChangeRoute(
+    'patch',
+    'Change a group with PatchOp operations (members add/remove/replace, displayName)',
+    ScimGroupView,
+    'The group',
+  )
   @ApiScimError(400, 'A malformed operation, path or value (scimType invalidValue, invalidPath, noTarget, mutability)')
   async patch(
     @Param() p: ScimIdParam,
@@ -185,15 +155,9 @@ export class ScimGroupsController {
     return this.answer(req, reply, org, group);
   }
 
-  @Delete(andSlash(':id'))
-  @ScimScoped('no content')
-  @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
-  @HttpCode(204)
-  @ApiOperation({
-    summary:
-      'Deprovision a group: the resource group stays, without its provisioned users and no longer managed by SCIM',
-  })
-  @ApiNoContentResponse({ description: 'Gone' })
+  @ScimDeleteRoute(
+    'Deprovision a group: the resource group stays, without its provisioned users and no longer managed by SCIM',
+  )
   async delete(
     @Param() p: ScimIdParam,
     @CurrentOrg() org: OrganizationAccess,

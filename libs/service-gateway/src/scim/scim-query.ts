@@ -78,3 +78,18 @@ export function notModified(req: FastifyRequest, reply: FastifyReply, version: n
   void reply.status(304).header('etag', `W/"${version}"`);
   return true;
 }
+
+/** The paging, filter and order of a list RPC, from the query. */
+export function listArgs(
+  organization: string,
+  q: ScimQuery,
+): Pick<ScimQuery, 'filter' | 'startIndex' | 'count' | 'sortBy' | 'sortOrder'> & { organization: string } {
+  return {
+    organization,
+    filter: q.filter,
+    startIndex: q.startIndex,
+    count: q.count,
+    sortBy: q.sortBy,
+    sortOrder: q.sortOrder,
+  };
+}

@@ -1,18 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiResponse,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   SCIM_CONTENT_TYPE,
   type OrganizationAccess,
   type RequestContext,
-  ScimListView,
   ScimRpc,
   type ScimUserRecord,
   ScimUserView,
@@ -21,8 +13,17 @@ import { RpcClient } from '@hub/messaging';
 import { Ctx, CurrentOrg, MembershipCache, OrgNameParam } from '../core';
 import { listResponse, project, renderUser, scimBase } from './scim-render';
 import { ScimIdParam, scimId } from './scim.params';
-import { ifMatch, notModified, scimBody, scimQuery } from './scim-query';
-import { andSlash, ApiScimError, ScimController, ScimScoped } from './scim.decorators';
+import { ifMatch, listArgs, notModified, scimBody, scimQuery } from './scim-query';
+import {
+  andSlash,
+  ApiScimError,
+  ScimChangeRoute,
+  ScimController,
+  ScimDeleteRoute,
+  ScimGetRoute,
+  ScimListRoute,
+  ScimScoped,
+} from './scim.decorators';
 
 /** SCIM Users of an Enterprise Plus organization (RFC 7644, spec 5.5-5.7, decision 0420). */
 @ScimController()
@@ -47,21 +48,9 @@ export class ScimUsersController {
     return project(renderUser(u, scimBase(req, org.organization.name)), attributes, excludedAttributes);
   }
 
-  @Get(andSlash())
-  @ScimScoped()
-  @ApiOperation({
-    summary:
-      'List provisioned users: filter (RFC 7644 3.4.2.2 on the attributes /Schemas lists), sortBy, sortOrder, startIndex, count',
-  })
-  @ApiQuery({ name: 'filter', required: false })
-  @ApiQuery({ name: 'startIndex', required: false })
-  @ApiQuery({ name: 'count', required: false })
-  @ApiQuery({ name: 'attributes', required: false })
-  @ApiQuery({ name: 'excludedAttributes', required: false })
-  @ApiQuery({ name: 'sortBy', required: false })
-  @ApiQuery({ name: 'sortOrder', required: false, enum: ['ascending', 'descending'] })
-  @ApiOkResponse({ description: 'A ListResponse (empty when nothing matches)', type: ScimListView })
-  @ApiScimError(400, 'An unsupported filter (scimType invalidFilter) or a malformed paging parameter')
+  @ScimListRoute(
+    'List provisioned users: filter (RFC 7644 3.4.2.2 on the attributes /Schemas lists), sortBy, sortOrder, startIndex, count',
+  )
   async list(
     @Param() _p: OrgNameParam,
     @Query() query: Record<string, unknown>,
@@ -70,28 +59,12 @@ export class ScimUsersController {
     @Req() req: FastifyRequest,
   ): Promise<Record<string, unknown>> {
     const q = scimQuery(query);
-    const page = await this.rpc.call(
-      ScimRpc.ListUsers,
-      {
-        organization: org.organization.name,
-        filter: q.filter,
-        startIndex: q.startIndex,
-        count: q.count,
-        sortBy: q.sortBy,
-        sortOrder: q.sortOrder,
-      },
-      ctx,
-    );
+    const page = await this.rpc.call(ScimRpc.ListUsers, listArgs(org.organization.name, q), ctx);
     const base = scimBase(req, org.organization.name);
     return listResponse(page, (u) => renderUser(u, base), q);
   }
 
-  @Get(andSlash(':id'))
-  // The content type is set in code: a 304 has no body, so none.
-  @ScimScoped('no content')
-  @ApiResponse({ status: 304, description: 'If-None-Match names the current version (RFC 7644 3.14): no body' })
-  @ApiOperation({ summary: 'One provisioned user' })
-  @ApiOkResponse({ description: 'The user', type: ScimUserView })
+  @ScimGetRoute('One provisioned user', ScimUserView, 'The user')
   async get(
     @Param() p: ScimIdParam,
     @Query() query: Record<string, unknown>,
@@ -136,14 +109,12 @@ export class ScimUsersController {
     return this.answer(req, reply, org, user);
   }
 
-  @Put(andSlash(':id'))
-  @ScimScoped()
-  @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
-  @ApiOperation({
-    summary:
-      'Replace a user (attributes the hub does not keep are ignored; userName may change, the hub account keeps its name)',
-  })
-  @ApiOkResponse({ description: 'The user', type: ScimUserView })
+  @ScimChangeRoute(
+    'put',
+    'Replace a user (attributes the hub does not keep are ignored; userName may change, the hub account keeps its name)',
+    ScimUserView,
+    'The user',
+  )
   @ApiScimError(400, 'A bad attribute value (scimType invalidValue)')
   async replace(
     @Param() p: ScimIdParam,
@@ -170,13 +141,12 @@ export class ScimUsersController {
     );
   }
 
-  @Patch(andSlash(':id'))
-  @ScimScoped()
-  @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
-  @ApiOperation({
-    summary: 'Change a user with PatchOp operations (active: false suspends the membership, true restores it)',
-  })
-  @ApiOkResponse({ description: 'The user', type: ScimUserView })
+  @ScimChangeRoute(
+    'patch',
+    'Change a user with PatchOp operations (active: false suspends the membership, true restores it)',
+    ScimUserView,
+    'The user',
+  )
   @ApiScimError(400, 'A malformed operation, path or value (scimType invalidValue, invalidPath, noTarget, mutability)')
   @ApiScimError(409, 'Suspending the last admin of the organization')
   async patch(
@@ -199,14 +169,7 @@ export class ScimUsersController {
     );
   }
 
-  @Delete(andSlash(':id'))
-  @ScimScoped('no content')
-  @ApiScimError(412, 'If-Match names another version than the current one: nothing was changed (RFC 7644 3.14)')
-  @HttpCode(204)
-  @ApiOperation({
-    summary: 'Deprovision a user: it leaves the organization and its resource groups (the hub user stays)',
-  })
-  @ApiNoContentResponse({ description: 'Gone' })
+  @ScimDeleteRoute('Deprovision a user: it leaves the organization and its resource groups (the hub user stays)')
   @ApiScimError(409, 'The user is the last admin of the organization')
   async delete(
     @Param() p: ScimIdParam,
