@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { CredentialsRpc, HubError, type RequestContext } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { ORGANIZATIONS_DS } from '../organizations.tokens';
+import { ORGANIZATIONS_DS } from '../organizations.di';
 
 const ctx: RequestContext = { requestId: 'organization-names-reconciler', admin: true };
 const BATCH = 200;

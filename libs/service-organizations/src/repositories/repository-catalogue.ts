@@ -10,7 +10,7 @@ import {
   type RepoVisibility,
   type UpsertRepositoryRpc,
 } from '@hub/contracts';
-import { ORGANIZATIONS_DS } from '../organizations.tokens';
+import { ORGANIZATIONS_DS } from '../organizations.di';
 
 interface Row {
   name: string;
