@@ -20,8 +20,11 @@ import { PapersHandler } from './papers/papers.handler';
 import { RepoEventIdsPruner } from './repositories/repo-event-ids.pruner';
 import { RepoEventsConsumer } from './repositories/repo-events.consumer';
 import { RepositoriesHandler } from './repositories/repositories.handler';
-import { RepositoryCatalogue } from './repositories/repository-catalogue';
+import { ListRepositoriesUseCase } from './repositories/list-repositories.use-case';
+import { UpsertRepositoryUseCase } from './repositories/upsert-repository.use-case';
 import { HubEventsHandler } from './hub-events/hub-events.handler';
+import { PublishHubEventUseCase } from './hub-events/publish-hub-event.use-case';
+import { GetAuditPageUseCase } from './audit/get-audit-page.use-case';
 import { AddMemberUseCase } from './members/add-member.use-case';
 import { ListMembersUseCase } from './members/list-members.use-case';
 import { GetMemberAccessUseCase } from './members/get-member-access.use-case';
@@ -91,10 +94,13 @@ export class OrganizationsModule {
         { provide: ORGANIZATIONS_CONFIG, useValue: config },
         CreateOrganizationUseCase,
         OrganizationNamesReconciler,
-        RepositoryCatalogue,
+        UpsertRepositoryUseCase,
+        ListRepositoriesUseCase,
         RepoEventsConsumer,
         RepoEventIdsPruner,
         AuditLog,
+        GetAuditPageUseCase,
+        PublishHubEventUseCase,
         AuditIngestConsumer,
         PaperEventsConsumer,
         AddMemberUseCase,

@@ -25,4 +25,16 @@ export const OrganizationsStore = {
     if (lock) q = q.setLock('pessimistic_write');
     return q.getOne();
   },
+
+  /** Organizations whose name is not yet in credentials' registry, by id after `after`. */
+  unregistered(m: EntityManager, after: string, limit: number): Promise<{ id: string; name: string }[]> {
+    return m.query(
+      `SELECT id, name FROM organizations.organizations WHERE NOT name_registered AND id > $1 ORDER BY id LIMIT ${limit}`,
+      [after],
+    );
+  },
+
+  async markRegistered(m: EntityManager, id: string): Promise<void> {
+    await m.query(`UPDATE organizations.organizations SET name_registered = true WHERE id = $1`, [id]);
+  },
 };

@@ -1,18 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, type EntityManager } from 'typeorm';
-import {
-  REPO_USAGE_DEFAULT_PAGE,
-  type RepoType,
-  type RepoUsagePage,
-  type RepoUsageQueryDto,
-  type RepoUsageView,
-  type RepoVisibility,
-  type UpsertRepositoryRpc,
-} from '@hub/contracts';
-import { ORGANIZATIONS_DS } from '../organizations.di';
+import { type EntityManager } from 'typeorm';
+import { type RepoType, type RepoUsageQueryDto, type RepoVisibility, type UpsertRepositoryRpc } from '@hub/contracts';
 
-interface Row {
+/** A repository with its storage and its owner's total storage. */
+export interface RepositoryRow {
   name: string;
   type: RepoType;
   visibility: RepoVisibility;
@@ -26,26 +16,13 @@ const ORDER = { storage: 'storage', updatedAt: 'updated_at' } as const;
 
 export const ownerOf = (name: string): string => name.slice(0, name.indexOf('/'));
 
-function toView(r: Row): RepoUsageView {
-  const storage = Number(r.storage);
-  const total = Number(r.total);
-  return {
-    id: r.name,
-    type: r.type,
-    updatedAt: r.updated_at,
-    visibility: r.visibility,
-    storage,
-    storagePercent: total > 0 ? (storage / total) * 100 : 0,
-  };
-}
-
-/** The repositories of every owner with their storage: what the usage listings read. */
-@Injectable()
-export class RepositoryCatalogue {
-  constructor(@InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource) {}
-
+/**
+ * The only SQL on `organizations.repositories` (the catalogue every usage listing reads) and
+ * `organizations.repo_events_applied` (the bus ids applied once).
+ */
+export const RepositoriesStore = {
   /** Adds a repository or updates it; a missing storage keeps the one known (a settings change carries none). */
-  async upsert(dto: UpsertRepositoryRpc, m: EntityManager = this.ds.manager): Promise<RepoUsageView> {
+  async upsert(m: EntityManager, dto: UpsertRepositoryRpc): Promise<RepositoryRow> {
     await m.query(
       `INSERT INTO organizations.repositories (type, name, owner, visibility, storage, updated_at)
        VALUES ($1, $2, $3, COALESCE($4, 'public'), COALESCE($5::bigint, 0), COALESCE($6::timestamptz, now()))
@@ -58,33 +35,28 @@ export class RepositoryCatalogue {
          (SELECT COALESCE(sum(storage), 0)::text FROM organizations.repositories o WHERE lower(o.owner) = lower($3)) AS total
        FROM organizations.repositories WHERE type = $1 AND name = $2`,
       [dto.type, dto.name, ownerOf(dto.name)],
-    )) as Row[];
-    return toView(row as Row);
-  }
+    )) as RepositoryRow[];
+    return row as RepositoryRow;
+  },
 
-  async remove(type: RepoType, name: string, m: EntityManager = this.ds.manager): Promise<void> {
+  async remove(m: EntityManager, type: RepoType, name: string): Promise<void> {
     await m.query(`DELETE FROM organizations.repositories WHERE type = $1 AND name = $2`, [type, name]);
-  }
+  },
 
   /** A move keeps the repository's storage and visibility under its new owner/name. */
-  async move(type: RepoType, from: string, to: string, m: EntityManager = this.ds.manager): Promise<void> {
+  async move(m: EntityManager, type: RepoType, from: string, to: string): Promise<void> {
     await m.query(`DELETE FROM organizations.repositories WHERE type = $1 AND name = $2`, [type, to]);
     await m.query(
       `UPDATE organizations.repositories SET name = $3, owner = $4, updated_at = now() WHERE type = $1 AND name = $2`,
       [type, from, to, ownerOf(to)],
     );
-  }
+  },
 
-  /**
-   * One page of an owner's repositories. Offset paging: listings are small (an owner's
-   * repositories) and the cursor stays an opaque string should that change.
-   */
-  async list(owner: string, q: RepoUsageQueryDto): Promise<RepoUsagePage> {
-    const limit = q.limit ?? REPO_USAGE_DEFAULT_PAGE;
-    const offset = Number(q.cursor ?? 0);
+  /** Up to `limit` of an owner's repositories from `offset`, filtered and sorted as asked. */
+  list(m: EntityManager, owner: string, q: RepoUsageQueryDto, limit: number, offset: number): Promise<RepositoryRow[]> {
     const column = ORDER[q.sort ?? 'storage'];
     const direction = q.direction === 'asc' ? 'ASC' : 'DESC';
-    const rows = (await this.ds.query(
+    return m.query(
       `WITH owned AS (SELECT * FROM organizations.repositories WHERE lower(owner) = lower($1)),
             total AS (SELECT COALESCE(sum(storage), 0)::text AS total FROM owned)
        SELECT name, type, visibility, storage::text, ${ISO} AS updated_at, total.total
@@ -92,9 +64,27 @@ export class RepositoryCatalogue {
        WHERE ($2::text IS NULL OR strpos(lower(split_part(name, '/', 2)), lower($2)) > 0) AND ($3::text IS NULL OR type = $3)
        ORDER BY ${column} ${direction}, name ASC, type ASC
        LIMIT $4 OFFSET $5`,
-      [owner, q.search ?? null, q.type ?? null, limit + 1, offset],
-    )) as Row[];
-    const more = rows.length > limit;
-    return { items: rows.slice(0, limit).map(toView), ...(more ? { next: String(offset + limit) } : {}) };
-  }
-}
+      [owner, q.search ?? null, q.type ?? null, limit, offset],
+    );
+  },
+
+  /** Records a bus id as applied; false when it was already (a redelivery). */
+  async firstTime(m: EntityManager, msgId: string): Promise<boolean> {
+    const rows = (await m.query(
+      `INSERT INTO organizations.repo_events_applied (msg_id) VALUES ($1) ON CONFLICT (msg_id) DO NOTHING RETURNING msg_id`,
+      [msgId.slice(0, 128)],
+    )) as unknown[];
+    return rows.length > 0;
+  },
+
+  /** Deletes the ids applied more than `days` ago; answers how many. */
+  async pruneApplied(m: EntityManager, days: number): Promise<number> {
+    // Counted in a SELECT: one row back whatever the driver makes of a bare DELETE's answer.
+    const [row] = (await m.query(
+      `WITH gone AS (DELETE FROM organizations.repo_events_applied WHERE applied_at < now() - make_interval(days => $1) RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [days],
+    )) as { n: number }[];
+    return row?.n ?? 0;
+  },
+};
