@@ -5,3 +5,4 @@ export * from './prepared-query';
 export * from './vacuum';
 export * from './embedded-postgres';
 export * from './transaction-lock';
+export * from './unique-violation';

@@ -1,14 +1,10 @@
 import { AccessTokenEntity } from './tokens/access-token.entity';
-import { AccountNameEntity } from './names/account-name.entity';
-import { EmailOutboxEntity } from './mail/email-outbox.entity';
-import { OrgTokenRevocationEntity } from './tokens/org-token-revocation.entity';
 import { UserEntity } from './users/user.entity';
 
-export { AccessTokenEntity, AccountNameEntity, EmailOutboxEntity, OrgTokenRevocationEntity, UserEntity };
-export const CREDENTIALS_ENTITIES = [
-  UserEntity,
-  AccessTokenEntity,
-  OrgTokenRevocationEntity,
-  EmailOutboxEntity,
-  AccountNameEntity,
-];
+export { AccessTokenEntity, UserEntity };
+/**
+ * The tables the code reads through TypeORM repositories. The others (account_names,
+ * org_token_revocations, email_outbox, outbox) are written with SQL by their stores and the
+ * shared mailer; their shape is the migrations'.
+ */
+export const CREDENTIALS_ENTITIES = [UserEntity, AccessTokenEntity];

@@ -2,11 +2,12 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { OutboxModule } from '@hub/messaging';
 import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
 import { type CredentialsConfig } from './credentials.config';
-import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from './credentials.tokens';
+import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from './credentials.di';
 import { CREDENTIALS_ENTITIES } from './credentials.entities';
 import { OutboxMailer } from './mail/outbox-mailer';
 import { CREDENTIALS_MIGRATIONS } from './migrations';
-import { NameRegistryUseCases } from './names/name-registry.use-cases';
+import { ReleaseNameUseCase } from './names/release-name.use-case';
+import { ReserveNameUseCase } from './names/reserve-name.use-case';
 import { NamesHandler } from './names/names.handler';
 import { TokensHandler } from './tokens/tokens.handler';
 import { UsersHandler } from './users/users.handler';
@@ -55,7 +56,8 @@ export class CredentialsModule {
         RevokeLeakedTokensUseCase,
         RevokeTokenForOrgUseCase,
         RevokeMemberTokenUseCase,
-        NameRegistryUseCases,
+        ReserveNameUseCase,
+        ReleaseNameUseCase,
       ],
     };
   }

@@ -1,3 +1,3 @@
 export * from './credentials.module';
 export * from './credentials.config';
-export * from './credentials.tokens';
+export * from './credentials.di';

@@ -1,3 +1,3 @@
 export * from './notifications.module';
 export * from './notifications.config';
-export * from './notifications.tokens';
+export * from './notifications.di';

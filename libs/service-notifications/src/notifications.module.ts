@@ -3,16 +3,20 @@ import { OutboxModule } from '@hub/messaging';
 import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
 import { NOTIFICATIONS_MIGRATIONS } from './migrations';
 import { type NotificationsConfig } from './notifications.config';
-import { NOTIFICATIONS_CONFIG, NOTIFICATIONS_DS, NOTIFICATIONS_SCHEMA } from './notifications.tokens';
-import { InboxUseCases } from './inbox/inbox.use-cases';
+import { NOTIFICATIONS_CONFIG, NOTIFICATIONS_DS, NOTIFICATIONS_SCHEMA } from './notifications.di';
+import { DeleteNotificationsUseCase } from './inbox/delete-notifications.use-case';
+import { ListNotificationsUseCase } from './inbox/list-notifications.use-case';
+import { MarkNotificationsUseCase } from './inbox/mark-notifications.use-case';
 import { NotificationsHandler } from './inbox/notifications.handler';
 import { ApplyThreadEventUseCase } from './ingest/apply-thread-event.use-case';
 import { HubEventsConsumer } from './ingest/hub-events.consumer';
 import { ThreadEventBatcher } from './ingest/thread-event-batcher';
 import { MailEventsConsumer } from './mail/mail-events.consumer';
 import { NotificationsMailer } from './mail/notifications-mailer';
-import { SettingsUseCases } from './settings/settings.use-cases';
-import { WatchUseCases } from './watch/watch.use-cases';
+import { GetNotificationSettingsUseCase } from './settings/get-notification-settings.use-case';
+import { UpdateNotificationSettingsUseCase } from './settings/update-notification-settings.use-case';
+import { GetWatchListUseCase } from './watch/get-watch-list.use-case';
+import { UpdateWatchListUseCase } from './watch/update-watch-list.use-case';
 
 export function notificationsPersistence(config: NotificationsConfig): ServicePersistenceOptions {
   return persistenceOptions(
@@ -34,9 +38,13 @@ export class NotificationsModule {
       controllers: [NotificationsHandler],
       providers: [
         { provide: NOTIFICATIONS_CONFIG, useValue: config },
-        InboxUseCases,
-        SettingsUseCases,
-        WatchUseCases,
+        ListNotificationsUseCase,
+        MarkNotificationsUseCase,
+        DeleteNotificationsUseCase,
+        GetNotificationSettingsUseCase,
+        UpdateNotificationSettingsUseCase,
+        GetWatchListUseCase,
+        UpdateWatchListUseCase,
         ApplyThreadEventUseCase,
         ThreadEventBatcher,
         HubEventsConsumer,

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { OutboxMailer as SharedOutboxMailer } from '@hub/messaging';
 import { type CredentialsConfig } from '../credentials.config';
-import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.tokens';
+import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.di';
 
 /** Credentials' e-mail outbox (`credentials.email_outbox`): the shared mailer on this service's DataSource. */
 @Injectable()

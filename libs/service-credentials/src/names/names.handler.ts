@@ -1,18 +1,22 @@
 import { CredentialsRpc, ReleaseNameRpc, ReserveNameRpc } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
-import { NameRegistryUseCases } from './name-registry.use-cases';
+import { ReleaseNameUseCase } from './release-name.use-case';
+import { ReserveNameUseCase } from './reserve-name.use-case';
 
 @RpcController()
 export class NamesHandler {
-  constructor(private readonly names: NameRegistryUseCases) {}
+  constructor(
+    private readonly reserveName: ReserveNameUseCase,
+    private readonly releaseName: ReleaseNameUseCase,
+  ) {}
 
   @RpcHandler(CredentialsRpc.ReserveName)
   onReserve(dto: ReserveNameRpc): Promise<{ reserved: true }> {
-    return this.names.reserve(dto);
+    return this.reserveName.execute(dto);
   }
 
   @RpcHandler(CredentialsRpc.ReleaseName)
   onRelease(dto: ReleaseNameRpc): Promise<{ released: boolean }> {
-    return this.names.release(dto);
+    return this.releaseName.execute(dto);
   }
 }

@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, IsNull } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import {
   OrganizationsRpc,
   type OrgRevocationView,
   type RequestContext,
   type RevokeMemberTokenRpc,
+  tokenHash,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { CREDENTIALS_DS } from '../credentials.tokens';
-import { AccessTokenEntity } from './access-token.entity';
+import { CREDENTIALS_DS } from '../credentials.di';
 import { RevokeTokenForOrgUseCase } from './revoke-token-for-org.use-case';
-import { hashToken } from './tokens';
+import { TokensStore } from './tokens.store';
 import { OwnTokenError, TokenNotInOrganizationError, TokenOrIdRequiredError } from './tokens.errors';
 
 /** Stands in for "no owner" so an unknown token costs the same member check as an outsider's. */
@@ -33,8 +33,8 @@ export class RevokeMemberTokenUseCase {
 
   async execute(dto: RevokeMemberTokenRpc, ctx: RequestContext): Promise<OrgRevocationView> {
     if (!dto.token === !dto.tokenId) throw new TokenOrIdRequiredError();
-    const where = dto.token ? { tokenHash: hashToken(dto.token) } : { id: dto.tokenId };
-    const token = await this.ds.getRepository(AccessTokenEntity).findOneBy({ ...where, revokedAt: IsNull() });
+    const key = dto.token ? { tokenHash: tokenHash(dto.token) } : { id: dto.tokenId ?? '' };
+    const token = await TokensStore.findActive(this.ds.manager, key);
     if (token && token.userId === ctx.userId) throw new OwnTokenError();
     const owner = await this.rpc.call(
       OrganizationsRpc.GetAccess,

@@ -2,12 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type AdminCreateUserDto, type UserView } from '@hub/contracts';
-import { newObjectId } from '@hub/persistence';
+import { newObjectId, uniqueViolation } from '@hub/persistence';
 import { type CredentialsConfig } from '../credentials.config';
-import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.tokens';
-import { claimName, uniqueViolation } from '../names/account-names';
+import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.di';
+import { claimName } from '../names/claim-name';
 import { EmailTakenError, NameTakenError } from '../names/names.errors';
-import { UserEntity } from './user.entity';
+import { UsersStore } from './users.store';
 import { toUserView } from './user.view';
 
 /** The index that keeps e-mails unique whatever their case (migration 1763900000000). */
@@ -25,7 +25,7 @@ export class CreateUserUseCase {
     try {
       // The user and its claim on the shared name space commit together.
       await this.ds.transaction(async (m) => {
-        await m.insert(UserEntity, {
+        await UsersStore.insert(m, {
           id,
           name: dto.name,
           email: dto.email,
@@ -40,7 +40,7 @@ export class CreateUserUseCase {
       if (violation) throw new NameTakenError(dto.name);
       throw e;
     }
-    const saved = await this.ds.getRepository(UserEntity).findOneByOrFail({ id });
+    const saved = await UsersStore.byId(this.ds.manager, id);
     return toUserView(saved, this.config.publicUrl);
   }
 }

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type UserView } from '@hub/contracts';
 import { type CredentialsConfig } from '../credentials.config';
-import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.tokens';
-import { UserEntity } from './user.entity';
+import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.di';
+import { UsersStore } from './users.store';
 import { toUserView } from './user.view';
 import { UserNotFoundError } from './users.errors';
 
@@ -16,7 +16,7 @@ export class GetUserUseCase {
   ) {}
 
   async execute(name: string): Promise<UserView> {
-    const user = await this.ds.getRepository(UserEntity).findOneBy({ name });
+    const user = await UsersStore.byName(this.ds.manager, name);
     if (!user) throw new UserNotFoundError(name);
     return toUserView(user, this.config.publicUrl);
   }

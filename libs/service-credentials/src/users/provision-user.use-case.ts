@@ -2,13 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type ProvisionedUser, type ProvisionUserRpc } from '@hub/contracts';
-import { newObjectId } from '@hub/persistence';
+import { newObjectId, uniqueViolation } from '@hub/persistence';
 import { type CredentialsConfig } from '../credentials.config';
-import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.tokens';
-import { claimName, uniqueViolation } from '../names/account-names';
+import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.di';
+import { claimName } from '../names/claim-name';
 import { NameTakenError } from '../names/names.errors';
 import { managedName } from './managed-name';
-import { UserEntity } from './user.entity';
+import { UsersStore } from './users.store';
 import { toUserView } from './user.view';
 import { EmailRequiredError } from './users.errors';
 
@@ -36,7 +36,7 @@ export class ProvisionUserUseCase {
       try {
         // The user and its claim on the shared name space commit together.
         await this.ds.transaction(async (m) => {
-          await m.insert(UserEntity, {
+          await UsersStore.insert(m, {
             id,
             name,
             email,
@@ -50,7 +50,7 @@ export class ProvisionUserUseCase {
         if (e instanceof NameTakenError || uniqueViolation(e)) continue;
         throw e;
       }
-      const saved = await this.ds.getRepository(UserEntity).findOneByOrFail({ id });
+      const saved = await UsersStore.byId(this.ds.manager, id);
       return { user: toUserView(saved, this.config.publicUrl), created: true };
     }
     throw new NameTakenError(managedName(dto.userName, dto.organization));

@@ -4,7 +4,6 @@ export * from './gateway.config';
 export * from './gateway.tokens';
 export * from './create-gateway-app';
 export * from './auth/auth.decorators';
-export { sha256 } from './auth/authenticator';
 export * from './auth/live-answers';
 export * from './auth/membership-cache';
 export * from './auth/membership-directory';

@@ -6,9 +6,9 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { CredentialsRpc, EmptyAnswer, type RequestContext, RevokeCredentialsDto } from '@hub/contracts';
+import { CredentialsRpc, EmptyAnswer, type RequestContext, RevokeCredentialsDto, tokenHash } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { Ctx, Public, sha256, StrictRateLimit, TokenCache } from '../core';
+import { Ctx, Public, StrictRateLimit, TokenCache } from '../core';
 
 @ApiTags('auth')
 @Controller('api/credentials')
@@ -33,7 +33,7 @@ export class LeakedTokensController {
   @ApiTooManyRequestsResponse({ description: 'Too many requests from this address' })
   async revoke(@Body() dto: RevokeCredentialsDto, @Ctx() ctx: RequestContext): Promise<Record<string, never>> {
     // This replica forgets them before answering; the others hear the revocation event.
-    for (const c of dto.credentials) this.tokens.delete(sha256(c));
+    for (const c of dto.credentials) this.tokens.delete(tokenHash(c));
     await this.rpc.call(CredentialsRpc.RevokeLeaked, { credentials: dto.credentials }, ctx);
     return {};
   }

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type NotificationFilters } from '@hub/contracts';
-import { NOTIFICATIONS_PAGE_SIZE } from '../notifications.tokens';
 import { filterConditions, whereAll } from './inbox-filters';
+
+/** Items per page of GET /api/notifications (decision 0400). */
+export const NOTIFICATIONS_PAGE_SIZE = 20;
 
 export interface InboxPageQuery {
   /** Stable per statement text: the page runs as a named prepared statement (planned once per connection). */

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, type EntityManager } from 'typeorm';
-import { type EventUser } from '@hub/contracts';
+import { type EntityManager } from 'typeorm';
 import { Outbox } from '@hub/messaging';
 import { announceInboxChanges } from '../inbox/inbox-changes';
-import { NOTIFICATIONS_DS } from '../notifications.tokens';
 import { settingOf, type SettingValues } from '../settings/settings.defaults';
 import { type ThreadEvent } from './thread-event';
+import { ThreadsStore } from './threads.store';
 
 /**
  * One event on a thread, in one transaction: record its id (a replay stops here), update the
@@ -20,10 +18,7 @@ export class ApplyThreadEventUseCase {
   /** The last updatedAt given (ms): events applied in the same millisecond still get distinct, ordered times. */
   private lastStamp = 0;
 
-  constructor(
-    @InjectDataSource(NOTIFICATIONS_DS) private readonly ds: DataSource,
-    private readonly outbox: Outbox,
-  ) {}
+  constructor(private readonly outbox: Outbox) {}
 
   /** Returns how many users were notified (0 for a replay). */
   async apply(e: ThreadEvent): Promise<number> {
@@ -54,12 +49,7 @@ export class ApplyThreadEventUseCase {
       )
       .sort();
     if (recipients.length === 0) return [];
-    await m.query(
-      `INSERT INTO notifications.notifications (user_id, thread_id, read, updated_at, discussion_event_id)
-       SELECT u, $2, false, $3, $4 FROM unnest($1::bpchar[]) AS u
-       ON CONFLICT (user_id, thread_id) DO UPDATE SET read = false, updated_at = EXCLUDED.updated_at, discussion_event_id = EXCLUDED.discussion_event_id`,
-      [recipients, e.threadId, this.stamp(), e.discussionEventId.slice(0, 100)],
-    );
+    await ThreadsStore.notify(m, recipients, e.threadId, this.stamp(), e.discussionEventId.slice(0, 100));
     // The inbox_state triggers count the new rows and move each recipient's version.
     return recipients;
   }
@@ -75,37 +65,14 @@ export class ApplyThreadEventUseCase {
     m: EntityManager,
     e: ThreadEvent,
   ): Promise<{ participantIds: string[]; mentionedIds: string[] } | undefined> {
-    const c = e.columns;
-    const [row] = (await m.query(
-      `WITH fresh AS (INSERT INTO notifications.applied_events (id) VALUES ($10) ON CONFLICT DO NOTHING RETURNING id)
-       INSERT INTO notifications.threads (id, type, repo_type, repo_name, post_author, paper_id, article_id, article_slug, item)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb WHERE EXISTS (SELECT 1 FROM fresh)
-       ON CONFLICT (id) DO UPDATE SET item = EXCLUDED.item, repo_type = EXCLUDED.repo_type, repo_name = EXCLUDED.repo_name,
-         post_author = EXCLUDED.post_author, paper_id = EXCLUDED.paper_id, article_id = EXCLUDED.article_id, article_slug = EXCLUDED.article_slug
-       RETURNING participants, participant_ids, mentioned_ids`,
-      [
-        e.threadId,
-        e.type,
-        c.repo_type ?? null,
-        c.repo_name ?? null,
-        c.post_author ?? null,
-        c.paper_id ?? null,
-        c.article_id ?? null,
-        c.article_slug ?? null,
-        JSON.stringify(e.item),
-        e.key.slice(0, 140),
-      ],
-    )) as [{ participants: EventUser[]; participant_ids: string[]; mentioned_ids: string[] }?];
+    const row = await ThreadsStore.recordEvent(m, e);
     if (!row) return undefined;
     const participants = row.participants.filter((p) => p._id !== e.actor._id);
     // The actor took part: listed first from now on, with their current name and avatar.
     participants.unshift({ _id: e.actor._id, avatar: e.actor.avatar, user: e.actor.user });
     const participantIds = participants.map((p) => p._id);
     const mentionedIds = [...new Set([...row.mentioned_ids.map((x) => x.trim()), ...e.mentions.map((u) => u._id)])];
-    await m.query(
-      'UPDATE notifications.threads SET participants = $2::jsonb, participant_ids = $3::bpchar[], mentioned_ids = $4::bpchar[] WHERE id = $1',
-      [e.threadId, JSON.stringify(participants), participantIds, mentionedIds],
-    );
+    await ThreadsStore.setPeople(m, e.threadId, participants, participantIds, mentionedIds);
     return { participantIds, mentionedIds };
   }
 
@@ -115,15 +82,7 @@ export class ApplyThreadEventUseCase {
     e: ThreadEvent,
     involved: string[],
   ): Promise<{ watchers: string[]; settings: Map<string, SettingValues> }> {
-    const rows: { user_id: string; watcher: boolean; values: SettingValues | null }[] = await m.query(
-      `SELECT c.user_id, bool_or(c.watcher) AS watcher, s.values FROM (
-         SELECT w.user_id, true AS watcher FROM notifications.watches w
-           JOIN unnest($1::text[], $2::text[]) AS x(type, target) ON w.type = x.type AND lower(w.target) = lower(x.target)
-         UNION ALL SELECT u, false FROM unnest($3::bpchar[]) AS u) c
-       LEFT JOIN notifications.settings s ON s.user_id = c.user_id
-       GROUP BY c.user_id, s.values`,
-      [e.watchTargets.map((t) => t.type), e.watchTargets.map((t) => t.id), involved],
-    );
+    const rows = await ThreadsStore.audience(m, e.watchTargets, involved);
     const settings = new Map<string, SettingValues>();
     for (const r of rows) if (r.values) settings.set(r.user_id, r.values);
     return { watchers: rows.filter((r) => r.watcher).map((r) => r.user_id), settings };

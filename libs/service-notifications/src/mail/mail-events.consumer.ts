@@ -16,8 +16,9 @@ import {
 import { EventBus, type EventMeta, RpcClient, type Unsubscribe } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { type NotificationsConfig } from '../notifications.config';
-import { NOTIFICATIONS_CONFIG, NOTIFICATIONS_DS } from '../notifications.tokens';
-import { settingOf, type SettingValues } from '../settings/settings.defaults';
+import { NOTIFICATIONS_CONFIG, NOTIFICATIONS_DS } from '../notifications.di';
+import { settingOf } from '../settings/settings.defaults';
+import { SettingsStore } from '../settings/settings.store';
 import { jobStatusMail, type MailText, webhookSuspendedMail } from './mail-templates';
 import { NotificationsMailer } from './notifications-mailer';
 
@@ -86,11 +87,7 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
   }
 
   private async jobStatusOn(userId: string): Promise<boolean> {
-    const rows: { values: SettingValues }[] = await this.ds.query(
-      'SELECT values FROM notifications.settings WHERE user_id = $1',
-      [userId],
-    );
-    return settingOf(rows[0]?.values, 'job_status');
+    return settingOf((await SettingsStore.get(this.ds.manager, userId))?.values, 'job_status');
   }
 
   private user(name: string, ctx: RequestContext): Promise<UserView> {

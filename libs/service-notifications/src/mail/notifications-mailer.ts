@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { OutboxMailer } from '@hub/messaging';
 import { type NotificationsConfig } from '../notifications.config';
-import { NOTIFICATIONS_CONFIG, NOTIFICATIONS_DS, NOTIFICATIONS_SCHEMA } from '../notifications.tokens';
+import { NOTIFICATIONS_CONFIG, NOTIFICATIONS_DS, NOTIFICATIONS_SCHEMA } from '../notifications.di';
 
 /** The shared mailer on notifications' own outbox (`notifications.email_outbox`). */
 @Injectable()

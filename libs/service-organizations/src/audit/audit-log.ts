@@ -13,7 +13,7 @@ import {
 } from '@hub/contracts';
 import { preparedQuery } from '@hub/persistence';
 import { type OrganizationsConfig } from '../organizations.config';
-import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.tokens';
+import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.di';
 
 /** The stored id of an event: its bus id when that is an object id (outbox rows), else a digest of it. */
 export function auditId(msgId: string): string {

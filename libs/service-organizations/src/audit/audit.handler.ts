@@ -1,13 +1,13 @@
 import { type AuditPage, AuditPageRpc, AuditRpc } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
-import { AuditLog } from './audit-log';
+import { GetAuditPageUseCase } from './get-audit-page.use-case';
 
 @RpcController()
 export class AuditHandler {
-  constructor(private readonly log: AuditLog) {}
+  constructor(private readonly getAuditPage: GetAuditPageUseCase) {}
 
   @RpcHandler(AuditRpc.Page)
   onPage(dto: AuditPageRpc): Promise<AuditPage> {
-    return this.log.page(dto);
+    return this.getAuditPage.execute(dto);
   }
 }

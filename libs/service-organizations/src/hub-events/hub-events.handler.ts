@@ -1,34 +1,13 @@
-import { AdminPublishEventDto, BadRequestError, declaredEvents, Events, HubEventsRpc } from '@hub/contracts';
-import { EventBus, RpcController, RpcHandler, validateEventPayload } from '@hub/messaging';
-import { newObjectId } from '@hub/persistence';
-
-/**
- * The admin API's "publish a hub event": the gateway asks, this service publishes. The gateway's
- * NATS user holds no right to publish on `hub.events.>` or `hub.audit.>` (decision 0013), and the
- * admin check happened there (AdminOnly) before the request was sent.
- */
-/**
- * A payload some consumer of its subject would refuse is refused here, as that consumer would
- * (its descriptor's class, same validation): else the admin got 202 for an event that only ever
- * reached the dead-letter subject (issue 22). A subject no descriptor names stays free-form.
- */
-function checkAgainstConsumers(subject: string, payload: Record<string, unknown>): void {
-  for (const d of declaredEvents()) {
-    if (d.family ? !subject.startsWith(`${d.name}.`) : subject !== d.name) continue;
-    const checked = validateEventPayload(d.payload, payload);
-    if (!checked.ok) throw new BadRequestError(`payload does not fit ${subject}: ${checked.error}`);
-  }
-}
+import { AdminPublishEventDto, HubEventsRpc } from '@hub/contracts';
+import { RpcController, RpcHandler } from '@hub/messaging';
+import { PublishHubEventUseCase } from './publish-hub-event.use-case';
 
 @RpcController()
 export class HubEventsHandler {
-  constructor(private readonly events: EventBus) {}
+  constructor(private readonly publishHubEvent: PublishHubEventUseCase) {}
 
   @RpcHandler(HubEventsRpc.Publish)
-  async onPublish(dto: AdminPublishEventDto): Promise<{ subject: string; id: string }> {
-    checkAgainstConsumers(dto.subject, dto.payload);
-    const id = newObjectId();
-    await this.events.publish(Events.Hub.of(dto.subject.slice('hub.events.'.length)), dto.payload, { msgId: id });
-    return { subject: dto.subject, id };
+  onPublish(dto: AdminPublishEventDto): Promise<{ subject: string; id: string }> {
+    return this.publishHubEvent.execute(dto);
   }
 }

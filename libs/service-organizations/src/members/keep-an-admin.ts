@@ -1,5 +1,6 @@
 import { type EntityManager } from 'typeorm';
 import { LastAdminError } from './members.errors';
+import { MembersStore } from './members.store';
 
 /**
  * An organization keeps at least one active admin: removing, demoting or suspending the last one
@@ -11,9 +12,5 @@ export async function keepAnAdmin(
   member: { userId: string; role: string },
 ): Promise<void> {
   if (member.role !== 'admin') return;
-  const [row] = (await m.query(
-    `SELECT count(*)::int AS n FROM organizations.members WHERE organization_id = $1 AND role = 'admin' AND NOT suspended AND user_id <> $2`,
-    [org.id, member.userId],
-  )) as { n: number }[];
-  if ((row?.n ?? 0) === 0) throw new LastAdminError(org.name);
+  if ((await MembersStore.otherActiveAdmins(m, org.id, member.userId)) === 0) throw new LastAdminError(org.name);
 }

@@ -1,4 +1,5 @@
 import { type EntityManager } from 'typeorm';
+import { MembersStore } from './members.store';
 
 /**
  * Takes a user out of an organization for good, in the caller's transaction: the membership, its
@@ -9,22 +10,7 @@ export async function leaveOrganization(
   organizationId: string,
   userId: string,
 ): Promise<string | null> {
-  const [member] = (await m.query(
-    `SELECT role FROM organizations.members WHERE organization_id = $1 AND user_id = $2`,
-    [organizationId, userId],
-  )) as { role: string }[];
-  await m.query(`DELETE FROM organizations.members WHERE organization_id = $1 AND user_id = $2`, [
-    organizationId,
-    userId,
-  ]);
-  await m.query(
-    `DELETE FROM organizations.resource_group_users WHERE user_id = $2
-       AND group_id IN (SELECT id FROM organizations.resource_groups WHERE organization_id = $1)`,
-    [organizationId, userId],
-  );
-  await m.query(`DELETE FROM organizations.scim_users WHERE organization_id = $1 AND user_id = $2`, [
-    organizationId,
-    userId,
-  ]);
-  return member?.role ?? null;
+  const role = await MembersStore.roleOf(m, organizationId, userId);
+  await MembersStore.removeEverywhere(m, organizationId, userId);
+  return role;
 }

@@ -12,43 +12,51 @@ import {
   type UserMembership,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
-import { MemberAdminUseCases } from './member-admin.use-cases';
-import { MembershipUseCases } from './membership.use-cases';
+import { AddMemberUseCase } from './add-member.use-case';
+import { ChangeMemberRoleUseCase } from './change-member-role.use-case';
+import { GetMemberAccessUseCase } from './get-member-access.use-case';
+import { ListMembersUseCase } from './list-members.use-case';
+import { ListUserMembershipsUseCase } from './list-user-memberships.use-case';
+import { RemoveMemberUseCase } from './remove-member.use-case';
 
 @RpcController()
 export class MembersHandler {
   constructor(
-    private readonly membership: MembershipUseCases,
-    private readonly admin: MemberAdminUseCases,
+    private readonly addMember: AddMemberUseCase,
+    private readonly listMembers: ListMembersUseCase,
+    private readonly getAccess: GetMemberAccessUseCase,
+    private readonly listUserMemberships: ListUserMembershipsUseCase,
+    private readonly removeMember: RemoveMemberUseCase,
+    private readonly changeMemberRole: ChangeMemberRoleUseCase,
   ) {}
 
   @RpcHandler(OrganizationsRpc.AddMember)
   onAddMember(dto: AddMemberRpc, ctx: RequestContext): Promise<MemberView> {
-    return this.membership.add(dto, ctx);
+    return this.addMember.execute(dto, ctx);
   }
 
   @RpcHandler(OrganizationsRpc.ListMembers)
   onListMembers(dto: OrganizationRefRpc): Promise<MemberView[]> {
-    return this.membership.list(dto.organization);
+    return this.listMembers.execute(dto.organization);
   }
 
   @RpcHandler(OrganizationsRpc.GetAccess)
   onGetAccess(dto: GetAccessRpc): Promise<OrganizationAccess> {
-    return this.membership.access(dto.organization, dto.userId);
+    return this.getAccess.execute(dto.organization, dto.userId);
   }
 
   @RpcHandler(OrganizationsRpc.ListForUser)
   onListForUser(dto: ListForUserRpc): Promise<UserMembership[]> {
-    return this.membership.listForUser(dto.userId);
+    return this.listUserMemberships.execute(dto.userId);
   }
 
   @RpcHandler(OrganizationsRpc.RemoveMember)
   onRemoveMember(dto: MemberRefRpc, ctx: RequestContext): Promise<{ removed: true }> {
-    return this.admin.remove(dto, ctx);
+    return this.removeMember.execute(dto, ctx);
   }
 
   @RpcHandler(OrganizationsRpc.ChangeRole)
   onChangeRole(dto: ChangeRoleRpc, ctx: RequestContext): Promise<MemberView> {
-    return this.admin.changeRole(dto, ctx);
+    return this.changeMemberRole.execute(dto, ctx);
   }
 }

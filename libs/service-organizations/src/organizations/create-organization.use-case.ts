@@ -1,16 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, QueryFailedError } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { type CreateOrganizationRpc, CredentialsRpc, type OrganizationView, type RequestContext } from '@hub/contracts';
 import { Outbox, RpcClient } from '@hub/messaging';
-import { newObjectId } from '@hub/persistence';
+import { newObjectId, isUniqueViolation } from '@hub/persistence';
 import { recordAudit } from '../audit/record-audit';
 import { recordMembershipChanged } from '../members/membership-events';
-import { MemberEntity } from '../members/member.entity';
-import { OrganizationEntity } from './organization.entity';
+import { MembersStore } from '../members/members.store';
+import { type OrganizationEntity } from './organization.entity';
+import { OrganizationsStore } from './organizations.store';
 import { OrganizationExistsError } from './organizations.errors';
 import { type OrganizationsConfig } from '../organizations.config';
-import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.tokens';
+import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.di';
 import { toOrganizationView } from './organization.view';
 
 @Injectable()
@@ -31,12 +32,12 @@ export class CreateOrganizationUseCase {
     await this.rpc.call(CredentialsRpc.ReserveName, { name: dto.name, kind: 'organization', ownerId: id }, ctx);
     try {
       org = await this.outbox.transaction(async (m) => {
-        await m.insert(OrganizationEntity, { id, name: dto.name, fullname: dto.fullname ?? dto.name, plan: dto.plan });
-        await m.insert(
-          MemberEntity,
+        await OrganizationsStore.insert(m, { id, name: dto.name, fullname: dto.fullname ?? dto.name, plan: dto.plan });
+        await MembersStore.insert(
+          m,
           admins.map((a) => ({ organizationId: id, userId: a.id, userName: a.name, role: 'admin' })),
         );
-        const created = await m.findOneByOrFail(OrganizationEntity, { id });
+        const created = await OrganizationsStore.byId(m, id);
         await recordAudit(this.outbox, m, ctx, created, 'org.create', `Organization ${created.name} created`, {
           plan: created.plan,
         });
@@ -56,7 +57,7 @@ export class CreateOrganizationUseCase {
       });
     } catch (e) {
       await this.rpc.call(CredentialsRpc.ReleaseName, { ownerId: id }, ctx);
-      if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505') {
+      if (isUniqueViolation(e)) {
         throw new OrganizationExistsError(dto.name);
       }
       throw e;

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { CredentialsRpc, HubError, type RequestContext } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { ORGANIZATIONS_DS } from '../organizations.tokens';
+import { OrganizationsStore } from './organizations.store';
+import { ORGANIZATIONS_DS } from '../organizations.di';
 
 const ctx: RequestContext = { requestId: 'organization-names-reconciler', admin: true };
 const BATCH = 200;
@@ -54,10 +55,7 @@ export class OrganizationNamesReconciler implements OnApplicationBootstrap, OnAp
     let registered = 0;
     let after = '';
     for (;;) {
-      const rows: { id: string; name: string }[] = await this.ds.query(
-        `SELECT id, name FROM organizations.organizations WHERE NOT name_registered AND id > $1 ORDER BY id LIMIT ${BATCH}`,
-        [after],
-      );
+      const rows = await OrganizationsStore.unregistered(this.ds.manager, after, BATCH);
       for (const org of rows) {
         if (this.stopped) return registered;
         try {
@@ -73,7 +71,7 @@ export class OrganizationNamesReconciler implements OnApplicationBootstrap, OnAp
           );
           continue;
         }
-        await this.ds.query(`UPDATE organizations.organizations SET name_registered = true WHERE id = $1`, [org.id]);
+        await OrganizationsStore.markRegistered(this.ds.manager, org.id);
         registered++;
       }
       if (rows.length < BATCH) return registered;

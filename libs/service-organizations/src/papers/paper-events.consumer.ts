@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PaperEvents, Streams } from '@hub/contracts';
 import { EventBus, type Unsubscribe } from '@hub/messaging';
-import { PaperUseCases } from './papers.use-cases';
+import { UpsertPaperUseCase } from './upsert-paper.use-case';
 
 /** Papers published on `hub.events.paper.*` (durable; the same paper twice leaves the same rows). */
 @Injectable()
@@ -10,7 +10,7 @@ export class PaperEventsConsumer implements OnApplicationBootstrap, OnApplicatio
 
   constructor(
     private readonly events: EventBus,
-    private readonly papers: PaperUseCases,
+    private readonly upsertPaper: UpsertPaperUseCase,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -19,7 +19,7 @@ export class PaperEventsConsumer implements OnApplicationBootstrap, OnApplicatio
       durable: 'organizations-papers',
       source: PaperEvents.Create,
       handler: async (e) => {
-        await this.papers.upsert(e.paper);
+        await this.upsertPaper.execute(e.paper);
       },
     });
   }

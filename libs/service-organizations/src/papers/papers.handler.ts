@@ -1,18 +1,22 @@
 import { AdminCreatePaperDto, ClaimPaperRpc, type ClaimPaperView, type PaperView, PapersRpc } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
-import { PaperUseCases } from './papers.use-cases';
+import { ClaimPaperUseCase } from './claim-paper.use-case';
+import { UpsertPaperUseCase } from './upsert-paper.use-case';
 
 @RpcController()
 export class PapersHandler {
-  constructor(private readonly papers: PaperUseCases) {}
+  constructor(
+    private readonly upsertPaper: UpsertPaperUseCase,
+    private readonly claimPaper: ClaimPaperUseCase,
+  ) {}
 
   @RpcHandler(PapersRpc.Upsert)
   onUpsert(dto: AdminCreatePaperDto): Promise<PaperView> {
-    return this.papers.upsert(dto);
+    return this.upsertPaper.execute(dto);
   }
 
   @RpcHandler(PapersRpc.Claim)
   onClaim(dto: ClaimPaperRpc): Promise<ClaimPaperView> {
-    return this.papers.claim(dto);
+    return this.claimPaper.execute(dto);
   }
 }

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type OrganizationsConfig } from '../organizations.config';
-import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.tokens';
+import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.di';
+import { RepositoriesStore } from './repositories.store';
 
 /** The first pruning waits this long after boot: a restarted consumer takes back what it held first. */
 const FIRST_PRUNE_AFTER_MS = 60_000;
@@ -40,12 +41,6 @@ export class RepoEventIdsPruner implements OnApplicationBootstrap, OnApplication
 
   /** Deletes the ids applied longer ago than the bus keeps events; resolves with how many. */
   async prune(): Promise<number> {
-    // Counted in a SELECT: one row back whatever the driver makes of a bare DELETE's answer.
-    const [row] = (await this.ds.query(
-      `WITH gone AS (DELETE FROM organizations.repo_events_applied WHERE applied_at < now() - make_interval(days => $1) RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
-      [this.config.HUB_BUS_RETENTION_DAYS],
-    )) as { n: number }[];
-    return row.n;
+    return RepositoriesStore.pruneApplied(this.ds.manager, this.config.HUB_BUS_RETENTION_DAYS);
   }
 }

@@ -3,8 +3,9 @@ import { type AuditEventType, type RepoEventPayload, RepoEvents, type RequestCon
 import { EventBus, Outbox, type Unsubscribe } from '@hub/messaging';
 import { type EntityManager } from 'typeorm';
 import { recordAudit } from '../audit/record-audit';
-import { OrganizationEntity } from '../organizations/organization.entity';
-import { ownerOf, RepositoryCatalogue } from './repository-catalogue';
+import { type OrganizationEntity } from '../organizations/organization.entity';
+import { OrganizationsStore } from '../organizations/organizations.store';
+import { ownerOf, RepositoriesStore } from './repositories.store';
 
 /** The audit type of a repo event, when it is one the audit log keeps. */
 function auditTypeOf(e: RepoEventPayload): AuditEventType | undefined {
@@ -34,7 +35,6 @@ export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplication
   constructor(
     private readonly events: EventBus,
     private readonly outbox: Outbox,
-    private readonly catalogue: RepositoryCatalogue,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -62,7 +62,7 @@ export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplication
    */
   async apply(e: RepoEventPayload, ctx: RequestContext, msgId?: string): Promise<void> {
     await this.outbox.transaction(async (m) => {
-      if (msgId && !(await this.firstTime(m, msgId))) return;
+      if (msgId && !(await RepositoriesStore.firstTime(m, msgId))) return;
       await this.change(e, m);
       const type = auditTypeOf(e);
       const org = type ? await this.organizationOf(m, e.repo.name) : null;
@@ -75,32 +75,18 @@ export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplication
 
   private async change(e: RepoEventPayload, m: EntityManager): Promise<void> {
     const { repo } = e;
-    if (e.event.action === 'delete') return this.catalogue.remove(repo.type, repo.name, m);
-    if (e.event.action === 'move' && e.movedTo) return this.catalogue.move(repo.type, repo.name, e.movedTo.name, m);
+    if (e.event.action === 'delete') return RepositoriesStore.remove(m, repo.type, repo.name);
+    if (e.event.action === 'move' && e.movedTo) return RepositoriesStore.move(m, repo.type, repo.name, e.movedTo.name);
     // create, update and anything else that names a repository: it exists (visibility kept unless given).
-    await this.catalogue.upsert(
-      {
-        type: repo.type,
-        name: repo.name,
-        visibility: repo.private === undefined ? undefined : repo.private ? 'private' : 'public',
-        storage: repo.storage,
-      },
-      m,
-    );
-  }
-
-  private async firstTime(m: EntityManager, msgId: string): Promise<boolean> {
-    const rows = (await m.query(
-      `INSERT INTO organizations.repo_events_applied (msg_id) VALUES ($1) ON CONFLICT (msg_id) DO NOTHING RETURNING msg_id`,
-      [msgId.slice(0, 128)],
-    )) as unknown[];
-    return rows.length > 0;
+    await RepositoriesStore.upsert(m, {
+      type: repo.type,
+      name: repo.name,
+      visibility: repo.private === undefined ? undefined : repo.private ? 'private' : 'public',
+      storage: repo.storage,
+    });
   }
 
   private organizationOf(m: EntityManager, repo: string): Promise<OrganizationEntity | null> {
-    return m
-      .createQueryBuilder(OrganizationEntity, 'o')
-      .where('lower(o.name) = lower(:name)', { name: ownerOf(repo) })
-      .getOne();
+    return OrganizationsStore.find(m, ownerOf(repo));
   }
 }

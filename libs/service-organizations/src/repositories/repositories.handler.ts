@@ -6,19 +6,23 @@ import {
   UpsertRepositoryRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
-import { RepositoryCatalogue } from './repository-catalogue';
+import { ListRepositoriesUseCase } from './list-repositories.use-case';
+import { UpsertRepositoryUseCase } from './upsert-repository.use-case';
 
 @RpcController()
 export class RepositoriesHandler {
-  constructor(private readonly catalogue: RepositoryCatalogue) {}
+  constructor(
+    private readonly upsertRepository: UpsertRepositoryUseCase,
+    private readonly listRepositories: ListRepositoriesUseCase,
+  ) {}
 
   @RpcHandler(RepositoriesRpc.Upsert)
   onUpsert(dto: UpsertRepositoryRpc): Promise<RepoUsageView> {
-    return this.catalogue.upsert(dto);
+    return this.upsertRepository.execute(dto);
   }
 
   @RpcHandler(RepositoriesRpc.List)
   onList(dto: ListRepositoriesRpc): Promise<RepoUsagePage> {
-    return this.catalogue.list(dto.owner, dto.query);
+    return this.listRepositories.execute(dto);
   }
 }

@@ -1,37 +1,16 @@
 import { avatarUrl, type ResourceGroupView } from '@hub/contracts';
 import { type EntityManager } from 'typeorm';
+import { ResourceGroupsStore } from './resource-groups.store';
 
-/** Reads one resource group with its users and repositories (a repository's privacy from the catalogue). */
+/** Reads one resource group with its users and repositories as the API shows it; null if there is none. */
 export async function readResourceGroup(
   m: EntityManager,
   id: string,
   publicUrl: string,
 ): Promise<ResourceGroupView | null> {
-  const [g] = (await m.query(
-    `SELECT id, name, description, auto_join FROM organizations.resource_groups WHERE id = $1`,
-    [id],
-  )) as {
-    id: string;
-    name: string;
-    description: string | null;
-    auto_join: string;
-  }[];
-  if (!g) return null;
-  const users = (await m.query(
-    `SELECT user_id, user_name, fullname, role, added_by FROM organizations.resource_group_users WHERE group_id = $1 ORDER BY added_at, user_name`,
-    [id],
-  )) as { user_id: string; user_name: string; fullname: string; role: string; added_by: string | null }[];
-  const repos = (await m.query(
-    `SELECT g.type, g.name, g.added_by, COALESCE(r.visibility <> 'public', false) AS private
-     FROM organizations.resource_group_repos g LEFT JOIN organizations.repositories r ON r.type = g.type AND r.name = g.name
-     WHERE g.group_id = $1 ORDER BY g.added_at, g.name`,
-    [id],
-  )) as {
-    type: ResourceGroupView['resources'][number]['type'];
-    name: string;
-    added_by: string | null;
-    private: boolean;
-  }[];
+  const found = await ResourceGroupsStore.read(m, id);
+  if (!found) return null;
+  const { group: g, users, repos } = found;
   const entries = repos.map((r) => ({
     type: r.type,
     name: r.name,

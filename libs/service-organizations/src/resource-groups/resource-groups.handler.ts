@@ -10,39 +10,51 @@ import {
   UpdateResourceGroupRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
-import { ResourceGroupUseCases } from './resource-groups.use-cases';
+import { AddResourceGroupReposUseCase } from './add-resource-group-repos.use-case';
+import { AddResourceGroupUsersUseCase } from './add-resource-group-users.use-case';
+import { CreateResourceGroupUseCase } from './create-resource-group.use-case';
+import { GetResourceGroupUseCase } from './get-resource-group.use-case';
+import { RemoveResourceGroupUserUseCase } from './remove-resource-group-user.use-case';
+import { UpdateResourceGroupUseCase } from './update-resource-group.use-case';
 
 @RpcController()
 export class ResourceGroupsHandler {
-  constructor(private readonly groups: ResourceGroupUseCases) {}
+  constructor(
+    private readonly createGroup: CreateResourceGroupUseCase,
+    private readonly addUsers: AddResourceGroupUsersUseCase,
+    private readonly addRepos: AddResourceGroupReposUseCase,
+    private readonly updateGroup: UpdateResourceGroupUseCase,
+    private readonly removeUser: RemoveResourceGroupUserUseCase,
+    private readonly getGroup: GetResourceGroupUseCase,
+  ) {}
 
   @RpcHandler(ResourceGroupsRpc.Create)
   onCreate(dto: CreateResourceGroupRpc, ctx: RequestContext): Promise<ResourceGroupView> {
-    return this.groups.create(dto, ctx);
+    return this.createGroup.execute(dto, ctx);
   }
 
   @RpcHandler(ResourceGroupsRpc.AddUsers)
   onAddUsers(dto: AddResourceGroupUsersRpc, ctx: RequestContext): Promise<ResourceGroupView> {
-    return this.groups.addUsers(dto, ctx);
+    return this.addUsers.execute(dto, ctx);
   }
 
   @RpcHandler(ResourceGroupsRpc.AddRepos)
   onAddRepos(dto: AddResourceGroupReposRpc, ctx: RequestContext): Promise<ResourceGroupView> {
-    return this.groups.addRepos(dto, ctx);
+    return this.addRepos.execute(dto, ctx);
   }
 
   @RpcHandler(ResourceGroupsRpc.Update)
   onUpdate(dto: UpdateResourceGroupRpc, ctx: RequestContext): Promise<ResourceGroupView> {
-    return this.groups.update(dto, ctx);
+    return this.updateGroup.execute(dto, ctx);
   }
 
   @RpcHandler(ResourceGroupsRpc.RemoveUser)
   onRemoveUser(dto: RemoveResourceGroupUserRpc, ctx: RequestContext): Promise<ResourceGroupView> {
-    return this.groups.removeUser(dto, ctx);
+    return this.removeUser.execute(dto, ctx);
   }
 
   @RpcHandler(ResourceGroupsRpc.Get)
   onGet(dto: ResourceGroupRefRpc): Promise<ResourceGroupView> {
-    return this.groups.get(dto);
+    return this.getGroup.execute(dto);
   }
 }

@@ -61,8 +61,58 @@ function toRecord(r: Row, members: { value: string; display: string }[]): ScimGr
   };
 }
 
+/** The organization's first resource group of a name, locked, with what decides whether SCIM may take it over. */
+export interface LinkCandidateRow {
+  id: string;
+  scim_linked: boolean;
+  auto_join: string;
+  users: number;
+}
+
 /** Resource groups linked to SCIM groups (decision 0420). */
 export const ScimGroupsStore = {
+  async linkCandidate(m: EntityManager, organizationId: string, name: string): Promise<LinkCandidateRow | undefined> {
+    const [existing] = (await m.query(
+      `SELECT id, scim_linked, auto_join, (SELECT count(*)::int FROM organizations.resource_group_users u WHERE u.group_id = g.id) AS users
+         FROM organizations.resource_groups g WHERE organization_id = $1 AND lower(name) = lower($2) ORDER BY created_at LIMIT 1 FOR UPDATE`,
+      [organizationId, name],
+    )) as LinkCandidateRow[];
+    return existing;
+  },
+
+  async link(m: EntityManager, id: string, externalId: string | null): Promise<void> {
+    await m.query(
+      `UPDATE organizations.resource_groups SET scim_linked = true, scim_external_id = $2, updated_at = now() WHERE id = $1`,
+      [id, externalId],
+    );
+  },
+
+  async insertLinked(
+    m: EntityManager,
+    g: { id: string; organizationId: string; name: string; externalId: string | null },
+  ): Promise<void> {
+    await m.query(
+      `INSERT INTO organizations.resource_groups (id, organization_id, name, scim_linked, scim_external_id) VALUES ($1, $2, $3, true, $4)`,
+      [g.id, g.organizationId, g.name, g.externalId],
+    );
+  },
+
+  /** The group stays a resource group (with its repositories), no longer managed by SCIM. */
+  async unlink(m: EntityManager, id: string): Promise<void> {
+    await m.query(
+      `UPDATE organizations.resource_groups SET scim_linked = false, scim_external_id = NULL, updated_at = now() WHERE id = $1`,
+      [id],
+    );
+  },
+
+  /** Name and externalId as the identity provider says; moves the version (ETag). */
+  async update(m: EntityManager, id: string, name: string, externalId: string | null): Promise<void> {
+    await m.query(
+      `UPDATE organizations.resource_groups SET name = $2, scim_external_id = $3, scim_version = scim_version + 1, updated_at = now() WHERE id = $1`,
+      [id, name, externalId],
+    );
+  },
+
   async get(m: EntityManager, organizationId: string, id: string, lock = false): Promise<ScimGroupRecord> {
     const [row] = (await m.query(
       `SELECT ${COLUMNS} FROM organizations.resource_groups WHERE organization_id = $1 AND id = $2 AND scim_linked${lock ? ' FOR UPDATE' : ''}`,

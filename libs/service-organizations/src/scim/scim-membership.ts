@@ -3,7 +3,7 @@ import { type RequestContext } from '@hub/contracts';
 import { type Outbox } from '@hub/messaging';
 import { recordAudit } from '../audit/record-audit';
 import { keepAnAdmin } from '../members/keep-an-admin';
-import { MemberEntity } from '../members/member.entity';
+import { MembersStore } from '../members/members.store';
 import { recordMembershipChanged } from '../members/membership-events';
 
 /** The role of a member the identity provider brought in (decision 0420): the least, raised by an org admin if needed. */
@@ -22,9 +22,9 @@ export async function provisionMembership(
   active: boolean,
   ctx: RequestContext,
 ): Promise<void> {
-  const member = await m.findOneBy(MemberEntity, { organizationId: org.id, userId: user.id });
+  const member = await MembersStore.get(m, { organizationId: org.id, userId: user.id });
   if (!member) {
-    await m.insert(MemberEntity, {
+    await MembersStore.insertOne(m, {
       organizationId: org.id,
       userId: user.id,
       userName: user.name,
@@ -50,7 +50,7 @@ export async function provisionMembership(
   }
   if (member.suspended === !active) return;
   if (!active) await keepAnAdmin(m, org, member);
-  await m.update(MemberEntity, { organizationId: org.id, userId: user.id }, { suspended: !active });
+  await MembersStore.update(m, { organizationId: org.id, userId: user.id }, { suspended: !active });
   await recordMembershipChanged(outbox, m, org.id, [user.id]);
   if (active) {
     await recordAudit(outbox, m, ctx, org, 'org.add_user', `${member.userName} restored by SCIM provisioning`, {

@@ -75,8 +75,25 @@ export function stateOf(r: ScimUserRecord): ScimUserState {
   };
 }
 
+/** A provisioned user as a resource group lists it. */
+export interface ProvisionedUserRow {
+  id: string;
+  user_id: string;
+  hub_name: string;
+  fullname: string;
+}
+
 /** The `scim_users` rows of one organization (decision 0420). */
 export const ScimUsersStore = {
+  /** The organization's provisioned users among these SCIM ids (unknown ids are left out). */
+  provisioned(m: EntityManager, organizationId: string, ids: string[]): Promise<ProvisionedUserRow[]> {
+    return m.query(
+      `SELECT id, user_id, hub_name, trim(concat_ws(' ', given_name, family_name)) AS fullname FROM organizations.scim_users
+      WHERE organization_id = $1 AND id = ANY($2)`,
+      [organizationId, ids],
+    );
+  },
+
   async get(m: EntityManager, organizationId: string, id: string, lock = false): Promise<ScimUserRecord> {
     const [row] = (await m.query(
       `SELECT ${COLUMNS} FROM organizations.scim_users WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,

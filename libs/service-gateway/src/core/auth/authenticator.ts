@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { createHash, hash, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { type AuthInfo, CredentialsRpc, Events, HubError, InvalidCredentialsError } from '@hub/contracts';
+import { type AuthInfo, CredentialsRpc, Events, HubError, InvalidCredentialsError, tokenHash } from '@hub/contracts';
 import { EventBus, RpcClient } from '@hub/messaging';
 import { type GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
@@ -20,11 +20,6 @@ import { type RouteRules } from './route-rules';
 import { TokenCache } from './token-cache';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-export function sha256(value: string): string {
-  // The one-shot hash: no Hash object per request on the hot path.
-  return hash('sha256', value, 'hex');
-}
 
 function bearer(req: FastifyRequest): string | null {
   const h = req.headers.authorization;
@@ -76,7 +71,7 @@ export class Authenticator implements OnModuleInit {
     if (rules.public) return;
     const token = bearer(req);
     if (!token) throw new BearerTokenRequiredError();
-    const hash = sha256(token);
+    const hash = tokenHash(token);
     const cached = this.cache.get(hash);
     if (cached) return accept(req, cached);
     return this.verify(token.length, hash, req, reply).then((info) => accept(req, info));

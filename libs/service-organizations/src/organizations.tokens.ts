@@ -1,2 +1,0 @@
-export const ORGANIZATIONS_DS = 'organizations';
-export const ORGANIZATIONS_CONFIG = Symbol('ORGANIZATIONS_CONFIG');

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'tools',
+  preset: '../../jest.preset.js',
+  coverageDirectory: '../../coverage/tools/nx-plugin',
+};

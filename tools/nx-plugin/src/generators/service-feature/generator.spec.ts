@@ -1,0 +1,121 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { type Tree } from '@nx/devkit';
+import { createTreeWithEmptyWorkspace } from '@nx/devkit/testing';
+import * as ts from 'typescript';
+import { serviceFeatureGenerator } from './generator';
+
+const WORKSPACE = resolve(__dirname, '../../../../..');
+
+/** The real files the generator reads and edits, copied into the in-memory tree. */
+const SEEDED = [
+  'libs/service-credentials/src/credentials.module.ts',
+  'libs/service-credentials/src/credentials.di.ts',
+  'libs/contracts/src/credentials/index.ts',
+  'libs/contracts/src/bus/rpc.ts',
+];
+
+function seededTree(): Tree {
+  // No formatter: the test sees what the generator wrote (Prettier, ESM, does not load under Jest).
+  const tree = createTreeWithEmptyWorkspace({ formatter: 'none' });
+  for (const f of SEEDED) tree.write(f, readFileSync(join(WORKSPACE, f), 'utf-8'));
+  return tree;
+}
+
+/**
+ * Type-checks `files` as they are in the tree, against the real workspace for everything else
+ * (libs, node_modules), with the workspace's compiler options: the generated code must compile
+ * where it would land.
+ */
+function typeErrors(tree: Tree, files: string[]): string[] {
+  const config = ts.readConfigFile(join(WORKSPACE, 'tsconfig.base.json'), ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, WORKSPACE);
+  const options: ts.CompilerOptions = { ...parsed.options, noEmit: true, types: ['node', 'jest'] };
+  const inTree = (path: string): string | null => {
+    const rel = relative(WORKSPACE, path);
+    return rel.startsWith('..') || !tree.exists(rel) ? null : (tree.read(rel, 'utf-8') as string);
+  };
+  const host = ts.createCompilerHost(options);
+  const readFile = host.readFile.bind(host);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.readFile = (path) => inTree(path) ?? readFile(path);
+  host.fileExists = (path) => inTree(path) !== null || existsSync(path);
+  host.directoryExists = (path) => existsSync(path) || tree.children(relative(WORKSPACE, path)).length > 0;
+  host.getSourceFile = (path, language, onError) => {
+    const text = inTree(path);
+    return text === null ? getSourceFile(path, language, onError) : ts.createSourceFile(path, text, language);
+  };
+  const roots = files.map((f) => join(WORKSPACE, f));
+  const program = ts.createProgram(roots, options, host);
+  return roots.flatMap((root) =>
+    ts
+      .getPreEmitDiagnostics(program, program.getSourceFile(root))
+      .map(
+        (d) =>
+          `${relative(WORKSPACE, d.file?.fileName ?? root)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+      ),
+  );
+}
+
+describe('service-feature generator', () => {
+  const options = { service: 'credentials', feature: 'badges', verb: 'get', thing: 'badge' };
+  const dir = 'libs/service-credentials/src/badges';
+
+  it('writes handler, use case, store, errors and spec, the contract, and registers them', async () => {
+    const tree = seededTree();
+    await serviceFeatureGenerator(tree, options);
+
+    const written = [
+      'badges.handler.ts',
+      'get-badge.use-case.ts',
+      'badges.store.ts',
+      'badges.errors.ts',
+      'get-badge.use-case.spec.ts',
+    ];
+    for (const f of written) expect(tree.exists(`${dir}/${f}`)).toBe(true);
+    expect(tree.read(`${dir}/badges.handler.ts`, 'utf-8')).toContain('@RpcHandler(CredentialsRpc.GetBadge)');
+    expect(tree.read(`${dir}/get-badge.use-case.ts`, 'utf-8')).toContain('export class GetBadgeUseCase');
+    expect(tree.read(`${dir}/badges.store.ts`, 'utf-8')).toContain('FROM credentials.badges WHERE id = $1');
+    expect(tree.read(`${dir}/badges.errors.ts`, 'utf-8')).toContain("'BADGE_NOT_FOUND'");
+
+    const rpc = tree.read('libs/contracts/src/bus/rpc.ts', 'utf-8') as string;
+    expect(rpc).toMatch(/GetBadge: rpc<GetBadgeRpc, BadgeView>\('credentials\.badge\.get', GetBadgeRpc\)/);
+    expect(rpc.indexOf('GetBadge: rpc')).toBeGreaterThan(rpc.indexOf('export const CredentialsRpc = {'));
+    expect(tree.read('libs/contracts/src/credentials/index.ts', 'utf-8')).toContain("export * from './get-badge.rpc';");
+
+    const module = tree.read('libs/service-credentials/src/credentials.module.ts', 'utf-8') as string;
+    expect(module).toMatch(/controllers: \[[^\]]*BadgesHandler/);
+    expect(module).toMatch(/providers: \[[^\]]*GetBadgeUseCase/);
+
+    // Everything it wrote or edited compiles where it lands, against the real libraries.
+    const changed = [...written.map((f) => `${dir}/${f}`), 'libs/service-credentials/src/credentials.module.ts'];
+    expect(typeErrors(tree, changed)).toEqual([]);
+  }, 120_000);
+
+  it('adds a second operation beside an existing feature without touching its files, and says what to add', async () => {
+    const tree = seededTree();
+    await serviceFeatureGenerator(tree, options);
+    const handler = tree.read(`${dir}/badges.handler.ts`, 'utf-8');
+    const print = await serviceFeatureGenerator(tree, { ...options, verb: 'revoke' });
+
+    expect(tree.exists(`${dir}/revoke-badge.use-case.ts`)).toBe(true);
+    expect(tree.read(`${dir}/badges.handler.ts`, 'utf-8')).toBe(handler);
+    const module = tree.read('libs/service-credentials/src/credentials.module.ts', 'utf-8') as string;
+    expect(module.match(/BadgesHandler/g)).toHaveLength(2); // its import and one listing, not two
+    expect(module).toContain('RevokeBadgeUseCase');
+    const info = jest.spyOn(console, 'info').mockImplementation(() => undefined);
+    print();
+    const said = info.mock.calls.flat().join('\n');
+    info.mockRestore();
+    expect(said).toContain('add @RpcHandler(CredentialsRpc.RevokeBadge)');
+  });
+
+  it('refuses an operation that exists and a service that does not', async () => {
+    const tree = seededTree();
+    await serviceFeatureGenerator(tree, options);
+    await expect(serviceFeatureGenerator(tree, options)).rejects.toThrow(/get-badge.use-case.ts exists/);
+    await expect(serviceFeatureGenerator(tree, { ...options, service: 'billing' })).rejects.toThrow(
+      /No service billing/,
+    );
+  });
+});

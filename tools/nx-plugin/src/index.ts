@@ -1,0 +1,2 @@
+export { serviceFeatureGenerator } from './generators/service-feature/generator';
+export type { ServiceFeatureOptions } from './generators/service-feature/schema';
