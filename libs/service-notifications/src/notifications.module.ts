@@ -9,6 +9,7 @@ import { ListNotificationsUseCase } from './inbox/list-notifications.use-case';
 import { MarkNotificationsUseCase } from './inbox/mark-notifications.use-case';
 import { NotificationsHandler } from './inbox/notifications.handler';
 import { ApplyThreadEventUseCase } from './ingest/apply-thread-event.use-case';
+import { PrivateRepoReaders } from './ingest/private-repo-readers';
 import { HubEventsConsumer } from './ingest/hub-events.consumer';
 import { ThreadEventBatcher } from './ingest/thread-event-batcher';
 import { MailEventsConsumer } from './mail/mail-events.consumer';
@@ -46,6 +47,7 @@ export class NotificationsModule {
         GetWatchListUseCase,
         UpdateWatchListUseCase,
         ApplyThreadEventUseCase,
+        PrivateRepoReaders,
         ThreadEventBatcher,
         HubEventsConsumer,
         NotificationsMailer,

@@ -30,13 +30,21 @@ export interface DiscussionEventInput {
   mentions?: TestUser[];
   eventId?: string;
   isPullRequest?: boolean;
+  /** repo.private (false unless said). */
+  private?: boolean;
 }
 
 /** Webhook payload v3 of a discussion event, with the notification extras (actor, mentions, eventId). */
 export function discussionEvent(i: DiscussionEventInput): Record<string, unknown> {
   return {
     event: { action: 'create', scope: 'discussion' },
-    repo: { type: i.repoType ?? 'model', name: i.repo, id: hexId(), private: false, owner: { id: hexId() } },
+    repo: {
+      type: i.repoType ?? 'model',
+      name: i.repo,
+      id: hexId(),
+      private: i.private ?? false,
+      owner: { id: hexId() },
+    },
     discussion: {
       id: i.discussionId ?? hexId(),
       num: i.num ?? 1,

@@ -105,7 +105,7 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
   },
   notifications: {
     handles: rpcs(NotificationsRpc),
-    calls: [CredentialsRpc.GetUser, OrganizationsRpc.ListMembers],
+    calls: [CredentialsRpc.GetUser, OrganizationsRpc.ListMembers, OrganizationsRpc.GetAccess],
     publishes: [Events.InboxChanged],
     listens: [],
     consumes: [

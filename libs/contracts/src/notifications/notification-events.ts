@@ -74,6 +74,11 @@ export class EventRepo {
   @ValidateNested()
   @Type(() => EventRepoOwner)
   owner?: EventRepoOwner;
+
+  /** A private repo's threads reach only who may read it: its owner and members of its organization (decision 0404). */
+  @IsOptional()
+  @IsBoolean()
+  private?: boolean;
 }
 
 export class EventDiscussion {

@@ -3,6 +3,7 @@ import { type EntityManager } from 'typeorm';
 import { Outbox } from '@hub/messaging';
 import { announceInboxChanges } from '../inbox/inbox-changes';
 import { settingOf, type SettingValues } from '../settings/settings.defaults';
+import { PrivateRepoReaders } from './private-repo-readers';
 import { type ThreadEvent } from './thread-event';
 import { ThreadsStore } from './threads.store';
 
@@ -11,14 +12,18 @@ import { ThreadsStore } from './threads.store';
  * thread (title, status, who took part, who was mentioned), and give every recipient one
  * notification for the thread, moved to the top and unread. Recipients: those who took part
  * or were mentioned (gated by the participating setting) and watchers of the repo, its owner or
- * the author (gated by web_discussions_watched); never the actor.
+ * the author (gated by web_discussions_watched); never the actor; on a private repo, only those
+ * who may read it (PrivateRepoReaders).
  */
 @Injectable()
 export class ApplyThreadEventUseCase {
   /** The last updatedAt given (ms): events applied in the same millisecond still get distinct, ordered times. */
   private lastStamp = 0;
 
-  constructor(private readonly outbox: Outbox) {}
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly readers: PrivateRepoReaders,
+  ) {}
 
   /** Returns how many users were notified (0 for a replay). */
   async apply(e: ThreadEvent): Promise<number> {
@@ -42,7 +47,10 @@ export class ApplyThreadEventUseCase {
     if (!thread) return [];
     const involved = new Set([...thread.participantIds, ...thread.mentionedIds]);
     const audience = await this.audience(m, e, [...involved]);
-    const candidates = [...new Set([...involved, ...audience.watchers])].filter((u) => u !== e.actor._id);
+    const candidates = await this.readers.filter(
+      e,
+      [...new Set([...involved, ...audience.watchers])].filter((u) => u !== e.actor._id),
+    );
     const recipients = candidates
       .filter((u) =>
         settingOf(audience.settings.get(u), involved.has(u) ? e.participatingSetting : 'web_discussions_watched'),

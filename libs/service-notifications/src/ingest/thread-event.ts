@@ -31,6 +31,8 @@ export interface ThreadEvent {
   /** What a user may watch to hear of this thread. */
   watchTargets: { type: WatchItemType; id: string }[];
   participatingSetting: 'web_discussions_participating' | 'web_posts_participating';
+  /** Set for a private repo: only its owner and members of the organization it belongs to may hear of it. */
+  readers?: { namespace: string; ownerId?: string };
 }
 
 function key(area: string, eventId: string | undefined, fallback: string | undefined, meta: EventMeta): string {
@@ -62,6 +64,7 @@ export function fromDiscussion(p: DiscussionEventPayload, meta: EventMeta): Thre
     mentions: p.mentions ?? [],
     watchTargets: targets,
     participatingSetting: 'web_discussions_participating',
+    ...(p.repo.private === true ? { readers: { namespace: owner, ownerId: p.repo.owner?.id } } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { http } from '../http-client';
-import { type HubTarget, makeUser, type TestUser } from '../hub-factory';
+import { addMember, type HubTarget, makeOrg, makeUser, type TestUser } from '../hub-factory';
 import { discussionEvent, hexId, postEvent, publishHubEvent } from '../notification-factory';
 import { type InboxBody, inboxClient, sleep } from './notifications-helpers';
 
@@ -158,6 +158,46 @@ export function notificationsCoverageScenarios(t: () => HubTarget): void {
       discussionEvent({ actor: alice, repo: repoName(alice), mentions: [bob] }),
     );
     expect((await waitForAll(bob, 2)).count.all).toBe(2);
+  }, 60_000);
+
+  it('tells of a private repo only those who may read it: members whose role opens it, never an outsider or a no_access member, watching or mentioned', async () => {
+    const [alice, reader, blocked, outsider] = await Promise.all([1, 2, 3, 4].map(() => makeUser(t())));
+    const org = await makeOrg(t(), 'enterprise', [alice.name]);
+    await addMember(t(), org.name, reader.name, 'read');
+    await addMember(t(), org.name, blocked.name, 'no_access');
+    for (const u of [reader, blocked, outsider]) {
+      const watch = await http(t().baseUrl, 'PATCH', '/api/settings/watch', {
+        token: u.token,
+        body: { add: [{ type: 'org', id: org.name }] },
+      });
+      expect(watch.status).toBe(200);
+    }
+    const mentions = [reader, blocked, outsider];
+    await publishHubEvent(
+      t(),
+      'hub.events.discussion.create',
+      discussionEvent({ actor: alice, repo: `${org.name}/secret`, title: 'Secret plans', private: true, mentions }),
+    );
+    // The reader hears of it: the event's one transaction is committed, for everybody.
+    expect(
+      (await waitForAll(reader, 1)).notifications.map((n) => (n['repo'] as { name?: string } | undefined)?.name),
+    ).toEqual([`${org.name}/secret`]);
+    await publishHubEvent(
+      t(),
+      'hub.events.discussion.create',
+      discussionEvent({ actor: alice, repo: `${org.name}/open`, title: 'Open plans', mentions }),
+    );
+    for (const u of [blocked, outsider]) {
+      const body = await waitForAll(u, 1);
+      expect({
+        user: u.name,
+        repos: body.notifications.map((n) => (n['repo'] as { name?: string } | undefined)?.name),
+      }).toEqual({
+        user: u.name,
+        repos: [`${org.name}/open`],
+      });
+    }
+    expect((await waitForAll(reader, 2)).count.all).toBe(2);
   }, 60_000);
 
   it('keeps at most 1000 watched items: the 1001st is a 400 naming the bound, and nothing of that request is kept', async () => {
