@@ -98,4 +98,13 @@ export class ProvisionUserRpc {
   @IsOptional()
   @IsLabel({ minLength: 0, maxLength: 200 })
   fullname?: string;
+
+  /**
+   * The account this organization provisioned for the same userName before deprovisioning it: given
+   * back when it still exists and is still managed by this organization, else a new one is made.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(OBJECT_ID_PATTERN, { message: 'formerUserId must be an object id' })
+  formerUserId?: string;
 }

@@ -16,9 +16,11 @@ import { EmailRequiredError } from './users.errors';
 const ATTEMPTS = 50;
 
 /**
- * SCIM provisioning of a user (decision 0421): always a new account managed by the organization,
- * never an existing one (a matching name alone adopts nobody). Its hub name is derived from the
- * identity provider's userName and made unique with a counter; its e-mail need not be unique.
+ * SCIM provisioning of a user (decision 0421): a new account managed by the organization, never
+ * an existing one (a matching name alone adopts nobody), except the organization's own account it
+ * names as `formerUserId` (the same userName provisioned again after a deprovisioning). Its hub
+ * name is derived from the identity provider's userName and made unique with a counter; its
+ * e-mail need not be unique.
  */
 @Injectable()
 export class ProvisionUserUseCase {
@@ -30,6 +32,12 @@ export class ProvisionUserUseCase {
   async execute(dto: ProvisionUserRpc): Promise<ProvisionedUser> {
     const email = dto.email ?? (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(dto.userName) ? dto.userName : undefined);
     if (!email) throw new EmailRequiredError(dto.userName);
+    if (dto.formerUserId) {
+      // Deprovisioned, then provisioned again by the same organization: the same account comes back.
+      const former = await UsersStore.findById(this.ds.manager, dto.formerUserId);
+      if (former?.managedByOrgId === dto.organizationId)
+        return { user: toUserView(former, this.config.publicUrl), created: false };
+    }
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const name = managedName(dto.userName, dto.organization, attempt);
       const id = newObjectId();

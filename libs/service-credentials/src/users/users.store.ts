@@ -13,6 +13,10 @@ export const UsersStore = {
     return m.findOneByOrFail(UserEntity, { id });
   },
 
+  findById(m: EntityManager, id: string): Promise<UserEntity | null> {
+    return m.findOneBy(UserEntity, { id });
+  },
+
   async insert(m: EntityManager, user: NewUser): Promise<void> {
     await m.insert(UserEntity, user);
   },

@@ -9,6 +9,7 @@ import { CreateMcpSettings1764000500000 } from './1764000500000-create-mcp-setti
 import { CreateScim1764100100000 } from './1764100100000-create-scim';
 import { AuditFilterIndexes1764200100000 } from './1764200100000-audit-filter-indexes';
 import { ScimManagedAccounts1795700100000 } from './1795700100000-scim-managed-accounts';
+import { ScimDeprovisioned1795800100000 } from './1795800100000-scim-deprovisioned';
 
 /** In order. Never edit one that has landed; add a new one (style.md rule 7). */
 export const ORGANIZATIONS_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const ORGANIZATIONS_MIGRATIONS = [
   CreateScim1764100100000,
   AuditFilterIndexes1764200100000,
   ScimManagedAccounts1795700100000,
+  ScimDeprovisioned1795800100000,
 ];

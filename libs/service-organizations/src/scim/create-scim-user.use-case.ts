@@ -13,7 +13,8 @@ import { ScimUsersStore } from './scim-users.store';
 
 /**
  * Creates a new hub account managed by this organization (credentials derives its name from
- * userName, decision 0421), then provisions it here. An existing hub user is never adopted.
+ * userName, decision 0421), then provisions it here. An existing hub user is never adopted, but
+ * the organization's own account of a userName it deprovisioned comes back for that userName.
  */
 @Injectable()
 export class CreateScimUserUseCase {
@@ -38,6 +39,7 @@ export class CreateScimUserUseCase {
         userName: input.userName,
         email: input.emails[0],
         fullname,
+        formerUserId: await ScimUsersStore.formerAccount(this.ds.manager, org.id, input.userName),
       },
       ctx,
     );
@@ -46,6 +48,7 @@ export class CreateScimUserUseCase {
         const locked = await scimOrganization(m, dto.organization, true);
         const id = newObjectId();
         await ScimUsersStore.insert(m, { id, organizationId: locked.id, userId: user.id, hubName: user.name }, input);
+        await ScimUsersStore.forgetDeprovisioned(m, locked.id, input.userName);
         await provisionMembership(this.outbox, m, locked, user, input.active, ctx);
         return ScimUsersStore.get(m, locked.id, id);
       });

@@ -10,7 +10,10 @@ import { checkIfMatch } from './scim-etag';
 import { scimOrganization } from './scim-org';
 import { ScimUsersStore } from './scim-users.store';
 
-/** Deprovisions a user: out of the organization, its groups and SCIM; the hub account stays. */
+/**
+ * Deprovisions a user: out of the organization, its groups and SCIM; the hub account stays, and is
+ * given back if the identity provider provisions the same userName again.
+ */
 @Injectable()
 export class DeleteScimUserUseCase {
   constructor(private readonly outbox: Outbox) {}
@@ -23,6 +26,7 @@ export class DeleteScimUserUseCase {
       const role = await MembersStore.roleOf(m, org.id, user.userId);
       if (role !== null) await keepAnAdmin(m, org, { userId: user.userId, role });
       await leaveOrganization(m, org.id, user.userId);
+      await ScimUsersStore.rememberDeprovisioned(m, org.id, user.userName, user.userId);
       await recordMembershipChanged(this.outbox, m, org.id, [user.userId]);
       await recordAudit(this.outbox, m, ctx, org, 'org.remove_user', `${user.hubName} removed by SCIM provisioning`, {
         user: user.hubName,

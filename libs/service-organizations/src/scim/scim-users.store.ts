@@ -103,6 +103,38 @@ export const ScimUsersStore = {
     return toRecord(row);
   },
 
+  /** Remembers the account of a deprovisioned userName (any case), for a later provisioning of the same. */
+  async rememberDeprovisioned(
+    m: EntityManager,
+    organizationId: string,
+    userName: string,
+    userId: string,
+  ): Promise<void> {
+    await m.query(
+      `INSERT INTO organizations.scim_deprovisioned (organization_id, user_name_key, user_id) VALUES ($1, lower($2), $3)
+       ON CONFLICT (organization_id, user_name_key) DO UPDATE SET user_id = EXCLUDED.user_id, deprovisioned_at = now()`,
+      [organizationId, userName, userId],
+    );
+  },
+
+  /** The account a deprovisioned userName had, unless that account is provisioned here again under another. */
+  async formerAccount(m: EntityManager, organizationId: string, userName: string): Promise<string | undefined> {
+    const [row] = (await m.query(
+      `SELECT d.user_id FROM organizations.scim_deprovisioned d
+        WHERE d.organization_id = $1 AND d.user_name_key = lower($2)
+          AND NOT EXISTS (SELECT 1 FROM organizations.scim_users u WHERE u.organization_id = $1 AND u.user_id = d.user_id)`,
+      [organizationId, userName],
+    )) as { user_id: string }[];
+    return row?.user_id;
+  },
+
+  async forgetDeprovisioned(m: EntityManager, organizationId: string, userName: string): Promise<void> {
+    await m.query(
+      `DELETE FROM organizations.scim_deprovisioned WHERE organization_id = $1 AND user_name_key = lower($2)`,
+      [organizationId, userName],
+    );
+  },
+
   async byName(m: EntityManager, organizationId: string, userName: string): Promise<string | null> {
     const [row] = (await m.query(
       `SELECT id FROM organizations.scim_users WHERE organization_id = $1 AND lower(user_name) = lower($2)`,

@@ -104,11 +104,24 @@ export function scimIdentityProviderScenarios(target: () => HubTarget): void {
       expect(await orgsOf(token)).toEqual([]);
       expect((await http(t.baseUrl, 'GET', `/api/organizations/${org.name}/members`, { token })).status).toBe(403);
       expect((await byUserName(userName)).body.totalResults).toBe(0);
-      // The hub account stays (without the membership); provisioning the userName again makes a new one (decision 0421).
-      const again = await provision(userName);
-      expect(again.userName).toBe(userName);
-      expect(await orgsOf((await makeToken(t, `${userName.toLowerCase()}-2_${org.name}`)).token)).toEqual([org.name]);
-      expect(await orgsOf(token)).toEqual([]);
+      // The hub account stays (without the membership). The identity provider provisions the same
+      // userName again (Entra does on re-assignment, in any case): the same account comes back, with
+      // its tokens and data, not a second one (decision 0421).
+      const again = await provision(userName.toUpperCase());
+      expect(again.id).not.toBe(user.id);
+      expect(await orgsOf(token)).toEqual([org.name]);
+      const second = await http(t.baseUrl, 'POST', `/admin/users/${userName.toLowerCase()}-2_${org.name}/tokens`, {
+        token: t.adminToken,
+        body: { role: 'read' },
+      });
+      expect(second.status).toBe(404);
+      // Another userName is another person: a new account.
+      const other = await provision(`${userName}-other`);
+      const { token: otherToken } = await makeToken(t, managedName(`${userName}-other`, org.name));
+      expect({ other: other.userName, orgs: await orgsOf(otherToken) }).toEqual({
+        other: `${userName}-other`,
+        orgs: [org.name],
+      });
     });
 
     it('Entra ID: matches by externalId and sends capitalised ops, string booleans and filtered paths', async () => {
