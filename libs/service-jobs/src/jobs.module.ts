@@ -44,7 +44,7 @@ export class JobsModule {
       providers: [
         { provide: JOBS_CONFIG, useValue: config },
         { provide: JOBS_SECRETS, useValue: secrets },
-        { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config) },
+        { provide: JOB_RUNNER, useFactory: async () => jobRunnerFor(config) },
         JobStore,
         JobLogs,
         JobSupervisor,

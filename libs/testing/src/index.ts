@@ -39,3 +39,4 @@ export * from './scenarios/no-access.scenarios';
 export * from './scenarios/live-answers.scenarios';
 export type { AccessTarget, AuditCutOffTarget } from './scenarios/access-helpers';
 export * from './nats-auth';
+export * from './job-engine';
