@@ -40,3 +40,4 @@ export * from './scenarios/live-answers.scenarios';
 export type { AccessTarget, AuditCutOffTarget } from './scenarios/access-helpers';
 export * from './nats-auth';
 export * from './job-engine';
+export * from './scenarios/jobs-isolation.scenarios';

@@ -102,7 +102,7 @@ export class EngineRunner implements JobRunner {
       err.end();
       const state = (await container.inspect().catch(() => null))?.State;
       await container.remove({ force: true }).catch(() => undefined);
-      if (state?.OOMKilled && !stopped)
+      if (state?.OOMKilled && StatusCode !== 0 && !stopped)
         return {
           code: StatusCode,
           signal: null,
