@@ -1,4 +1,10 @@
-import { describeWithEngine, JOB_ENGINE_TEST_ENV, jobsIsolationScenarios } from '@hub/testing';
+import {
+  describeWithEngine,
+  JOB_ADMISSION_TEST_ENV,
+  JOB_ENGINE_TEST_ENV,
+  jobsAdmissionScenarios,
+  jobsIsolationScenarios,
+} from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'jobs-engine-admin-token';
@@ -9,7 +15,13 @@ describeWithEngine('all-in-one hub: jobs in containers', () => {
 
   beforeAll(async () => {
     t = await startTestHub(
-      { HUB_ADMIN_TOKEN: ADMIN, HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_ENGINE: 'auto', ...JOB_ENGINE_TEST_ENV },
+      {
+        HUB_ADMIN_TOKEN: ADMIN,
+        HUB_JOBS_HEARTBEAT_MS: '300',
+        HUB_JOBS_ENGINE: 'auto',
+        ...JOB_ENGINE_TEST_ENV,
+        ...JOB_ADMISSION_TEST_ENV,
+      },
       { listen: true },
     );
   });
@@ -18,5 +30,6 @@ describeWithEngine('all-in-one hub: jobs in containers', () => {
     await t?.close();
   });
 
+  jobsAdmissionScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsIsolationScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN, databaseUrl: t.db.url }));
 });

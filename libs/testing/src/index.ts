@@ -41,3 +41,4 @@ export type { AccessTarget, AuditCutOffTarget } from './scenarios/access-helpers
 export * from './nats-auth';
 export * from './job-engine';
 export * from './scenarios/jobs-isolation.scenarios';
+export * from './scenarios/jobs-admission.scenarios';
