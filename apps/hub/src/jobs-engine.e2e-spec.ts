@@ -3,6 +3,7 @@ import {
   JOB_ADMISSION_TEST_ENV,
   JOB_ENGINE_TEST_ENV,
   jobsAdmissionScenarios,
+  jobsExposeScenarios,
   jobsIsolationScenarios,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
@@ -31,5 +32,6 @@ describeWithEngine('all-in-one hub: jobs in containers', () => {
   });
 
   jobsAdmissionScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  jobsExposeScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsIsolationScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN, databaseUrl: t.db.url }));
 });

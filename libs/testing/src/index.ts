@@ -42,3 +42,4 @@ export * from './nats-auth';
 export * from './job-engine';
 export * from './scenarios/jobs-isolation.scenarios';
 export * from './scenarios/jobs-admission.scenarios';
+export * from './scenarios/jobs-expose.scenarios';

@@ -46,7 +46,8 @@ export function containerOptions(
     ...req.secrets,
     JOB_ID: req.jobId,
   };
-  const tmpfs = `rw,exec,nosuid,nodev,size=${s.tmpSizeMb}m,mode=1777`;
+  const tmpfs = `rw,exec,nosuid,nodev,size=${s.tmpSizeMb}m`;
+  const [uid, gid] = s.user.split(':');
   return {
     name: containerName(req.jobId, req.attempt),
     Image: req.dockerImage,
@@ -66,7 +67,7 @@ export function containerOptions(
     HostConfig: {
       Init: true,
       ReadonlyRootfs: true,
-      Tmpfs: { '/tmp': tmpfs, [WORK_DIR]: tmpfs },
+      Tmpfs: { '/tmp': `${tmpfs},mode=1777`, [WORK_DIR]: `${tmpfs},mode=0700,uid=${uid},gid=${gid}` },
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges'],
       Memory: memory,
