@@ -22,3 +22,12 @@ if ! "$DOCKER" info >/dev/null 2>&1; then
   "$DOCKER" info >/dev/null 2>&1 || { echo "dockerd did not start: $(tail -5 "$W/dockerd.log")" >&2; exit 1; }
 fi
 echo "docker engine $("$DOCKER" info --format '{{.ServerVersion}} ({{.Driver}}, cgroup {{.CgroupVersion}})')"
+# The image the jobs tests and bench:jobs run (`alpine:3`): no registry here, so a local stand-in of
+# Debian's static busybox (the test setup builds the same when missing).
+if ! "$DOCKER" image inspect alpine:3 >/dev/null 2>&1; then
+  img=$(mktemp -d)
+  cp /bin/busybox "$img/busybox"
+  printf 'FROM scratch\nCOPY busybox /bin/busybox\nRUN ["/bin/busybox", "--install", "-s", "/bin"]\nCMD ["sh"]\n' >"$img/Dockerfile"
+  DOCKER_BUILDKIT=0 "$DOCKER" build -q -t alpine:3 "$img" >/dev/null
+  rm -rf "$img"
+fi
