@@ -1,4 +1,5 @@
 import { type Container } from 'dockerode';
+import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { hardwareOf, type JobFlavor } from '@hub/contracts';
 import { type JobRun, type JobRunner, type RunExit, type RunHandle, type RunRequest } from '../job-runner';
@@ -94,12 +95,17 @@ export class EngineRunner implements JobRunner {
     const info = await container.inspect();
     const address = Object.values(info.NetworkSettings.Networks ?? {})[0]?.IPAddress || undefined;
     let stopped = false;
+    let ended = false;
+    const initPid = info.State.Pid;
     const done = (async (): Promise<RunExit> => {
       const { StatusCode } = await exited;
-      // The output still in flight arrives before the stream closes (bounded wait: a kill closes it too).
-      await Promise.race([streamEnded, new Promise((r) => setTimeout(r, 2000).unref())]);
+      ended = true;
+      // The output still in flight arrives before the stream closes (bounded wait; a stopped run's is cut short).
+      await Promise.race([streamEnded, new Promise((r) => setTimeout(r, stopped ? 100 : 2000).unref())]);
       out.end();
       err.end();
+      // Stopped (cancel, timeout): kill() removes it; the run is over now, not after the removal.
+      if (stopped) return { code: null, signal: 'SIGKILL' };
       const state = (await container.inspect().catch(() => null))?.State;
       await container.remove({ force: true }).catch(() => undefined);
       if (state?.OOMKilled && StatusCode !== 0 && !stopped)
@@ -125,7 +131,16 @@ export class EngineRunner implements JobRunner {
       kill: () => {
         if (stopped) return;
         stopped = true;
-        // SIGKILL to the container's init: the kernel ends every process of its pid namespace.
+        // SIGKILL to the container's init: the kernel ends every process of its pid namespace. At
+        // once from here when the engine runs on this machine and we may (root), then through the
+        // engine in any case (its state, and the removal).
+        if (!ended && initPid > 0 && ownsPid(initPid, info.Id)) {
+          try {
+            process.kill(initPid, 'SIGKILL');
+          } catch {
+            // not ours to signal (rootless, or another machine's engine): the API does it
+          }
+        }
         void container
           .kill({ signal: 'SIGKILL' })
           .catch(() => undefined)
@@ -144,6 +159,15 @@ export class EngineRunner implements JobRunner {
       .catch((e: unknown) => {
         if ((e as { statusCode?: number }).statusCode !== 404) throw e;
       });
+  }
+}
+
+/** Whether `pid` here is that container's process (its cgroup names the container): false in another pid namespace. */
+function ownsPid(pid: number, containerId: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cgroup`, 'utf8').includes(containerId);
+  } catch {
+    return false;
   }
 }
 
