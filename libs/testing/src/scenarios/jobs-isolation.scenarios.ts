@@ -1,6 +1,7 @@
 import { createServer, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { cancelJob, getJob, runJob } from '@huggingface/hub';
+import { http } from '../http-client';
 import { makeUser } from '../hub-factory';
 import { TEST_JOB_IMAGE } from '../job-engine';
 import { queryDatabase } from '../test-database';
@@ -159,6 +160,26 @@ export function jobsIsolationScenarios(target: () => EngineJobTarget): void {
     expect(ran).toBeLessThan(3000);
     await until(() => processesWith(`sleep ${marker}`).length === 0, 5000);
     expect(processesWith(`sleep ${marker}`)).toEqual([]);
+  });
+
+  it("an image that cannot be pulled ends the job ERROR with the engine's message; a flavor the host lacks is a 400", async () => {
+    const { t, user, ns, auth } = await client();
+    const job = await runJob({
+      ...auth,
+      namespace: ns,
+      dockerImage: 'hub-test/no-such-image:1',
+      flavor: 'cpu-basic',
+      command: ['true'],
+    });
+    const done = await waitForStage(t, user.token, ns, job.id, ['COMPLETED', 'ERROR'], 60_000);
+    expect(done.status.stage).toBe('ERROR');
+    expect(done.status.message).toMatch(/could not pull hub-test\/no-such-image:1: .+/);
+    const gpu = await http<{ error: string }>(t.baseUrl, 'POST', `/api/jobs/${ns}`, {
+      token: user.token,
+      body: { dockerImage: TEST_JOB_IMAGE, flavor: 't4-small', command: ['true'] },
+    });
+    expect(gpu.status).toBe(400);
+    expect(gpu.body.error).toMatch(/t4-small needs T4 accelerators; this runner's (docker|podman) engine has none/);
   });
 
   it('a job over its memory is killed and ends ERROR saying so', async () => {
