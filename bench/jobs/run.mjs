@@ -5,6 +5,8 @@
 // Environment (defaults in brackets):
 //   BENCH_JOBS [200]              jobs launched
 //   BENCH_JOBS_CONCURRENCY [20]   POSTs in flight at once
+//   BENCH_JOBS_WAIT [unset]       1: each of the CONCURRENCY workers waits for its job to finish before the next POST
+//                                 (at most CONCURRENCY jobs at once: launch latency without a pile-up of starts)
 //   BENCH_LOG_SAMPLES [20]        jobs whose log stream is opened right after the POST
 //   BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
 //   BENCH_SKIP_BUILD [unset]      use dist/apps/hub as built
@@ -216,7 +218,15 @@ async function main() {
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < JOBS) {
           next++;
-          ids.push((await call(base, 'POST', `/api/jobs/${name}`, token, spec)).id);
+          const { id } = await call(base, 'POST', `/api/jobs/${name}`, token, spec);
+          ids.push(id);
+          if (process.env.BENCH_JOBS_WAIT === '1')
+            while (
+              !['COMPLETED', 'ERROR', 'CANCELED'].includes(
+                (await call(base, 'GET', `/api/jobs/${name}/${id}`, token)).status.stage,
+              )
+            )
+              await sleep(20);
         }
       }),
     );
@@ -225,7 +235,10 @@ async function main() {
     for (;;) {
       jobs = await call(base, 'GET', `/api/jobs/${name}?limit=1000`, token);
       if (jobs.filter((j) => ['COMPLETED', 'ERROR', 'CANCELED'].includes(j.status.stage)).length >= JOBS) break;
-      if (performance.now() - t0 > 300_000) throw new Error('jobs did not finish within 5 minutes');
+      if (performance.now() - t0 > 300_000) {
+        const stages = jobs.reduce((m, j) => ({ ...m, [j.status.stage]: (m[j.status.stage] ?? 0) + 1 }), {});
+        throw new Error(`jobs did not finish within 5 minutes: ${JSON.stringify(stages)} of ${jobs.length} listed`);
+      }
       await sleep(100);
     }
     const cpu = cpuSpent(hub.pid, cpu0, cpuOf(hub.pid));

@@ -16,18 +16,18 @@ export interface JobNetwork {
   firewall: boolean;
 }
 
-/** Linux interface names are at most 15 bytes. */
-const bridgeOf = (name: string): string => `hj-${name.replace(/[^a-z0-9]/g, '')}`.slice(0, 15);
+/** The bridge's interface: one per engine (Docker and Podman on one machine must not share it); at most 15 bytes. */
+const bridgeOf = (kind: string, name: string): string => `hj${kind[0]}-${name.replace(/[^a-z0-9]/g, '')}`.slice(0, 15);
 
 /**
  * The network job containers join (created once): a bridge with no traffic between its containers
- * (`enable_icc=false`), so a job cannot reach another job. The firewall rules (iptables, when this
+ * (`enable_icc=false`, and a FORWARD rule for engines without it), so a job cannot reach another job. The firewall rules (iptables, when this
  * process may change them) then drop what the bridge sends to this host itself (the hub's
  * services, whatever address they listen on; replies to connections the host opened, such as
  * the gateway's to an exposed port, still pass) and to link-local and `blocked` destinations.
  */
 export async function ensureJobNetwork(engine: Engine, name: string, blocked: string[]): Promise<JobNetwork> {
-  const bridge = bridgeOf(name);
+  const bridge = bridgeOf(engine.kind, name);
   const found = (await engine.api.listNetworks({ filters: { name: [name] } })).find((n) => n.Name === name);
   if (!found) {
     await engine.api
@@ -93,6 +93,8 @@ async function installFirewall(bridge: string, blocked: string[]): Promise<boole
     // FORWARD: Docker jumps to DOCKER-USER first; Podman has none, so the rule goes first in FORWARD itself.
     const forward = (await chainExists('DOCKER-USER')) ? 'DOCKER-USER' : 'FORWARD';
     for (const cidr of blocked) await ensureRule('filter', forward, ['-i', bridge, '-d', cidr, '-j', 'DROP'], true);
+    // Job to job on the bridge (Docker's enable_icc=false does the same; Podman's bridge has no such option).
+    await ensureRule('filter', forward, ['-i', bridge, '-o', bridge, '-j', 'DROP'], true);
     return true;
   } catch {
     return false;
