@@ -7,9 +7,9 @@ set -euo pipefail
 W=${HUB_ENGINE_DIR:-/tmp/hub-engine}
 SOCK=/run/podman/podman.sock
 mkdir -p "$W" /run/podman
-if ! command -v podman >/dev/null 2>&1; then
+if ! command -v podman >/dev/null 2>&1 || [ ! -x /usr/libexec/podman/catatonit ]; then
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends podman >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends podman catatonit >/dev/null
 fi
 if [ ! -e /etc/containers/containers.conf ]; then
   cat >/etc/containers/containers.conf <<'CONF'

@@ -30,6 +30,7 @@ export async function jobRunnerFor(config: JobsConfig): Promise<JobRunner> {
         (network.firewall ? '' : ': firewall rules NOT installed (not root or no iptables): see the jobs README'),
     );
     return new EngineRunner(engine, {
+      engine: engine.kind,
       network: network.name,
       user: config.HUB_JOBS_CONTAINER_USER,
       tmpSizeMb: config.HUB_JOBS_TMP_SIZE_MB,

@@ -13,6 +13,8 @@ export const ENGINE_LOG_MAX = '1m';
 export const containerName = (jobId: string, attempt: number): string => `hub-job-${jobId}-${attempt}`;
 
 export interface ContainerSettings {
+  /** Podman refuses tmpfs uid/gid options (its /work is mode 1777 instead); Docker resets a tmpfs work dir's mode (so it gets the job user as owner). */
+  engine?: 'docker' | 'podman';
   network: string;
   user: string;
   tmpSizeMb: number;
@@ -67,7 +69,10 @@ export function containerOptions(
     HostConfig: {
       Init: true,
       ReadonlyRootfs: true,
-      Tmpfs: { '/tmp': `${tmpfs},mode=1777`, [WORK_DIR]: `${tmpfs},mode=0700,uid=${uid},gid=${gid}` },
+      Tmpfs: {
+        '/tmp': `${tmpfs},mode=1777`,
+        [WORK_DIR]: s.engine === 'podman' ? `${tmpfs},mode=1777` : `${tmpfs},mode=0700,uid=${uid},gid=${gid}`,
+      },
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges'],
       Memory: memory,

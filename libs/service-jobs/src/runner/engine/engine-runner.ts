@@ -108,11 +108,15 @@ export class EngineRunner implements JobRunner {
       if (stopped) return { code: null, signal: 'SIGKILL' };
       const state = (await container.inspect().catch(() => null))?.State;
       await container.remove({ force: true }).catch(() => undefined);
-      if (state?.OOMKilled && StatusCode !== 0 && !stopped)
+      const limit = mib(memoryBytesOf(req, this.options));
+      if (state?.OOMKilled && StatusCode !== 0)
+        return { code: StatusCode, signal: null, reason: `ran out of memory: killed at its limit of ${limit}` };
+      // Podman (cgroup v1) does not report OOMKilled: a SIGKILL nobody here sent is most likely the OOM killer.
+      if (StatusCode === 137 && this.engine.kind === 'podman')
         return {
-          code: StatusCode,
-          signal: null,
-          reason: `ran out of memory: killed at its limit of ${mib(memoryBytesOf(req, this.options))}`,
+          code: null,
+          signal: 'SIGKILL',
+          reason: `killed by SIGKILL, probably out of memory (its limit is ${limit})`,
         };
       return StatusCode >= 128 && StatusCode < 160
         ? { code: null, signal: signalName(StatusCode - 128) }

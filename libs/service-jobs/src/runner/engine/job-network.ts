@@ -75,7 +75,8 @@ async function chainExists(chain: string): Promise<boolean> {
 
 /**
  * A chain HUB-JOBS-IN on INPUT for the bridge (established traffic passes, the rest is dropped),
- * and drops of the blocked destinations on FORWARD (before the engine's own rules). False when
+ * drops of the blocked destinations in raw PREROUTING (before any engine's own rules), and of
+ * traffic between the bridge's containers. False when
  * iptables is missing or not ours to change (not root): the README says what to add by hand.
  */
 async function installFirewall(bridge: string, blocked: string[]): Promise<boolean> {
@@ -90,10 +91,11 @@ async function installFirewall(bridge: string, blocked: string[]): Promise<boole
     );
     await ensureRule('filter', 'HUB-JOBS-IN', ['-j', 'DROP'], false);
     await ensureRule('filter', 'INPUT', ['-i', bridge, '-j', 'HUB-JOBS-IN'], true);
-    // FORWARD: Docker jumps to DOCKER-USER first; Podman has none, so the rule goes first in FORWARD itself.
-    const forward = (await chainExists('DOCKER-USER')) ? 'DOCKER-USER' : 'FORWARD';
-    for (const cidr of blocked) await ensureRule('filter', forward, ['-i', bridge, '-d', cidr, '-j', 'DROP'], true);
+    // Blocked destinations in raw PREROUTING: before any engine's FORWARD rules, whatever order they were added in.
+    for (const cidr of blocked) await ensureRule('raw', 'PREROUTING', ['-i', bridge, '-d', cidr, '-j', 'DROP'], true);
     // Job to job on the bridge (Docker's enable_icc=false does the same; Podman's bridge has no such option).
+    // FORWARD: Docker jumps to DOCKER-USER first; without Docker the rule goes first in FORWARD itself.
+    const forward = (await chainExists('DOCKER-USER')) ? 'DOCKER-USER' : 'FORWARD';
     await ensureRule('filter', forward, ['-i', bridge, '-o', bridge, '-j', 'DROP'], true);
     return true;
   } catch {
