@@ -11,6 +11,7 @@ function viaHost(
   host: string,
   token?: string,
   method = 'GET',
+  path = '/index.html',
 ): Promise<{ status: number; body: string }> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
@@ -19,7 +20,7 @@ function viaHost(
         host: url.hostname,
         port: url.port,
         method,
-        path: '/index.html',
+        path,
         headers: { host, ...(token ? { authorization: `Bearer ${token}` } : {}) },
       },
       (res) => {
@@ -51,7 +52,18 @@ export function jobsExposeScenarios(target: () => JobTarget): void {
         command: [
           'sh',
           '-c',
-          'mkdir p q; echo private-page > p/index.html; echo public-page > q/index.html; httpd -p 8081 -h q; exec httpd -f -p 8080 -h p',
+          [
+            'mkdir -p p/cgi-bin q',
+            'echo private-page > p/index.html',
+            'echo public-page > q/index.html',
+            // What the job's server receives of the caller's headers.
+            "echo '#!/bin/sh' > p/cgi-bin/h",
+            `echo 'printf "Content-Type: text/plain\\r\\n\\r\\n"' >> p/cgi-bin/h`,
+            `echo 'echo "auth:$HTTP_AUTHORIZATION"' >> p/cgi-bin/h`,
+            'chmod +x p/cgi-bin/h',
+            'httpd -p 8081 -h q',
+            'exec httpd -f -p 8080 -h p',
+          ].join('; '),
         ],
       },
     });
@@ -70,6 +82,11 @@ export function jobsExposeScenarios(target: () => JobTarget): void {
       expect(await viaHost(t.baseUrl, `${host(8080).toUpperCase()}:443`, owner.token)).toMatchObject({
         status: 200,
         body: 'private-page\n',
+      });
+      // The caller's hub token is not passed on to the job.
+      expect(await viaHost(t.baseUrl, host(8080), owner.token, 'GET', '/cgi-bin/h')).toMatchObject({
+        status: 200,
+        body: 'auth:\n',
       });
       expect((await viaHost(t.baseUrl, host(8080))).status).toBe(401);
       expect((await viaHost(t.baseUrl, host(8080), stranger.token)).status).toBe(404);
