@@ -82,7 +82,11 @@ async function chainExists(chain: string): Promise<boolean> {
 async function installFirewall(bridge: string, blocked: string[]): Promise<boolean> {
   if (process.getuid?.() !== 0) return false;
   try {
-    if (!(await chainExists('HUB-JOBS-IN'))) await run('iptables', ['-w', '-N', 'HUB-JOBS-IN']);
+    // Another replica may make it at the same moment: a failed -N is fine when the chain is there.
+    if (!(await chainExists('HUB-JOBS-IN')))
+      await run('iptables', ['-w', '-N', 'HUB-JOBS-IN']).catch(async (e: unknown) => {
+        if (!(await chainExists('HUB-JOBS-IN'))) throw e;
+      });
     await ensureRule(
       'filter',
       'HUB-JOBS-IN',
