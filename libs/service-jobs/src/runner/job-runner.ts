@@ -1,4 +1,5 @@
 import { type JobFlavor } from '@hub/contracts';
+import { type ProcSample } from './proc-sample';
 import { type ProcessIdentity } from './process-identity';
 
 export interface RunRequest {
@@ -52,6 +53,8 @@ export interface JobRun {
   pid?: number;
   /** Where the run lives, kept with the job so an orphan can be stopped after a crash. */
   handle?: RunHandle;
+  /** The run's CPU and memory now, when the runner reads them better than /proc/<pid> (a container's cgroup). */
+  sample?(): ProcSample | null;
   /** Stops the run and everything it started. */
   kill(): void;
 }

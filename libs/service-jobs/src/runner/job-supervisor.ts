@@ -270,7 +270,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
   /** The run's resource sample since the last one; null without a process of its own here. */
   private sample(r: Running): NonNullable<JobEntity['metrics']> | null {
     const pid = r.run?.pid;
-    const now = pid ? readProc(pid) : null;
+    const now = r.run?.sample ? r.run.sample() : pid ? readProc(pid) : null;
     if (!now) return null;
     const metrics = {
       cpu_usage_pct: cpuPercent(r.lastSample, now),

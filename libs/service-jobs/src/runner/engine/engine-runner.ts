@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { hardwareOf, type JobFlavor } from '@hub/contracts';
 import { type JobRun, type JobRunner, type RunExit, type RunHandle, type RunRequest } from '../job-runner';
 import { containerName, containerOptions, type ContainerSettings, memoryBytesOf } from './container-options';
+import { readCgroup } from './cgroup-sample';
 import { type Engine } from './engine-connect';
 import { ensureImage } from './image-pull';
 import { LineSplitter } from './line-splitter';
@@ -132,6 +133,8 @@ export class EngineRunner implements JobRunner {
       done,
       pid: info.State.Pid || undefined,
       handle,
+      // The whole container (every process in it), not just its init.
+      sample: () => (ended || !ownsPid(initPid, info.Id) ? null : readCgroup(initPid)),
       kill: () => {
         if (stopped) return;
         stopped = true;
