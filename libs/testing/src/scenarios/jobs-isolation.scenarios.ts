@@ -1,5 +1,5 @@
 import { createServer, type Socket } from 'node:net';
-import { networkInterfaces } from 'node:os';
+import { cpus, networkInterfaces } from 'node:os';
 import { cancelJob, getJob, runJob } from '@huggingface/hub';
 import { http } from '../http-client';
 import { makeUser } from '../hub-factory';
@@ -180,6 +180,17 @@ export function jobsIsolationScenarios(target: () => EngineJobTarget): void {
     });
     expect(gpu.status).toBe(400);
     expect(gpu.body.error).toMatch(/t4-small needs T4 accelerators; this runner's (docker|podman) engine has none/);
+    // cpu-performance: 32 vCPUs and 256 GB, more than this machine (the engine's host) has.
+    if (cpus().length < 32) {
+      const big = await http<{ error: string }>(t.baseUrl, 'POST', `/api/jobs/${ns}`, {
+        token: user.token,
+        body: { dockerImage: TEST_JOB_IMAGE, flavor: 'cpu-performance', command: ['true'] },
+      });
+      expect({ status: big.status, error: big.body.error }).toEqual({
+        status: 400,
+        error: `flavor cpu-performance needs 32 vCPUs; this runner's ${/podman/.test(gpu.body.error) ? 'podman' : 'docker'} engine has ${cpus().length}`,
+      });
+    }
   });
 
   it('a job over its memory is killed and ends ERROR saying so', async () => {
