@@ -27,7 +27,11 @@ async function waitFor(
   }
 }
 
-/** HUB_JOBS_MAX_RUNNING and HUB_JOBS_MAX_RUNNING_PER_NAMESPACE (issue 25): waiting jobs stay SCHEDULING, in order, saying why. */
+/**
+ * HUB_JOBS_MAX_RUNNING and HUB_JOBS_MAX_RUNNING_PER_NAMESPACE (issue 25): waiting jobs stay
+ * SCHEDULING, in order, saying why. Register it before other jobs scenarios on the same hub: it
+ * expects no other job running on the runner.
+ */
 export function jobsAdmissionScenarios(target: () => JobTarget): void {
   it('runs at most the caps at once; the rest wait SCHEDULING in order, with a message naming the cap', async () => {
     const t = target();
