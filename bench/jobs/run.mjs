@@ -5,6 +5,8 @@
 // Environment (defaults in brackets):
 //   BENCH_JOBS [200]              jobs launched
 //   BENCH_JOBS_CONCURRENCY [20]   POSTs in flight at once
+//   BENCH_JOBS_WAIT [unset]       1: each of the CONCURRENCY workers waits for its job to finish before the next POST
+//                                 (at most CONCURRENCY jobs at once: launch latency without a pile-up of starts)
 //   BENCH_LOG_SAMPLES [20]        jobs whose log stream is opened right after the POST
 //   BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
 //   BENCH_SKIP_BUILD [unset]      use dist/apps/hub as built
@@ -12,6 +14,8 @@
 //   BENCH_PG_COUNT_URL [unset]    a URL answering the number of round trips to Postgres so far (a counting proxy the hub's
 //                                 BENCH_PG_ADMIN_URL goes through): round trips per job are printed
 //   HUB_JOBS_SPAWN_HELPER [auto] passed to the hub: node to measure the Node spawn helper instead of the native one
+//   HUB_JOBS_ENGINE [auto]        passed to the hub: docker / podman (containers of the local alpine:3 image, which
+//                                 .ci/engine-up.sh builds) or host; the engine daemons' CPU is printed beside the hub's
 //   BENCH_HUB_NODE_ARGS [unset]   node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
 // create-to-RUNNING / -COMPLETED come from the job's own timestamps (createdAt, startedAt,
 // finishedAt, set by the jobs service); first-line latency is measured by this client, from
@@ -32,7 +36,8 @@ const CONCURRENCY = num('BENCH_JOBS_CONCURRENCY', 20);
 const LOG_SAMPLES = num('BENCH_LOG_SAMPLES', 20);
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const ADMIN = `bench-admin-${randomBytes(8).toString('hex')}`;
-const TARGET_RUNNING_P99_MS = 500;
+/** create → RUNNING p99 targets: host processes, containers of a local image (issue 25). */
+const TARGETS = { host: 500, engine: 1000 };
 
 /** CPU time (user + system) a process has used so far, from /proc/<pid>/stat (Linux); 0 once it is gone. */
 const cpuMs = (pid) => {
@@ -58,6 +63,19 @@ const childrenOf = (pid) => {
  * CPU time of the hub's own process and of its long-lived children (the jobs spawn helper), per
  * pid: sampled when no job runs, so the only children are helpers.
  */
+/** The container engine's daemons (dockerd, containerd, podman), by name from /proc: their CPU is the engine's cost per job. */
+const enginePids = () =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return ['dockerd', 'containerd', 'podman'].includes(readFileSync(`/proc/${d}/comm`, 'utf8').trim());
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+const engineCpu = (pids) => pids.reduce((s, p) => s + cpuMs(p), 0);
 const cpuOf = (pid) => new Map([[pid, cpuMs(pid)], ...childrenOf(pid).map((c) => [c, cpuMs(c)])]);
 const cpuSpent = (hubPid, before, after) => {
   let helpers = 0;
@@ -108,6 +126,18 @@ async function firstLine(base, token, ns, spec) {
   return { ms, id: job.id };
 }
 
+/** Whether a job ran in a container (its run handle says so). */
+async function db0(url, id) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query(`SELECT run_handle->>'kind' AS kind FROM jobs.jobs WHERE id = $1`, [id]);
+    return rows[0]?.kind === 'container';
+  } finally {
+    await c.end();
+  }
+}
+
 async function main() {
   if (!process.env.BENCH_SKIP_BUILD) console.log('building the hub…');
   if (!process.env.BENCH_SKIP_BUILD)
@@ -144,6 +174,10 @@ async function main() {
         HUB_RPC_TIMEOUT_MS: '60000',
         // Launches are measured, not the cap on active jobs per namespace (decision 0015): all in one namespace.
         HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE: '100000',
+        // Launches are measured, not the admission caps (issue 25).
+        HUB_JOBS_MAX_RUNNING: '10000',
+        HUB_JOBS_MAX_RUNNING_PER_NAMESPACE: '10000',
+        HUB_JOBS_ENGINE: process.env.HUB_JOBS_ENGINE ?? 'auto',
         // native (the default where cc works) or node: compare the two spawn helpers.
         ...(process.env.HUB_JOBS_SPAWN_HELPER ? { HUB_JOBS_SPAWN_HELPER: process.env.HUB_JOBS_SPAWN_HELPER } : {}),
       },
@@ -176,13 +210,23 @@ async function main() {
       process.env.BENCH_PG_COUNT_URL ? Number(await (await fetch(process.env.BENCH_PG_COUNT_URL)).text()) : NaN;
     const trips0 = await trips();
     const cpu0 = cpuOf(hub.pid);
+    const engine = enginePids();
+    const engine0 = engineCpu(engine);
     const t0 = performance.now();
     let next = 0;
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < JOBS) {
           next++;
-          ids.push((await call(base, 'POST', `/api/jobs/${name}`, token, spec)).id);
+          const { id } = await call(base, 'POST', `/api/jobs/${name}`, token, spec);
+          ids.push(id);
+          if (process.env.BENCH_JOBS_WAIT === '1')
+            while (
+              !['COMPLETED', 'ERROR', 'CANCELED'].includes(
+                (await call(base, 'GET', `/api/jobs/${name}/${id}`, token)).status.stage,
+              )
+            )
+              await sleep(20);
         }
       }),
     );
@@ -191,15 +235,21 @@ async function main() {
     for (;;) {
       jobs = await call(base, 'GET', `/api/jobs/${name}?limit=1000`, token);
       if (jobs.filter((j) => ['COMPLETED', 'ERROR', 'CANCELED'].includes(j.status.stage)).length >= JOBS) break;
-      if (performance.now() - t0 > 300_000) throw new Error('jobs did not finish within 5 minutes');
+      if (performance.now() - t0 > 300_000) {
+        const stages = jobs.reduce((m, j) => ({ ...m, [j.status.stage]: (m[j.status.stage] ?? 0) + 1 }), {});
+        throw new Error(`jobs did not finish within 5 minutes: ${JSON.stringify(stages)} of ${jobs.length} listed`);
+      }
       await sleep(100);
     }
     const cpu = cpuSpent(hub.pid, cpu0, cpuOf(hub.pid));
+    const engineSpent = engineCpu(engine) - engine0;
     await sleep(1500);
     const tripsPerJob = ((await trips()) - trips0) / JOBS;
     const xactPerJob = ((await commits(admin, dbName)) - xact0) / JOBS;
     const wall =
       Math.max(...jobs.map((j) => Date.parse(j.finishedAt))) - Math.min(...jobs.map((j) => Date.parse(j.createdAt)));
+    const inContainers = stderr.includes('containers') || (await db0(dbUrl, ids[0]));
+    const target = inContainers ? TARGETS.engine : TARGETS.host;
     const toRunning = jobs.map((j) => Date.parse(j.startedAt) - Date.parse(j.createdAt));
     const toDone = jobs.map((j) => Date.parse(j.finishedAt) - Date.parse(j.createdAt));
     // Each job's stages at the database's precision: created → RUNNING stored → first log line stored (the process ran) → finished.
@@ -235,10 +285,10 @@ async function main() {
       `jobs: ${JOBS} (${failed} not COMPLETED), POSTs done in ${f(launched)}, all finished in ${f(wall)} → ${(JOBS / (wall / 1000)).toFixed(1)} jobs/s`,
     );
     console.log(
-      `create → RUNNING   p50 ${f(pct(toRunning, 50))}  p99 ${f(pct(toRunning, 99))}  (target p99 ≤ ${TARGET_RUNNING_P99_MS} ms: ${pct(toRunning, 99) <= TARGET_RUNNING_P99_MS ? 'met' : 'NOT met'})`,
+      `create → RUNNING   p50 ${f(pct(toRunning, 50))}  p99 ${f(pct(toRunning, 99))}  (${inContainers ? 'containers' : 'host processes'}: target p99 ≤ ${target} ms: ${pct(toRunning, 99) <= target ? 'met' : 'NOT met'})`,
     );
     console.log(
-      `hub CPU time (user+system, /proc) per job, launch to all finished: ${(cpu.hub / JOBS).toFixed(1)} ms, + its spawn helper ${(cpu.helpers / JOBS).toFixed(1)} ms; load average at the end: ${loadavg()
+      `hub CPU time (user+system, /proc) per job, launch to all finished: ${(cpu.hub / JOBS).toFixed(1)} ms, + its spawn helper ${(cpu.helpers / JOBS).toFixed(1)} ms, + the engine's daemons (dockerd, containerd; not the per-container shims) ${(engineSpent / JOBS).toFixed(1)} ms; load average at the end: ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')} on ${cpus().length} CPUs`,
     );

@@ -31,7 +31,9 @@ const ADMIN = 'jobs-distributed-admin-token';
 
 /**
  * The jobs launcher distributed: gateway, credentials, organizations and jobs as separate built
- * processes over real NATS and Postgres; the jobs service is killed mid-run and restarted.
+ * processes over real NATS and Postgres; the jobs service is killed mid-run and restarted. Jobs
+ * run as host processes here (HUB_JOBS_ENGINE=host); jobs-engine-distributed.e2e-spec.ts runs them
+ * in containers.
  */
 describeWithInfra('distributed hub: jobs', () => {
   // The bus as deployed: users and permissions per app, generated (decision 0013).
@@ -53,6 +55,8 @@ describeWithInfra('distributed hub: jobs', () => {
       HOST: '127.0.0.1',
       HUB_RATE_LIMIT_PER_MINUTE: '100000',
       HUB_SECRET_KEY: 'jobs-distributed-secret-key',
+      // Host processes (and their spawn helper, killed below); jobs-engine-distributed runs containers.
+      HUB_JOBS_ENGINE: 'host',
     };
     for (const app of ['credentials', 'organizations', 'jobs']) {
       const r = await runApp(app, common, ['migrate']);

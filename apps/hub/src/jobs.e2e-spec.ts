@@ -2,6 +2,7 @@ import { JobsRpc } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { runJob } from '@huggingface/hub';
 import {
+  describeWithEngine,
   describeWithInfra,
   JOB_CAPS_TEST_ENV,
   jobCapsScenarios,
@@ -17,8 +18,8 @@ import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'jobs-admin-token-for-tests';
 
-/** The jobs launcher in the all-in-one hub (local runner, in-process bus, real Postgres). */
-describeWithInfra('all-in-one hub: jobs', () => {
+/** The jobs launcher in the all-in-one hub (local runner in containers of the engine, in-process bus, real Postgres). */
+describeWithEngine('all-in-one hub: jobs', () => {
   let t: TestHub;
 
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { HubConfig, SecretBox } from '@hub/config';
 
 export class JobsConfig extends HubConfig {
-  /** Where jobs run: `local` (child processes or `docker run` on this machine, for trusted users) or `kubernetes` (a batch/v1 Job per run). */
+  /** Where jobs run: `local` (a container per job through Docker or Podman, or a host process: HUB_JOBS_ENGINE) or `kubernetes` (a batch/v1 Job per run). */
   @IsIn(['local', 'kubernetes'], { message: 'HUB_JOBS_RUNNER must be local or kubernetes' })
   HUB_JOBS_RUNNER: string = 'local';
 
@@ -14,9 +14,58 @@ export class JobsConfig extends HubConfig {
   @MinLength(16, { message: 'HUB_SECRET_KEY must be at least 16 characters' })
   HUB_SECRET_KEY?: string;
 
-  /** Local runner: `auto` runs `dockerImage` jobs with `docker run` when a Docker engine answers `docker info`; `off` always runs the command on the host. */
-  @IsIn(['auto', 'off'], { message: 'HUB_JOBS_DOCKER must be auto or off' })
-  HUB_JOBS_DOCKER: string = 'auto';
+  /**
+   * Local runner: what runs each job. `docker` / `podman`: a container of its `dockerImage` through the
+   * engine's Docker-compatible API (socket: HUB_JOBS_ENGINE_SOCKET, else DOCKER_HOST, else the engine's
+   * usual one); `host`: the command on this machine; `auto`: Docker's socket, else Podman's, else host.
+   */
+  @IsIn(['auto', 'docker', 'podman', 'host'], { message: 'HUB_JOBS_ENGINE must be auto, docker, podman or host' })
+  HUB_JOBS_ENGINE: 'auto' | 'docker' | 'podman' | 'host' = 'auto';
+
+  /** The engine's API socket (a path, or unix:// / tcp:// URL). Default: DOCKER_HOST, else /var/run/docker.sock (docker), /run/podman/podman.sock (podman). */
+  @IsOptional()
+  @IsString()
+  HUB_JOBS_ENGINE_SOCKET?: string;
+
+  /** The engine network job containers join: a bridge with no traffic between containers and none to this host or 169.254.0.0/16 (decision 0615). */
+  @Matches(/^[a-z0-9][a-z0-9_.-]{0,40}$/, { message: 'HUB_JOBS_NETWORK must be a network name' })
+  HUB_JOBS_NETWORK: string = 'hub-jobs';
+
+  /** More destinations job containers may not reach (comma-separated CIDRs, e.g. the hub's private network when its services run on other machines). */
+  @IsOptional()
+  @Matches(/^(\d{1,3}(\.\d{1,3}){3}\/\d{1,2})(,\d{1,3}(\.\d{1,3}){3}\/\d{1,2})*$/, {
+    message: 'HUB_JOBS_BLOCKED_CIDRS must be comma-separated IPv4 CIDRs',
+  })
+  HUB_JOBS_BLOCKED_CIDRS?: string;
+
+  /** Caps each job container's memory below its flavor's (small machines, tests). Unset: the flavor's RAM. */
+  @IsOptional()
+  @IsInt()
+  @Min(16)
+  @Max(4_194_304)
+  HUB_JOBS_MEMORY_LIMIT_MB?: number;
+
+  /** Size of each job container's writable /tmp and work directory (tmpfs, counted in its memory). */
+  @IsInt()
+  @Min(1)
+  @Max(1_048_576)
+  HUB_JOBS_TMP_SIZE_MB: number = 512;
+
+  /** The user job containers run as (uid:gid; never root). */
+  @Matches(/^[1-9]\d{0,9}:\d{1,10}$/, { message: 'HUB_JOBS_CONTAINER_USER must be uid:gid with a non-zero uid' })
+  HUB_JOBS_CONTAINER_USER: string = '65534:65534';
+
+  /** Most jobs this runner (replica) runs at once; the rest wait SCHEDULING, in order. */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  HUB_JOBS_MAX_RUNNING: number = 8;
+
+  /** Most jobs of one namespace this runner runs at once; the rest wait SCHEDULING, in order. */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  HUB_JOBS_MAX_RUNNING_PER_NAMESPACE: number = 4;
 
   /** Kubernetes runner: the namespace its Jobs, Secrets and Services go to (k8s/base/jobs-rbac.yaml grants exactly that). */
   @Matches(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, {
@@ -77,6 +126,12 @@ export class JobsConfig extends HubConfig {
   @Min(80)
   @Max(1_000_000)
   HUB_JOBS_LOG_MAX_LINE_LENGTH: number = 8192;
+
+  /** Log bytes kept per job at any moment, with HUB_JOBS_LOG_MAX_LINES (oldest dropped first, while it runs). */
+  @IsInt()
+  @Min(1024)
+  @Max(1_073_741_824)
+  HUB_JOBS_LOG_MAX_BYTES: number = 16 * 1024 * 1024;
 
   /** A running job's replica touches it this often; one silent for HUB_JOBS_STALE_MS is settled as ERROR. */
   @IsInt()

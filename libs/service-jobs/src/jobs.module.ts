@@ -5,6 +5,7 @@ import { type JobsConfig } from './jobs.config';
 import { JOBS_ENTITIES } from './jobs.entities';
 import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from './jobs.tokens';
 import { JobStore } from './jobs/job-store';
+import { JobEndpointHandler } from './jobs/job-endpoint.handler';
 import { JobsHandler } from './jobs/jobs.handler';
 import { JobSpecUseCase } from './jobs/job-spec.use-case';
 import { JobsUseCases } from './jobs/jobs.use-cases';
@@ -40,11 +41,11 @@ export class JobsModule {
         ServicePersistenceModule.forService(jobsPersistence(config)),
         OutboxModule.forService({ dataSource: JOBS_DS, schema: JOBS_SCHEMA }),
       ],
-      controllers: [JobsHandler, ScheduledJobsHandler],
+      controllers: [JobsHandler, ScheduledJobsHandler, JobEndpointHandler],
       providers: [
         { provide: JOBS_CONFIG, useValue: config },
         { provide: JOBS_SECRETS, useValue: secrets },
-        { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config) },
+        { provide: JOB_RUNNER, useFactory: async () => jobRunnerFor(config) },
         JobStore,
         JobLogs,
         JobSupervisor,

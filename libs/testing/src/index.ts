@@ -40,3 +40,7 @@ export * from './scenarios/no-access.scenarios';
 export * from './scenarios/live-answers.scenarios';
 export type { AccessTarget, AuditCutOffTarget } from './scenarios/access-helpers';
 export * from './nats-auth';
+export * from './job-engine';
+export * from './scenarios/jobs-isolation.scenarios';
+export * from './scenarios/jobs-admission.scenarios';
+export * from './scenarios/jobs-expose.scenarios';

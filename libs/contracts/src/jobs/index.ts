@@ -7,3 +7,4 @@ export * from './jobs.rpc';
 export * from './job-hardware';
 export * from './scheduled-jobs.dto';
 export * from './job-spec.dto';
+export * from './job-endpoint.dto';

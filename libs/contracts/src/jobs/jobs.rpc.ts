@@ -1,5 +1,6 @@
 import { rpc } from '../bus/descriptors';
 import { CreateJobRpc, DuplicateJobRpc, JobLogsRpc, JobRefRpc, ListJobsRpc, UpdateJobLabelsRpc } from './jobs-rpc.dto';
+import { type JobEndpointAnswer, JobEndpointRpc } from './job-endpoint.dto';
 import { type JobSpecAnswer, JobSpecRpc } from './job-spec.dto';
 import {
   CreateScheduledJobRpc,
@@ -21,6 +22,8 @@ export const JobsRpc = {
   Metrics: rpc<JobRefRpc, JobMetricsAnswer>('jobs.job.metrics', JobRefRpc),
   /** The spec of a job the reader may read (webhooks' jobSourceId). */
   Spec: rpc<JobSpecRpc, JobSpecAnswer>('jobs.job.spec', JobSpecRpc),
+  /** Where an exposed port of a running job answers, and who may call it (the gateway's job proxy). */
+  Endpoint: rpc<JobEndpointRpc, JobEndpointAnswer>('jobs.job.endpoint', JobEndpointRpc),
 } as const;
 
 /** Scheduled jobs: each firing runs `jobSpec` as a job with initiator `{type: 'scheduled-job', id}`. */

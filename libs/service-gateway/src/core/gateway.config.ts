@@ -71,6 +71,10 @@ export class GatewayConfig extends HubConfig {
   @Matches(PROXY_LIST, { message: 'HUB_TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges' })
   HUB_TRUSTED_PROXIES?: string;
 
+  /** Jobs' exposed ports answer at `<job_id>--<port>.<HUB_JOBS_DOMAIN>` (the jobs service's setting, same variable). */
+  @Matches(/^[a-z0-9.-]+$/, { message: 'HUB_JOBS_DOMAIN must be a host name' })
+  HUB_JOBS_DOMAIN: string = 'jobs.localhost';
+
   get trustedProxies(): string[] {
     return (this.HUB_TRUSTED_PROXIES ?? '')
       .split(',')

@@ -4,6 +4,8 @@ export * from './gateway.config';
 export * from './gateway.tokens';
 export * from './create-gateway-app';
 export * from './auth/auth.decorators';
+export { Authenticator } from './auth/authenticator';
+export { ReadOnlyTokenError } from './auth/auth.errors';
 export * from './auth/live-answers';
 export * from './auth/membership-cache';
 export * from './auth/membership-directory';

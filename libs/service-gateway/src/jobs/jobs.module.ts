@@ -1,9 +1,13 @@
 import { Module } from '@nestjs/common';
+import { JobExposeProxy } from './job-expose.proxy';
 import { JobNamespaces } from './job-namespaces';
 import { JobStreamsController } from './job-streams.controller';
 import { JobsController } from './jobs.controller';
 import { ScheduledJobsController } from './scheduled-jobs.controller';
 
 /** `/api/jobs/…`: the Jobs API in front of the jobs service. */
-@Module({ controllers: [JobsController, JobStreamsController, ScheduledJobsController], providers: [JobNamespaces] })
+@Module({
+  controllers: [JobsController, JobStreamsController, ScheduledJobsController],
+  providers: [JobNamespaces, JobExposeProxy],
+})
 export class JobsApiModule {}

@@ -58,6 +58,8 @@ export class JobsUseCases {
       throw new BadRequestError("command is required: the runners of this hub do not read an image's entrypoint");
     if (spec.expose?.portsPublic?.some((p) => !spec.expose?.ports.includes(p)))
       throw new BadRequestError('expose.portsPublic must be a subset of expose.ports');
+    const refused = this.supervisor.refusal(spec.flavor);
+    if (refused) throw new BadRequestError(refused);
     const owner: JobOwner = dto.owner ?? (await this.namespaces.resolve(dto.namespace, ctx));
     await this.resourceGroups.assertOwnedBy(owner, spec.resourceGroupId, 'resourceGroupId', ctx);
     const now = new Date();

@@ -1,4 +1,5 @@
 import { type JobFlavor } from '@hub/contracts';
+import { type ProcSample } from './proc-sample';
 import { type ProcessIdentity } from './process-identity';
 
 export interface RunRequest {
@@ -18,6 +19,8 @@ export interface RunRequest {
   /** The decrypted secrets, set in the environment too (the Kubernetes runner keeps them in a Secret). */
   secrets: Record<string, string>;
   onLine(line: string): void;
+  /** Progress before the run starts (an image pull), shown as the job's status message while it is SCHEDULING. */
+  onProgress?(message: string): void;
   /** Runners retrying by themselves report each failed attempt (count so far) while the run goes on. */
   onAttemptFailed?(failureCount: number): void;
 }
@@ -26,6 +29,8 @@ export interface RunExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   error?: string;
+  /** Why the run ended, when the runner knows better than the exit code (out of memory). */
+  reason?: string;
   /** Failed attempts inside the run itself (the Kubernetes Job's own retries); absent for one-attempt runs. */
   failures?: number;
   /** Set when the runner itself saw the deadline pass (Kubernetes activeDeadlineSeconds). */
@@ -34,10 +39,12 @@ export interface RunExit {
 
 /**
  * What a restarted service needs to stop a run it lost track of (stored in `jobs.run_handle`): a
- * local process group (with its container when run by docker), or a Kubernetes Job.
+ * local process group, a container of the local engine (with its address on the jobs network, for
+ * exposed ports), or a Kubernetes Job.
  */
 export type RunHandle =
   | { kind: 'process'; process: ProcessIdentity; container?: string }
+  | { kind: 'container'; engine: 'docker' | 'podman'; container: string; address?: string }
   | { kind: 'kubernetes'; namespace: string; job: string };
 
 export interface JobRun {
@@ -46,6 +53,8 @@ export interface JobRun {
   pid?: number;
   /** Where the run lives, kept with the job so an orphan can be stopped after a crash. */
   handle?: RunHandle;
+  /** The run's CPU and memory now, when the runner reads them better than /proc/<pid> (a container's cgroup). */
+  sample?(): ProcSample | null;
   /** Stops the run and everything it started. */
   kill(): void;
 }
@@ -57,6 +66,8 @@ export interface JobRunner {
   start(req: RunRequest): Promise<JobRun>;
   /** Stops what a lost run left behind (a crashed service's process group, container or Kubernetes Job). */
   reap(handle: RunHandle): Promise<void>;
+  /** Why this runner cannot run a flavor at all (more than its host has), or null; asked when a job is created. */
+  refusal?(flavor: JobFlavor): string | null;
   /** Gets ready before the first run (the local runner starts its spawn helper). */
   open?(): void;
   /** Releases what the runner holds (the local runner's spawn helper), once its runs have ended. */

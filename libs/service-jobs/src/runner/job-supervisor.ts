@@ -6,6 +6,8 @@ import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.tokens';
 import { JobLogs } from '../logs/job-logs';
 import { type JobEntity } from '../jobs/job.entity';
 import { ACTIVE_STAGES, JobStore } from '../jobs/job-store';
+import { type JobFlavor } from '@hub/contracts';
+import { Admission } from './admission';
 import { JOB_RUNNER, type JobRun, type JobRunner, type RunExit } from './job-runner';
 import { JobSweeper } from './job-sweeper';
 import { cpuPercent, type ProcSample, readProc } from './proc-sample';
@@ -32,6 +34,8 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
   private timer: NodeJS.Timeout | undefined;
   /** This service process, recorded with each run: a restart on this machine sees it is gone and kills the orphans. */
   private readonly self = identityOf(process.pid) ?? undefined;
+  /** HUB_JOBS_MAX_RUNNING and the per-namespace cap: the rest wait SCHEDULING, in order. */
+  private readonly admission: Admission;
 
   constructor(
     private readonly store: JobStore,
@@ -40,7 +44,14 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
     @Inject(JOBS_SECRETS) private readonly secrets: SecretBox,
     private readonly sweeper: JobSweeper,
-  ) {}
+  ) {
+    this.admission = new Admission(config.HUB_JOBS_MAX_RUNNING, config.HUB_JOBS_MAX_RUNNING_PER_NAMESPACE);
+  }
+
+  /** Why this replica's runner cannot run a flavor at all (the create answers 400 with it), or null. */
+  refusal(flavor: JobFlavor): string | null {
+    return this.runner.refusal?.(flavor) ?? null;
+  }
 
   onApplicationBootstrap(): void {
     this.runner.open?.();
@@ -67,13 +78,34 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     await this.runner.close?.();
   }
 
-  /** Starts a job created here (after its transaction committed). */
+  /** Starts a job created here (after its transaction committed), once the caps let it (it waits SCHEDULING). */
   launch(job: JobEntity): void {
     const r: Running = { job };
     this.running.set(job.id, r);
-    void this.drive(r)
+    void this.admitted(r)
       .catch((e: unknown) => this.logger.error(`job ${job.id}: ${String(e)}`))
       .finally(() => this.running.delete(job.id));
+  }
+
+  private async admitted(r: Running): Promise<void> {
+    const ns = r.job.namespace;
+    const admitted = await this.admission.acquire(r.job.id, ns, (message) => this.tell(r, message));
+    if (!admitted) return;
+    try {
+      await this.drive(r);
+    } finally {
+      this.admission.release(ns);
+    }
+  }
+
+  /** A SCHEDULING job's status message (waiting for a slot, pulling its image): in its events stream. */
+  private tell(r: Running, message: string): void {
+    void this.store
+      .advance(r.job, ['SCHEDULING'], { message })
+      .then((j) => {
+        if (j && j.stage === 'SCHEDULING' && !r.run) r.job = j;
+      })
+      .catch((e: unknown) => this.logger.warn(`job ${r.job.id}: ${String(e)}`));
   }
 
   /** Stops a job this replica runs (the cancel itself is already stored). */
@@ -81,6 +113,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     const r = this.running.get(jobId);
     if (!r) return;
     r.stopping ??= 'cancel';
+    this.admission.withdraw(jobId);
     r.run?.kill();
   }
 
@@ -119,9 +152,11 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
       failures += exit.failures ?? 1;
       const why = exit.error
         ? `could not start: ${exit.error}`
-        : exit.signal
-          ? `killed by ${exit.signal}`
-          : `exited with code ${exit.code ?? '?'}`;
+        : exit.reason
+          ? exit.reason
+          : exit.signal
+            ? `killed by ${exit.signal}`
+            : `exited with code ${exit.code ?? '?'}`;
       if (attempt >= job.attempts || this.runner.retriesItself) {
         await this.finish(job, 'ERROR', `Job failed: ${why}`, failures);
         break;
@@ -160,6 +195,9 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
       env: { ...(spec.environment ?? {}), ...job.extraEnv },
       secrets: this.secrets.openMap(job.secretValues),
       onLine,
+      onProgress: (message) => {
+        if (attempt === 1) this.tell(r, message);
+      },
       // A runner retrying by itself (Kubernetes backoffLimit) reports each failure while the job stays RUNNING.
       onAttemptFailed: (failureCount) =>
         void this.store.transition(job.id, ['RUNNING'], {
@@ -232,7 +270,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
   /** The run's resource sample since the last one; null without a process of its own here. */
   private sample(r: Running): NonNullable<JobEntity['metrics']> | null {
     const pid = r.run?.pid;
-    const now = pid ? readProc(pid) : null;
+    const now = r.run?.sample ? r.run.sample() : pid ? readProc(pid) : null;
     if (!now) return null;
     const metrics = {
       cpu_usage_pct: cpuPercent(r.lastSample, now),

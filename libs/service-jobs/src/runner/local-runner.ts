@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hardwareOf } from '@hub/contracts';
-import { containerName, dockerClientEnv, dockerRunArgs, MAX_PROCESSES } from './docker-args';
+import { MAX_PROCESSES } from './engine/container-options';
 import { type JobRun, type JobRunner, type RunHandle, type RunRequest } from './job-runner';
 import { bootId, killGroup, stillRunning } from './process-identity';
 import { SpawnHelper, type SpawnHelperKind, type SpawnLimits } from './spawn-helper';
@@ -20,20 +19,16 @@ function uidOf(user: string): { uid: number; gid: number } {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-const dockerRm = (name: string): Promise<void> =>
-  new Promise((r) => execFile('docker', ['rm', '-f', name], { timeout: 30_000 }, () => r()));
-
 export interface LocalRunnerOptions {
   workDir: string;
   runAsUser: string;
-  docker: boolean;
   spawnHelper?: SpawnHelperKind;
 }
 
 /**
- * Runs a job's command as a child process in its own scratch directory and process group, or
- * with `docker run` when the job names a `dockerImage` and a Docker engine is reachable. For
- * trusted users on one machine: see the service README for what it does not enforce.
+ * Runs a job's command as a child process in its own scratch directory and process group
+ * (HUB_JOBS_ENGINE=host; with an engine, EngineRunner runs containers). For trusted users on one
+ * machine: see the service README for what it does not enforce.
  */
 export class LocalRunner implements JobRunner {
   private readonly identity: { uid: number; gid: number } | undefined;
@@ -47,22 +42,14 @@ export class LocalRunner implements JobRunner {
 
   async start(req: RunRequest): Promise<JobRun> {
     const dir = join(this.options.workDir, `${req.jobId}-${req.attempt}`);
-    const container = this.options.docker && req.dockerImage ? containerName(req.jobId, req.attempt) : undefined;
-    const command =
-      req.dockerImage && container
-        ? {
-            file: 'docker',
-            args: dockerRunArgs({ ...req, dockerImage: req.dockerImage }),
-            env: dockerClientEnv(req, process.env),
-          }
-        : {
-            // A job without a command (an image's default one, where there is no Docker) has nothing to run.
-            ...(req.command?.length
-              ? { file: req.command[0] as string, args: [...req.command.slice(1), ...(req.arguments ?? [])] }
-              : { file: 'true', args: [] }),
-            env: { PATH: JOB_PATH, HOME: dir, TMPDIR: dir, JOB_ID: req.jobId, ...req.env, ...req.secrets },
-            limits: this.limits(req),
-          };
+    const command = {
+      // A job without a command (an image's default one) has nothing to run on the host.
+      ...(req.command?.length
+        ? { file: req.command[0] as string, args: [...req.command.slice(1), ...(req.arguments ?? [])] }
+        : { file: 'true', args: [] }),
+      env: { PATH: JOB_PATH, HOME: dir, TMPDIR: dir, JOB_ID: req.jobId, ...req.env, ...req.secrets },
+      limits: this.limits(req),
+    };
     const child = await this.helper.spawn({
       ...command,
       dir,
@@ -82,12 +69,11 @@ export class LocalRunner implements JobRunner {
     return {
       done,
       pid,
-      ...(proc ? { handle: { kind: 'process' as const, process: proc, ...(container ? { container } : {}) } } : {}),
+      ...(proc ? { handle: { kind: 'process' as const, process: proc } } : {}),
       kill: () => {
-        // The whole process group: the command's children die with it (and the container, which the client does not stop).
+        // The whole process group: the command's children die with it.
         if (exited || pid === undefined) return;
         killGroup(pid);
-        if (container) void dockerRm(container);
       },
     };
   }
@@ -102,11 +88,10 @@ export class LocalRunner implements JobRunner {
     return this.helper.close();
   }
 
-  /** After a crash: kills the old process group if that very process still runs here, and removes its container. */
+  /** After a crash: kills the old process group if that very process still runs here. */
   async reap(handle: RunHandle): Promise<void> {
     if (handle.kind !== 'process') return;
     if (stillRunning(handle.process)) killGroup(handle.process.pid);
-    if (handle.container && this.options.docker) await dockerRm(handle.container);
   }
 
   /** CPU seconds (the timeout times the flavor's vCPUs), address space (its RAM), processes (for the job user only). */

@@ -1,0 +1,189 @@
+import { type Container } from 'dockerode';
+import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { hardwareOf, type JobFlavor } from '@hub/contracts';
+import { type JobRun, type JobRunner, type RunExit, type RunHandle, type RunRequest } from '../job-runner';
+import { containerName, containerOptions, type ContainerSettings, memoryBytesOf } from './container-options';
+import { readCgroup } from './cgroup-sample';
+import { type Engine } from './engine-connect';
+import { ensureImage } from './image-pull';
+import { LineSplitter } from './line-splitter';
+
+export interface EngineRunnerOptions extends ContainerSettings {
+  maxLineLength: number;
+}
+
+const mib = (bytes: number): string => `${Math.round(bytes / 1024 ** 2)} MiB`;
+const gb = (bytes: number): string => `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+const messageOf = (e: unknown): string => {
+  const json = (e as { json?: { message?: string } }).json;
+  return (json?.message ?? (e instanceof Error ? e.message : String(e))).replace(/^\(HTTP code \d+\) [a-z ]+ - /, '');
+};
+
+/** A run that failed before its container ran: ends at once with `error`. */
+const failed = (error: string): JobRun => ({
+  done: Promise.resolve({ code: null, signal: null, error }),
+  kill: () => undefined,
+});
+
+/**
+ * Runs each job in a container of its `dockerImage` through Docker's (or Podman's compatible) API,
+ * with the service's rights over the engine's socket: pulls the image (progress as the job's status
+ * message), creates the container isolated (container-options.ts), relays its output line by line,
+ * and removes it when the run ends or is stopped (every process in it dies with it).
+ */
+export class EngineRunner implements JobRunner {
+  constructor(
+    private readonly engine: Engine,
+    private readonly options: EngineRunnerOptions,
+  ) {}
+
+  /** Why this engine cannot run a flavor (more CPUs, memory or accelerators than its host has), or null. */
+  refusal(flavor: JobFlavor): string | null {
+    const hw = hardwareOf(flavor);
+    const memory = memoryBytesOf({ flavor }, this.options);
+    if (hw.gpu)
+      return `flavor ${flavor} needs ${hw.gpu.model} accelerators; this runner's ${this.engine.kind} engine has none`;
+    if (hw.vcpu > this.engine.cpus)
+      return `flavor ${flavor} needs ${hw.vcpu} vCPUs; this runner's ${this.engine.kind} engine has ${this.engine.cpus}`;
+    if (this.engine.memoryBytes && memory > this.engine.memoryBytes)
+      return `flavor ${flavor} needs ${gb(memory)} of memory; this runner's ${this.engine.kind} engine has ${gb(this.engine.memoryBytes)}`;
+    return null;
+  }
+
+  async start(req: RunRequest): Promise<JobRun> {
+    const refusal = this.refusal(req.flavor);
+    if (refusal) return failed(refusal);
+    if (!req.dockerImage)
+      return failed('spaceId jobs need a Space image, which this runner does not build: use dockerImage');
+    const image = req.dockerImage;
+    try {
+      await ensureImage(this.engine, image, (m) => req.onProgress?.(m));
+    } catch (e) {
+      return failed(`could not pull ${image}: ${messageOf(e)}`);
+    }
+    let container: Container;
+    try {
+      container = await this.engine.api.createContainer(containerOptions({ ...req, dockerImage: image }, this.options));
+    } catch (e) {
+      return failed(messageOf(e));
+    }
+    const name = containerName(req.jobId, req.attempt);
+    try {
+      return await this.run(container, name, req);
+    } catch (e) {
+      await container.remove({ force: true }).catch(() => undefined);
+      return failed(messageOf(e));
+    }
+  }
+
+  private async run(container: Container, name: string, req: RunRequest): Promise<JobRun> {
+    const stream = await container.attach({ stream: true, stdout: true, stderr: true, logs: false });
+    const out = new LineSplitter(this.options.maxLineLength, req.onLine);
+    const err = new LineSplitter(this.options.maxLineLength, req.onLine);
+    const stdout = new PassThrough().on('data', (c: Buffer) => out.write(c));
+    const stderr = new PassThrough().on('data', (c: Buffer) => err.write(c));
+    this.engine.api.modem.demuxStream(stream, stdout, stderr);
+    const streamEnded = new Promise<void>((resolve) => {
+      stream
+        .on('end', resolve)
+        .on('close', resolve)
+        .on('error', () => resolve());
+    });
+    // Asked before the start: 'next-exit' (the default, 'not-running', would answer at once for a created container).
+    const exited = container.wait({ condition: 'next-exit' }) as Promise<{ StatusCode: number }>;
+    await container.start();
+    const info = await container.inspect();
+    const address = Object.values(info.NetworkSettings.Networks ?? {})[0]?.IPAddress || undefined;
+    let stopped = false;
+    let ended = false;
+    const initPid = info.State.Pid;
+    const done = (async (): Promise<RunExit> => {
+      const { StatusCode } = await exited;
+      ended = true;
+      // The output still in flight arrives before the stream closes (bounded wait; a stopped run's is cut short).
+      await Promise.race([streamEnded, new Promise((r) => setTimeout(r, stopped ? 100 : 2000).unref())]);
+      out.end();
+      err.end();
+      // Stopped (cancel, timeout): kill() removes it; the run is over now, not after the removal.
+      if (stopped) return { code: null, signal: 'SIGKILL' };
+      const state = (await container.inspect().catch(() => null))?.State;
+      await container.remove({ force: true }).catch(() => undefined);
+      const limit = mib(memoryBytesOf(req, this.options));
+      if (state?.OOMKilled && StatusCode !== 0)
+        return { code: StatusCode, signal: null, reason: `ran out of memory: killed at its limit of ${limit}` };
+      // Podman (cgroup v1) does not report OOMKilled: a SIGKILL nobody here sent is most likely the OOM killer.
+      if (StatusCode === 137 && this.engine.kind === 'podman')
+        return {
+          code: null,
+          signal: 'SIGKILL',
+          reason: `killed by SIGKILL, probably out of memory (its limit is ${limit})`,
+        };
+      return StatusCode >= 128 && StatusCode < 160
+        ? { code: null, signal: signalName(StatusCode - 128) }
+        : { code: StatusCode, signal: null };
+    })();
+    const handle: RunHandle = {
+      kind: 'container',
+      engine: this.engine.kind,
+      container: name,
+      ...(address ? { address } : {}),
+    };
+    return {
+      done,
+      pid: info.State.Pid || undefined,
+      handle,
+      // The whole container (every process in it), not just its init.
+      sample: () => (ended || !ownsPid(initPid, info.Id) ? null : readCgroup(initPid)),
+      kill: () => {
+        if (stopped) return;
+        stopped = true;
+        // SIGKILL to the container's init: the kernel ends every process of its pid namespace. At
+        // once from here when the engine runs on this machine and we may (root), then through the
+        // engine in any case (its state, and the removal).
+        if (!ended && initPid > 0 && ownsPid(initPid, info.Id)) {
+          try {
+            process.kill(initPid, 'SIGKILL');
+          } catch {
+            // not ours to signal (rootless, or another machine's engine): the API does it
+          }
+        }
+        void container
+          .kill({ signal: 'SIGKILL' })
+          .catch(() => undefined)
+          .then(() => container.remove({ force: true }).catch(() => undefined));
+      },
+    };
+  }
+
+  /** After a crash: removes the container a lost run left (killing whatever still ran in it). */
+  async reap(handle: RunHandle): Promise<void> {
+    const name = handle.kind === 'container' || handle.kind === 'process' ? handle.container : undefined;
+    if (!name) return;
+    await this.engine.api
+      .getContainer(name)
+      .remove({ force: true })
+      .catch((e: unknown) => {
+        if ((e as { statusCode?: number }).statusCode !== 404) throw e;
+      });
+  }
+}
+
+/** Whether `pid` here is that container's process (its cgroup names the container): false in another pid namespace. */
+function ownsPid(pid: number, containerId: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cgroup`, 'utf8').includes(containerId);
+  } catch {
+    return false;
+  }
+}
+
+const SIGNALS: Record<number, NodeJS.Signals> = {
+  1: 'SIGHUP',
+  2: 'SIGINT',
+  6: 'SIGABRT',
+  9: 'SIGKILL',
+  15: 'SIGTERM',
+  11: 'SIGSEGV',
+};
+const signalName = (n: number): NodeJS.Signals => SIGNALS[n] ?? 'SIGKILL';

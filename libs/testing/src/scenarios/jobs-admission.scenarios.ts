@@ -1,0 +1,92 @@
+import { cancelJob, getJob, runJob } from '@huggingface/hub';
+import { makeUser } from '../hub-factory';
+import { TEST_JOB_IMAGE } from '../job-engine';
+import { type JobTarget, waitForStage } from './jobs-helpers';
+
+/** Small caps so a test reaches them: 3 jobs at once on the runner, 2 per namespace. */
+export const JOB_ADMISSION_TEST_ENV = {
+  HUB_JOBS_MAX_RUNNING: '3',
+  HUB_JOBS_MAX_RUNNING_PER_NAMESPACE: '2',
+};
+
+/** Polls a job until `check` holds of it (or fails after `ms`, showing the job). */
+async function waitFor(
+  t: JobTarget,
+  token: string,
+  namespace: string,
+  jobId: string,
+  check: (job: Awaited<ReturnType<typeof getJob>>) => boolean,
+  ms = 20_000,
+): Promise<Awaited<ReturnType<typeof getJob>>> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const job = await getJob({ namespace, jobId, accessToken: token, hubUrl: t.baseUrl });
+    if (check(job)) return job;
+    if (Date.now() > deadline) throw new Error(`job ${jobId}: ${JSON.stringify(job.status)} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * HUB_JOBS_MAX_RUNNING and HUB_JOBS_MAX_RUNNING_PER_NAMESPACE (issue 25): waiting jobs stay
+ * SCHEDULING, in order, saying why. Register it before other jobs scenarios on the same hub: it
+ * expects no other job running on the runner.
+ */
+export function jobsAdmissionScenarios(target: () => JobTarget): void {
+  it('runs at most the caps at once; the rest wait SCHEDULING in order, with a message naming the cap', async () => {
+    const t = target();
+    const [a, b] = [await makeUser(t), await makeUser(t)];
+    const run = async (u: typeof a) =>
+      (
+        await runJob({
+          namespace: u.name,
+          accessToken: u.token,
+          hubUrl: t.baseUrl,
+          dockerImage: TEST_JOB_IMAGE,
+          flavor: 'cpu-basic',
+          command: ['sleep', '300'],
+        })
+      ).id;
+    const stage = (u: typeof a, id: string) =>
+      getJob({ namespace: u.name, jobId: id, accessToken: u.token, hubUrl: t.baseUrl });
+    const cancel = (u: typeof a, id: string) =>
+      cancelJob({ namespace: u.name, jobId: id, accessToken: u.token, hubUrl: t.baseUrl });
+    const all: [typeof a, string][] = [];
+    try {
+      const a1 = await run(a);
+      const a2 = await run(a);
+      const a3 = await run(a);
+      all.push([a, a1], [a, a2], [a, a3]);
+      await waitForStage(t, a.token, a.name, a1, ['RUNNING']);
+      await waitForStage(t, a.token, a.name, a2, ['RUNNING']);
+      const held = await waitFor(t, a.token, a.name, a3, (j) => !!j.status.message);
+      expect(held.status.stage).toBe('SCHEDULING');
+      expect(held.status.message).toMatch(/HUB_JOBS_MAX_RUNNING_PER_NAMESPACE=2/);
+      // Another namespace is not held back by the first one's cap, until the runner's own cap.
+      const b1 = await run(b);
+      all.push([b, b1]);
+      await waitForStage(t, b.token, b.name, b1, ['RUNNING']);
+      const b2 = await run(b);
+      const a4 = await run(a);
+      all.push([b, b2], [a, a4]);
+      const full = await waitFor(t, b.token, b.name, b2, (j) => !!j.status.message);
+      expect(full.status).toMatchObject({
+        stage: 'SCHEDULING',
+        message: expect.stringMatching(/HUB_JOBS_MAX_RUNNING=3\b/),
+      });
+      // A slot frees: the first in line that fits takes it (a3 before b2 and a4).
+      await cancel(a, a1);
+      await waitForStage(t, a.token, a.name, a3, ['RUNNING']);
+      expect((await stage(b, b2)).status.stage).toBe('SCHEDULING');
+      expect((await stage(a, a4)).status.stage).toBe('SCHEDULING');
+      // A waiting job canceled leaves the line; the next one gets the slot.
+      await cancel(a, a4);
+      await cancel(b, b1);
+      await waitForStage(t, b.token, b.name, b2, ['RUNNING']);
+      const gone = await stage(a, a4);
+      expect({ stage: gone.status.stage, startedAt: gone.startedAt }).toEqual({ stage: 'CANCELED', startedAt: null });
+    } finally {
+      for (const [u, id] of all) await cancel(u, id).catch(() => undefined);
+    }
+  });
+}
