@@ -6,8 +6,15 @@ import { JOBS_ENTITIES } from './jobs.entities';
 import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from './jobs.tokens';
 import { JobStore } from './jobs/job-store';
 import { JobsHandler } from './jobs/jobs.handler';
-import { JobSpecUseCase } from './jobs/job-spec.use-case';
-import { JobsUseCases } from './jobs/jobs.use-cases';
+import { CancelJobUseCase } from './jobs/cancel-job.use-case';
+import { CreateJobUseCase } from './jobs/create-job.use-case';
+import { DuplicateJobUseCase } from './jobs/duplicate-job.use-case';
+import { GetJobMetricsUseCase } from './jobs/get-job-metrics.use-case';
+import { GetJobSpecUseCase } from './jobs/get-job-spec.use-case';
+import { GetJobUseCase } from './jobs/get-job.use-case';
+import { ListJobsUseCase } from './jobs/list-jobs.use-case';
+import { ReadJobLogsUseCase } from './jobs/read-job-logs.use-case';
+import { UpdateJobLabelsUseCase } from './jobs/update-job-labels.use-case';
 import { NamespaceResolver } from './jobs/namespace-resolver';
 import { ResourceGroupCheck } from './jobs/resource-group-check';
 import { JobLogs } from './logs/job-logs';
@@ -18,7 +25,14 @@ import { JobSweeper } from './runner/job-sweeper';
 import { jobRunnerFor } from './runner/job-runner.factory';
 import { ScheduledJobsHandler } from './scheduled/scheduled-jobs.handler';
 import { ScheduledJobsTicker } from './scheduled/scheduled-jobs.ticker';
-import { ScheduledJobsUseCases } from './scheduled/scheduled-jobs.use-cases';
+import { CreateScheduledJobUseCase } from './scheduled/create-scheduled-job.use-case';
+import { DeleteScheduledJobUseCase } from './scheduled/delete-scheduled-job.use-case';
+import { FireScheduledJobUseCase } from './scheduled/fire-scheduled-job.use-case';
+import { GetScheduledJobUseCase } from './scheduled/get-scheduled-job.use-case';
+import { ListScheduledJobsUseCase } from './scheduled/list-scheduled-jobs.use-case';
+import { RunScheduledJobUseCase } from './scheduled/run-scheduled-job.use-case';
+import { ScheduledJobStore } from './scheduled/scheduled-job-store';
+import { SuspendScheduledJobUseCase } from './scheduled/suspend-scheduled-job.use-case';
 
 export const JOBS_SCHEMA = 'jobs';
 
@@ -49,11 +63,25 @@ export class JobsModule {
         JobLogs,
         JobSupervisor,
         JobSweeper,
-        JobsUseCases,
-        JobSpecUseCase,
         NamespaceResolver,
         ResourceGroupCheck,
-        ScheduledJobsUseCases,
+        CreateJobUseCase,
+        GetJobUseCase,
+        ListJobsUseCase,
+        CancelJobUseCase,
+        DuplicateJobUseCase,
+        UpdateJobLabelsUseCase,
+        GetJobMetricsUseCase,
+        ReadJobLogsUseCase,
+        GetJobSpecUseCase,
+        ScheduledJobStore,
+        CreateScheduledJobUseCase,
+        ListScheduledJobsUseCase,
+        GetScheduledJobUseCase,
+        DeleteScheduledJobUseCase,
+        SuspendScheduledJobUseCase,
+        RunScheduledJobUseCase,
+        FireScheduledJobUseCase,
         ScheduledJobsTicker,
       ],
     };

@@ -1,10 +1,17 @@
 import { type JobView } from '@hub/contracts';
+import { type JobsConfig } from '../jobs.config';
 import { type JobEntity } from './job.entity';
 
 export interface ViewSettings {
   jobsDomain: string;
   sshHost: string;
 }
+
+/** Where exposed ports and SSH are reached, from the service's configuration. */
+export const viewSettings = (config: JobsConfig): ViewSettings => ({
+  jobsDomain: config.HUB_JOBS_DOMAIN,
+  sshHost: config.HUB_JOBS_SSH_HOST,
+});
 
 const secs = (from: Date, to: Date): number => Math.max(0, Math.round((to.getTime() - from.getTime()) / 100) / 10);
 
