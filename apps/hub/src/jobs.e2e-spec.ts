@@ -7,6 +7,7 @@ import {
   jobCapsScenarios,
   jobsBoundsScenarios,
   jobsScenarios,
+  jobsShapeScenarios,
   makeUser,
   queryDatabase,
   readSse,
@@ -34,6 +35,7 @@ describeWithInfra('all-in-one hub: jobs', () => {
 
   jobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsBoundsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  jobsShapeScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   scheduledJobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobCapsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
 
