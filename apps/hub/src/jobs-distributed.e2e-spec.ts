@@ -15,6 +15,7 @@ import {
   liveStreamsScenarios,
   noAccessScenarios,
   jobsScenarios,
+  jobsShapeScenarios,
   makeUser,
   NATS_TEST_ALL_RIGHTS_USER,
   processesWith,
@@ -53,6 +54,8 @@ describeWithInfra('distributed hub: jobs', () => {
       HOST: '127.0.0.1',
       HUB_RATE_LIMIT_PER_MINUTE: '100000',
       HUB_SECRET_KEY: 'jobs-distributed-secret-key',
+      // Jobs run in host mode unless CI names an engine (a distributed jobs service refuses to start without one, decision 0621).
+      HUB_JOBS_ENGINE: process.env['HUB_JOBS_ENGINE'] ?? 'host',
     };
     for (const app of ['credentials', 'organizations', 'jobs']) {
       const r = await runApp(app, common, ['migrate']);
@@ -90,6 +93,7 @@ describeWithInfra('distributed hub: jobs', () => {
 
   jobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobsBoundsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  jobsShapeScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   scheduledJobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobCapsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   noAccessScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));

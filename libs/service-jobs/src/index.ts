@@ -1,3 +1,4 @@
 export * from './jobs.module';
 export * from './jobs.config';
 export * from './jobs.tokens';
+export { assertDistributedJobsRunner } from './runner/job-runner.factory';

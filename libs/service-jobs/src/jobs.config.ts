@@ -62,9 +62,20 @@ export class JobsConfig extends HubConfig {
   @IsString()
   HUB_JOBS_RUN_AS_USER: string = 'nobody';
 
-  /** What starts local jobs' processes: `native` (a small C helper compiled with cc at start), `node`, or `auto` (native where cc works). */
-  @IsIn(['auto', 'native', 'node'], { message: 'HUB_JOBS_SPAWN_HELPER must be auto, native or node' })
-  HUB_JOBS_SPAWN_HELPER: 'auto' | 'native' | 'node' = 'auto';
+  /** Where jobs run: `auto` (a Docker or Podman engine when one answers, else host mode), `docker`, `podman`, or `host` (this machine, each job sandboxed with bubblewrap, no network; decision 0621). A distributed jobs service without an engine refuses to start unless this is `host`. */
+  @IsIn(['auto', 'docker', 'podman', 'host'], { message: 'HUB_JOBS_ENGINE must be auto, docker, podman or host' })
+  HUB_JOBS_ENGINE: 'auto' | 'docker' | 'podman' | 'host' = 'auto';
+
+  /** Host mode, service running as root: each job runs as a host uid of its own, from this one up (HUB_JOBS_HOST_UID_COUNT of them). */
+  @IsInt()
+  @Min(1000)
+  @Max(4_000_000_000)
+  HUB_JOBS_HOST_UID_BASE: number = 1_500_000_000;
+
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  HUB_JOBS_HOST_UID_COUNT: number = 65_536;
 
   /** Log lines kept per job (oldest dropped first). */
   @IsInt()

@@ -5,7 +5,7 @@ import { hardwareOf } from '@hub/contracts';
 import { containerName, dockerClientEnv, dockerRunArgs, MAX_PROCESSES } from './docker-args';
 import { type JobRun, type JobRunner, type RunHandle, type RunRequest } from './job-runner';
 import { bootId, killGroup, stillRunning } from './process-identity';
-import { SpawnHelper, type SpawnHelperKind, type SpawnLimits } from './spawn-helper';
+import { SpawnHelper, type SpawnLimits } from './spawn-helper';
 
 /** A PATH for user commands; nothing else of the hub's environment reaches a job. */
 const JOB_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -27,7 +27,6 @@ export interface LocalRunnerOptions {
   workDir: string;
   runAsUser: string;
   docker: boolean;
-  spawnHelper?: SpawnHelperKind;
 }
 
 /**
@@ -42,7 +41,7 @@ export class LocalRunner implements JobRunner {
   constructor(private readonly options: LocalRunnerOptions) {
     // Only root can switch users; anyone else runs jobs as themselves.
     this.identity = process.getuid?.() === 0 ? uidOf(options.runAsUser) : undefined;
-    this.helper = new SpawnHelper(options.spawnHelper);
+    this.helper = new SpawnHelper();
   }
 
   async start(req: RunRequest): Promise<JobRun> {
