@@ -140,6 +140,27 @@ describeWithInfra('distributed hub: jobs', () => {
     expect(mine().filter((g) => g.subject === subject('hub.audit.jobs.create'))).toHaveLength(1);
   });
 
+  it('a jobs service with no container engine refuses to start unless HUB_JOBS_ENGINE=host, saying what to set', async () => {
+    const refused = startApp('jobs', {
+      ...common,
+      ...nats.env('jobs'),
+      PORT: String(await freePort()),
+      HUB_JOBS_ENGINE: 'auto',
+      // No engine answers there (the docker client is asked, as at every start).
+      DOCKER_HOST: 'unix:///nonexistent/docker.sock',
+    });
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => resolve(-1), 60_000);
+      refused.child.once('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    if (code === -1) await refused.stop('SIGKILL');
+    expect(code).toBe(1);
+    expect(refused.output()).toMatch(/no container engine found.*HUB_JOBS_ENGINE=host/s);
+  });
+
   /** Runs a job with two background sleeps, stops the jobs service mid-run with `kill`, restarts it, and checks the job is settled and its processes gone. */
   async function killMidRun(kill: (jobs: RunningProcess) => Promise<void>): Promise<void> {
     const t = { baseUrl: gateway, adminToken: ADMIN };

@@ -1,4 +1,3 @@
 export * from './jobs.module';
 export * from './jobs.config';
 export * from './jobs.tokens';
-export { assertDistributedJobsRunner } from './runner/job-runner.factory';

@@ -22,7 +22,7 @@ import { jobsMigrations } from './migrations';
 import { JOB_RUNNER } from './runner/job-runner';
 import { JobSupervisor } from './runner/job-supervisor';
 import { JobSweeper } from './runner/job-sweeper';
-import { jobRunnerFor } from './runner/job-runner.factory';
+import { jobRunnerFor, type RunnerContext } from './runner/job-runner.factory';
 import { ScheduledJobsHandler } from './scheduled/scheduled-jobs.handler';
 import { ScheduledJobsTicker } from './scheduled/scheduled-jobs.ticker';
 import { CreateScheduledJobUseCase } from './scheduled/create-scheduled-job.use-case';
@@ -46,7 +46,8 @@ export function jobsPersistence(config: JobsConfig): ServicePersistenceOptions {
 /** The jobs launcher: jobs, their runs on a runner, their logs. */
 @Module({})
 export class JobsModule {
-  static forRoot(config: JobsConfig): DynamicModule {
+  /** `distributed`: the jobs app on its own (not the all-in-one hub): without an engine it needs HUB_JOBS_ENGINE=host (decision 0621). */
+  static forRoot(config: JobsConfig, context: RunnerContext = {}): DynamicModule {
     const secrets = config.secretBox();
     return {
       module: JobsModule,
@@ -58,7 +59,7 @@ export class JobsModule {
       providers: [
         { provide: JOBS_CONFIG, useValue: config },
         { provide: JOBS_SECRETS, useValue: secrets },
-        { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config) },
+        { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config, context) },
         JobStore,
         JobLogs,
         JobSupervisor,

@@ -10,12 +10,17 @@ import { KubernetesRunner } from './kubernetes/kubernetes-runner';
 import { LocalRunner } from './local-runner';
 
 /** Whether a container engine answers here (HUB_JOBS_ENGINE=auto|docker|podman; checked once, at boot). */
-export function engineFound(config: JobsConfig): boolean {
+function engineFound(config: JobsConfig): boolean {
   return config.HUB_JOBS_ENGINE !== 'host' && config.HUB_JOBS_DOCKER === 'auto' && dockerReachable();
 }
 
+export interface RunnerContext {
+  /** The distributed jobs service (its own process, for many users): no engine and no HUB_JOBS_ENGINE=host stops it. */
+  distributed?: boolean;
+}
+
 /** The runner HUB_JOBS_RUNNER names, with its connection read at boot (a bad kubeconfig stops the service). */
-export function jobRunnerFor(config: JobsConfig): JobRunner {
+export function jobRunnerFor(config: JobsConfig, context: RunnerContext = {}): JobRunner {
   if (config.HUB_JOBS_RUNNER === 'kubernetes') {
     const conn =
       config.HUB_JOBS_K8S_AUTH === 'kubeconfig' ? kubeconfigConnection(config.KUBECONFIG) : inClusterConnection();
@@ -28,6 +33,9 @@ export function jobRunnerFor(config: JobsConfig): JobRunner {
   if (engineFound(config)) {
     return new LocalRunner({ workDir: config.workDir, runAsUser: config.HUB_JOBS_RUN_AS_USER, docker: true });
   }
+  // Decision 0621: a distributed service runs users' code on its machine only when told to.
+  if (context.distributed)
+    assertDistributedRunner({ runner: 'local', engine: config.HUB_JOBS_ENGINE, engineFound: false });
   const bwrap = findBwrap();
   new Logger('JobRunner').warn(
     config.HUB_JOBS_ENGINE === 'host'
@@ -39,14 +47,5 @@ export function jobRunnerFor(config: JobsConfig): JobRunner {
     bwrap,
     uidBase: config.HUB_JOBS_HOST_UID_BASE,
     uidCount: config.HUB_JOBS_HOST_UID_COUNT,
-  });
-}
-
-/** For the distributed jobs service: no engine and no HUB_JOBS_ENGINE=host stops it (HostModeRefusedError). */
-export function assertDistributedJobsRunner(config: JobsConfig): void {
-  assertDistributedRunner({
-    runner: config.HUB_JOBS_RUNNER,
-    engine: config.HUB_JOBS_ENGINE,
-    engineFound: config.HUB_JOBS_RUNNER === 'local' && config.HUB_JOBS_ENGINE !== 'host' && engineFound(config),
   });
 }
