@@ -13,9 +13,8 @@
 //   BENCH_HUB_MAIN [dist/apps/hub/main.js]  the hub bundle to run (relative to the repository), e.g. a kept build for an A/B run
 //   BENCH_PG_COUNT_URL [unset]    a URL answering the number of round trips to Postgres so far (a counting proxy the hub's
 //                                 BENCH_PG_ADMIN_URL goes through): round trips per job are printed
-//   HUB_JOBS_SPAWN_HELPER [auto] passed to the hub: node to measure the Node spawn helper instead of the native one
 //   HUB_JOBS_ENGINE [auto]        passed to the hub: docker / podman (containers of the local alpine:3 image, which
-//                                 .ci/engine-up.sh builds) or host; the engine daemons' CPU is printed beside the hub's
+//                                 .ci/engine-up.sh builds) or host (bubblewrap); the engine daemons' CPU is printed beside the hub's
 //   BENCH_HUB_NODE_ARGS [unset]   node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
 // create-to-RUNNING / -COMPLETED come from the job's own timestamps (createdAt, startedAt,
 // finishedAt, set by the jobs service); first-line latency is measured by this client, from
@@ -178,8 +177,6 @@ async function main() {
         HUB_JOBS_MAX_RUNNING: '10000',
         HUB_JOBS_MAX_RUNNING_PER_NAMESPACE: '10000',
         HUB_JOBS_ENGINE: process.env.HUB_JOBS_ENGINE ?? 'auto',
-        // native (the default where cc works) or node: compare the two spawn helpers.
-        ...(process.env.HUB_JOBS_SPAWN_HELPER ? { HUB_JOBS_SPAWN_HELPER: process.env.HUB_JOBS_SPAWN_HELPER } : {}),
       },
     },
   );

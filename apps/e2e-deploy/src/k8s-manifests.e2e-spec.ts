@@ -71,13 +71,17 @@ describe('k8s/base', () => {
     expect(repoDir('k8s').filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))).toEqual([]);
   });
 
-  it('puts everything in the hub namespace, but the Role and RoleBinding of the jobs runner in hub-jobs', () => {
+  it('puts everything in the hub namespace, but the Role, RoleBinding and NetworkPolicy of the jobs in hub-jobs', () => {
     expect(one('Namespace', 'hub').metadata.name).toBe('hub');
     expect(one('Namespace', 'hub-jobs').metadata.name).toBe('hub-jobs');
     const elsewhere = k8sObjects().filter(({ obj }) => obj.kind !== 'Namespace' && obj.metadata.namespace !== 'hub');
     expect(
       elsewhere.map(({ file, obj }) => `${file}: ${obj.kind} ${obj.metadata.namespace}/${obj.metadata.name}`),
-    ).toEqual(['jobs-rbac.yaml: Role hub-jobs/jobs-runner', 'jobs-rbac.yaml: RoleBinding hub-jobs/jobs-runner']);
+    ).toEqual([
+      'jobs-network-policy.yaml: NetworkPolicy hub-jobs/jobs-isolation',
+      'jobs-rbac.yaml: Role hub-jobs/jobs-runner',
+      'jobs-rbac.yaml: RoleBinding hub-jobs/jobs-runner',
+    ]);
   });
 
   it('keeps secrets in the Secret example, as placeholders, and out of the ConfigMap', () => {

@@ -37,6 +37,26 @@ interface PolicyRule {
   ports?: { port: number | string }[];
 }
 type Loose = K8sObject & Record<string, unknown> & { spec?: Record<string, unknown> };
+interface PolicyPeer {
+  namespaceSelector?: { matchLabels?: Record<string, string> };
+  podSelector?: unknown;
+  ipBlock?: { cidr: string; except?: string[] };
+}
+interface JobsPolicySpec {
+  podSelector: unknown;
+  policyTypes: string[];
+  ingress: unknown[];
+  egress: { to: PolicyPeer[]; ports?: { port: number | string }[] }[];
+}
+
+/** Whether an IPv4 address lies in a CIDR block (IPv6 blocks hold no IPv4 address). */
+function cidrHas(cidr: string, ip: string): boolean {
+  const [base, bits] = cidr.split('/');
+  if (!base || base.includes(':') || ip.includes(':')) return false;
+  const num = (a: string): number => a.split('.').reduce((n, o) => n * 256 + Number(o), 0);
+  const size = 2 ** (32 - Number(bits));
+  return Math.floor(num(ip) / size) === Math.floor(num(base) / size);
+}
 
 describe.each(KUSTOMIZATIONS)('kubectl kustomize %s', (dir) => {
   const objects = renderKustomization(dir) as Loose[];
@@ -76,6 +96,7 @@ describe.each(KUSTOMIZATIONS)('kubectl kustomize %s', (dir) => {
   it('puts every object in the hub namespace but the Role and RoleBinding of the jobs runner, and nothing cluster-wide but the Namespaces', () => {
     const elsewhere = objects.filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== 'hub');
     expect(elsewhere.map((o) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`).sort()).toEqual([
+      `NetworkPolicy ${JOBS_NAMESPACE}/jobs-isolation`,
       `Role ${JOBS_NAMESPACE}/jobs-runner`,
       `RoleBinding ${JOBS_NAMESPACE}/jobs-runner`,
     ]);
@@ -202,7 +223,7 @@ describe.each(KUSTOMIZATIONS)('kubectl kustomize %s', (dir) => {
   });
 
   it('admits traffic from outside only to the gateway, from the ingress controller, and /metrics only from monitoring', () => {
-    const policies = of('NetworkPolicy');
+    const policies = of('NetworkPolicy').filter((p) => p.metadata.namespace === 'hub');
     const denyAll = policies.filter(
       (p) => Object.keys((p.spec?.['podSelector'] as object) ?? { x: 1 }).length === 0 && !p.spec?.['ingress'],
     );
@@ -230,6 +251,42 @@ describe.each(KUSTOMIZATIONS)('kubectl kustomize %s', (dir) => {
         expect({ ports, from }).toEqual({ ports: [port(GATEWAY, 'http')], from: [INGRESS_NAMESPACE] });
       }
     }
+  });
+
+  it('walls the jobs namespace off: restricted pods; out only to DNS and public addresses (not the hub, not 169.254.169.254); in only from the gateway', () => {
+    expect(one('Namespace', JOBS_NAMESPACE).metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
+    const policies = of('NetworkPolicy').filter((p) => p.metadata.namespace === JOBS_NAMESPACE);
+    expect(policies).toHaveLength(1);
+    const spec = policies[0].spec as unknown as JobsPolicySpec;
+    expect(spec.podSelector).toEqual({});
+    expect([...spec.policyTypes].sort()).toEqual(['Egress', 'Ingress']);
+    expect(spec.ingress).toEqual([
+      {
+        from: [
+          {
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'hub' } },
+            podSelector: { matchLabels: { 'app.kubernetes.io/name': GATEWAY } },
+          },
+        ],
+      },
+    ]);
+    const peers = spec.egress.flatMap((rule) => rule.to.map((peer) => ({ peer, ports: rule.ports ?? [] })));
+    // By selector: only DNS in kube-system; never a namespace of the hub's.
+    const bySelector = peers.filter(({ peer }) => !peer.ipBlock);
+    expect(bySelector.map(({ peer }) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'])).toEqual([
+      'kube-system',
+    ]);
+    expect(bySelector.flatMap(({ ports }) => ports.map((p) => Number(p.port)))).toEqual([53, 53]);
+    // By address: the metadata service, loopback and the private ranges (pods, Services, a database
+    // or NATS on the node network) fall in no allowed block; a public address does.
+    const blocks = peers.flatMap(({ peer }) => (peer.ipBlock ? [peer.ipBlock] : []));
+    const allowed = (ip: string): boolean =>
+      blocks.some((b) => cidrHas(b.cidr, ip) && !(b.except ?? []).some((e) => cidrHas(e, ip)));
+    for (const ip of ['169.254.169.254', '10.96.0.1', '172.17.0.1', '192.168.1.10', '127.0.0.1', '100.64.0.5']) {
+      expect({ ip, allowed: allowed(ip) }).toEqual({ ip, allowed: false });
+    }
+    expect(allowed('1.1.1.1')).toBe(true);
+    expect(allowed('140.82.112.3')).toBe(true);
   });
 
   it('routes the ingress to the gateway Service, and trusts only private proxy addresses', () => {

@@ -15,6 +15,7 @@ import {
   liveStreamsScenarios,
   noAccessScenarios,
   jobsScenarios,
+  jobsShapeScenarios,
   makeUser,
   NATS_TEST_ALL_RIGHTS_USER,
   processesWith,
@@ -55,7 +56,8 @@ describeWithInfra('distributed hub: jobs', () => {
       HOST: '127.0.0.1',
       HUB_RATE_LIMIT_PER_MINUTE: '100000',
       HUB_SECRET_KEY: 'jobs-distributed-secret-key',
-      // Host processes (and their spawn helper, killed below); jobs-engine-distributed runs containers.
+      // Host mode (bubblewrap, and the spawn helper killed below; a distributed jobs service needs it
+      // said, decision 0621); jobs-engine-distributed runs containers.
       HUB_JOBS_ENGINE: 'host',
     };
     for (const app of ['credentials', 'organizations', 'jobs']) {
@@ -94,6 +96,7 @@ describeWithInfra('distributed hub: jobs', () => {
 
   jobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobsBoundsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  jobsShapeScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   scheduledJobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobCapsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   noAccessScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
@@ -138,6 +141,27 @@ describeWithInfra('distributed hub: jobs', () => {
         .map((g) => g.data['stage']),
     ).toEqual(['SCHEDULING', 'RUNNING', 'COMPLETED']);
     expect(mine().filter((g) => g.subject === subject('hub.audit.jobs.create'))).toHaveLength(1);
+  });
+
+  it('a jobs service with no container engine refuses to start unless HUB_JOBS_ENGINE=host, saying what to set', async () => {
+    const refused = startApp('jobs', {
+      ...common,
+      ...nats.env('jobs'),
+      PORT: String(await freePort()),
+      HUB_JOBS_ENGINE: 'auto',
+      // No engine answers there (the docker client is asked, as at every start).
+      DOCKER_HOST: 'unix:///nonexistent/docker.sock',
+    });
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => resolve(-1), 60_000);
+      refused.child.once('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    if (code === -1) await refused.stop('SIGKILL');
+    expect(code).toBe(1);
+    expect(refused.output()).toMatch(/no container engine found.*HUB_JOBS_ENGINE=host/s);
   });
 
   /** Runs a job with two background sleeps, stops the jobs service mid-run with `kill`, restarts it, and checks the job is settled and its processes gone. */

@@ -83,6 +83,14 @@ describeWithInfra('all-in-one hub: jobs on the kubernetes runner (fake API serve
       resources: { requests: { cpu: '4', memory: '15Gi', 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } },
     });
     expect(k8sJob?.spec.template.spec.nodeSelector).toEqual({ 'nvidia.com/gpu.product': 'Tesla-T4' });
+    // The restricted Pod Security Standard: not root, the runtime's seccomp profile, no escalation, no capabilities.
+    expect(k8sJob?.spec.template.spec.securityContext).toEqual({
+      runAsNonRoot: true,
+      runAsUser: 1000,
+      runAsGroup: 1000,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
     expect(JSON.stringify(k8sJob)).not.toContain('k8s-secret-4d2f');
     expect(container.env).toContainEqual({
       name: 'API_TOKEN',

@@ -8,6 +8,7 @@ import {
   jobCapsScenarios,
   jobsBoundsScenarios,
   jobsScenarios,
+  jobsShapeScenarios,
   makeUser,
   queryDatabase,
   readSse,
@@ -35,6 +36,7 @@ describeWithEngine('all-in-one hub: jobs', () => {
 
   jobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsBoundsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  jobsShapeScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   scheduledJobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobCapsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
 

@@ -92,6 +92,8 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
       HUB_RATE_LIMIT_PER_MINUTE: '1000000',
       HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000',
       HUB_METRICS_TOKEN: METRICS,
+      // Jobs run in host mode unless CI names an engine (a distributed jobs service refuses to start without one, decision 0621).
+      HUB_JOBS_ENGINE: process.env['HUB_JOBS_ENGINE'] ?? 'host',
       ...WEBHOOK_TEST_ENV,
       HUB_WEBHOOK_LEASE_MS: '3000',
       HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: '100000',

@@ -5,7 +5,8 @@ import { JobsConfig, JobsModule, jobsPersistence } from '@hub/service-jobs';
 runService({
   name: 'jobs',
   config: JobsConfig,
-  module: (config) => JobsModule.forRoot(config),
+  // Without a container engine the distributed service runs jobs on its machine only when told to (decision 0621).
+  module: (config) => JobsModule.forRoot(config, { distributed: true }),
   persistence: jobsPersistence,
 }).catch((err: unknown) => {
   console.error(err);

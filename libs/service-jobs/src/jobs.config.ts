@@ -17,7 +17,9 @@ export class JobsConfig extends HubConfig {
   /**
    * Local runner: what runs each job. `docker` / `podman`: a container of its `dockerImage` through the
    * engine's Docker-compatible API (socket: HUB_JOBS_ENGINE_SOCKET, else DOCKER_HOST, else the engine's
-   * usual one); `host`: the command on this machine; `auto`: Docker's socket, else Podman's, else host.
+   * usual one); `host`: the command on this machine, sandboxed with bubblewrap, no network (decision
+   * 0621); `auto`: Docker's socket, else Podman's, else host. A distributed jobs service without an
+   * engine refuses to start unless this is `host`.
    */
   @IsIn(['auto', 'docker', 'podman', 'host'], { message: 'HUB_JOBS_ENGINE must be auto, docker, podman or host' })
   HUB_JOBS_ENGINE: 'auto' | 'docker' | 'podman' | 'host' = 'auto';
@@ -107,13 +109,16 @@ export class JobsConfig extends HubConfig {
   @IsString()
   HUB_JOBS_WORK_DIR?: string;
 
-  /** When the hub runs as root, local jobs run as this unprivileged user (uid or name). */
-  @IsString()
-  HUB_JOBS_RUN_AS_USER: string = 'nobody';
+  /** Host mode, service running as root: each job runs as a host uid of its own, from this one up (HUB_JOBS_HOST_UID_COUNT of them). */
+  @IsInt()
+  @Min(1000)
+  @Max(4_000_000_000)
+  HUB_JOBS_HOST_UID_BASE: number = 1_500_000_000;
 
-  /** What starts local jobs' processes: `native` (a small C helper compiled with cc at start), `node`, or `auto` (native where cc works). */
-  @IsIn(['auto', 'native', 'node'], { message: 'HUB_JOBS_SPAWN_HELPER must be auto, native or node' })
-  HUB_JOBS_SPAWN_HELPER: 'auto' | 'native' | 'node' = 'auto';
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  HUB_JOBS_HOST_UID_COUNT: number = 65_536;
 
   /** Log lines kept per job (oldest dropped first). */
   @IsInt()

@@ -7,8 +7,15 @@ import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from './jobs.tokens';
 import { JobStore } from './jobs/job-store';
 import { JobEndpointHandler } from './jobs/job-endpoint.handler';
 import { JobsHandler } from './jobs/jobs.handler';
-import { JobSpecUseCase } from './jobs/job-spec.use-case';
-import { JobsUseCases } from './jobs/jobs.use-cases';
+import { CancelJobUseCase } from './jobs/cancel-job.use-case';
+import { CreateJobUseCase } from './jobs/create-job.use-case';
+import { DuplicateJobUseCase } from './jobs/duplicate-job.use-case';
+import { GetJobMetricsUseCase } from './jobs/get-job-metrics.use-case';
+import { GetJobSpecUseCase } from './jobs/get-job-spec.use-case';
+import { GetJobUseCase } from './jobs/get-job.use-case';
+import { ListJobsUseCase } from './jobs/list-jobs.use-case';
+import { ReadJobLogsUseCase } from './jobs/read-job-logs.use-case';
+import { UpdateJobLabelsUseCase } from './jobs/update-job-labels.use-case';
 import { NamespaceResolver } from './jobs/namespace-resolver';
 import { ResourceGroupCheck } from './jobs/resource-group-check';
 import { JobLogs } from './logs/job-logs';
@@ -16,10 +23,17 @@ import { jobsMigrations } from './migrations';
 import { JOB_RUNNER } from './runner/job-runner';
 import { JobSupervisor } from './runner/job-supervisor';
 import { JobSweeper } from './runner/job-sweeper';
-import { jobRunnerFor } from './runner/job-runner.factory';
+import { jobRunnerFor, type RunnerContext } from './runner/job-runner.factory';
 import { ScheduledJobsHandler } from './scheduled/scheduled-jobs.handler';
 import { ScheduledJobsTicker } from './scheduled/scheduled-jobs.ticker';
-import { ScheduledJobsUseCases } from './scheduled/scheduled-jobs.use-cases';
+import { CreateScheduledJobUseCase } from './scheduled/create-scheduled-job.use-case';
+import { DeleteScheduledJobUseCase } from './scheduled/delete-scheduled-job.use-case';
+import { FireScheduledJobUseCase } from './scheduled/fire-scheduled-job.use-case';
+import { GetScheduledJobUseCase } from './scheduled/get-scheduled-job.use-case';
+import { ListScheduledJobsUseCase } from './scheduled/list-scheduled-jobs.use-case';
+import { RunScheduledJobUseCase } from './scheduled/run-scheduled-job.use-case';
+import { ScheduledJobStore } from './scheduled/scheduled-job-store';
+import { SuspendScheduledJobUseCase } from './scheduled/suspend-scheduled-job.use-case';
 
 export const JOBS_SCHEMA = 'jobs';
 
@@ -33,7 +47,8 @@ export function jobsPersistence(config: JobsConfig): ServicePersistenceOptions {
 /** The jobs launcher: jobs, their runs on a runner, their logs. */
 @Module({})
 export class JobsModule {
-  static forRoot(config: JobsConfig): DynamicModule {
+  /** `distributed`: the jobs app on its own (not the all-in-one hub): without an engine it needs HUB_JOBS_ENGINE=host (decision 0621). */
+  static forRoot(config: JobsConfig, context: RunnerContext = {}): DynamicModule {
     const secrets = config.secretBox();
     return {
       module: JobsModule,
@@ -45,16 +60,30 @@ export class JobsModule {
       providers: [
         { provide: JOBS_CONFIG, useValue: config },
         { provide: JOBS_SECRETS, useValue: secrets },
-        { provide: JOB_RUNNER, useFactory: async () => jobRunnerFor(config) },
+        { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config, context) },
         JobStore,
         JobLogs,
         JobSupervisor,
         JobSweeper,
-        JobsUseCases,
-        JobSpecUseCase,
         NamespaceResolver,
         ResourceGroupCheck,
-        ScheduledJobsUseCases,
+        CreateJobUseCase,
+        GetJobUseCase,
+        ListJobsUseCase,
+        CancelJobUseCase,
+        DuplicateJobUseCase,
+        UpdateJobLabelsUseCase,
+        GetJobMetricsUseCase,
+        ReadJobLogsUseCase,
+        GetJobSpecUseCase,
+        ScheduledJobStore,
+        CreateScheduledJobUseCase,
+        ListScheduledJobsUseCase,
+        GetScheduledJobUseCase,
+        DeleteScheduledJobUseCase,
+        SuspendScheduledJobUseCase,
+        RunScheduledJobUseCase,
+        FireScheduledJobUseCase,
         ScheduledJobsTicker,
       ],
     };

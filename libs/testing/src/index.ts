@@ -16,6 +16,7 @@ export * from './scenarios/notifications.scenarios';
 export * from './scenarios/jobs.scenarios';
 export * from './scenarios/jobs-helpers';
 export * from './scenarios/jobs-bounds.scenarios';
+export * from './scenarios/jobs-shape.scenarios';
 export * from './scenarios/scheduled-jobs.scenarios';
 export * from './scenarios/repositories.scenarios';
 export * from './scenarios/audit.scenarios';

@@ -6,6 +6,8 @@ export interface JobHardware {
   prettyName: string;
   vcpu: number;
   ramGb: number;
+  /** Scratch disk of a run, GB (`ephemeralStorage` of `GET /api/jobs/hardware`). */
+  diskGb: number;
   gpu?: { model: string; count: number; vramGb: number; manufacturer: 'Nvidia' | 'AWS'; type: 'gpu' | 'neuron' };
   /** Price in USD per hour (the public hub's list prices, for display). */
   usdPerHour: number;
@@ -18,6 +20,8 @@ const nv = (model: string, count: number, vramGb: number): JobHardware['gpu'] =>
   manufacturer: 'Nvidia',
   type: 'gpu',
 });
+/** Scratch disk by machine size (the public hub publishes no table here, decision 0620): 50 GB at 2 vCPUs, 100 GB up to 8, 500 GB up to 256 GB of RAM, 1000 GB above. */
+const diskFor = (vcpu: number, ramGb: number): number => (vcpu <= 2 ? 50 : vcpu <= 8 ? 100 : ramGb <= 256 ? 500 : 1000);
 const row = (
   name: JobFlavor,
   prettyName: string,
@@ -25,7 +29,7 @@ const row = (
   ramGb: number,
   usdPerHour: number,
   gpu?: JobHardware['gpu'],
-): JobHardware => ({ name, prettyName, vcpu, ramGb, usdPerHour, gpu });
+): JobHardware => ({ name, prettyName, vcpu, ramGb, diskGb: diskFor(vcpu, ramGb), usdPerHour, gpu });
 
 export const JOB_HARDWARE: readonly JobHardware[] = [
   row('cpu-basic', 'CPU basic', 2, 16, 0.01),

@@ -1,26 +1,31 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { JobExposeDto, JobSshDto, JobVolumeDto } from './create-job.dto';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ClosedSchema } from '../http/closed-schema';
+import { JobExposeDto, JobVolumeDto } from './create-job.dto';
 import { JOB_FLAVORS, JOB_INITIATOR_TYPES, JOB_STAGES, type JobFlavor, type JobStage } from './jobs.enums';
 
 const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } } as const;
 
+@ClosedSchema()
 export class JobOwnerView {
   @ApiProperty() id!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ enum: ['user', 'org'] }) type!: 'user' | 'org';
 }
 
+@ClosedSchema()
 export class JobUserRefView {
   @ApiProperty() id!: string;
   @ApiProperty() name!: string;
 }
 
+@ClosedSchema()
 export class JobInitiatorView {
   @ApiProperty({ enum: JOB_INITIATOR_TYPES }) type!: (typeof JOB_INITIATOR_TYPES)[number];
   @ApiProperty() id!: string;
   @ApiPropertyOptional() name?: string;
 }
 
+@ClosedSchema()
 export class JobStatusView {
   @ApiProperty({ enum: JOB_STAGES }) stage!: JobStage;
   @ApiProperty({ type: String, nullable: true }) message!: string | null;
@@ -31,18 +36,23 @@ export class JobStatusView {
   @ApiPropertyOptional({ description: 'ssh://<job_id>@{ssh_host}, only with ssh enabled' }) sshUrl?: string;
 }
 
+@ClosedSchema()
 export class JobDurationsView {
   @ApiPropertyOptional() schedulingSecs?: number;
   @ApiPropertyOptional() runningSecs?: number;
   @ApiPropertyOptional() totalSecs?: number;
 }
 
-/** Spec 2.2 Job, plus owner.type, type, labels and initiator (what the public clients read). */
+/**
+ * Spec 2.2 Job, plus owner.type, type, labels and initiator (what the public clients read:
+ * huggingface_hub's JobInfo requires owner.type); nothing else (decision 0620). The create body's
+ * `timeoutSeconds` is answered as `timeout`; `attempts` and `ssh` stay internal.
+ */
+@ClosedSchema()
 export class JobView {
   @ApiProperty({ enum: ['job'] }) type!: 'job';
   @ApiProperty() id!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
-  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) startedAt?: string | null;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) finishedAt?: string | null;
   @ApiProperty({ type: JobOwnerView }) owner!: JobOwnerView;
@@ -61,14 +71,11 @@ export class JobView {
   secrets?: Record<string, null>;
   @ApiProperty({ enum: JOB_FLAVORS }) flavor!: JobFlavor;
   @ApiPropertyOptional({ enum: ['amd64', 'arm64'] }) arch?: 'amd64' | 'arm64';
-  @ApiPropertyOptional({ type: Number, nullable: true }) timeoutSeconds?: number | null;
-  @ApiPropertyOptional() timeout?: number;
-  @ApiProperty() attempts!: number;
+  @ApiPropertyOptional({ description: 'seconds (the create body says timeoutSeconds)' }) timeout?: number;
   @ApiPropertyOptional({ description: 'retries so far (attempts used minus one)' }) retry?: number;
   @ApiProperty(STRING_MAP) labels!: Record<string, string>;
   @ApiPropertyOptional({ type: [JobVolumeDto] }) volumes?: JobVolumeDto[];
   @ApiPropertyOptional({ type: JobExposeDto }) expose?: JobExposeDto;
-  @ApiPropertyOptional({ type: JobSshDto }) ssh?: JobSshDto;
   @ApiPropertyOptional() resourceGroupId?: string;
   @ApiPropertyOptional({ type: JobDurationsView }) durations?: JobDurationsView;
   @ApiProperty({ type: JobStatusView }) status!: JobStatusView;
@@ -91,6 +98,7 @@ export class JobPage {
   @ApiPropertyOptional() nextCursor?: string;
 }
 
+@ClosedSchema()
 export class JobHardwareAccelerator {
   @ApiProperty({ enum: ['gpu', 'neuron'] }) type!: 'gpu' | 'neuron';
   @ApiProperty() model!: string;
@@ -99,12 +107,16 @@ export class JobHardwareAccelerator {
   @ApiProperty({ enum: ['Nvidia', 'AWS'] }) manufacturer!: 'Nvidia' | 'AWS';
 }
 
+@ClosedSchema()
+@ApiExtraModels(JobHardwareAccelerator)
 export class JobHardwareView {
   @ApiProperty({ enum: JOB_FLAVORS }) name!: JobFlavor;
   @ApiProperty() prettyName!: string;
   @ApiProperty() cpu!: string;
   @ApiProperty() ram!: string;
-  @ApiProperty({ type: JobHardwareAccelerator, nullable: true }) accelerator!: JobHardwareAccelerator | null;
+  @ApiProperty() ephemeralStorage!: string;
+  @ApiProperty({ oneOf: [{ $ref: getSchemaPath(JobHardwareAccelerator) }, { type: 'null' }] })
+  accelerator!: JobHardwareAccelerator | null;
   @ApiProperty() unitCostMicroUSD!: number;
   @ApiProperty() unitCostUSD!: number;
   @ApiProperty() unitLabel!: string;

@@ -9,6 +9,7 @@ export function hardwareViews(): JobHardwareView[] {
       prettyName: h.prettyName,
       cpu: `${h.vcpu} vCPU`,
       ram: `${h.ramGb} GB`,
+      ephemeralStorage: `${h.diskGb} GB`,
       accelerator: h.gpu
         ? {
             type: h.gpu.type,

@@ -1,7 +1,14 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
-import { type AuthInfo, type JobOwnerRef, JobsRpc, type RequestContext, TERMINAL_JOB_STAGES } from '@hub/contracts';
+import {
+  type AuthInfo,
+  type JobOwnerRef,
+  JobsRpc,
+  type JobView,
+  type RequestContext,
+  TERMINAL_JOB_STAGES,
+} from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth, LiveAnswers } from '../core';
 import { JobNamespaces } from './job-namespaces';
@@ -14,6 +21,17 @@ const SSE_ANSWER = {
   content: { 'text/event-stream': { schema: { type: 'string' } } },
 };
 const EVENTS_POLL_MS = 250;
+
+/**
+ * When the job reached what an event reports: its end, its start, its creation; a retry while
+ * RUNNING (no time of its own on the job object) is stamped when the stream saw it.
+ */
+function stageTime(job: JobView): string {
+  if (job.finishedAt) return job.finishedAt;
+  if (job.status.stage === 'RUNNING' && job.startedAt && !job.status.failureCount) return job.startedAt;
+  if (job.status.stage === 'SCHEDULING') return job.createdAt;
+  return new Date().toISOString();
+}
 const METRICS_EVERY_MS = 1000;
 
 /**
@@ -107,7 +125,7 @@ export class JobStreamsController {
             stage: job.status.stage,
             message: job.status.message,
             failureCount: job.status.failureCount,
-            timestamp: job.updatedAt,
+            timestamp: stageTime(job),
           });
           last = key;
         }

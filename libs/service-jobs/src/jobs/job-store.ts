@@ -2,11 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { lockForTransaction } from '@hub/persistence';
-import { type JobStage, LimitReachedError, NotFoundError } from '@hub/contracts';
+import { type JobStage, LimitReachedError } from '@hub/contracts';
 import { Outbox, type OutboxEvent } from '@hub/messaging';
 import { JOBS_DS } from '../jobs.tokens';
 import { recordStatus, statusEvent } from './job-events';
 import { JobEntity } from './job.entity';
+import { JobNotFoundError } from './jobs.errors';
 
 export const ACTIVE_STAGES: JobStage[] = ['SCHEDULING', 'RUNNING'];
 
@@ -34,6 +35,16 @@ function hydrate(m: EntityManager, row: Record<string, unknown>): JobEntity {
   return j;
 }
 
+export interface JobPageQuery {
+  namespace: string;
+  limit: number;
+  stage?: JobStage;
+  /** Every one must match (jsonb containment). */
+  labels: Record<string, string>;
+  /** Ids below this one (the previous page's last). */
+  cursor?: string;
+}
+
 /** Reads and conditional writes of jobs; every stage change goes out on the bus with it. */
 @Injectable()
 export class JobStore {
@@ -45,8 +56,24 @@ export class JobStore {
   async find(namespace: string, jobId: string): Promise<JobEntity> {
     const j = await this.ds.getRepository(JobEntity).findOneBy({ id: jobId });
     if (!j || j.namespace.toLowerCase() !== namespace.toLowerCase() || j.stage === 'DELETED')
-      throw new NotFoundError(`Job ${jobId} not found in ${namespace}`);
+      throw new JobNotFoundError(jobId, namespace);
     return j;
+  }
+
+  /** Newest first, `limit + 1` rows (the extra one says a next page exists); DELETED jobs never. */
+  page(q: JobPageQuery): Promise<JobEntity[]> {
+    const query = this.ds
+      .getRepository(JobEntity)
+      .createQueryBuilder('j')
+      .where('lower(j.namespace) = lower(:ns)', { ns: q.namespace })
+      .andWhere(`j.stage <> 'DELETED'`)
+      .orderBy('j.id', 'DESC')
+      .take(q.limit + 1);
+    if (q.stage) query.andWhere('j.stage = :stage', { stage: q.stage });
+    if (Object.keys(q.labels).length > 0)
+      query.andWhere('j.labels @> :labels::jsonb', { labels: JSON.stringify(q.labels) });
+    if (q.cursor) query.andWhere('j.id < :cursor', { cursor: q.cursor });
+    return query.getMany();
   }
 
   byId(jobId: string): Promise<JobEntity | null> {

@@ -1,4 +1,5 @@
 import { type JobView } from '@hub/contracts';
+import { type JobsConfig } from '../jobs.config';
 import { type JobEntity } from './job.entity';
 
 export interface ViewSettings {
@@ -6,9 +7,18 @@ export interface ViewSettings {
   sshHost: string;
 }
 
+/** Where exposed ports and SSH are reached, from the service's configuration. */
+export const viewSettings = (config: JobsConfig): ViewSettings => ({
+  jobsDomain: config.HUB_JOBS_DOMAIN,
+  sshHost: config.HUB_JOBS_SSH_HOST,
+});
+
 const secs = (from: Date, to: Date): number => Math.max(0, Math.round((to.getTime() - from.getTime()) / 100) / 10);
 
-/** Spec 2.2: secret names with null values, never the values; URLs only when exposed / ssh enabled. */
+/**
+ * Spec 2.2: secret names with null values, never the values; URLs only when exposed / ssh enabled.
+ * `timeoutSeconds` of the spec is answered as `timeout`; attempts and ssh stay internal (decision 0620).
+ */
 export function toJobView(j: JobEntity, s: ViewSettings): JobView {
   const spec = j.spec;
   const now = new Date();
@@ -17,7 +27,6 @@ export function toJobView(j: JobEntity, s: ViewSettings): JobView {
     type: 'job',
     id: j.id,
     createdAt: j.createdAt.toISOString(),
-    updatedAt: j.updatedAt.toISOString(),
     startedAt: j.startedAt?.toISOString() ?? null,
     finishedAt: j.finishedAt?.toISOString() ?? null,
     owner: { id: j.owner.id, name: j.owner.name, type: j.owner.type },
@@ -25,8 +34,6 @@ export function toJobView(j: JobEntity, s: ViewSettings): JobView {
     initiator: j.initiator.name ? { ...j.initiator } : { type: j.initiator.type, id: j.initiator.id },
     environment: spec.environment ?? {},
     flavor: spec.flavor,
-    timeoutSeconds: spec.timeoutSeconds ?? null,
-    attempts: j.attempts,
     retry:
       j.failureCount > 0 && j.failureCount < j.attempts
         ? j.failureCount
@@ -53,7 +60,6 @@ export function toJobView(j: JobEntity, s: ViewSettings): JobView {
     view.expose = spec.expose;
     view.status.exposeUrls = spec.expose.ports.map((p) => `https://${j.id}--${p}.${s.jobsDomain}`);
   }
-  if (spec.ssh) view.ssh = spec.ssh;
   if (spec.ssh?.enabled) view.status.sshUrl = `ssh://${j.id}@${s.sshHost}`;
   return view;
 }

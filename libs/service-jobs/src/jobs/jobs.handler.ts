@@ -15,58 +15,72 @@ import {
   UpdateJobLabelsRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
-import { JobSpecUseCase } from './job-spec.use-case';
-import { JobsUseCases } from './jobs.use-cases';
+import { CancelJobUseCase } from './cancel-job.use-case';
+import { CreateJobUseCase } from './create-job.use-case';
+import { DuplicateJobUseCase } from './duplicate-job.use-case';
+import { GetJobMetricsUseCase } from './get-job-metrics.use-case';
+import { GetJobSpecUseCase } from './get-job-spec.use-case';
+import { GetJobUseCase } from './get-job.use-case';
+import { ListJobsUseCase } from './list-jobs.use-case';
+import { ReadJobLogsUseCase } from './read-job-logs.use-case';
+import { UpdateJobLabelsUseCase } from './update-job-labels.use-case';
 
 @RpcController()
 export class JobsHandler {
   constructor(
-    private readonly jobs: JobsUseCases,
-    private readonly jobSpec: JobSpecUseCase,
+    private readonly createJob: CreateJobUseCase,
+    private readonly getJob: GetJobUseCase,
+    private readonly listJobs: ListJobsUseCase,
+    private readonly cancelJob: CancelJobUseCase,
+    private readonly duplicateJob: DuplicateJobUseCase,
+    private readonly updateJobLabels: UpdateJobLabelsUseCase,
+    private readonly getJobMetrics: GetJobMetricsUseCase,
+    private readonly readJobLogs: ReadJobLogsUseCase,
+    private readonly getJobSpec: GetJobSpecUseCase,
   ) {}
 
   @RpcHandler(JobsRpc.Create)
   onCreate(dto: CreateJobRpc, ctx: RequestContext): Promise<JobView> {
-    return this.jobs.create(dto, ctx);
+    return this.createJob.execute(dto, ctx);
   }
 
   @RpcHandler(JobsRpc.Get)
   onGet(dto: JobRefRpc): Promise<JobView> {
-    return this.jobs.get(dto);
+    return this.getJob.execute(dto);
   }
 
   @RpcHandler(JobsRpc.List)
   onList(dto: ListJobsRpc): Promise<JobPage> {
-    return this.jobs.list(dto);
+    return this.listJobs.execute(dto);
   }
 
   @RpcHandler(JobsRpc.Cancel)
   onCancel(dto: JobRefRpc, ctx: RequestContext): Promise<JobView> {
-    return this.jobs.cancel(dto, ctx);
+    return this.cancelJob.execute(dto, ctx);
   }
 
   @RpcHandler(JobsRpc.Duplicate)
   onDuplicate(dto: DuplicateJobRpc, ctx: RequestContext): Promise<JobView> {
-    return this.jobs.duplicate(dto, ctx);
+    return this.duplicateJob.execute(dto, ctx);
   }
 
   @RpcHandler(JobsRpc.UpdateLabels)
   onUpdateLabels(dto: UpdateJobLabelsRpc, ctx: RequestContext): Promise<JobView> {
-    return this.jobs.updateLabels(dto, ctx);
+    return this.updateJobLabels.execute(dto, ctx);
   }
 
   @RpcHandler(JobsRpc.Metrics)
   onMetrics(dto: JobRefRpc): Promise<JobMetricsAnswer> {
-    return this.jobs.metrics(dto);
+    return this.getJobMetrics.execute(dto);
   }
 
   @RpcHandler(JobsRpc.Logs)
   onLogs(dto: JobLogsRpc): Promise<JobLogsChunk> {
-    return this.jobs.logs(dto);
+    return this.readJobLogs.execute(dto);
   }
 
   @RpcHandler(JobsRpc.Spec)
   onSpec(dto: JobSpecRpc, ctx: RequestContext): Promise<JobSpecAnswer> {
-    return this.jobSpec.execute(dto, ctx);
+    return this.getJobSpec.execute(dto, ctx);
   }
 }

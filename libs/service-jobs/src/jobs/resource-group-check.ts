@@ -1,14 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequestError, HubError, type RequestContext, ResourceGroupsRpc } from '@hub/contracts';
+import { HubError, type RequestContext, ResourceGroupsRpc } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { type JobOwner } from './job.entity';
-
-/** A resourceGroupId the job's namespace does not own (decision 0014): 400 naming the field. */
-export class ForeignResourceGroupError extends BadRequestError {
-  constructor(field: string, id: string, namespace: string) {
-    super(`${field} ${id} is not a resource group of ${namespace}`, 'FOREIGN_RESOURCE_GROUP');
-  }
-}
+import { ForeignResourceGroupError } from './jobs.errors';
 
 /**
  * A job (or scheduled job) may name only a resource group of the organization that owns it:

@@ -3,14 +3,23 @@ import { type JobsConfig } from '../jobs.config';
 import { connectEngine } from './engine/engine-connect';
 import { EngineRunner } from './engine/engine-runner';
 import { ensureJobNetwork } from './engine/job-network';
+import { HostRunner } from './host/host-runner';
+import { assertDistributedRunner, findBwrap } from './host/host-mode';
 import { type JobRunner } from './job-runner';
 import { KubeClient } from './kubernetes/kube-client';
 import { inClusterConnection, kubeconfigConnection } from './kubernetes/kube-config';
 import { KubernetesRunner } from './kubernetes/kubernetes-runner';
-import { LocalRunner } from './local-runner';
 
-/** The runner HUB_JOBS_RUNNER names, with its connection read at boot (a bad kubeconfig or a missing named engine stops the service). */
-export async function jobRunnerFor(config: JobsConfig): Promise<JobRunner> {
+export interface RunnerContext {
+  /** The distributed jobs service (its own process, for many users): no engine and no HUB_JOBS_ENGINE=host stops it. */
+  distributed?: boolean;
+}
+
+/**
+ * The runner HUB_JOBS_RUNNER names, with its connection read at boot (a bad kubeconfig or a missing
+ * named engine stops the service): a container engine when one answers, else host mode (bubblewrap).
+ */
+export async function jobRunnerFor(config: JobsConfig, context: RunnerContext = {}): Promise<JobRunner> {
   if (config.HUB_JOBS_RUNNER === 'kubernetes') {
     const conn =
       config.HUB_JOBS_K8S_AUTH === 'kubeconfig' ? kubeconfigConnection(config.KUBECONFIG) : inClusterConnection();
@@ -38,10 +47,19 @@ export async function jobRunnerFor(config: JobsConfig): Promise<JobRunner> {
       maxLineLength: config.HUB_JOBS_LOG_MAX_LINE_LENGTH,
     });
   }
-  logger.warn('no container engine answered (HUB_JOBS_ENGINE=auto): jobs run on this machine as host processes');
-  return new LocalRunner({
+  // Decision 0621: a distributed service runs users' code on its machine only when told to.
+  if (context.distributed)
+    assertDistributedRunner({ runner: 'local', engine: config.HUB_JOBS_ENGINE, engineFound: false });
+  const bwrap = findBwrap();
+  logger.warn(
+    config.HUB_JOBS_ENGINE === 'host'
+      ? `jobs run in host mode (HUB_JOBS_ENGINE=host): on this machine, each in a bubblewrap sandbox${bwrap ? '' : ', which is not installed: every job will be refused'}`
+      : `no container engine found: jobs run in host mode, on this machine, each in a bubblewrap sandbox with no network and the machine's own /usr (dockerImage is not used)${bwrap ? '' : '; bubblewrap is not installed, so every job will be refused'}`,
+  );
+  return new HostRunner({
     workDir: config.workDir,
-    runAsUser: config.HUB_JOBS_RUN_AS_USER,
-    spawnHelper: config.HUB_JOBS_SPAWN_HELPER,
+    bwrap,
+    uidBase: config.HUB_JOBS_HOST_UID_BASE,
+    uidCount: config.HUB_JOBS_HOST_UID_COUNT,
   });
 }

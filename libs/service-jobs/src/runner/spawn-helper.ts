@@ -1,7 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { type RunExit } from './job-runner';
-import { launchNativeHelper, type NativeHelper, nativeHelper, nativeRequest } from './native-spawn-helper';
 import { killGroup } from './process-identity';
 import { SPAWN_HELPER_SOURCE } from './spawn-helper.source';
 
@@ -36,9 +34,6 @@ export interface Spawned {
   exit: Promise<RunExit>;
 }
 
-/** Which helper starts job processes: the native one (compiled with `cc` at start), the Node one, or native when it compiles. */
-export type SpawnHelperKind = 'auto' | 'native' | 'node';
-
 type HelperMessage =
   | { op: 'spawned'; id: number; pid: number | null; startTicks: number | null }
   | { op: 'lines'; id: number; lines: string[] }
@@ -58,20 +53,17 @@ interface Helper {
 }
 
 /**
- * Spawns job processes through a small long-lived helper process instead of this one, so the
- * service's event loop never blocks on a fork (decision 0613). The native helper (decision 0614)
- * starts them with vfork + execve and sets limits and user itself; where no C compiler is found
- * the Node helper does it with Node's fork-based spawn under a `/bin/sh` that sets the limits
- * with `ulimit`. Either way a run never outlives its service untracked: the helper kills what it
- * started when its input closes.
+ * Spawns job processes through a small long-lived Node helper process instead of this one, so the
+ * service's event loop never blocks on a fork (decision 0613): Node's spawn under a `/bin/sh` that
+ * sets the limits with `ulimit`. A run never outlives its service untracked: the helper kills
+ * what it started when its channel closes. (The native C helper of decision 0614 is gone,
+ * decision 0621: host-mode jobs start bubblewrap, whose own setup costs more than the fork.)
  */
 export class SpawnHelper {
   private current: Promise<Helper> | undefined;
   private live: Helper | undefined;
   private nextId = 1;
   private readonly runs = new Map<number, Pending>();
-
-  constructor(private readonly kind: SpawnHelperKind = 'auto') {}
 
   async spawn(req: SpawnRequest): Promise<Spawned> {
     let helper: Helper;
@@ -117,33 +109,9 @@ export class SpawnHelper {
     return (await this.open()).process;
   }
 
-  private async start(): Promise<Helper> {
-    const native = this.kind === 'node' ? null : await nativeHelper();
-    if (!native && this.kind === 'native')
-      throw new Error(
-        'HUB_JOBS_SPAWN_HELPER=native, but the native spawn helper could not be built (it needs cc and Linux)',
-      );
-    this.live = native ? this.startNative(native) : this.startNode();
-    return this.live;
-  }
-
-  private startNative(native: NativeHelper): Helper {
-    const helper = launchNativeHelper(native);
-    createInterface({ input: helper.stdout, crlfDelay: Infinity }).on('line', (line) =>
-      this.receive(JSON.parse(line) as HelperMessage),
-    );
-    // stdout ends after the helper's last message was read (its exit may be seen before).
-    helper.stdout.once('close', () => this.lost(helper));
-    helper.stdin.on('error', () => undefined);
-    this.detach(helper);
-    return {
-      process: helper,
-      send: (id, req) => {
-        const frame = nativeRequest(id, req);
-        if (frame) helper.stdin.write(frame);
-        else this.refuse(id, 'an argument or environment value contains a NUL byte');
-      },
-    };
+  private start(): Promise<Helper> {
+    this.live = this.startNode();
+    return Promise.resolve(this.live);
   }
 
   private startNode(): Helper {
@@ -183,11 +151,6 @@ export class SpawnHelper {
       this.runs.delete(m.id);
       run.exited({ code: m.code, signal: m.signal, ...(m.error ? { error: m.error } : {}) });
     }
-  }
-
-  private refuse(id: number, error: string): void {
-    this.receive({ op: 'spawned', id, pid: null, startTicks: null });
-    this.receive({ op: 'exit', id, code: null, signal: null, error });
   }
 
   /** The helper died (killed, out of memory): its runs are stopped and end as failed; the next spawn starts a new one. */

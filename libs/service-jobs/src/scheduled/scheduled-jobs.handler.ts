@@ -8,44 +8,56 @@ import {
   type ScheduledJobView,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
-import { ScheduledJobsUseCases } from './scheduled-jobs.use-cases';
+import { CreateScheduledJobUseCase } from './create-scheduled-job.use-case';
+import { DeleteScheduledJobUseCase } from './delete-scheduled-job.use-case';
+import { GetScheduledJobUseCase } from './get-scheduled-job.use-case';
+import { ListScheduledJobsUseCase } from './list-scheduled-jobs.use-case';
+import { RunScheduledJobUseCase } from './run-scheduled-job.use-case';
+import { SuspendScheduledJobUseCase } from './suspend-scheduled-job.use-case';
 
 @RpcController()
 export class ScheduledJobsHandler {
-  constructor(private readonly scheduled: ScheduledJobsUseCases) {}
+  constructor(
+    private readonly createScheduledJob: CreateScheduledJobUseCase,
+    private readonly listScheduledJobs: ListScheduledJobsUseCase,
+    private readonly getScheduledJob: GetScheduledJobUseCase,
+    private readonly deleteScheduledJob: DeleteScheduledJobUseCase,
+    private readonly suspendScheduledJob: SuspendScheduledJobUseCase,
+    private readonly runScheduledJob: RunScheduledJobUseCase,
+  ) {}
 
   @RpcHandler(ScheduledJobsRpc.Create)
   onCreate(dto: CreateScheduledJobRpc, ctx: RequestContext): Promise<ScheduledJobView> {
-    return this.scheduled.create(dto, ctx);
+    return this.createScheduledJob.execute(dto, ctx);
   }
 
   @RpcHandler(ScheduledJobsRpc.List)
   onList(dto: ListScheduledJobsRpc): Promise<ScheduledJobView[]> {
-    return this.scheduled.list(dto.namespace);
+    return this.listScheduledJobs.execute(dto);
   }
 
   @RpcHandler(ScheduledJobsRpc.Get)
   onGet(dto: ScheduledJobRefRpc): Promise<ScheduledJobView> {
-    return this.scheduled.get(dto);
+    return this.getScheduledJob.execute(dto);
   }
 
   @RpcHandler(ScheduledJobsRpc.Delete)
   onDelete(dto: ScheduledJobRefRpc, ctx: RequestContext): Promise<{ deleted: true }> {
-    return this.scheduled.delete(dto, ctx);
+    return this.deleteScheduledJob.execute(dto, ctx);
   }
 
   @RpcHandler(ScheduledJobsRpc.Suspend)
   onSuspend(dto: ScheduledJobRefRpc, ctx: RequestContext): Promise<ScheduledJobView> {
-    return this.scheduled.setSuspended(dto, true, ctx);
+    return this.suspendScheduledJob.execute(dto, true, ctx);
   }
 
   @RpcHandler(ScheduledJobsRpc.Resume)
   onResume(dto: ScheduledJobRefRpc, ctx: RequestContext): Promise<ScheduledJobView> {
-    return this.scheduled.setSuspended(dto, false, ctx);
+    return this.suspendScheduledJob.execute(dto, false, ctx);
   }
 
   @RpcHandler(ScheduledJobsRpc.Run)
   onRun(dto: ScheduledJobRefRpc, ctx: RequestContext): Promise<JobView> {
-    return this.scheduled.runNow(dto, ctx);
+    return this.runScheduledJob.execute(dto, ctx);
   }
 }

@@ -6,7 +6,7 @@ import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS } from '../jobs.tokens';
 import { nextRun, parseCron } from './cron';
 import { ScheduledJobEntity } from './scheduled-job.entity';
-import { ScheduledJobsUseCases } from './scheduled-jobs.use-cases';
+import { FireScheduledJobUseCase } from './fire-scheduled-job.use-case';
 
 /**
  * Fires due schedules. Each replica ticks; a due row is claimed (`FOR UPDATE SKIP LOCKED`, its
@@ -22,7 +22,7 @@ export class ScheduledJobsTicker implements OnApplicationBootstrap, OnApplicatio
   constructor(
     @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
-    private readonly scheduled: ScheduledJobsUseCases,
+    private readonly fire: FireScheduledJobUseCase,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -59,7 +59,7 @@ export class ScheduledJobsTicker implements OnApplicationBootstrap, OnApplicatio
         return rows;
       });
       for (const s of due) {
-        const job = await this.scheduled.fire(s, { requestId: `schedule-${randomUUID()}` }).catch((e: unknown) => {
+        const job = await this.fire.execute(s, { requestId: `schedule-${randomUUID()}` }).catch((e: unknown) => {
           this.logger.warn(`scheduled job ${s.id} could not fire: ${String(e)}`);
           return undefined;
         });

@@ -1,4 +1,5 @@
 import { type Obj } from './fake-kubelet';
+import { restrictedViolation } from './pod-security';
 
 const NAME = /^hub-job-[0-9a-f]{24}$/;
 
@@ -30,7 +31,9 @@ export function checkJob(
   const c = containers[0];
   if (!c.resources?.requests?.cpu || !c.resources?.requests?.memory || !c.resources?.limits?.memory)
     return 'cpu/memory requests and a memory limit are required';
-  if (c.securityContext?.allowPrivilegeEscalation !== false) return 'allowPrivilegeEscalation must be false';
+  // The jobs namespace enforces the restricted Pod Security Standard (k8s/base/jobs-namespace.yaml).
+  const restricted = restrictedViolation(pod);
+  if (restricted) return `violates the restricted Pod Security Standard: ${restricted}`;
   for (const e of (c.env ?? []) as Obj[]) {
     if (typeof e.name !== 'string') return 'env without a name';
     if (e.valueFrom && e.valueFrom.secretKeyRef?.name !== body.metadata.name)

@@ -11,6 +11,9 @@ export interface ManifestSettings {
 export const JOB_ID_LABEL = 'hub.jobs/job-id';
 export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'hub-jobs' };
 
+/** The uid (and gid) of every job pod: not root, whatever the image says (restricted Pod Security Standard). */
+export const JOB_POD_UID = 1000;
+
 /** One name for the Job, its Secret and Service (ids are 24 lowercase hex: a valid DNS label). */
 export const kubeName = (jobId: string): string => `hub-job-${jobId}`;
 
@@ -46,6 +49,13 @@ export function jobManifest(req: RunRequest, s: ManifestSettings, suspend: boole
     ...(req.expose?.ports.length ? { ports: req.expose.ports.map((p) => ({ containerPort: p })) } : {}),
     securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
   };
+  // The restricted Pod Security Standard (decision 0622): a user's image that expects root runs as JOB_POD_UID.
+  const podSecurity = {
+    runAsNonRoot: true,
+    runAsUser: JOB_POD_UID,
+    runAsGroup: JOB_POD_UID,
+    seccompProfile: { type: 'RuntimeDefault' },
+  };
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -60,6 +70,7 @@ export function jobManifest(req: RunRequest, s: ManifestSettings, suspend: boole
         spec: {
           restartPolicy: 'Never',
           automountServiceAccountToken: false,
+          securityContext: podSecurity,
           ...(s.podServiceAccount ? { serviceAccountName: s.podServiceAccount } : {}),
           ...(nodeSelector ? { nodeSelector } : {}),
           containers: [container],

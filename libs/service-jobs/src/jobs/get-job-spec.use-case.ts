@@ -3,13 +3,13 @@ import {
   HubError,
   type JobSpecAnswer,
   type JobSpecRpc,
-  NotFoundError,
   OrganizationsRpc,
   type RequestContext,
   roleGrantsAccess,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { JobStore } from './job-store';
+import { JobNotFoundError } from './jobs.errors';
 
 /**
  * The spec of a job for a webhook's `jobSourceId` (decision 0501): readable when the job is in the
@@ -17,7 +17,7 @@ import { JobStore } from './job-store';
  * like a missing job, so ids of other namespaces cannot be probed. Secret values stay here.
  */
 @Injectable()
-export class JobSpecUseCase {
+export class GetJobSpecUseCase {
   constructor(
     private readonly store: JobStore,
     private readonly rpc: RpcClient,
@@ -25,7 +25,7 @@ export class JobSpecUseCase {
 
   async execute(dto: JobSpecRpc, ctx: RequestContext): Promise<JobSpecAnswer> {
     const job = await this.store.byId(dto.jobId);
-    const missing = new NotFoundError(`Job ${dto.jobId} not found`);
+    const missing = new JobNotFoundError(dto.jobId);
     if (!job || job.stage === 'DELETED') throw missing;
     if (!(await this.canRead(job.owner, dto.reader, ctx))) throw missing;
     return { namespace: job.namespace, spec: job.spec };

@@ -1,0 +1,112 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runJob } from '@huggingface/hub';
+import { describeWithInfra, makeUser, processesWith, readSse, waitForStage } from '@hub/testing';
+import { startTestHub, type TestHub } from './testing/test-hub';
+
+const ADMIN = 'jobs-host-admin-token';
+
+/**
+ * Host mode (HUB_JOBS_ENGINE=host, decision 0621): jobs run on this machine, each in a bubblewrap
+ * sandbox. What one job must not reach: another job (its environment, files, processes), the
+ * hub's bus and database, the gateway, the hub's data directory; and nothing it starts outlives it.
+ */
+describeWithInfra('all-in-one hub: jobs in host mode (bubblewrap)', () => {
+  let t: TestHub;
+  const dataDir = mkdtempSync(join(tmpdir(), 'hub-host-data-'));
+  const workDir = mkdtempSync(join(tmpdir(), 'hub-host-work-'));
+  const target = (): { baseUrl: string; adminToken: string } => ({ baseUrl: t.baseUrl, adminToken: ADMIN });
+  const logLines = async (ns: string, token: string, id: string): Promise<string[]> =>
+    (await readSse(`${t.baseUrl}/api/jobs/${ns}/${id}/logs`, token)).data.map(
+      (d) => (JSON.parse(d) as { data: string }).data,
+    );
+
+  beforeAll(async () => {
+    t = await startTestHub(
+      { HUB_ADMIN_TOKEN: ADMIN, HUB_JOBS_ENGINE: 'host', HUB_DATA_DIR: dataDir, HUB_JOBS_WORK_DIR: workDir },
+      { listen: true },
+    );
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("a job cannot read another job's environment or files, nor signal it, nor reach NATS, Postgres, the gateway or the data directory", async () => {
+    const victim = await makeUser(target());
+    const attacker = await makeUser(target());
+    const secret = `victim-secret-${Date.now()}`;
+    const running = await runJob({
+      namespace: victim.name,
+      accessToken: victim.token,
+      hubUrl: t.baseUrl,
+      dockerImage: 'alpine:3',
+      flavor: 'cpu-basic',
+      secrets: { VICTIM_SECRET: secret },
+      command: ['sh', '-c', 'id -u; echo "$VICTIM_SECRET" > mine.txt; sleep 4; cat mine.txt; echo alive'],
+    });
+    await waitForStage(target(), victim.token, victim.name, running.id, ['RUNNING']);
+    const gatewayPort = new URL(t.baseUrl).port;
+    const probe = [
+      'id -u',
+      // Every environment it can see, and every file named like the victim's.
+      `for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$f"; done | grep -c "${secret}"`,
+      'find / -path /proc -prune -o -name mine.txt -print 2>/dev/null; echo find-done',
+      `perl -MIO::Socket::INET -e 'for $p (4222, 5432, ${gatewayPort}) { print "port $p: ", (IO::Socket::INET->new(PeerAddr => "127.0.0.1", PeerPort => $p, Timeout => 2) ? "open" : "closed"), "\\n" }'`,
+      `test -e ${dataDir} && echo data-visible || echo data-hidden`,
+      `test -e ${workDir} && echo work-visible || echo work-hidden`,
+      // Everything it may signal (in its own pid namespace: only itself).
+      'kill -9 -1 2>/dev/null && echo signalled-some || echo signalled-none',
+    ].join('; ');
+    const attack = await runJob({
+      namespace: attacker.name,
+      accessToken: attacker.token,
+      hubUrl: t.baseUrl,
+      dockerImage: 'alpine:3',
+      flavor: 'cpu-basic',
+      command: ['sh', '-c', probe],
+    });
+    await waitForStage(target(), attacker.token, attacker.name, attack.id, ['COMPLETED', 'ERROR']);
+    const seen = await logLines(attacker.name, attacker.token, attack.id);
+    expect(seen.slice(1)).toEqual([
+      '0',
+      'find-done',
+      'port 4222: closed',
+      'port 5432: closed',
+      `port ${gatewayPort}: closed`,
+      'data-hidden',
+      'work-hidden',
+      'signalled-none',
+    ]);
+    const done = await waitForStage(target(), victim.token, victim.name, running.id, ['COMPLETED', 'ERROR']);
+    expect(done.status.stage).toBe('COMPLETED');
+    const victimLines = await logLines(victim.name, victim.token, running.id);
+    expect(victimLines.slice(1)).toEqual([secret, 'alive']);
+    // Each job ran as a host uid of its own, not root (the hub runs as root here).
+    if (process.getuid?.() === 0) {
+      expect(victimLines[0]).not.toBe('0');
+      expect(seen[0]).not.toBe('0');
+      expect(seen[0]).not.toBe(victimLines[0]);
+    }
+  });
+
+  it('a double-forked detached child is gone when its job ends', async () => {
+    const user = await makeUser(target());
+    const marker = `33.${Date.now() % 100_000}`;
+    const started = Date.now();
+    const job = await runJob({
+      namespace: user.name,
+      accessToken: user.token,
+      hubUrl: t.baseUrl,
+      dockerImage: 'alpine:3',
+      flavor: 'cpu-basic',
+      command: ['sh', '-c', `(setsid sleep ${marker} > /dev/null 2>&1 &); echo started`],
+    });
+    const done = await waitForStage(target(), user.token, user.name, job.id, ['COMPLETED', 'ERROR']);
+    expect(done.status.stage).toBe('COMPLETED');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(processesWith(`sleep ${marker}`)).toEqual([]);
+    expect(await logLines(user.name, user.token, job.id)).toEqual(['started']);
+  });
+});

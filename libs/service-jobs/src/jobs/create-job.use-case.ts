@@ -1,0 +1,75 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type CreateJobRpc, type JobView, type RequestContext } from '@hub/contracts';
+import { type SecretBox } from '@hub/config';
+import { newObjectId } from '@hub/persistence';
+import { type JobsConfig } from '../jobs.config';
+import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.tokens';
+import { JobSupervisor } from '../runner/job-supervisor';
+import { jobAuditEvent } from './job-events';
+import { JobEntity, type JobOwner } from './job.entity';
+import { JobStore } from './job-store';
+import { toJobView, viewSettings } from './job.view';
+import {
+  FlavorNotAvailableError,
+  JobCommandRequiredError,
+  JobImageSourceError,
+  PublicPortsNotExposedError,
+} from './jobs.errors';
+import { NamespaceResolver } from './namespace-resolver';
+import { ResourceGroupCheck } from './resource-group-check';
+
+/** A new job, SCHEDULING, handed to the supervisor; duplicates and scheduled firings come here too. */
+@Injectable()
+export class CreateJobUseCase {
+  constructor(
+    @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
+    @Inject(JOBS_SECRETS) private readonly secrets: SecretBox,
+    private readonly store: JobStore,
+    private readonly supervisor: JobSupervisor,
+    private readonly namespaces: NamespaceResolver,
+    private readonly resourceGroups: ResourceGroupCheck,
+  ) {}
+
+  /** `sealedSecrets`: values already sealed (a duplicate or a scheduled firing); otherwise the spec's are sealed here. */
+  async execute(dto: CreateJobRpc, ctx: RequestContext, sealedSecrets?: Record<string, string>): Promise<JobView> {
+    const { secrets, ...spec } = dto.spec;
+    if (!spec.dockerImage === !spec.spaceId) throw new JobImageSourceError();
+    if (!spec.command?.length) throw new JobCommandRequiredError();
+    if (spec.expose?.portsPublic?.some((p) => !spec.expose?.ports.includes(p))) throw new PublicPortsNotExposedError();
+    const refused = this.supervisor.refusal(spec.flavor);
+    if (refused) throw new FlavorNotAvailableError(refused);
+    const owner: JobOwner = dto.owner ?? (await this.namespaces.resolve(dto.namespace, ctx));
+    await this.resourceGroups.assertOwnedBy(owner, spec.resourceGroupId, 'resourceGroupId', ctx);
+    const now = new Date();
+    const job = Object.assign(new JobEntity(), {
+      id: newObjectId(now),
+      namespace: owner.name,
+      owner,
+      createdBy: dto.createdBy ?? { id: owner.id, name: owner.name },
+      initiator: dto.initiator,
+      spec: { ...spec, environment: spec.environment ?? {} },
+      secretValues: sealedSecrets ?? this.secrets.sealMap(secrets ?? {}),
+      extraEnv: dto.environment ?? {},
+      labels: spec.labels ?? {},
+      stage: 'SCHEDULING',
+      message: null,
+      failureCount: 0,
+      attempts: spec.attempts ?? 1,
+      runner: null,
+      runHandle: null,
+      heartbeatAt: now,
+      metrics: null,
+      createdAt: now,
+      updatedAt: now,
+      startedAt: null,
+      finishedAt: null,
+    } satisfies JobEntity);
+    await this.store.insert(
+      job,
+      [jobAuditEvent(ctx, job, 'jobs.create', `Job ${job.id} created`, { initiator: job.initiator })],
+      this.config.HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE,
+    );
+    this.supervisor.launch(job);
+    return toJobView(job, viewSettings(this.config));
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The bubblewrap sandbox of one host-mode job (decision 0621): new user, pid, mount, ipc, uts,
+ * cgroup and network namespaces; the system directories read-only; a private /tmp; the run's
+ * scratch directory as /job; nothing else of the machine (no home directories, no hub data
+ * directory, no /var, no /run with its sockets). The pid namespace ends with the job: when its
+ * command exits, bubblewrap's init exits and the kernel kills whatever the job left (detached or
+ * not); when bubblewrap itself is killed, `--die-with-parent` takes the namespace down with it.
+ */
+
+/** Where the scratch directory appears inside the sandbox (HOME and the working directory). */
+export const JOB_HOME = '/job';
+
+/** Size of the private /tmp (a tmpfs: it counts against memory). */
+export const JOB_TMP_BYTES = 512 * 1024 * 1024;
+
+/** Read-only system directories: bound when present (on merged-/usr systems /bin… are links, made as links). */
+export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/opt'];
+
+/** What of /etc a command needs to run (users, the dynamic linker, alternatives, certificates, time zone). */
+export const ETC_ENTRIES = [
+  '/etc/alternatives',
+  '/etc/ca-certificates',
+  '/etc/ssl',
+  '/etc/passwd',
+  '/etc/group',
+  '/etc/nsswitch.conf',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/localtime',
+  '/etc/timezone',
+  '/etc/mime.types',
+  '/etc/protocols',
+  '/etc/services',
+  '/etc/hosts',
+];
+
+export interface SandboxSpec {
+  /** The run's scratch directory on the host (bound read-write at JOB_HOME). */
+  scratchDir: string;
+  /** The command and its arguments, run inside. */
+  argv: string[];
+  /** How a system directory appears on this machine: a link (its target) or a directory. */
+  systemDir(path: string): { link: string } | 'dir' | 'absent';
+}
+
+/** bwrap's arguments (after the program name) for one run. */
+export function bwrapArgs(spec: SandboxSpec): string[] {
+  const args = [
+    '--unshare-user',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-net',
+    '--unshare-cgroup-try',
+    '--hostname',
+    'job',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+  ];
+  for (const dir of SYSTEM_DIRS) {
+    const kind = spec.systemDir(dir);
+    if (kind === 'absent') continue;
+    if (kind === 'dir') args.push('--ro-bind', dir, dir);
+    else args.push('--symlink', kind.link, dir);
+  }
+  for (const entry of ETC_ENTRIES) args.push('--ro-bind-try', entry, entry);
+  args.push(
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--perms',
+    '1777',
+    '--size',
+    String(JOB_TMP_BYTES),
+    '--tmpfs',
+    '/tmp',
+    '--bind',
+    spec.scratchDir,
+    JOB_HOME,
+    '--chdir',
+    JOB_HOME,
+    // No user namespaces inside: a job cannot build itself a new set of privileges.
+    '--disable-userns',
+    '--',
+    ...spec.argv,
+  );
+  return args;
+}

@@ -1,0 +1,38 @@
+import { accessSync, constants } from 'node:fs';
+import { join } from 'node:path';
+
+/** Where bubblewrap is looked for (the service's own PATH is not the jobs'). */
+const BWRAP_DIRS = ['/usr/bin', '/usr/local/bin', '/bin'];
+
+/** What a host-mode job's status says when bubblewrap is missing. */
+export const BWRAP_MISSING =
+  "host mode runs each job sandboxed with bubblewrap, which is not installed: install Debian's bubblewrap package (apt-get install bubblewrap), or a Docker or Podman engine";
+
+/** The bwrap executable, or null when this machine has none. */
+export function findBwrap(dirs: readonly string[] = BWRAP_DIRS): string | null {
+  for (const dir of dirs) {
+    const file = join(dir, 'bwrap');
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+export class HostModeRefusedError extends Error {}
+
+/**
+ * A distributed jobs service (its own process, for many users) runs jobs on its machine only when
+ * told to: without a container engine it refuses to start unless HUB_JOBS_ENGINE=host. The
+ * all-in-one hub (`npm start` on a laptop) falls back to host mode by itself, and says so.
+ */
+export function assertDistributedRunner(options: { runner: string; engine: string; engineFound: boolean }): void {
+  if (options.runner !== 'local' || options.engine === 'host' || options.engineFound) return;
+  throw new HostModeRefusedError(
+    `no container engine found (HUB_JOBS_ENGINE=${options.engine}): start Docker or Podman for the jobs service, ` +
+      'or set HUB_JOBS_ENGINE=host to run jobs on this machine, each sandboxed with bubblewrap (no network, see the jobs README)',
+  );
+}
