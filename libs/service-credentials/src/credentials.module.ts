@@ -8,6 +8,8 @@ import { OutboxMailer } from './mail/outbox-mailer';
 import { CREDENTIALS_MIGRATIONS } from './migrations';
 import { NameRegistryUseCases } from './names/name-registry.use-cases';
 import { NamesHandler } from './names/names.handler';
+import { ConsoleSessionsHandler } from './sessions/console-sessions.handler';
+import { ConsoleSessionsUseCases } from './sessions/console-sessions.use-cases';
 import { TokensHandler } from './tokens/tokens.handler';
 import { UsersHandler } from './users/users.handler';
 import { CreateTokenUseCase } from './tokens/create-token.use-case';
@@ -43,7 +45,7 @@ export class CredentialsModule {
         ServicePersistenceModule.forService(credentialsPersistence(config)),
         OutboxModule.forService({ dataSource: CREDENTIALS_DS, schema: CREDENTIALS_SCHEMA }),
       ],
-      controllers: [UsersHandler, TokensHandler, NamesHandler],
+      controllers: [UsersHandler, TokensHandler, NamesHandler, ConsoleSessionsHandler],
       providers: [
         { provide: CREDENTIALS_CONFIG, useValue: config },
         OutboxMailer,
@@ -56,6 +58,7 @@ export class CredentialsModule {
         RevokeTokenForOrgUseCase,
         RevokeMemberTokenUseCase,
         NameRegistryUseCases,
+        ConsoleSessionsUseCases,
       ],
     };
   }

@@ -3,3 +3,4 @@ export * from './credentials-rpc.dto';
 export * from './credentials.views';
 export * from './credentials.errors';
 export * from './names-rpc.dto';
+export * from './console-session.dto';

@@ -45,7 +45,7 @@ export class GatewayCoreModule {
         { provide: APP_FILTER, useExisting: HttpErrorFilter },
         { provide: APP_PIPE, useExisting: HubValidationPipe },
       ],
-      exports: shared.map((p) => ('provide' in p ? p.provide : p)),
+      exports: [...shared.map((p) => ('provide' in p ? p.provide : p)), Authenticator],
     };
   }
 }
