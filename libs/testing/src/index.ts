@@ -39,3 +39,7 @@ export * from './scenarios/no-access.scenarios';
 export * from './scenarios/live-answers.scenarios';
 export type { AccessTarget, AuditCutOffTarget } from './scenarios/access-helpers';
 export * from './nats-auth';
+export * from './browser';
+export * from './scenarios/console.scenarios';
+export * from './scenarios/console-sessions.scenarios';
+export * from './scenarios/console-helpers';

@@ -43,16 +43,23 @@ export function Notifications(props: { route: Route }): preact.JSX.Element {
 
   const set = (key: string, value: string): void => go('/notifications', { ...filters, [key]: value, p: undefined });
   const mark = (ids: string[], read: boolean, all = false): Promise<void> =>
-    action.run(async () => {
-      await api('POST', `/api/notifications/mark-as-read?${all ? `applyToAll=true&${query}` : ''}`, {
-        discussionIds: all ? undefined : ids,
-        read,
-      });
-      inbox.reload();
-    }, read ? 'Marked read' : 'Marked unread');
+    action.run(
+      async () => {
+        await api('POST', `/api/notifications/mark-as-read?${all ? `applyToAll=true&${query}` : ''}`, {
+          discussionIds: all ? undefined : ids,
+          read,
+        });
+        inbox.reload();
+      },
+      read ? 'Marked read' : 'Marked unread',
+    );
   const remove = (ids: string[], all = false): Promise<void> =>
     action.run(async () => {
-      await api('DELETE', `/api/notifications?${all ? `applyToAll=true&${query}` : ''}`, all ? undefined : { discussionIds: ids });
+      await api(
+        'DELETE',
+        `/api/notifications?${all ? `applyToAll=true&${query}` : ''}`,
+        all ? undefined : { discussionIds: ids },
+      );
       inbox.reload();
     }, 'Deleted');
 
@@ -124,7 +131,9 @@ export function Notifications(props: { route: Route }): preact.JSX.Element {
         ))}
       </ul>
       {data && data.count.view > data.start + data.notifications.length && (
-        <a href={`#/notifications?${new URLSearchParams({ ...clean(filters), p: String(Number(filters.p ?? 0) + 1) })}`}>
+        <a
+          href={`#/notifications?${new URLSearchParams({ ...clean(filters), p: String(Number(filters.p ?? 0) + 1) })}`}
+        >
           Next page
         </a>
       )}

@@ -25,7 +25,13 @@ export function Operator(): preact.JSX.Element {
           New token (shown once): <code>{shown}</code>
         </p>
       )}
-      <form class="card" onSubmit={submit((f) => api('POST', '/admin/users', { name: v(f, 'name'), email: v(f, 'email') }), 'User created')}>
+      <form
+        class="card"
+        onSubmit={submit(
+          (f) => api('POST', '/admin/users', { name: v(f, 'name'), email: v(f, 'email') }),
+          'User created',
+        )}
+      >
         <h2>New user</h2>
         <label>
           User name <input name="name" required />
@@ -60,7 +66,8 @@ export function Operator(): preact.JSX.Element {
       <form
         class="card"
         onSubmit={submit(
-          (f) => api('POST', '/admin/organizations', { name: v(f, 'org'), plan: v(f, 'plan'), admins: [v(f, 'admin')] }),
+          (f) =>
+            api('POST', '/admin/organizations', { name: v(f, 'org'), plan: v(f, 'plan'), admins: [v(f, 'admin')] }),
           'Organization created',
         )}
       >
@@ -83,7 +90,11 @@ export function Operator(): preact.JSX.Element {
       <form
         class="card"
         onSubmit={submit(
-          (f) => api('POST', `/admin/organizations/${encodeURIComponent(v(f, 'org'))}/members`, { user: v(f, 'user'), role: v(f, 'role') }),
+          (f) =>
+            api('POST', `/admin/organizations/${encodeURIComponent(v(f, 'org'))}/members`, {
+              user: v(f, 'user'),
+              role: v(f, 'role'),
+            }),
           'Member added',
         )}
       >
@@ -108,7 +119,8 @@ export function Operator(): preact.JSX.Element {
       <form
         class="card"
         onSubmit={submit(
-          (f) => api('POST', '/admin/events', { subject: v(f, 'subject'), payload: JSON.parse(v(f, 'payload')) as unknown }),
+          (f) =>
+            api('POST', '/admin/events', { subject: v(f, 'subject'), payload: JSON.parse(v(f, 'payload')) as unknown }),
           'Event published',
         )}
       >

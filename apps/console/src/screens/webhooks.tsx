@@ -25,17 +25,24 @@ function Rate(props: { id: string }): preact.JSX.Element {
   if (!logs.data) return <span>…</span>;
   if (logs.data.length === 0) return <span>no deliveries</span>;
   const ok = logs.data.filter((l) => l.status !== null && l.status >= 200 && l.status < 300).length;
-  return <span>{Math.round((100 * ok) / logs.data.length)} % of last {logs.data.length}</span>;
+  return (
+    <span>
+      {Math.round((100 * ok) / logs.data.length)} % of last {logs.data.length}
+    </span>
+  );
 }
 
 export function Webhooks(): preact.JSX.Element {
   const list = useLoad(() => api<Webhook[]>('GET', '/api/settings/webhooks'), []);
   const action = useAction();
   const toggle = (w: Webhook): Promise<void> =>
-    action.run(async () => {
-      await api('POST', `/api/settings/webhooks/${w.id}/${w.disabled ? 'enable' : 'disable'}`);
-      list.reload();
-    }, w.disabled ? 'Enabled' : 'Disabled');
+    action.run(
+      async () => {
+        await api('POST', `/api/settings/webhooks/${w.id}/${w.disabled ? 'enable' : 'disable'}`);
+        list.reload();
+      },
+      w.disabled ? 'Enabled' : 'Disabled',
+    );
   const remove = (w: Webhook): Promise<void> =>
     action.run(async () => {
       await api('DELETE', `/api/settings/webhooks/${w.id}`);
@@ -108,13 +115,17 @@ export function WebhookForm(props: { webhook?: Webhook; onSaved: () => void }): 
         }),
       ...(secret ? { secret } : {}),
     };
-    void action.run(async () => {
-      await api('POST', `/api/settings/webhooks${w ? `/${w.id}` : ''}`, body);
-      setSecret('');
-      props.onSaved();
-    }, w ? 'Saved' : 'Webhook created');
+    void action.run(
+      async () => {
+        await api('POST', `/api/settings/webhooks${w ? `/${w.id}` : ''}`, body);
+        setSecret('');
+        props.onSaved();
+      },
+      w ? 'Saved' : 'Webhook created',
+    );
   };
-  const toggle = (d: string): void => setDomains(domains.includes(d) ? domains.filter((x) => x !== d) : [...domains, d]);
+  const toggle = (d: string): void =>
+    setDomains(domains.includes(d) ? domains.filter((x) => x !== d) : [...domains, d]);
   return (
     <form class="card" onSubmit={save}>
       <h2>{w ? 'Edit webhook' : 'New webhook'}</h2>
@@ -143,7 +154,12 @@ export function WebhookForm(props: { webhook?: Webhook; onSaved: () => void }): 
       </fieldset>
       <label>
         Secret {w?.hasSecret ? '(set; type a new one to replace it)' : '(optional)'}
-        <input type="password" autoComplete="new-password" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />
+        <input
+          type="password"
+          autoComplete="new-password"
+          value={secret}
+          onInput={(e) => setSecret(e.currentTarget.value)}
+        />
       </label>
       <button type="submit">{w ? 'Save webhook' : 'Create webhook'}</button>
       <Status error={action.error} message={action.message} />

@@ -46,7 +46,8 @@ export class ConsoleSessionsUseCases {
     );
     const row = rows[0];
     if (!row) throw new InvalidCredentialsError();
-    if (row.admin_fingerprint) return { auth: null, adminFingerprint: row.admin_fingerprint, expiresAt: iso(row.expires_at) };
+    if (row.admin_fingerprint)
+      return { auth: null, adminFingerprint: row.admin_fingerprint, expiresAt: iso(row.expires_at) };
     if (!row.token_hash) throw new InvalidCredentialsError();
     // Throws 401 when the token was revoked since: the session ends with it.
     const auth = await this.verifyToken.execute(row.token_hash);

@@ -74,7 +74,10 @@ export class ConsoleSessionController {
   @ApiOperation({ summary: "The console session the cookie names, with the CSRF token for this session's changes" })
   @ApiOkResponse({ description: 'The session', type: ConsoleSessionView })
   @ApiErrorResponse(401, 'No session, or it ended (signed out, expired, token revoked)')
-  async current(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ConsoleSessionView> {
+  async current(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ConsoleSessionView> {
     const sessionId = sessionIdOf(req);
     if (!sessionId) throw new SessionEndedError();
     return view(await this.live(sessionId, req, reply), sessionId);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type FastifyInstance } from 'fastify';
+import { type FastifyInstance, type FastifyReply } from 'fastify';
 import { type GatewayConfig } from '../core/gateway.config';
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Hub console</title></head>
@@ -45,9 +45,10 @@ export async function serveConsole(app: NestFastifyApplication, config: GatewayC
     index: ['index.html'],
     decorateReply: false,
     cacheControl: false,
-    setHeaders: (res: { setHeader(name: string, value: string): void }, path: string) => {
-      const immutable = path.includes(`${join(root, 'assets')}`);
-      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-store');
+    // @fastify/static 10 passes the reply here.
+    setHeaders: (reply: FastifyReply, path: string) => {
+      const immutable = path.startsWith(join(root, 'assets'));
+      void reply.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-store');
     },
   });
 }

@@ -160,7 +160,12 @@ export class Authenticator implements OnModuleInit {
    * reaches an admin route, an operator session never a user route, a read token's session changes
    * nothing, and every change carries the session's CSRF token.
    */
-  private async fromSession(sessionId: string, req: FastifyRequest, reply: FastifyReply, admin: boolean): Promise<void> {
+  private async fromSession(
+    sessionId: string,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    admin: boolean,
+  ): Promise<void> {
     checkCsrf(req, sessionId);
     const session = await this.session(sessionId, req, reply);
     if (admin) {

@@ -1,0 +1,48 @@
+import {
+  consoleScenarios,
+  consoleSessionScenarios,
+  describeWithInfra,
+  startWebhookCapture,
+  WEBHOOK_TEST_ENV,
+  type WebhookCapture,
+} from '@hub/testing';
+import { startTestHub, type TestHub } from './testing/test-hub';
+
+const ADMIN = 'console-all-in-one-admin-token';
+
+/** The web console against the all-in-one hub (in-process bus): sessions, then a real browser. */
+describeWithInfra('all-in-one hub: the web console', () => {
+  let t: TestHub;
+  let capture: WebhookCapture;
+
+  beforeAll(async () => {
+    capture = await startWebhookCapture();
+    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, ...WEBHOOK_TEST_ENV, LOG_LEVEL: 'error' }, { listen: true });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await capture?.close();
+  });
+
+  it('serves the console at / with a strict CSP, and its scripts stay within 60 kB gzipped', async () => {
+    const page = await fetch(`${t.baseUrl}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self';/);
+    const html = await page.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const scripts = [...html.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) {
+      const res = await fetch(`${t.baseUrl}${src}`, { headers: { 'accept-encoding': 'identity' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toContain('immutable');
+    }
+    // API routes keep their paths.
+    expect((await fetch(`${t.baseUrl}/api/notifications`)).status).toBe(401);
+  });
+
+  consoleSessionScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  consoleScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN, capture }));
+});

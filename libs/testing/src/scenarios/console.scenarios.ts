@@ -1,0 +1,161 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type Page } from 'playwright-core';
+import { axeViolations, browserAvailable, launchBrowser } from '../browser';
+import { makeUser, uniqueName } from '../hub-factory';
+import { discussionEvent, publishHubEvent } from '../notification-factory';
+import { type ConsoleTarget } from './console-helpers';
+import { repoEvent } from './webhooks-helpers';
+
+/** Where the screenshots of each screen go when HUB_CONSOLE_SCREENSHOTS is set (docs/console/ keeps them). */
+const SHOTS = process.env['HUB_CONSOLE_SCREENSHOTS'];
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function noViolations(page: Page, screen: string): Promise<void> {
+  expect({ screen, violations: await axeViolations(page) }).toEqual({ screen, violations: [] });
+}
+
+/** The console in a real browser (Debian's chromium), through the main flow of each screen. */
+export function consoleScenarios(t: () => ConsoleTarget): void {
+  (browserAvailable() ? describe : describe.skip)('web console in a browser', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchBrowser();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    async function signedIn(
+      token: string,
+      colorScheme: 'light' | 'dark' = 'light',
+    ): Promise<{ page: Page; csp: string[] }> {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, colorScheme });
+      const csp: string[] = [];
+      page.on('console', (m) => {
+        if (/Content Security Policy/i.test(m.text())) csp.push(m.text());
+      });
+      const res = await page.goto(`${t().baseUrl}/`);
+      expect(res?.status()).toBe(200);
+      expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await noViolations(page, 'sign-in');
+      await shot(page, 'sign-in');
+      await page.getByLabel('Access token').fill(token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      return { page, csp };
+    }
+
+    it('signs in, marks a seeded notification read, and is refused after signing out', async () => {
+      const [bob, alice] = await Promise.all([makeUser(t()), makeUser(t())]);
+      const repo = `${alice.name}/${uniqueName('repo')}`;
+      await publishHubEvent(
+        t(),
+        'hub.events.discussion.create',
+        discussionEvent({ actor: alice, repo, title: 'Console check', mentions: [bob] }),
+      );
+      const { page, csp } = await signedIn(bob.token, 'dark');
+      await page.getByRole('heading', { name: 'Notifications' }).waitFor();
+      // The event reaches the inbox on its own time: the page polls, the test waits on what it shows.
+      const item = page.getByRole('listitem').filter({ hasText: 'Console check' });
+      await item.waitFor({ timeout: 30_000 });
+      await expectText(page, '.count', '1 unread of 1');
+      await noViolations(page, 'notifications');
+      await shot(page, 'notifications');
+      await item.getByRole('button', { name: /^Mark read/ }).click();
+      await expectText(page, '.count', '0 unread of 1');
+      await page.getByLabel('Read status').selectOption('unread');
+      await page.waitForURL(/readStatus=unread/);
+      await page.getByText('No notifications.').waitFor();
+
+      const cookies = await page.context().cookies();
+      expect(cookies.find((c) => c.name === 'hub_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      // The cookie is gone from the browser, and the old value is refused by the hub.
+      const old = cookies.find((c) => c.name === 'hub_session');
+      const res = await fetch(`${t().baseUrl}/api/notifications`, { headers: { cookie: `hub_session=${old?.value}` } });
+      expect(res.status).toBe(401);
+      expect(csp).toEqual([]);
+      await page.close();
+    });
+
+    it('creates a webhook, shows its failed delivery and replays it to a receiver that now answers 200', async () => {
+      const owner = await makeUser(t());
+      const repo = `${owner.name}/${uniqueName('repo')}`;
+      const path = `/console-${uniqueName('hook')}`;
+      let healthy = false;
+      t().capture.on(path, () => (healthy ? { status: 200 } : { status: 500, body: '{"error":"down"}' }));
+      const { page, csp } = await signedIn(owner.token);
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+      await page.getByLabel('Target URL').fill(t().capture.url(path));
+      await page.getByLabel('Watched items').fill(`model:${repo}`);
+      await page.getByRole('button', { name: 'Create webhook' }).click();
+      await page.getByText('Webhook created').waitFor();
+      const row = page.getByRole('row').filter({ hasText: t().capture.url(path) });
+      await row.waitFor();
+      await expect(row.getByRole('cell').nth(2).innerText()).resolves.toBe('active');
+      await noViolations(page, 'webhooks');
+      await shot(page, 'webhooks');
+
+      await publishHubEvent(t(), 'hub.events.repo.content.update', repoEvent(repo));
+      await t().capture.waitFor(path, 1, 30_000);
+      await row.getByRole('link').click();
+      await page.getByRole('heading', { name: /^Webhook / }).waitFor();
+      const failed = page.locator('tr.failed').filter({ hasText: '500' }).first();
+      await waitForReload(page, failed);
+      await noViolations(page, 'webhook');
+      await shot(page, 'webhook');
+      healthy = true;
+      await failed.getByRole('button', { name: /^Replay/ }).click();
+      await page.getByText('Replayed: the receiver answered 2xx').waitFor();
+      await page.locator('tr.ok').filter({ hasText: 'replay' }).first().waitFor();
+      const last = t().capture.at(path).at(-1);
+      expect(last?.json['repo']).toMatchObject({ name: repo });
+      expect(csp).toEqual([]);
+      await page.close();
+    });
+
+    it('lets an operator sign in with the admin token and make a user and a token shown once', async () => {
+      const { page } = await signedIn(t().adminToken);
+      await page.getByRole('heading', { name: 'Operator' }).waitFor();
+      const name = uniqueName('made');
+      await page.getByLabel('User name', { exact: true }).fill(name);
+      await page.getByLabel('E-mail').fill(`${name}@example.com`);
+      await page.getByRole('button', { name: 'Create user' }).click();
+      await page.getByText('User created').waitFor();
+      await page.getByLabel('For user').fill(name);
+      await page.getByRole('button', { name: 'Create token' }).click();
+      const shown = page.getByRole('alert').locator('code');
+      await shown.waitFor();
+      const token = await shown.innerText();
+      const me = await fetch(`${t().baseUrl}/api/whoami-v2`, { headers: { authorization: `Bearer ${token}` } });
+      expect(((await me.json()) as { name: string }).name).toBe(name);
+      await noViolations(page, 'operator');
+      await shot(page, 'operator');
+      await page.close();
+    });
+  });
+}
+
+async function expectText(page: Page, selector: string, text: string): Promise<void> {
+  await page.locator(selector).filter({ hasText: text }).waitFor({ timeout: 15_000 });
+}
+
+/** The log is read when the page opens: reload until the row shows (deliveries land asynchronously). */
+async function waitForReload(page: Page, row: ReturnType<Page['locator']>): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if ((await row.count()) > 0) return;
+    if (Date.now() > deadline) throw new Error('no failed delivery in the log');
+    await page.waitForTimeout(300);
+    await page.reload();
+    await page.getByRole('heading', { name: /^Webhook / }).waitFor();
+  }
+}
