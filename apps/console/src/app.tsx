@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { currentSession, type Session, signOut, useSession } from './api';
 import { href, useRoute } from './router';
+import { JobPage } from './screens/job-page';
+import { Jobs } from './screens/jobs';
 import { Notifications } from './screens/notifications';
 import { Operator } from './screens/operator';
 import { SignIn } from './screens/sign-in';
@@ -10,6 +12,7 @@ import { Webhooks } from './screens/webhooks';
 const USER_LINKS = [
   ['/notifications', 'Notifications'],
   ['/webhooks', 'Webhooks'],
+  ['/jobs', 'Jobs'],
 ] as const;
 
 export function App(): preact.JSX.Element {
@@ -74,5 +77,8 @@ function screen(session: Session, route: ReturnType<typeof useRoute>): preact.JS
   const webhook = /^\/webhooks\/([0-9a-f]{24})$/.exec(route.path);
   if (webhook) return <WebhookPage id={webhook[1]} route={route} />;
   if (route.path === '/webhooks') return <Webhooks />;
+  const job = /^\/jobs\/([^/]+)\/([^/]+)$/.exec(route.path);
+  if (job) return <JobPage namespace={job[1]} id={job[2]} />;
+  if (route.path === '/jobs') return <Jobs route={route} />;
   return <Notifications route={route} />;
 }

@@ -17,7 +17,17 @@ describeWithInfra('all-in-one hub: the web console', () => {
 
   beforeAll(async () => {
     capture = await startWebhookCapture();
-    t = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, ...WEBHOOK_TEST_ENV, LOG_LEVEL: 'error' }, { listen: true });
+    t = await startTestHub(
+      {
+        HUB_ADMIN_TOKEN: ADMIN,
+        ...WEBHOOK_TEST_ENV,
+        HUB_JOBS_HEARTBEAT_MS: '300',
+        HUB_JOBS_SCHEDULER_TICK_MS: '200',
+        // Jobs run as processes here, whether or not a Docker engine answers on this machine.
+        HUB_JOBS_DOCKER: 'off',
+      },
+      { listen: true },
+    );
   });
 
   afterAll(async () => {

@@ -122,6 +122,36 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
       await page.close();
     });
 
+    it('runs a job from the form and shows its log lines as they arrive, then filters by its label', async () => {
+      const user = await makeUser(t());
+      const { page, csp } = await signedIn(user.token);
+      await page.getByRole('link', { name: 'Jobs' }).click();
+      await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+      await noViolations(page, 'jobs');
+      await page.getByLabel('Command (sh -c)').fill('for i in 1 2 3; do echo console-line-$i; sleep 1; done');
+      await page.getByLabel(/^Labels/).fill('suite=console');
+      await page.getByRole('button', { name: 'Run job' }).click();
+      await page.getByRole('heading', { name: /^Job / }).waitFor();
+      const log = page.getByLabel('Job log');
+      // Lines arrive one a second: the first shows before the job has finished.
+      await log.filter({ hasText: 'console-line-1' }).waitFor({ timeout: 30_000 });
+      const stageWhenFirstLine = await page.locator('p strong').first().innerText();
+      await log.filter({ hasText: 'console-line-3' }).waitFor({ timeout: 30_000 });
+      expect(['SCHEDULING', 'RUNNING']).toContain(stageWhenFirstLine);
+      await page.getByRole('listitem').filter({ hasText: 'COMPLETED' }).waitFor({ timeout: 30_000 });
+      await page.getByLabel('Timestamps').check();
+      await expect(log.innerText()).resolves.toMatch(/^\d{4}-\d\d-\d\dT\S+ console-line-1$/m);
+      await noViolations(page, 'job');
+      await shot(page, 'job');
+      await page.getByRole('link', { name: 'Jobs' }).click();
+      await page.getByRole('button', { name: 'suite=console' }).first().click();
+      await page.waitForURL(/label=suite%3Dconsole/);
+      await page.getByText('Showing jobs labelled').waitFor();
+      await shot(page, 'jobs');
+      expect(csp).toEqual([]);
+      await page.close();
+    }, 120_000);
+
     it('lets an operator sign in with the admin token and make a user and a token shown once', async () => {
       const { page } = await signedIn(t().adminToken);
       await page.getByRole('heading', { name: 'Operator' }).waitFor();
