@@ -5,14 +5,20 @@ import { JobPage } from './screens/job-page';
 import { Jobs } from './screens/jobs';
 import { Notifications } from './screens/notifications';
 import { Operator } from './screens/operator';
+import { Organizations } from './screens/organizations';
+import { ScheduledJobs } from './screens/scheduled-jobs';
+import { SettingsScreen } from './screens/settings';
 import { SignIn } from './screens/sign-in';
 import { WebhookPage } from './screens/webhook-page';
 import { Webhooks } from './screens/webhooks';
 
 const USER_LINKS = [
   ['/notifications', 'Notifications'],
+  ['/settings', 'Settings'],
   ['/webhooks', 'Webhooks'],
   ['/jobs', 'Jobs'],
+  ['/scheduled-jobs', 'Scheduled jobs'],
+  ['/organizations', 'Organizations'],
 ] as const;
 
 export function App(): preact.JSX.Element {
@@ -80,5 +86,8 @@ function screen(session: Session, route: ReturnType<typeof useRoute>): preact.JS
   const job = /^\/jobs\/([^/]+)\/([^/]+)$/.exec(route.path);
   if (job) return <JobPage namespace={job[1]} id={job[2]} />;
   if (route.path === '/jobs') return <Jobs route={route} />;
+  if (route.path === '/scheduled-jobs') return <ScheduledJobs />;
+  if (route.path === '/organizations') return <Organizations route={route} />;
+  if (route.path === '/settings') return <SettingsScreen />;
   return <Notifications route={route} />;
 }

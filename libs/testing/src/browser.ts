@@ -35,9 +35,11 @@ export async function axeViolations(page: Page): Promise<string[]> {
   const source = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   await page.evaluate(source);
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> } })
-      .axe;
-    return (await axe.run(document)).violations;
+    const page = globalThis as unknown as {
+      document: unknown;
+      axe: { run: (context: unknown) => Promise<{ violations: AxeViolation[] }> };
+    };
+    return (await page.axe.run(page.document)).violations;
   });
   return violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
 }

@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { axeViolations, browserAvailable, launchBrowser } from '../browser';
-import { makeUser, uniqueName } from '../hub-factory';
+import { readFileSync } from 'node:fs';
+import { createScheduledJob } from '@huggingface/hub';
+import { addMember, makeOrg, makeUser, uniqueName } from '../hub-factory';
 import { discussionEvent, publishHubEvent } from '../notification-factory';
 import { type ConsoleTarget } from './console-helpers';
 import { repoEvent } from './webhooks-helpers';
@@ -151,6 +153,100 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
       expect(csp).toEqual([]);
       await page.close();
     }, 120_000);
+
+    it("shows an organization's members and storage, and exports its audit log filtered by q", async () => {
+      const [admin, member] = await Promise.all([makeUser(t()), makeUser(t())]);
+      const org = await makeOrg(t(), 'enterprise', [admin.name]);
+      await addMember(t(), org.name, member.name, 'read');
+      const { page, csp } = await signedIn(admin.token);
+      await page.getByRole('link', { name: 'Organizations' }).click();
+      await page.getByRole('heading', { name: 'Organizations' }).waitFor();
+      await page.getByRole('row').filter({ hasText: member.name }).waitFor();
+      await page.getByLabel('Filter (q)').fill('type:org.add_user');
+      // The audit log is fed through the outbox: export until the member's event is in it.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        await page.getByRole('button', { name: 'Export audit log' }).click();
+        await page.getByText('Audit log read').waitFor();
+        if ((await page.getByRole('row').filter({ hasText: 'org.add_user' }).count()) > 0) break;
+        if (Date.now() > deadline) throw new Error('no org.add_user event in the export');
+        await page.waitForTimeout(500);
+      }
+      await page.waitForURL(/q=type%3Aorg.add_user/);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: /^Download/ }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(new RegExp(`^${org.name}-audit-log-\\d{4}-\\d\\d-\\d\\d\\.json$`));
+      const exported = JSON.parse(readFileSync(await download.path(), 'utf8')) as { type: string }[];
+      expect(exported.length).toBeGreaterThan(0);
+      expect(new Set(exported.map((e) => e.type))).toEqual(new Set(['org.add_user']));
+      await noViolations(page, 'organizations');
+      await shot(page, 'organizations');
+      expect(csp).toEqual([]);
+      await page.close();
+    }, 90_000);
+
+    it('changes a notification switch and adds and removes a watched item', async () => {
+      const user = await makeUser(t());
+      const { page } = await signedIn(user.token);
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('heading', { name: 'Settings' }).waitFor();
+      const first = page.locator('input.switch').first();
+      await first.waitFor();
+      const before = await first.isChecked();
+      await first.click();
+      await page.getByText('Settings saved').waitFor();
+      const saved = await fetch(`${t().baseUrl}/api/settings/notifications`, {
+        headers: { authorization: `Bearer ${user.token}` },
+      });
+      const values = Object.values(((await saved.json()) as { notifications: Record<string, unknown> }).notifications);
+      expect(values.filter((v) => typeof v === 'boolean')[0]).toBe(!before);
+      await page.getByLabel('Type').selectOption('user');
+      await page.getByLabel('Name').fill(user.name);
+      await page.getByRole('button', { name: 'Watch' }).click();
+      await page
+        .getByRole('listitem')
+        .filter({ hasText: `user ${user.name}` })
+        .waitFor();
+      await noViolations(page, 'settings');
+      await shot(page, 'settings');
+      await page.getByRole('button', { name: `Remove ${user.name}` }).click();
+      await page.getByText('Removed').waitFor();
+      await expect(
+        page
+          .getByRole('listitem')
+          .filter({ hasText: `user ${user.name}` })
+          .count(),
+      ).resolves.toBe(0);
+      await page.close();
+    });
+
+    it('suspends, resumes, runs now and deletes a scheduled job', async () => {
+      const user = await makeUser(t());
+      await createScheduledJob({
+        accessToken: user.token,
+        hubUrl: t().baseUrl,
+        namespace: user.name,
+        schedule: '0 0 1 1 *',
+        jobSpec: { dockerImage: 'alpine:3', command: ['sh', '-c', 'echo scheduled'], flavor: 'cpu-basic' },
+      });
+      const { page } = await signedIn(user.token);
+      await page.getByRole('link', { name: 'Scheduled jobs' }).click();
+      await page.getByRole('heading', { name: 'Scheduled jobs' }).waitFor();
+      const row = page.getByRole('row').filter({ hasText: '0 0 1 1 *' });
+      await row.getByRole('button', { name: 'Suspend' }).click();
+      await row.getByRole('cell', { name: 'yes', exact: true }).waitFor();
+      await noViolations(page, 'scheduled-jobs');
+      await shot(page, 'scheduled-jobs');
+      await row.getByRole('button', { name: 'Resume' }).click();
+      await row.getByRole('cell', { name: 'no', exact: true }).waitFor();
+      await row.getByRole('button', { name: 'Run now' }).click();
+      await page.getByText('Started a run').waitFor();
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await page.getByText('No scheduled jobs.').waitFor();
+      await page.close();
+    });
 
     it('lets an operator sign in with the admin token and make a user and a token shown once', async () => {
       const { page } = await signedIn(t().adminToken);
