@@ -14,7 +14,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T;
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, n]);
   return { ...state, reload: useCallback(() => setN((x) => x + 1), []) };
 }

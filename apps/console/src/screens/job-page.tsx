@@ -21,7 +21,6 @@ function useStream<T>(url: string, onItem: (item: T) => void): void {
     // The stream ends with the job: do not let EventSource start it over.
     source.onerror = () => source.close();
     return () => source.close();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [url]);
 }
 
