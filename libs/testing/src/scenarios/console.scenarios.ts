@@ -127,8 +127,8 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
     it('runs a job from the form and shows its log lines as they arrive, then filters by its label', async () => {
       const user = await makeUser(t());
       const { page, csp } = await signedIn(user.token);
-      await page.getByRole('link', { name: 'Jobs' }).click();
-      await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+      await page.getByRole('link', { name: 'Jobs', exact: true }).click();
+      await page.getByRole('heading', { name: 'Jobs', exact: true }).waitFor();
       await noViolations(page, 'jobs');
       await page.getByLabel('Command (sh -c)').fill('for i in 1 2 3; do echo console-line-$i; sleep 1; done');
       await page.getByLabel(/^Labels/).fill('suite=console');
@@ -145,7 +145,7 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
       await expect(log.innerText()).resolves.toMatch(/^\d{4}-\d\d-\d\dT\S+ console-line-1$/m);
       await noViolations(page, 'job');
       await shot(page, 'job');
-      await page.getByRole('link', { name: 'Jobs' }).click();
+      await page.getByRole('link', { name: 'Jobs', exact: true }).click();
       await page.getByRole('button', { name: 'suite=console' }).first().click();
       await page.waitForURL(/label=suite%3Dconsole/);
       await page.getByText('Showing jobs labelled').waitFor();
