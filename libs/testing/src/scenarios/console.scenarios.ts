@@ -87,7 +87,8 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
       await page.close();
     });
 
-    it('creates a webhook, shows its failed delivery and replays it to a receiver that now answers 200', async () => {
+    it('creates a webhook, shows its failed delivery, replays it to a receiver that now answers 200, recovers, disables, enables and deletes it', async () => {
+      const started = Date.now();
       const owner = await makeUser(t());
       const repo = `${owner.name}/${uniqueName('repo')}`;
       const path = `/console-${uniqueName('hook')}`;
@@ -120,6 +121,23 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
       await page.locator('tr.ok').filter({ hasText: 'replay' }).first().waitFor();
       const last = t().capture.at(path).at(-1);
       expect(last?.json['repo']).toMatchObject({ name: repo });
+
+      // Recovery of every failed delivery since before the test began, with its progress shown.
+      await page.getByLabel('Recover failed deliveries since').fill(localMinute(started - 60_000));
+      await page.getByRole('button', { name: 'Recover', exact: true }).click();
+      await page.getByText('Recovery finished').waitFor({ timeout: 30_000 });
+      await page.getByText(/^Recovery done: \d+ of \d+ sent, \d+ succeeded, 0 failed$/).waitFor();
+
+      // Back on the list: disable, enable, delete.
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      const listed = page.getByRole('row').filter({ hasText: t().capture.url(path) });
+      await listed.getByRole('button', { name: 'Disable' }).click();
+      await listed.getByRole('cell', { name: 'disabled', exact: true }).waitFor();
+      await listed.getByRole('button', { name: 'Enable' }).click();
+      await listed.getByRole('cell', { name: 'active', exact: true }).waitFor();
+      await listed.getByRole('button', { name: 'Delete' }).click();
+      await page.getByText('Deleted').waitFor();
+      await expect(listed.count()).resolves.toBe(0);
       expect(csp).toEqual([]);
       await page.close();
     });
@@ -268,6 +286,11 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
       await page.close();
     });
   });
+}
+
+/** A datetime-local field's value (the browser's local time, as this process's) for an instant. */
+function localMinute(ms: number): string {
+  return new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
 async function expectText(page: Page, selector: string, text: string): Promise<void> {
