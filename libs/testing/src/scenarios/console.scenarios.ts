@@ -38,6 +38,8 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
       colorScheme: 'light' | 'dark' = 'light',
     ): Promise<{ page: Page; csp: string[] }> {
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, colorScheme });
+      // A step that cannot happen fails on its own, naming what it waited for, before the test's timeout.
+      page.setDefaultTimeout(15_000);
       const csp: string[] = [];
       page.on('console', (m) => {
         if (/Content Security Policy/i.test(m.text())) csp.push(m.text());
@@ -53,7 +55,7 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
       return { page, csp };
     }
 
-    it('signs in, marks a seeded notification read, and is refused after signing out', async () => {
+    it('signs in, marks a seeded notification read and unread, deletes it, and is refused after signing out', async () => {
       const [bob, alice] = await Promise.all([makeUser(t()), makeUser(t())]);
       const repo = `${alice.name}/${uniqueName('repo')}`;
       await publishHubEvent(
@@ -74,6 +76,11 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
       await page.getByLabel('Read status').selectOption('unread');
       await page.waitForURL(/readStatus=unread/);
       await page.getByText('No notifications.').waitFor();
+      await page.getByLabel('Read status').selectOption('');
+      await item.getByRole('button', { name: /^Mark unread/ }).click();
+      await expectText(page, '.count', '1 unread of 1');
+      await item.getByRole('button', { name: /^Delete/ }).click();
+      await expectText(page, '.count', '0 unread of 0');
 
       const cookies = await page.context().cookies();
       expect(cookies.find((c) => c.name === 'hub_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
@@ -172,6 +179,24 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
       await page.close();
     }, 120_000);
 
+    it('cancels a running job from its page and duplicates it from the list', async () => {
+      const user = await makeUser(t());
+      const { page } = await signedIn(user.token);
+      await page.getByRole('link', { name: 'Jobs', exact: true }).click();
+      await page.getByLabel('Command (sh -c)').fill('echo started; sleep 120');
+      await page.getByRole('button', { name: 'Run job' }).click();
+      await page.getByLabel('Job log').filter({ hasText: 'started' }).waitFor({ timeout: 30_000 });
+      await page.getByRole('button', { name: 'Cancel job' }).click();
+      await page.getByRole('listitem').filter({ hasText: 'CANCELED' }).waitFor({ timeout: 30_000 });
+      await page.getByRole('link', { name: 'Jobs', exact: true }).click();
+      const rows = page.getByRole('row').filter({ hasText: 'alpine:3' });
+      await rows.first().waitFor();
+      await rows.first().getByRole('button', { name: 'Duplicate' }).click();
+      await page.getByText('Duplicated').waitFor();
+      await expect(rows.count()).resolves.toBe(2);
+      await page.close();
+    }, 90_000);
+
     it("shows an organization's members and storage, and exports its audit log filtered by q", async () => {
       const [admin, member] = await Promise.all([makeUser(t()), makeUser(t())]);
       const org = await makeOrg(t(), 'enterprise', [admin.name]);
@@ -266,7 +291,7 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
       await page.close();
     });
 
-    it('lets an operator sign in with the admin token and make a user and a token shown once', async () => {
+    it('lets an operator sign in with the admin token: a user, a token shown once, an organization, a member, a test event', async () => {
       const { page } = await signedIn(t().adminToken);
       await page.getByRole('heading', { name: 'Operator' }).waitFor();
       const name = uniqueName('made');
@@ -281,6 +306,27 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
       const token = await shown.innerText();
       const me = await fetch(`${t().baseUrl}/api/whoami-v2`, { headers: { authorization: `Bearer ${token}` } });
       expect(((await me.json()) as { name: string }).name).toBe(name);
+      const org = uniqueName('org');
+      await page.getByLabel('Name', { exact: true }).fill(org);
+      await page.getByLabel('First admin (user name)').fill(name);
+      await page.getByRole('button', { name: 'Create organization' }).click();
+      await page.getByText('Organization created').waitFor();
+      const other = await makeUser(t());
+      await page.getByLabel('Organization', { exact: true }).fill(org);
+      await page.getByLabel('User', { exact: true }).fill(other.name);
+      await page.locator('form').filter({ hasText: 'Add a member' }).getByLabel(/^Role/).selectOption('write');
+      await page.getByRole('button', { name: 'Add member' }).click();
+      await page.getByText('Member added').waitFor();
+      const members = await fetch(`${t().baseUrl}/api/organizations/${org}/members`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(await members.json()).toEqual(
+        expect.arrayContaining([expect.objectContaining({ user: other.name, role: 'write' })]),
+      );
+      await page.getByLabel('Subject').fill('hub.events.repo.content.update');
+      await page.getByLabel('Payload (JSON)').fill(JSON.stringify(repoEvent(`${name}/${uniqueName('repo')}`)));
+      await page.getByRole('button', { name: 'Publish event' }).click();
+      await page.getByText('Event published').waitFor();
       await noViolations(page, 'operator');
       await shot(page, 'operator');
       await page.close();
