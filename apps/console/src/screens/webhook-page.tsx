@@ -45,6 +45,14 @@ export function WebhookPage(props: { id: string; route: Route }): preact.JSX.Ele
       logs.reload();
       if (answer.status < 200 || answer.status >= 300) throw new Error(`Replay answered ${answer.status}`);
     }, 'Replayed: the receiver answered 2xx');
+  const toggle = (w: Webhook): Promise<void> =>
+    action.run(
+      async () => {
+        await api('POST', `${base}/${w.disabled ? 'enable' : 'disable'}`);
+        hook.reload();
+      },
+      w.disabled ? 'Enabled' : 'Disabled',
+    );
   const recover = (e: Event): void => {
     e.preventDefault();
     void action.run(async () => {
@@ -69,9 +77,13 @@ export function WebhookPage(props: { id: string; route: Route }): preact.JSX.Ele
     <Screen title={`Webhook ${w?.url ?? props.id}`}>
       {w && (
         <p>
-          State: <strong>{stateOf(w)}</strong> · last trigger {when(w.lastTriggerAt)}
+          State: <strong>{stateOf(w)}</strong> · last trigger {when(w.lastTriggerAt)}{' '}
+          <button type="button" onClick={() => void toggle(w)}>
+            {w.disabled ? 'Enable' : 'Disable'}
+          </button>
         </p>
       )}
+      {w?.disabled && <p>Deliveries, recovered ones included, wait while the webhook is not active.</p>}
       <Status error={action.error ?? hook.error ?? logs.error} message={action.message} />
       <form class="filters" onSubmit={filter} aria-label="Filter deliveries">
         <label>

@@ -87,6 +87,15 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     const last = c.t().capture.at(path).at(-1);
     expect(last?.json['repo']).toMatchObject({ name: repo });
 
+    // The failures may have suspended it by now (HUB_WEBHOOK_SUSPEND_AFTER_FAILURES): made active
+    // again from its page, so that recovered deliveries go out.
+    await page.reload();
+    const state = page.locator('p', { hasText: 'State:' }).locator('strong');
+    await state.waitFor();
+    if ((await state.innerText()) !== 'active') {
+      await page.getByRole('button', { name: 'Enable' }).click();
+      await page.locator('p', { hasText: 'State: active' }).waitFor();
+    }
     // Recovery of every failed delivery since before the test began, with its progress shown.
     await page.getByLabel('Recover failed deliveries since').fill(localMinute(started - 60_000));
     await page.getByRole('button', { name: 'Recover', exact: true }).click();
