@@ -52,6 +52,32 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     await page.close();
   });
 
+  it('works from the keyboard: sign-in field first, Enter signs in, the heading takes focus, Sign out is reachable', async () => {
+    const user = await makeUser(c.t());
+    const page = await c.browser().newPage();
+    page.setDefaultTimeout(15_000);
+    const focused = (): Promise<string> =>
+      page.evaluate(
+        "(document.activeElement.id || document.activeElement.tagName + ':' + (document.activeElement.closest('label')?.textContent ?? ''))",
+      );
+    await page.goto(`${c.t().baseUrl}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toBe('INPUT:Access token');
+    await page.keyboard.type(user.token);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Notifications' }).waitFor();
+    await page.waitForFunction("document.activeElement && document.activeElement.id === 'screen-title'");
+    await page.keyboard.press('Tab');
+    await expect(focused()).resolves.toMatch(/^SELECT:Read status/);
+    // Back past the heading (focusable by script only) to the header's last control: Sign out.
+    await page.keyboard.press('Shift+Tab');
+    await expect(page.evaluate('document.activeElement.textContent')).resolves.toBe('Sign out');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.close();
+  });
+
   it('creates a webhook, shows its failed delivery, replays it to a receiver that now answers 200, recovers, disables, enables and deletes it', async () => {
     const started = Date.now();
     const owner = await makeUser(c.t());
@@ -87,6 +113,18 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     const last = c.t().capture.at(path).at(-1);
     expect(last?.json['repo']).toMatchObject({ name: repo });
 
+    // Edit: a second watched item; the secret field stays empty (write-only, never shown).
+    const other = `${owner.name}/${uniqueName('repo')}`;
+    await page.getByLabel('Watched items').fill(`model:${repo}, model:${other}`);
+    await page.getByRole('button', { name: 'Save webhook' }).click();
+    await page.getByText('Saved', { exact: true }).waitFor();
+    const saved = await fetch(`${c.t().baseUrl}/api/settings/webhooks`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
+    expect(((await saved.json()) as { watched: { name: string }[] }[])[0].watched.map((w) => w.name)).toEqual([
+      repo,
+      other,
+    ]);
     // The failures may have suspended it by now (HUB_WEBHOOK_SUSPEND_AFTER_FAILURES): made active
     // again from its page, so that recovered deliveries go out.
     await page.reload();
