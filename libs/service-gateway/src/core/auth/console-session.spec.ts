@@ -1,11 +1,13 @@
-import { type FastifyRequest } from 'fastify';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   checkCsrf,
+  clearSessionCookie,
   CsrfTokenRequiredError,
   csrfTokenFor,
   newSessionId,
   sessionHash,
   sessionIdOf,
+  setSessionCookie,
 } from './console-session';
 
 const req = (headers: Record<string, string>, method = 'GET'): FastifyRequest =>
@@ -37,5 +39,24 @@ describe('console session cookie and CSRF token', () => {
     );
     expect(() => checkCsrf(req({ 'x-csrf-token': 'a' }, 'PATCH'), id)).toThrow(CsrfTokenRequiredError);
     expect(() => checkCsrf(req({ 'x-csrf-token': csrfTokenFor(id) }, 'POST'), id)).not.toThrow();
+  });
+
+  it('marks the cookie Secure over https (the request, or an https public URL), and clears it the same way', () => {
+    const cookieOf = (protocol: string, publicUrl: string, clear = false): string => {
+      let value = '';
+      const reply = { header: (_: string, v: string) => ((value = v), reply) } as unknown as FastifyReply;
+      const r = { protocol, headers: {} } as unknown as FastifyRequest;
+      if (clear) clearSessionCookie(r, reply, publicUrl);
+      else setSessionCookie(r, reply, id, 3600, publicUrl);
+      return value;
+    };
+    expect(cookieOf('http', 'http://localhost:8080')).toBe(
+      `hub_session=${id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=3600`,
+    );
+    expect(cookieOf('https', 'http://localhost:8080')).toMatch(/; Secure$/);
+    expect(cookieOf('http', 'https://hub.example')).toMatch(/; Secure$/);
+    expect(cookieOf('https', 'https://hub.example', true)).toBe(
+      'hub_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0; Secure',
+    );
   });
 });
