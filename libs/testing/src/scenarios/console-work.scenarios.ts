@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createScheduledJob } from '@huggingface/hub';
+import { http } from '../http-client';
 import { addMember, makeOrg, makeUser } from '../hub-factory';
 import { type ConsoleBrowser, noViolations, shot, signedIn } from './console-page';
 
@@ -58,10 +59,20 @@ export function consoleWorkScenarios(c: ConsoleBrowser): void {
     const [admin, member] = await Promise.all([makeUser(c.t()), makeUser(c.t())]);
     const org = await makeOrg(c.t(), 'enterprise', [admin.name]);
     await addMember(c.t(), org.name, member.name, 'read');
+    const repo = await http(c.t().baseUrl, 'POST', '/admin/repos', {
+      token: c.t().adminToken,
+      body: { name: `${org.name}/weights`, type: 'model', private: true, storage: 3 * 1024 * 1024 },
+    });
+    expect(repo.status).toBeLessThan(300);
     const { page, csp } = await signedIn(c, admin.token);
     await page.getByRole('link', { name: 'Organizations' }).click();
     await page.getByRole('heading', { name: 'Organizations' }).waitFor();
     await page.getByRole('row').filter({ hasText: member.name }).waitFor();
+    await page
+      .getByRole('row')
+      .filter({ hasText: `${org.name}/weights` })
+      .filter({ hasText: '3.0 MB' })
+      .waitFor();
     await page.getByLabel('Filter (q)').fill('type:org.add_user');
     // The audit log is fed through the outbox: export until the member's event is in it.
     const deadline = Date.now() + 30_000;
