@@ -13,7 +13,7 @@ import { repoEvent } from './webhooks-helpers';
 
 /** Sign-in and sign-out, Notifications, Webhooks and a webhook's page, Operator: each screen's main flow. */
 export function consoleInboxScenarios(c: ConsoleBrowser): void {
-  it('signs in, marks a seeded notification read and unread, deletes it, and is refused after signing out', async () => {
+  it('signs in, marks a seeded notification read and unread, deletes it, sees a new one arrive live, and is refused after signing out', async () => {
     const [bob, alice] = await Promise.all([makeUser(c.t()), makeUser(c.t())]);
     const repo = `${alice.name}/${uniqueName('repo')}`;
     await publishHubEvent(
@@ -39,6 +39,14 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     await expectText(page, '.count', '1 unread of 1');
     await item.getByRole('button', { name: /^Delete/ }).click();
     await expectText(page, '.count', '0 unread of 0');
+    // Live: a notification that arrives while the page is open shows up, and the count with it, without a reload.
+    await publishHubEvent(
+      c.t(),
+      'hub.events.discussion.create',
+      discussionEvent({ actor: alice, repo, title: 'Arrived while open', mentions: [bob] }),
+    );
+    await page.getByRole('listitem').filter({ hasText: 'Arrived while open' }).waitFor({ timeout: 30_000 });
+    await expectText(page, '.count', '1 unread of 1');
 
     const cookies = await page.context().cookies();
     expect(cookies.find((c) => c.name === 'hub_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
