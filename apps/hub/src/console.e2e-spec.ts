@@ -1,6 +1,10 @@
 import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import {
   consoleScenarios,
+  consoleSignIn,
+  makeUser,
+  queryDatabase,
   consoleSessionScenarios,
   describeWithInfra,
   startWebhookCapture,
@@ -57,6 +61,21 @@ describeWithInfra('all-in-one hub: the web console', () => {
     expect(gzipped).toBeLessThanOrEqual(60 * 1024);
     // API routes keep their paths.
     expect((await fetch(`${t.baseUrl}/api/notifications`)).status).toBe(401);
+  });
+
+  it('keeps only the hash of a session id in the database, with its token and expiry', async () => {
+    const user = await makeUser({ baseUrl: t.baseUrl, adminToken: ADMIN });
+    const s = await consoleSignIn(t.baseUrl, user.token);
+    const id = s.cookie.split('=')[1];
+    const rows = await queryDatabase<{ session_hash: string; token_id: string; expires_at: Date }>(
+      t.db.url,
+      'SELECT session_hash, token_id, expires_at FROM credentials.console_sessions WHERE token_id = $1',
+      [user.tokenId],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].session_hash).toBe(createHash('sha256').update(`hub-session:${id}`).digest('hex'));
+    expect(JSON.stringify(rows)).not.toContain(id);
+    expect(new Date(rows[0].expires_at).getTime()).toBe(Date.parse(s.body.expiresAt));
   });
 
   consoleSessionScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));

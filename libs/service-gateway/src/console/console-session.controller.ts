@@ -44,7 +44,7 @@ export class ConsoleSessionController {
   @ApiOperation({ summary: 'Sign in to the console: verifies the token and sets the HttpOnly session cookie' })
   @ApiOkResponse({ description: 'The new session', type: ConsoleSessionView })
   @ApiErrorResponse(401, 'The token is not valid')
-  @ApiErrorResponse(403, 'A cross-site request, or the admin token while the admin API is disabled')
+  @ApiErrorResponse(403, 'A cross-site request, or a body that is not JSON')
   async signIn(
     @Body() body: ConsoleSignInDto,
     @Req() req: FastifyRequest,
@@ -66,6 +66,10 @@ export class ConsoleSessionController {
       contextOf(req),
     );
     setSessionCookie(req, reply, sessionId, ttlSeconds, this.config.publicUrl);
+    // Signing in again replaces the browser's session: the one it had ends now rather than at its expiry.
+    const previous = sessionIdOf(req);
+    if (previous)
+      await this.rpc.call(CredentialsRpc.EndSession, { sessionHash: sessionHash(previous) }, contextOf(req));
     return view(session, sessionId);
   }
 

@@ -5,7 +5,7 @@ import { consoleSignIn, withCookie } from './console-helpers';
 /** The console's cookie sessions over HTTP: what the cookie can do, and when it stops (decision 0800). */
 export function consoleSessionScenarios(t: () => HubTarget): void {
   describe('console sessions', () => {
-    it('sets an HttpOnly, SameSite=Strict cookie with a bounded lifetime, and stores only a hash', async () => {
+    it('sets an HttpOnly, SameSite=Strict cookie with a bounded lifetime', async () => {
       const alice = await makeUser(t());
       const s = await consoleSignIn(t().baseUrl, alice.token);
       expect(s.setCookie).toMatch(/^hub_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
@@ -94,6 +94,21 @@ export function consoleSessionScenarios(t: () => HubTarget): void {
       expect(revoked.status).toBeLessThan(300);
       expect((await withCookie(t().baseUrl, 'GET', '/api/notifications', two)).status).toBe(401);
       expect((await withCookie(t().baseUrl, 'GET', '/api/console/session', two)).status).toBe(401);
+    });
+
+    it('ends the session a browser had when it signs in again', async () => {
+      const alice = await makeUser(t());
+      const first = await consoleSignIn(t().baseUrl, alice.token);
+      const res = await fetch(`${t().baseUrl}/api/console/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: first.cookie },
+        body: JSON.stringify({ token: alice.token }),
+      });
+      expect(res.status).toBe(200);
+      const second = { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] };
+      expect(second.cookie).not.toBe(first.cookie);
+      expect((await withCookie(t().baseUrl, 'GET', '/api/whoami-v2', first)).status).toBe(401);
+      expect((await withCookie(t().baseUrl, 'GET', '/api/whoami-v2', second)).status).toBe(200);
     });
 
     it('answers a bad token with 401 and sets no cookie', async () => {
