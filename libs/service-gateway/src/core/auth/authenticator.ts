@@ -95,8 +95,8 @@ export class Authenticator implements OnModuleInit {
     return this.verifyUserToken(token, req, reply);
   }
 
-  /** A user token (bearer or given to the console's sign-in): req.hubAuth, or the 401/403 that says why not. */
-  verifyUserToken(token: string, req: FastifyRequest, reply: FastifyReply): void | Promise<void> {
+  /** A bearer user token: req.hubAuth, or the 401/403 that says why not. */
+  private verifyUserToken(token: string, req: FastifyRequest, reply: FastifyReply): void | Promise<void> {
     const hash = sha256(token);
     const cached = this.cache.get(hash);
     if (cached) return accept(req, cached);
@@ -143,8 +143,8 @@ export class Authenticator implements OnModuleInit {
     return timingSafeEqual(createHash('sha256').update(token).digest(), this.adminHash);
   }
 
-  /** The admin token (bearer or given to the console's sign-in): req.hubAdmin, or the 401/403. */
-  checkAdminToken(token: string, req: FastifyRequest, reply: FastifyReply): void {
+  /** The bearer admin token: req.hubAdmin, or the 401/403. */
+  private checkAdminToken(token: string, req: FastifyRequest, reply: FastifyReply): void {
     if (!this.adminHash) throw new AdminApiDisabledError();
     this.adminFailures.check(req.ip, reply);
     const given = createHash('sha256').update(token).digest();
