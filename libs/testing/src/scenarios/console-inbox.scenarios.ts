@@ -86,6 +86,22 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     await page.close();
   });
 
+  it('sends the page back to sign-in, saying why, when its token is revoked elsewhere', async () => {
+    const user = await makeUser(c.t());
+    const { page } = await signedIn(c, user.token);
+    await page.getByRole('heading', { name: 'Notifications' }).waitFor();
+    const revoked = await fetch(`${c.t().baseUrl}/api/credentials/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ credentials: [user.token] }),
+    });
+    expect(revoked.status).toBeLessThan(300);
+    // The inbox's next poll is refused: the page says so on the sign-in form.
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: 30_000 });
+    await page.getByText('Your session has ended; sign in again.').waitFor();
+    await page.close();
+  });
+
   it('creates a webhook, shows its failed delivery, replays it to a receiver that now answers 200, recovers, disables, enables and deletes it', async () => {
     const started = Date.now();
     const owner = await makeUser(c.t());
