@@ -47,6 +47,8 @@ export default [
             { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:shared'] },
             { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
             { sourceTag: 'scope:receiver', onlyDependOnLibsWithTags: [] },
+            // The web console is a browser app: it reaches the hub over HTTP only, never through a lib.
+            { sourceTag: 'scope:console', onlyDependOnLibsWithTags: [] },
           ],
         },
       ],

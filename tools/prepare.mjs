@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm install`'s last step (the `prepare` script): builds the all-in-one hub, so that the first
+// `npm install`'s last step (the `prepare` script): builds the all-in-one hub and the web console, so that the first
 // `npm start` of a fresh clone answers in seconds (decision 0016). Skipped in CI (the tests build
 // every app themselves, without Nx's cache) and where the sources are not there (an image's
 // dependency layer). A failed build does not fail the install: `npm start` builds again and shows why.

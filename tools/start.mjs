@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: the all-in-one hub (dist/apps/hub/main.js), built first when it is missing or
-// older than any of its sources. `npm install` builds it already (tools/prepare.mjs), so a
+// `npm start`: the all-in-one hub (dist/apps/hub/main.js) and the web console it serves at `/`
+// (dist/apps/console), built first when either is missing or older than any of its sources. `npm install` builds it already (tools/prepare.mjs), so a
 // newcomer's first start only starts; checking file times here costs milliseconds where Nx's
 // own up-to-date check costs seconds (decision 0016).
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,9 +12,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const main = join(root, 'dist/apps/hub/main.js');
+const consolePage = join(root, 'dist/apps/console/index.html');
 
 /** What the hub's bundle is made of: the apps' and libs' sources and the build's settings. */
 const SOURCES = ['apps/hub', 'libs', 'tools/webpack', 'tsconfig.base.json', 'package.json', 'package-lock.json'];
+/** What the console's files are made of (a Vite build of its own, apart from the webpack bundles). */
+const CONSOLE_SOURCES = ['apps/console', 'package-lock.json'];
 const TEST_FILE = /\.(spec|int-spec|e2e-spec)\.ts$/;
 
 function newest(path) {
@@ -29,15 +32,20 @@ function newest(path) {
   return latest;
 }
 
+function builtSince(output, sources) {
+  if (!existsSync(output)) return false;
+  const built = statSync(output).mtimeMs;
+  return sources.every((s) => newest(join(root, s)) <= built);
+}
+
+/** The hub's bundle and the console's files are both there and newer than their sources. */
 export function hubIsBuilt() {
-  if (!existsSync(main)) return false;
-  const built = statSync(main).mtimeMs;
-  return SOURCES.every((s) => newest(join(root, s)) <= built);
+  return builtSince(main, SOURCES) && builtSince(consolePage, CONSOLE_SOURCES);
 }
 
 export function buildHub() {
   const bin = createRequire(join(root, 'package.json')).resolve('nx/bin/nx');
-  const nx = spawnSync(process.execPath, [bin, 'build', 'hub'], {
+  const nx = spawnSync(process.execPath, [bin, 'run-many', '-t', 'build', '-p', 'hub', 'console'], {
     cwd: root,
     stdio: 'inherit',
     env: { NX_DAEMON: 'false', ...process.env },

@@ -9,6 +9,8 @@ import { CREDENTIALS_MIGRATIONS } from './migrations';
 import { ReleaseNameUseCase } from './names/release-name.use-case';
 import { ReserveNameUseCase } from './names/reserve-name.use-case';
 import { NamesHandler } from './names/names.handler';
+import { ConsoleSessionsHandler } from './sessions/console-sessions.handler';
+import { ConsoleSessionsUseCases } from './sessions/console-sessions.use-cases';
 import { TokensHandler } from './tokens/tokens.handler';
 import { UsersHandler } from './users/users.handler';
 import { CreateTokenUseCase } from './tokens/create-token.use-case';
@@ -44,7 +46,7 @@ export class CredentialsModule {
         ServicePersistenceModule.forService(credentialsPersistence(config)),
         OutboxModule.forService({ dataSource: CREDENTIALS_DS, schema: CREDENTIALS_SCHEMA }),
       ],
-      controllers: [UsersHandler, TokensHandler, NamesHandler],
+      controllers: [UsersHandler, TokensHandler, NamesHandler, ConsoleSessionsHandler],
       providers: [
         { provide: CREDENTIALS_CONFIG, useValue: config },
         OutboxMailer,
@@ -58,6 +60,7 @@ export class CredentialsModule {
         RevokeMemberTokenUseCase,
         ReserveNameUseCase,
         ReleaseNameUseCase,
+        ConsoleSessionsUseCases,
       ],
     };
   }

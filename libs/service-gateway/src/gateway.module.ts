@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AdminApiModule } from './admin/admin.module';
+import { ConsoleApiModule } from './console/console.module';
 import { type GatewayConfig } from './core/gateway.config';
 import { GatewayCoreModule } from './core/gateway-core.module';
 import { CredentialsApiModule } from './credentials/credentials.module';
@@ -21,6 +22,7 @@ const AREAS = [
   JobsApiModule,
   WebhooksApiModule,
   ScimApiModule,
+  ConsoleApiModule,
 ];
 
 @Module({})

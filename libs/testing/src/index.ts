@@ -45,3 +45,7 @@ export * from './job-engine';
 export * from './scenarios/jobs-isolation.scenarios';
 export * from './scenarios/jobs-admission.scenarios';
 export * from './scenarios/jobs-expose.scenarios';
+export * from './browser';
+export * from './scenarios/console.scenarios';
+export * from './scenarios/console-sessions.scenarios';
+export * from './scenarios/console-helpers';

@@ -13,6 +13,9 @@ import {
   RevokeLeakedRpc,
   type UserView,
   VerifyTokenRpc,
+  CreateSessionRpc,
+  type SessionInfo,
+  SessionRefRpc,
 } from '../credentials';
 import {
   AddMemberRpc,
@@ -74,6 +77,10 @@ export const CredentialsRpc = {
   ReleaseName: rpc<ReleaseNameRpc, { released: boolean }>('credentials.name.release', ReleaseNameRpc),
   /** SCIM provisioning: the user of that name (any case), or a new one (decision 0420). */
   ProvisionUser: rpc<ProvisionUserRpc, ProvisionedUser>('credentials.user.provision', ProvisionUserRpc),
+  /** Console sessions (decision 0800): made from a verified token, checked on every request, ended by sign-out. */
+  CreateSession: rpc<CreateSessionRpc, SessionInfo>('credentials.session.create', CreateSessionRpc),
+  VerifySession: rpc<SessionRefRpc, SessionInfo>('credentials.session.verify', SessionRefRpc),
+  EndSession: rpc<SessionRefRpc, { ended: boolean }>('credentials.session.end', SessionRefRpc),
 } as const;
 
 export const OrganizationsRpc = {

@@ -4,3 +4,4 @@ export * from './credentials.views';
 export * from './credentials.errors';
 export * from './names-rpc.dto';
 export * from './token-hash';
+export * from './console-session.dto';

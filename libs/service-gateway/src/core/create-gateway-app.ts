@@ -2,6 +2,7 @@ import { type DynamicModule, type Type } from '@nestjs/common';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type FastifyInstance } from 'fastify';
 import { createFastifyApp } from '@hub/observability';
+import { serveConsole } from '../console/serve-console';
 import { type GatewayConfig } from './gateway.config';
 import { limitBodyTime, lingerAfterRefusal } from './http/edge-guards';
 import { answerClientError, answerFrameworkError, MAX_PARAM_LENGTH } from './http/edge-errors';
@@ -49,5 +50,6 @@ export async function createGatewayApp(
   fastify.addHook('preValidation', refuseBadText);
   serveOpenApi(app);
   serveAsyncApi(app);
+  await serveConsole(app, config);
   return app;
 }

@@ -62,6 +62,20 @@ export class GatewayConfig extends HubConfig {
   @Min(1)
   HUB_MAX_CONNECTIONS: number = 10_000;
 
+  /** How long a console session lasts from sign-in (decision 0800), in hours: 1 to 720 (30 days). */
+  @IsInt()
+  @Min(1)
+  @Max(720)
+  HUB_CONSOLE_SESSION_HOURS: number = 12;
+
+  /**
+   * Where the built console is (index.html and assets/). Unset: dist/apps/console, found beside the
+   * running bundle or under the working directory; `/` says how to build it when it is not there.
+   */
+  @IsOptional()
+  @IsString()
+  HUB_CONSOLE_DIR?: string;
+
   /**
    * Proxies (addresses or CIDR ranges, comma separated) whose X-Forwarded-For is believed: the
    * client address, which per-address limits count, is then the first untrusted hop. Unset: the

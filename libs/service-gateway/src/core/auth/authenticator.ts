@@ -1,12 +1,21 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { type AuthInfo, CredentialsRpc, Events, HubError, InvalidCredentialsError, tokenHash } from '@hub/contracts';
+import {
+  type AuthInfo,
+  CredentialsRpc,
+  Events,
+  HubError,
+  InvalidCredentialsError,
+  type SessionInfo,
+  tokenHash,
+} from '@hub/contracts';
 import { EventBus, RpcClient } from '@hub/messaging';
 import { type GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { contextOf } from '../http/request-context';
 import { AuthFailureLimiter } from './auth-failure-limiter';
+import { adminFingerprint, checkCsrf, SessionEndedError, sessionHash, sessionIdOf } from './console-session';
 import {
   AdminApiDisabledError,
   AdminTokenRequiredError,
@@ -35,6 +44,8 @@ function bearer(req: FastifyRequest): string | null {
 @Injectable()
 export class Authenticator implements OnModuleInit {
   private readonly adminHash: Buffer | null;
+  /** What operator sessions store of the admin token (decision 0800). */
+  readonly adminFingerprint: string | null;
   /** Failed user tokens and failed admin tokens per address, apart: guessing one never locks out the other. */
   private readonly failures: AuthFailureLimiter;
   private readonly adminFailures: AuthFailureLimiter;
@@ -48,6 +59,7 @@ export class Authenticator implements OnModuleInit {
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.adminHash = config.HUB_ADMIN_TOKEN ? createHash('sha256').update(config.HUB_ADMIN_TOKEN).digest() : null;
+    this.adminFingerprint = config.HUB_ADMIN_TOKEN ? adminFingerprint(config.HUB_ADMIN_TOKEN) : null;
     this.failures = new AuthFailureLimiter(config.HUB_AUTH_FAILURE_LIMIT_PER_MINUTE);
     this.adminFailures = new AuthFailureLimiter(config.HUB_AUTH_FAILURE_LIMIT_PER_MINUTE);
   }
@@ -70,11 +82,27 @@ export class Authenticator implements OnModuleInit {
     if (rules.admin) return this.checkAdmin(req, reply);
     if (rules.public) return;
     const token = bearer(req);
-    if (!token) throw new BearerTokenRequiredError();
+    if (!token) {
+      // No bearer token: the console's session cookie, if any (decision 0800).
+      const sessionId = sessionIdOf(req);
+      if (sessionId) return this.fromSession(sessionId, req, reply, false);
+      throw new BearerTokenRequiredError();
+    }
+    return this.verifyUserToken(token, req, reply);
+  }
+
+  /** A bearer user token: req.hubAuth, or the 401/403 that says why not. */
+  private verifyUserToken(token: string, req: FastifyRequest, reply: FastifyReply): void | Promise<void> {
     const hash = tokenHash(token);
     const cached = this.cache.get(hash);
     if (cached) return accept(req, cached);
     return this.verify(token.length, hash, req, reply).then((info) => accept(req, info));
+  }
+
+  /** What a user token verifies to, without admitting a request (the console's sign-in). */
+  async tokenInfo(token: string, req: FastifyRequest, reply: FastifyReply): Promise<AuthInfo> {
+    const hash = tokenHash(token);
+    return this.cache.get(hash) ?? this.verify(token.length, hash, req, reply);
   }
 
   private async verify(tokenLength: number, hash: string, req: FastifyRequest, reply: FastifyReply): Promise<AuthInfo> {
@@ -94,10 +122,26 @@ export class Authenticator implements OnModuleInit {
     }
   }
 
-  private checkAdmin(req: FastifyRequest, reply: FastifyReply): void {
+  private checkAdmin(req: FastifyRequest, reply: FastifyReply): void | Promise<void> {
     const token = bearer(req);
     if (!this.adminHash) throw new AdminApiDisabledError();
-    if (!token) throw new AdminTokenRequiredError();
+    if (!token) {
+      const sessionId = sessionIdOf(req);
+      if (sessionId) return this.fromSession(sessionId, req, reply, true);
+      throw new AdminTokenRequiredError();
+    }
+    this.checkAdminToken(token, req, reply);
+  }
+
+  /** Whether this is the admin token (the console's sign-in; counts nothing: a wrong one is tried as a user token). */
+  isAdminToken(token: string): boolean {
+    if (!this.adminHash) return false;
+    return timingSafeEqual(createHash('sha256').update(token).digest(), this.adminHash);
+  }
+
+  /** The bearer admin token: req.hubAdmin, or the 401/403. */
+  private checkAdminToken(token: string, req: FastifyRequest, reply: FastifyReply): void {
+    if (!this.adminHash) throw new AdminApiDisabledError();
     this.adminFailures.check(req.ip, reply);
     const given = createHash('sha256').update(token).digest();
     if (!timingSafeEqual(given, this.adminHash)) {
@@ -105,6 +149,43 @@ export class Authenticator implements OnModuleInit {
       throw new BadAdminTokenError();
     }
     req.hubAdmin = true;
+  }
+
+  /**
+   * A console session does what its token (or the admin token) does, no more: a user session never
+   * reaches an admin route, an operator session never a user route, a read token's session changes
+   * nothing, and every change carries the session's CSRF token.
+   */
+  private async fromSession(
+    sessionId: string,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    admin: boolean,
+  ): Promise<void> {
+    checkCsrf(req, sessionId);
+    const session = await this.session(sessionId, req, reply);
+    if (admin) {
+      if (session.adminFingerprint === null || session.adminFingerprint !== this.adminFingerprint)
+        throw new AdminTokenRequiredError();
+      req.hubAdmin = true;
+      return;
+    }
+    if (!session.auth) throw new BearerTokenRequiredError();
+    accept(req, session.auth);
+  }
+
+  /** The live session of this id (one RPC: sign-out and revocation take effect on the next request). */
+  async session(sessionId: string, req: FastifyRequest, reply: FastifyReply): Promise<SessionInfo> {
+    this.failures.check(req.ip, reply);
+    try {
+      return await this.rpc.call(CredentialsRpc.VerifySession, { sessionHash: sessionHash(sessionId) }, contextOf(req));
+    } catch (e) {
+      if (e instanceof HubError && e.status === 401) {
+        this.failures.failed(req.ip);
+        throw new SessionEndedError();
+      }
+      throw e;
+    }
   }
 }
 

@@ -1,0 +1,57 @@
+// Every call the console makes: the public API on this origin, with the session cookie and, on
+// changes, the session's CSRF token (decision 0800).
+export interface Session {
+  kind: 'user' | 'operator';
+  user?: { id: string; name: string; fullname: string; tokenRole: string };
+  csrfToken: string;
+  expiresAt: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+let csrf = '';
+let onSignedOut: () => void = () => undefined;
+
+export function useSession(session: Session | null, signedOut: () => void): void {
+  csrf = session?.csrfToken ?? '';
+  onSignedOut = signedOut;
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (method !== 'GET' && csrf) headers['X-CSRF-Token'] = csrf;
+  const res = await fetch(path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const data: unknown = text ? safeJson(text) : undefined;
+  if (!res.ok) {
+    const message = (data as { error?: string; message?: string } | undefined)?.error ?? res.statusText;
+    if (res.status === 401 && !path.startsWith('/api/console/session')) onSignedOut();
+    throw new ApiError(res.status, `${res.status}: ${typeof message === 'string' ? message : res.statusText}`);
+  }
+  return data as T;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export const signIn = (token: string): Promise<Session> => api('POST', '/api/console/session', { token });
+export const currentSession = (): Promise<Session> => api('GET', '/api/console/session');
+export const signOut = (): Promise<void> => api('DELETE', '/api/console/session');

@@ -1,0 +1,161 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { go, href, type Route } from '../router';
+import { Screen, Status, useAction, useLoad, when } from '../ui';
+
+export interface Job {
+  id: string;
+  createdAt: string;
+  owner: { name: string; type: string };
+  dockerImage?: string;
+  spaceId?: string;
+  command?: string[];
+  flavor: string;
+  labels: Record<string, string>;
+  status: { stage: string; message: string | null; failureCount: number };
+}
+interface WhoAmI {
+  name: string;
+  orgs: { name: string }[];
+}
+
+const ACTIVE = new Set(['SCHEDULING', 'RUNNING']);
+
+export function useNamespaces(): string[] {
+  const me = useLoad(() => api<WhoAmI>('GET', '/api/whoami-v2'), []);
+  return me.data ? [me.data.name, ...me.data.orgs.map((o) => o.name)] : [];
+}
+
+/** Jobs of the user and their organizations; a label filters the list (kept in the URL). */
+export function Jobs(props: { route: Route }): preact.JSX.Element {
+  const namespaces = useNamespaces();
+  const label = props.route.query.get('label') ?? '';
+  const jobs = useLoad(async () => {
+    const q = label ? `?label=${encodeURIComponent(label)}` : '';
+    const pages = await Promise.all(namespaces.map((ns) => api<Job[]>('GET', `/api/jobs/${ns}${q}`)));
+    return pages.flat().sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }, [namespaces.join(','), label]);
+  const action = useAction();
+  const act = (j: Job, verb: 'cancel' | 'duplicate'): Promise<void> =>
+    action.run(
+      async () => {
+        await api('POST', `/api/jobs/${j.owner.name}/${j.id}/${verb}`);
+        jobs.reload();
+      },
+      verb === 'cancel' ? 'Cancel requested' : 'Duplicated',
+    );
+  return (
+    <Screen title="Jobs">
+      <RunJob namespaces={namespaces} onRan={jobs.reload} />
+      {label && (
+        <p>
+          Showing jobs labelled <code>{label}</code> · <a href={href('/jobs')}>show all</a>
+        </p>
+      )}
+      <Status error={action.error ?? jobs.error} message={action.message} />
+      <table>
+        <caption>Jobs</caption>
+        <thead>
+          <tr>
+            <th scope="col">Job</th>
+            <th scope="col">Namespace</th>
+            <th scope="col">Stage</th>
+            <th scope="col">Flavor</th>
+            <th scope="col">Labels</th>
+            <th scope="col">Created</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.data?.map((j) => (
+            <tr key={j.id}>
+              <td>
+                <a href={href(`/jobs/${j.owner.name}/${j.id}`)}>{j.dockerImage ?? j.spaceId ?? j.id}</a>
+              </td>
+              <td>{j.owner.name}</td>
+              <td>{j.status.stage}</td>
+              <td>{j.flavor}</td>
+              <td>
+                {Object.entries(j.labels).map(([k, v]) => (
+                  <button key={k} type="button" class="chip" onClick={() => go('/jobs', { label: `${k}=${v}` })}>
+                    {k}={v}
+                  </button>
+                ))}
+              </td>
+              <td>{when(j.createdAt)}</td>
+              <td>
+                {ACTIVE.has(j.status.stage) && (
+                  <button type="button" onClick={() => void act(j, 'cancel')}>
+                    Cancel
+                  </button>
+                )}
+                <button type="button" onClick={() => void act(j, 'duplicate')}>
+                  Duplicate
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Screen>
+  );
+}
+
+function RunJob(props: { namespaces: string[]; onRan: () => void }): preact.JSX.Element {
+  const [ns, setNs] = useState('');
+  const action = useAction();
+  const submit = (e: Event): void => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    const v = (k: string): string => String(f.get(k) ?? '').trim();
+    const labels = Object.fromEntries(
+      v('labels')
+        .split(',')
+        .map((s) => s.trim().split('='))
+        .filter((kv) => kv[0]),
+    );
+    void action.run(async () => {
+      const job = await api<Job>('POST', `/api/jobs/${ns || props.namespaces[0]}`, {
+        dockerImage: v('image'),
+        command: ['sh', '-c', v('command')],
+        flavor: v('flavor'),
+        ...(Object.keys(labels).length ? { labels } : {}),
+      });
+      props.onRan();
+      go(`/jobs/${job.owner.name}/${job.id}`);
+    }, 'Job started');
+  };
+  return (
+    <form class="card" onSubmit={submit}>
+      <h2>Run a job</h2>
+      <label>
+        Namespace
+        <select value={ns} onChange={(e) => setNs(e.currentTarget.value)}>
+          {props.namespaces.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Image <input name="image" required value="alpine:3" />
+      </label>
+      <label>
+        Command (sh -c) <input name="command" required />
+      </label>
+      <label>
+        Flavor
+        <select name="flavor">
+          <option value="cpu-basic">cpu-basic</option>
+          <option value="cpu-upgrade">cpu-upgrade</option>
+        </select>
+      </label>
+      <label>
+        Labels (key=value, comma separated) <input name="labels" />
+      </label>
+      <button type="submit">Run job</button>
+      <Status error={action.error} message={action.message} />
+    </form>
+  );
+}

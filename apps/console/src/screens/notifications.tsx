@@ -1,0 +1,146 @@
+import { useEffect } from 'preact/hooks';
+import { api } from '../api';
+import { go, type Route } from '../router';
+import { Screen, Status, useAction, useLoad, when } from '../ui';
+
+interface Item {
+  type: 'repo' | 'paper' | 'post' | 'community_blog';
+  updatedAt: string;
+  read: boolean;
+  repo?: { name: string; type: string };
+  discussion?: { id: string; title: string; num: number };
+  paper?: { _id: string; title: string };
+  paperDiscussion?: { id: string };
+  post?: { id: string; title: string };
+  blog?: { id: string; title: string };
+}
+interface Inbox {
+  notifications: Item[];
+  count: { view: number; unread: number; all: number };
+  start: number;
+}
+
+/** Spec 4.1's filters, kept in the URL. */
+const FILTERS = ['readStatus', 'repoType', 'repoName', 'mention', 'p'] as const;
+
+const idOf = (n: Item): string => n.discussion?.id ?? n.paperDiscussion?.id ?? n.post?.id ?? n.blog?.id ?? '';
+const titleOf = (n: Item): string =>
+  n.discussion
+    ? `${n.repo?.name ?? ''} #${n.discussion.num}: ${n.discussion.title}`
+    : (n.paper?.title ?? n.post?.title ?? n.blog?.title ?? n.type);
+
+export function Notifications(props: { route: Route }): preact.JSX.Element {
+  const q = props.route.query;
+  const filters = Object.fromEntries(FILTERS.map((k) => [k, q.get(k) ?? undefined]));
+  const query = new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => !!e[1])).toString();
+  const inbox = useLoad(() => api<Inbox>('GET', `/api/notifications${query ? `?${query}` : ''}`), [query]);
+  const action = useAction();
+  // The unread count and the list follow the inbox: polled with its ETag, so an unchanged inbox is a 304.
+  useEffect(() => {
+    const timer = setInterval(inbox.reload, 5000);
+    return () => clearInterval(timer);
+  }, [inbox.reload]);
+
+  const set = (key: string, value: string): void => go('/notifications', { ...filters, [key]: value, p: undefined });
+  const mark = (ids: string[], read: boolean, all = false): Promise<void> =>
+    action.run(
+      async () => {
+        await api('POST', `/api/notifications/mark-as-read?${all ? `applyToAll=true&${query}` : ''}`, {
+          discussionIds: all ? undefined : ids,
+          read,
+        });
+        inbox.reload();
+      },
+      read ? 'Marked read' : 'Marked unread',
+    );
+  const remove = (ids: string[], all = false): Promise<void> =>
+    action.run(async () => {
+      await api(
+        'DELETE',
+        `/api/notifications?${all ? `applyToAll=true&${query}` : ''}`,
+        all ? undefined : { discussionIds: ids },
+      );
+      inbox.reload();
+    }, 'Deleted');
+
+  const data = inbox.data;
+  return (
+    <Screen title="Notifications">
+      <p aria-live="polite" class="count">
+        {data ? `${data.count.unread} unread of ${data.count.all}` : ''}
+      </p>
+      <form class="filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Read status
+          <select value={filters.readStatus ?? ''} onChange={(e) => set('readStatus', e.currentTarget.value)}>
+            <option value="">all</option>
+            <option value="unread">unread</option>
+          </select>
+        </label>
+        <label>
+          Repository type
+          <select value={filters.repoType ?? ''} onChange={(e) => set('repoType', e.currentTarget.value)}>
+            <option value="">any</option>
+            <option value="model">model</option>
+            <option value="dataset">dataset</option>
+            <option value="space">space</option>
+          </select>
+        </label>
+        <label>
+          Repository
+          <input
+            value={filters.repoName ?? ''}
+            placeholder="owner/name"
+            onChange={(e) => set('repoName', e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Mentions
+          <select value={filters.mention ?? ''} onChange={(e) => set('mention', e.currentTarget.value)}>
+            <option value="">all</option>
+            <option value="participating">participating</option>
+            <option value="mentions">mentions</option>
+          </select>
+        </label>
+      </form>
+      <div class="actions">
+        <button type="button" onClick={() => void mark([], true, true)}>
+          Mark all matching read
+        </button>
+        <button type="button" onClick={() => void remove([], true)}>
+          Delete all matching
+        </button>
+      </div>
+      <Status error={action.error ?? inbox.error} message={action.message} />
+      {data && data.notifications.length === 0 && <p>No notifications.</p>}
+      <ul class="items">
+        {data?.notifications.map((n) => (
+          <li key={idOf(n)} class={n.read ? 'read' : 'unread'}>
+            <span class="title">{titleOf(n)}</span>
+            <span class="meta">
+              {n.read ? 'read' : 'unread'} · {when(n.updatedAt)}
+            </span>
+            <button type="button" onClick={() => void mark([idOf(n)], !n.read)}>
+              {n.read ? 'Mark unread' : 'Mark read'}
+              <span class="sr-only"> {titleOf(n)}</span>
+            </button>
+            <button type="button" onClick={() => void remove([idOf(n)])}>
+              Delete<span class="sr-only"> {titleOf(n)}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {data && data.count.view > data.start + data.notifications.length && (
+        <a
+          href={`#/notifications?${new URLSearchParams({ ...clean(filters), p: String(Number(filters.p ?? 0) + 1) })}`}
+        >
+          Next page
+        </a>
+      )}
+    </Screen>
+  );
+}
+
+function clean(o: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => !!e[1]));
+}

@@ -1,0 +1,183 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError } from '../api';
+import { go, type Route } from '../router';
+import { Screen, Status, useAction, useLoad, when } from '../ui';
+
+interface Member {
+  user: string;
+  role: string;
+}
+interface Repo {
+  id: string;
+  type: string;
+  visibility: string;
+  storage: number;
+  storagePercent: number;
+}
+interface WhoAmI {
+  orgs: { name: string; roleInOrg: string; plan?: string }[];
+}
+interface AuditEvent {
+  type: string;
+  createdAt: string;
+  message: string;
+  author?: { user?: string; name?: string };
+}
+
+const bytes = (n: number): string =>
+  n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 ** 2).toFixed(1)} MB`;
+
+/** What the API shows a member: members and roles, storage; an admin also reads and exports the audit log. */
+export function Organizations(props: { route: Route }): preact.JSX.Element {
+  const me = useLoad(() => api<WhoAmI>('GET', '/api/whoami-v2'), []);
+  const orgs = me.data?.orgs ?? [];
+  const name = props.route.query.get('org') ?? orgs[0]?.name ?? '';
+  const org = orgs.find((o) => o.name === name);
+  return (
+    <Screen title="Organizations">
+      <Status error={me.error} />
+      {me.data && orgs.length === 0 && <p>You are not a member of any organization.</p>}
+      {orgs.length > 0 && (
+        <label>
+          Organization
+          <select value={name} onChange={(e) => go('/organizations', { org: e.currentTarget.value })}>
+            {orgs.map((o) => (
+              <option key={o.name} value={o.name}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {org && <OrgDetails key={org.name} name={org.name} role={org.roleInOrg} q={props.route.query.get('q') ?? ''} />}
+    </Screen>
+  );
+}
+
+function OrgDetails(props: { name: string; role: string; q: string }): preact.JSX.Element {
+  const base = `/api/organizations/${encodeURIComponent(props.name)}`;
+  const members = useLoad(() => api<Member[]>('GET', `${base}/members`), [base]);
+  const repos = useLoad(() => api<Repo[]>('GET', `${base}/settings/repositories`), [base]);
+  return (
+    <>
+      <p>Your role: {props.role}</p>
+      <Status error={members.error ?? repos.error} />
+      <table>
+        <caption>Members and roles</caption>
+        <thead>
+          <tr>
+            <th scope="col">User</th>
+            <th scope="col">Role</th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.data?.map((m) => (
+            <tr key={m.user}>
+              <td>{m.user}</td>
+              <td>{m.role}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <table>
+        <caption>Storage usage</caption>
+        <thead>
+          <tr>
+            <th scope="col">Repository</th>
+            <th scope="col">Type</th>
+            <th scope="col">Visibility</th>
+            <th scope="col">Storage</th>
+          </tr>
+        </thead>
+        <tbody>
+          {repos.data?.map((r) => (
+            <tr key={r.id}>
+              <td>{r.id}</td>
+              <td>{r.type}</td>
+              <td>{r.visibility}</td>
+              <td>
+                {bytes(r.storage)} ({r.storagePercent} %)
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p>Resource groups are managed by the hub's operator (the API lists none to members).</p>
+      {props.role === 'admin' && <AuditLog name={props.name} q={props.q} />}
+    </>
+  );
+}
+
+/** The audit log through its export (the API's only read of it): q filters, the file downloads. */
+function AuditLog(props: { name: string; q: string }): preact.JSX.Element {
+  const [q, setQ] = useState(props.q);
+  const [events, setEvents] = useState<AuditEvent[] | null>(null);
+  const [file, setFile] = useState<{ url: string; name: string } | null>(null);
+  const action = useAction();
+  const run = (e: Event): void => {
+    e.preventDefault();
+    go('/organizations', { org: props.name, q });
+    void action.run(async () => {
+      const res = await fetch(
+        `/api/organizations/${encodeURIComponent(props.name)}/audit-log/export${q ? `?q=${encodeURIComponent(q)}` : ''}`,
+        { credentials: 'same-origin' },
+      );
+      if (!res.ok) throw new ApiError(res.status, `${res.status}: ${((await res.json()) as { error: string }).error}`);
+      const blob = await res.blob();
+      const disposition = res.headers.get('content-disposition') ?? '';
+      const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'audit-log.json';
+      if (file) URL.revokeObjectURL(file.url);
+      setFile({ url: URL.createObjectURL(blob), name });
+      setEvents(JSON.parse(await blob.text()) as AuditEvent[]);
+    }, 'Audit log read');
+  };
+  return (
+    <section aria-labelledby="audit-title" class="card">
+      <h2 id="audit-title">Audit log</h2>
+      <form onSubmit={run}>
+        <label>
+          Filter (q)
+          <input
+            type="search"
+            value={q}
+            placeholder="type:repo.create author:alice"
+            onInput={(e) => setQ(e.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">Export audit log</button>
+      </form>
+      <Status error={action.error} message={action.message} />
+      {file && (
+        <p>
+          <a href={file.url} download={file.name}>
+            Download {file.name}
+          </a>{' '}
+          ({events?.length ?? 0} events)
+        </p>
+      )}
+      {events && (
+        <table>
+          <caption>Audit events (newest first, first 100)</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Event</th>
+              <th scope="col">What</th>
+              <th scope="col">By</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.slice(0, 100).map((ev, i) => (
+              <tr key={i}>
+                <td>{when(ev.createdAt)}</td>
+                <td>{ev.type}</td>
+                <td>{ev.message}</td>
+                <td>{ev.author?.user ?? ev.author?.name ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import { api } from '../api';
+import { href } from '../router';
+import { Screen, Status, useAction, useLoad, when } from '../ui';
+import { useNamespaces } from './jobs';
+
+interface ScheduledJob {
+  id: string;
+  schedule: string;
+  suspend: boolean;
+  owner: { name: string };
+  jobSpec: { dockerImage?: string; spaceId?: string };
+  status: { lastJobId?: string | null; nextJobRunAt?: string | null };
+}
+
+/** Scheduled jobs of the user and their organizations: suspend/resume, run now, delete. */
+export function ScheduledJobs(): preact.JSX.Element {
+  const namespaces = useNamespaces();
+  const list = useLoad(
+    async () =>
+      (await Promise.all(namespaces.map((ns) => api<ScheduledJob[]>('GET', `/api/scheduled-jobs/${ns}`)))).flat(),
+    [namespaces.join(',')],
+  );
+  const action = useAction();
+  const act = (s: ScheduledJob, verb: 'suspend' | 'resume' | 'run' | 'delete'): Promise<void> =>
+    action.run(
+      async () => {
+        const path = `/api/scheduled-jobs/${s.owner.name}/${s.id}`;
+        await (verb === 'delete' ? api('DELETE', path) : api('POST', `${path}/${verb}`));
+        list.reload();
+      },
+      verb === 'run' ? 'Started a run' : `${verb[0].toUpperCase()}${verb.slice(1)}d`,
+    );
+  return (
+    <Screen title="Scheduled jobs">
+      <Status error={action.error ?? list.error} message={action.message} />
+      {list.data && list.data.length === 0 && <p>No scheduled jobs.</p>}
+      <table>
+        <caption>Scheduled jobs</caption>
+        <thead>
+          <tr>
+            <th scope="col">Job</th>
+            <th scope="col">Namespace</th>
+            <th scope="col">Schedule</th>
+            <th scope="col">Next run</th>
+            <th scope="col">Suspended</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.data?.map((s) => (
+            <tr key={s.id}>
+              <td>
+                {s.status.lastJobId ? (
+                  <a href={href(`/jobs/${s.owner.name}/${s.status.lastJobId}`)}>{s.jobSpec.dockerImage ?? s.id}</a>
+                ) : (
+                  (s.jobSpec.dockerImage ?? s.id)
+                )}
+              </td>
+              <td>{s.owner.name}</td>
+              <td>
+                <code>{s.schedule}</code>
+              </td>
+              <td>{s.suspend ? '—' : when(s.status.nextJobRunAt)}</td>
+              <td>{s.suspend ? 'yes' : 'no'}</td>
+              <td>
+                <button type="button" onClick={() => void act(s, s.suspend ? 'resume' : 'suspend')}>
+                  {s.suspend ? 'Resume' : 'Suspend'}
+                </button>
+                <button type="button" onClick={() => void act(s, 'run')}>
+                  Run now
+                </button>
+                <button type="button" onClick={() => void act(s, 'delete')}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Screen>
+  );
+}

@@ -1,0 +1,21 @@
+import { type Browser } from 'playwright-core';
+import { browserAvailable, launchBrowser } from '../browser';
+import { type ConsoleTarget } from './console-helpers';
+import { consoleInboxScenarios } from './console-inbox.scenarios';
+import { consoleWorkScenarios } from './console-work.scenarios';
+
+/** The console in a real browser (Debian's chromium), through the main flow of each screen, axe-core on each. */
+export function consoleScenarios(t: () => ConsoleTarget): void {
+  (browserAvailable() ? describe : describe.skip)('web console in a browser', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchBrowser();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+    const c = { t, browser: () => browser };
+    consoleInboxScenarios(c);
+    consoleWorkScenarios(c);
+  });
+}
