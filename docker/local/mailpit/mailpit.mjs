@@ -43,7 +43,14 @@ if (process.argv[2] === 'readyz') {
             const text = Buffer.from(body.replace(/^\.\./gm, '.'), 'latin1').toString('utf8');
             const subject = /^Subject: (.*)$/im.exec(text)?.[1]?.trim() ?? '';
             seq += 1;
-            messages.push({ ID: String(seq), From: address(from), To: to.map(address), Subject: subject, Created: new Date().toISOString(), raw: text });
+            messages.push({
+              ID: String(seq),
+              From: address(from),
+              To: to.map(address),
+              Subject: subject,
+              Created: new Date().toISOString(),
+              raw: text,
+            });
             data = false;
             reply('250 OK: queued');
             continue;
@@ -55,13 +62,26 @@ if (process.argv[2] === 'readyz') {
           const verb = line.slice(0, 4).toUpperCase();
           if (verb === 'EHLO') reply('250-mailpit\r\n250-8BITMIME\r\n250-SMTPUTF8\r\n250 SIZE 20971520');
           else if (verb === 'HELO') reply('250 mailpit');
-          else if (verb === 'MAIL') { from = line.slice(line.indexOf(':') + 1).split(' ')[0]; to = []; reply('250 OK'); }
-          else if (verb === 'RCPT') { to.push(line.slice(line.indexOf(':') + 1).split(' ')[0]); reply('250 OK'); }
-          else if (verb === 'DATA') { data = true; reply('354 End data with <CR><LF>.<CR><LF>'); }
-          else if (verb === 'RSET') { from = ''; to = []; reply('250 OK'); }
-          else if (verb === 'NOOP') reply('250 OK');
-          else if (verb === 'QUIT') { reply('221 Bye'); socket.end(); return; }
-          else reply('502 Command not implemented');
+          else if (verb === 'MAIL') {
+            from = line.slice(line.indexOf(':') + 1).split(' ')[0];
+            to = [];
+            reply('250 OK');
+          } else if (verb === 'RCPT') {
+            to.push(line.slice(line.indexOf(':') + 1).split(' ')[0]);
+            reply('250 OK');
+          } else if (verb === 'DATA') {
+            data = true;
+            reply('354 End data with <CR><LF>.<CR><LF>');
+          } else if (verb === 'RSET') {
+            from = '';
+            to = [];
+            reply('250 OK');
+          } else if (verb === 'NOOP') reply('250 OK');
+          else if (verb === 'QUIT') {
+            reply('221 Bye');
+            socket.end();
+            return;
+          } else reply('502 Command not implemented');
         }
       });
     })

@@ -23,7 +23,11 @@ http
         event = {};
       }
       const list = byPath.get(url.pathname) ?? [];
-      list.push({ id: String(req.headers['webhook-id'] ?? ''), action: String(event.action ?? ''), scope: String(event.scope ?? '') });
+      list.push({
+        id: String(req.headers['webhook-id'] ?? ''),
+        action: String(event.action ?? ''),
+        scope: String(event.scope ?? ''),
+      });
       byPath.set(url.pathname, list);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{}');

@@ -72,7 +72,12 @@ describe('the compose stack, for real', () => {
       body: { subject: 'hub.events.repo.update', payload: repoEvent(repo, 'repo.content', 'first') },
     });
     expect(published.status).toBeLessThan(300);
-    const got = await eventually(() => receiver.deliveries(path), (d) => d.length > 0, 120_000, 500);
+    const got = await eventually(
+      () => receiver.deliveries(path),
+      (d) => d.length > 0,
+      120_000,
+      500,
+    );
     expect(got).toEqual([{ id: expect.stringMatching(/.+/), action: 'first', scope: 'repo.content' }]);
   });
 
@@ -80,7 +85,11 @@ describe('the compose stack, for real', () => {
     const user = await makeUser(hub(), 'write', 'job');
     const res = await http<{ id: string }>(stack.baseUrl, 'POST', `/api/jobs/${user.name}`, {
       token: user.token,
-      body: { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', 'echo hello-from-compose; uname -s'] },
+      body: {
+        dockerImage: 'alpine:3',
+        flavor: 'cpu-basic',
+        command: ['sh', '-c', 'echo hello-from-compose; uname -s'],
+      },
     });
     expect(res.status).toBe(200);
     const done = await waitForStage(hub(), user.token, user.name, res.body.id, ['COMPLETED', 'ERROR'], 180_000);
@@ -88,7 +97,12 @@ describe('the compose stack, for real', () => {
     const logs = await readSse(`${stack.baseUrl}/api/jobs/${user.name}/${res.body.id}/logs`, user.token);
     expect(logs.data.map((d) => (JSON.parse(d) as { data: string }).data)).toEqual(['hello-from-compose', 'Linux']);
     // notifications (job_status is on by default) → SMTP → the mail catcher.
-    const got = await eventually(() => mails(`${user.name}@example.com`), (m) => m.length > 0, 120_000, 500);
+    const got = await eventually(
+      () => mails(`${user.name}@example.com`),
+      (m) => m.length > 0,
+      120_000,
+      500,
+    );
     expect(got.map((m) => m.Subject)).toEqual([`Job ${res.body.id} is COMPLETED`]);
   });
 
@@ -96,7 +110,12 @@ describe('the compose stack, for real', () => {
     const user = await makeUser(hub(), 'write', 'revoke');
     const res = await http(stack.baseUrl, 'POST', '/api/credentials/revoke', { body: { credentials: [user.token] } });
     expect(res.status).toBe(202);
-    const got = await eventually(() => mails(`${user.name}@example.com`), (m) => m.length > 0, 120_000, 500);
+    const got = await eventually(
+      () => mails(`${user.name}@example.com`),
+      (m) => m.length > 0,
+      120_000,
+      500,
+    );
     expect(got[0]?.Subject).toMatch(/revoked/);
   });
 

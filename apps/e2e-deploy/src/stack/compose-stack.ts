@@ -112,7 +112,9 @@ export class ComposeStack {
       if (last.filter((h) => h === 'healthy').length >= count) return;
       await pause(1000);
     }
-    throw new Error(`${service}: ${count} healthy container(s) expected, got [${last.join(', ')}] after ${timeoutMs} ms`);
+    throw new Error(
+      `${service}: ${count} healthy container(s) expected, got [${last.join(', ')}] after ${timeoutMs} ms`,
+    );
   }
 
   /** The gateway answers /health/ready (its services answer over NATS, Postgres is up). */

@@ -28,7 +28,10 @@ export class ReceiverContainer {
     const receiver = new ReceiverContainer(port);
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${port}/_health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/_health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return receiver;
       if (Date.now() > deadline) throw new Error(`the receiver container did not answer on ${port}`);
       await new Promise((r) => setTimeout(r, 250));
