@@ -6,7 +6,8 @@
 #   hub-deploy/postgres:15              Debian postgresql-15, the official image's POSTGRES_* variables
 #   hub-deploy/nats:2                   Debian nats-server (+ wget for the compose health check)
 #   hub-deploy/mailpit:local            a small SMTP catcher with Mailpit's ports, API subset and `readyz`
-# Idempotent: an image that exists is kept (HUB_DEPLOY_REBUILD=1 rebuilds them). Legacy builder.
+# Idempotent: an image that exists and matches its files here is kept (HUB_DEPLOY_REBUILD=1
+# rebuilds them all). Legacy builder.
 # Env: HUB_DEPLOY_WORK (scratch dir, default /tmp/hub-deploy-work), DEBIAN_MIRROR.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,8 +20,13 @@ export DOCKER_BUILDKIT=0
 mkdir -p "$W"
 say() { echo "[stand-ins $(date -u +%T)] $*"; }
 have() { [ -z "${HUB_DEPLOY_REBUILD:-}" ] && "$DOCKER" image inspect "$1" >/dev/null 2>&1; }
-build() { local tag=$1 dir=$2; have "$tag" && return 0; local t0=$SECONDS
-  nice -n 10 "$DOCKER" build -q -t "$tag" "$dir" >/dev/null; say "$tag built in $((SECONDS - t0)) s"; }
+# A stand-in built from a folder here carries its files' hash: edited files rebuild it.
+build() { local tag=$1 dir=$2 t0=$SECONDS hash
+  hash=$(cd "$dir" && find . -type f | sort | xargs sha256sum | sha256sum | cut -c1-16)
+  [ -z "${HUB_DEPLOY_REBUILD:-}" ] &&
+    [ "$("$DOCKER" image inspect -f '{{index .Config.Labels "hub-deploy.hash"}}' "$tag" 2>/dev/null)" = "$hash" ] && return 0
+  nice -n 10 "$DOCKER" build -q --label "hub-deploy.hash=$hash" -t "$tag" "$dir" >/dev/null
+  say "$tag built in $((SECONDS - t0)) s"; }
 
 if ! command -v debootstrap >/dev/null 2>&1; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
@@ -53,7 +59,8 @@ RUN groupadd --gid 1000 node && useradd --uid 1000 --gid node --shell /bin/bash 
 ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
 CMD ["node"]
 DOCKERFILE
-  build hub-deploy/node:20-bookworm-slim "$d"
+  nice -n 10 "$DOCKER" build -q -t hub-deploy/node:20-bookworm-slim "$d" >/dev/null
+  say "hub-deploy/node:20-bookworm-slim built"
 fi
 
 build hub-deploy/postgres:15 "$here/postgres"

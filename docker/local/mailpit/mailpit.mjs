@@ -5,19 +5,14 @@
 //   GET /api/v1/messages              { total, messages: [{ ID, From, To, Subject, Created }] }
 //   GET /api/v1/message/<ID>/raw      the message as received
 //   DELETE /api/v1/messages           forget every message
-// `mailpit readyz` exits 0 when the server answers (the compose health check runs it).
+// `mailpit readyz` (the compose health check) is answered by the entry point script `mailpit`.
 import http from 'node:http';
 import net from 'node:net';
 
 const UI_PORT = Number(process.env.MP_UI_PORT ?? 8025);
 const SMTP_PORT = Number(process.env.MP_SMTP_PORT ?? 1025);
 
-if (process.argv[2] === 'readyz') {
-  fetch(`http://127.0.0.1:${UI_PORT}/readyz`).then(
-    (r) => process.exit(r.ok ? 0 : 1),
-    () => process.exit(1),
-  );
-} else {
+{
   const messages = [];
   let seq = 0;
   const address = (s) => ({ Name: '', Address: s.replace(/^.*<|>.*$/g, '').trim() });

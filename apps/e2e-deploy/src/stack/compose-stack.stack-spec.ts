@@ -1,8 +1,13 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eventually, freePort, http, makeUser, readSse, repoEvent, uniqueName, waitForStage } from '@hub/testing';
 import { runHubctl } from '../support/hubctl-runner';
 import { ComposeStack } from './compose-stack';
 import { deliverThroughChaos } from './chaos';
 import { ReceiverContainer } from './receiver';
+
+const LOG_FILE = join(tmpdir(), 'hub-deploy-stack.log');
 
 interface MailSummary {
   ID: string;
@@ -37,15 +42,13 @@ describe('the compose stack, for real', () => {
   }, 900_000);
 
   afterAll(async () => {
+    // The stack's own logs, for a failing run's diagnosis (CI keeps /tmp).
+    if (stack) writeFileSync(LOG_FILE, await stack.logs(400));
+    console.log(`compose logs: ${LOG_FILE}`);
     if (process.env['HUB_DEPLOY_KEEP'] === '1') return;
     await ReceiverContainer.stop();
     await stack?.down();
   }, 300_000);
-
-  afterEach(async () => {
-    const state = expect.getState();
-    if (state.assertionCalls > state.numPassingAsserts) console.log(await stack.logs());
-  });
 
   it('the two-command smoke: hubctl creates a user and a token, and whoami answers with that user', async () => {
     const env = { HUB_URL: stack.baseUrl, HUB_ADMIN_TOKEN: stack.adminToken };

@@ -16,6 +16,13 @@ export const COMPOSE_FILE = join(WORKSPACE_ROOT, 'docker/docker-compose.yml');
 const DOCKER = process.env['HUB_DOCKER'] ?? '/usr/bin/docker';
 const COMPOSE = process.env['HUB_COMPOSE'] ?? 'docker-compose';
 
+function composeEnv(): NodeJS.ProcessEnv {
+  const keep = ['PATH', 'HOME', 'DOCKER_HOST', 'DOCKER_CONFIG', 'TMPDIR', 'LANG'];
+  const env: NodeJS.ProcessEnv = { COMPOSE_PROJECT_NAME: PROJECT };
+  for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k];
+  return env;
+}
+
 export const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function docker(...args: string[]): Promise<string> {
@@ -73,7 +80,9 @@ export class ComposeStack {
     const { stdout, stderr } = await run(
       COMPOSE,
       ['-p', PROJECT, '-f', COMPOSE_FILE, '--env-file', this.envFile, ...args],
-      { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, COMPOSE_PROJECT_NAME: PROJECT } },
+      // Only what compose needs: the test process's own variables (its HUB_BUS_PREFIX, DATABASE_URL, …)
+      // would override the env file's in the compose file's interpolation.
+      { maxBuffer: 64 * 1024 * 1024, env: composeEnv() },
     ).catch((e: { stdout?: string; stderr?: string; message: string }) => {
       throw new Error(`${COMPOSE} ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
     });
