@@ -91,14 +91,19 @@ describe('the compose stack, for real', () => {
       body: {
         dockerImage: 'alpine:3',
         flavor: 'cpu-basic',
-        command: ['sh', '-c', 'echo hello-from-compose; uname -s'],
+        command: ['sh', '-c', 'echo hello-from-compose; cat /etc/hostname'],
       },
     });
     expect(res.status).toBe(200);
     const done = await waitForStage(hub(), user.token, user.name, res.body.id, ['COMPLETED', 'ERROR'], 180_000);
     expect(done.status).toMatchObject({ stage: 'COMPLETED' });
     const logs = await readSse(`${stack.baseUrl}/api/jobs/${user.name}/${res.body.id}/logs`, user.token);
-    expect(logs.data.map((d) => (JSON.parse(d) as { data: string }).data)).toEqual(['hello-from-compose', 'Linux']);
+    // It ran in the jobs container: its host name is that container's (Docker's short id).
+    const [jobsContainer] = await stack.containers('jobs');
+    expect(logs.data.map((d) => (JSON.parse(d) as { data: string }).data)).toEqual([
+      'hello-from-compose',
+      jobsContainer?.slice(0, 12),
+    ]);
     // notifications (job_status is on by default) → SMTP → the mail catcher.
     const got = await eventually(
       () => mails(`${user.name}@example.com`),
