@@ -38,8 +38,10 @@ describe('docker/docker-compose.yml', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
       [...INFRA, ...APPS, ...SERVICES.map((s) => `migrate-${s}`)].sort(),
     );
-    expect(svc('postgres').image).toBe('postgres:15');
-    expect(svc('nats').image).toBe('nats:2-alpine');
+    // Replaceable (an air-gapped machine's local stand-ins, docker/local), with the upstream images by default.
+    expect(svc('postgres').image).toBe('${HUB_POSTGRES_IMAGE:-postgres:15}');
+    expect(svc('nats').image).toBe('${HUB_NATS_IMAGE:-nats:2-alpine}');
+    expect(svc('mailpit').image).toBe('${HUB_MAIL_IMAGE:-axllent/mailpit:v1.21}');
   });
 
   it('catches every mail the services send in the bundled mail catcher, unless SMTP_URL says otherwise', () => {

@@ -45,15 +45,24 @@ function stages(list: Instruction[]): { from: string; body: Instruction[] }[] {
 }
 
 describe('docker/Dockerfile', () => {
-  const all = instructions(repoFile('docker/Dockerfile'));
-  const [build, runtime] = stages(all);
+  const text = repoFile('docker/Dockerfile');
+  const all = instructions(text);
+  const [deps, build, runtime] = stages(all);
   const runs = (s: { body: Instruction[] }): string[] => s.body.filter((i) => i.op === 'RUN').map((i) => i.args);
   const last = (op: string): string | undefined => runtime.body.filter((i) => i.op === op).pop()?.args;
 
-  it('has two stages on node:20-bookworm-slim, each taking the app from ARG APP', () => {
-    expect(stages(all)).toHaveLength(2);
-    expect([build.from, runtime.from]).toEqual(['node:20-bookworm-slim', 'node:20-bookworm-slim']);
-    for (const s of [build, runtime]) expect(s.body).toContainEqual({ op: 'ARG', args: 'APP' });
+  it('has an install stage shared by every app, then build and runtime stages taking the app from ARG APP', () => {
+    expect(stages(all)).toHaveLength(3);
+    expect([deps.from, build.from, runtime.from]).toEqual(['node:20-bookworm-slim', 'deps', 'node:20-bookworm-slim']);
+    expect(all.find((i) => i.op === 'FROM')?.args).toBe('${NODE_IMAGE} AS deps');
+    // Nothing before the install reads APP: its layer is the same for all seven images.
+    expect(deps.body.filter((i) => i.args.includes('APP'))).toEqual([]);
+    expect(build.body[0]).toEqual({ op: 'ARG', args: 'APP' });
+    expect(runtime.body).toContainEqual({ op: 'ARG', args: 'APP' });
+  });
+
+  it('needs no registry beyond its base image: no `# syntax=` line (BuildKit would fetch that frontend)', () => {
+    expect(text).not.toMatch(/^#\s*syntax\s*=/im);
   });
 
   it('names every deployable app (discovered in apps/) where a build without APP says what to set', () => {
@@ -63,15 +72,15 @@ describe('docker/Dockerfile', () => {
   });
 
   it('installs exactly the committed lockfile (npm ci, decision 0001) and runs nx build of $APP', () => {
-    expect(runs(build).some((r) => /^npm ci\b/.test(r))).toBe(true);
-    expect(runs(build).filter((r) => /^npm install\b/.test(r))).toEqual([]);
+    expect(runs(deps).some((r) => /^npm ci\b/.test(r))).toBe(true);
+    expect([...runs(deps), ...runs(build)].filter((r) => /^npm install\b/.test(r))).toEqual([]);
     expect(runs(build).some((r) => /npx nx build "?\$APP"?/.test(r))).toBe(true);
   });
 
   it("builds the jobs service's native spawn helper beside main.js for the images that run jobs (jobs, hub)", () => {
     const helper = runs(build).find((r) => r.includes('jobs:spawn-helper')) ?? '';
     expect(helper).toMatch(/"\$APP" = jobs \] \|\| \[ "\$APP" = hub \]/);
-    expect(helper).toMatch(/apt-get install -y --no-install-recommends gcc libc6-dev/);
+    expect(runs(deps).join('\n')).toMatch(/apt-get install -y --no-install-recommends gcc libc6-dev/);
     expect(helper).toMatch(/npm run jobs:spawn-helper -- "dist\/apps\/\$APP"/);
     expect(JSON.parse(repoFile('package.json')).scripts['jobs:spawn-helper']).toMatch(
       /tools\/jobs\/build-spawn-helper\.ts$/,
