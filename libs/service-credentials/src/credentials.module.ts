@@ -10,7 +10,9 @@ import { ReleaseNameUseCase } from './names/release-name.use-case';
 import { ReserveNameUseCase } from './names/reserve-name.use-case';
 import { NamesHandler } from './names/names.handler';
 import { ConsoleSessionsHandler } from './sessions/console-sessions.handler';
-import { ConsoleSessionsUseCases } from './sessions/console-sessions.use-cases';
+import { CreateSessionUseCase } from './sessions/create-session.use-case';
+import { EndSessionUseCase } from './sessions/end-session.use-case';
+import { VerifySessionUseCase } from './sessions/verify-session.use-case';
 import { TokensHandler } from './tokens/tokens.handler';
 import { UsersHandler } from './users/users.handler';
 import { CreateTokenUseCase } from './tokens/create-token.use-case';
@@ -60,7 +62,9 @@ export class CredentialsModule {
         RevokeMemberTokenUseCase,
         ReserveNameUseCase,
         ReleaseNameUseCase,
-        ConsoleSessionsUseCases,
+        CreateSessionUseCase,
+        VerifySessionUseCase,
+        EndSessionUseCase,
       ],
     };
   }

@@ -1,23 +1,29 @@
 import { CreateSessionRpc, CredentialsRpc, type SessionInfo, SessionRefRpc } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
-import { ConsoleSessionsUseCases } from './console-sessions.use-cases';
+import { CreateSessionUseCase } from './create-session.use-case';
+import { EndSessionUseCase } from './end-session.use-case';
+import { VerifySessionUseCase } from './verify-session.use-case';
 
 @RpcController()
 export class ConsoleSessionsHandler {
-  constructor(private readonly sessions: ConsoleSessionsUseCases) {}
+  constructor(
+    private readonly createSession: CreateSessionUseCase,
+    private readonly verifySession: VerifySessionUseCase,
+    private readonly endSession: EndSessionUseCase,
+  ) {}
 
   @RpcHandler(CredentialsRpc.CreateSession)
   onCreate(dto: CreateSessionRpc): Promise<SessionInfo> {
-    return this.sessions.create(dto);
+    return this.createSession.execute(dto);
   }
 
   @RpcHandler(CredentialsRpc.VerifySession)
   onVerify(dto: SessionRefRpc): Promise<SessionInfo> {
-    return this.sessions.verify(dto.sessionHash);
+    return this.verifySession.execute(dto.sessionHash);
   }
 
   @RpcHandler(CredentialsRpc.EndSession)
   onEnd(dto: SessionRefRpc): Promise<{ ended: boolean }> {
-    return this.sessions.end(dto.sessionHash);
+    return this.endSession.execute(dto.sessionHash);
   }
 }
