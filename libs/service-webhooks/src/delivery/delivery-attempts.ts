@@ -4,7 +4,7 @@ import { RpcClient } from '@hub/messaging';
 import { type BlockList } from 'node:net';
 import { type CustomHeader, CustomHeaders } from '../management/custom-headers';
 import { type WebhookRow } from '../management/webhook-row';
-import { SecretBox } from '../secrets/secret-box';
+import { SecretBox } from '@hub/config';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
 import { DeliveryLogStore, type LoggedAttempt } from './delivery-log.store';
