@@ -4,6 +4,7 @@ import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOp
 import { WEBHOOKS_MIGRATIONS } from './migrations';
 import { MANAGEMENT_PROVIDERS, WebhookHeadersHandler, WebhooksHandler } from './management';
 import { RECOVERY_PROVIDERS, RecoveryHandler } from './recovery';
+import { DeliveryOptionsHandler, OPTIONS_PROVIDERS } from './options';
 import { SecretBox } from '@hub/config';
 import { type WebhooksConfig } from './webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from './webhooks.tokens';
@@ -31,12 +32,19 @@ export class WebhooksModule {
         ServicePersistenceModule.forService(webhooksPersistence(config)),
         OutboxModule.forService({ dataSource: WEBHOOKS_DS, schema: WEBHOOKS_SCHEMA }),
       ],
-      controllers: [WebhooksHandler, DeliveryLogHandler, WebhookHeadersHandler, RecoveryHandler],
+      controllers: [
+        WebhooksHandler,
+        DeliveryLogHandler,
+        WebhookHeadersHandler,
+        RecoveryHandler,
+        DeliveryOptionsHandler,
+      ],
       providers: [
         { provide: WEBHOOKS_CONFIG, useValue: config },
         { provide: SecretBox, useValue: new SecretBox(key, 'hub-webhook-secrets') },
         ...MANAGEMENT_PROVIDERS,
         ...RECOVERY_PROVIDERS,
+        ...OPTIONS_PROVIDERS,
         ...DELIVERY_PROVIDERS,
       ],
     };

@@ -26,6 +26,7 @@ export * from './scenarios/webhooks.scenarios';
 export * from './scenarios/webhooks-helpers';
 export * from './scenarios/webhooks-kill.scenarios';
 export * from './scenarios/webhooks-extensions.scenarios';
+export * from './scenarios/webhooks-options.scenarios';
 export * from './scenarios/caps.scenarios';
 export * from './scenarios/webhook-ssrf.scenarios';
 export * from './scenarios/event-validation.scenarios';

@@ -132,6 +132,7 @@ export class NatsEventBus extends EventBus {
       subject: m.subject,
       deliveryCount: m.info.deliveryCount,
       msgId: m.headers?.get('Nats-Msg-Id') || undefined,
+      seq: m.info.streamSequence,
     };
     const letter = {
       subject: m.subject,

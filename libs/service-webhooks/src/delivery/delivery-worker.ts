@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { type CustomHeader } from '../management/custom-headers';
 import { type WebhookRow } from '../management/webhook-row';
 import { WebhookStore } from '../management/webhook.store';
+import { DeliveryOptionsStore } from '../options/delivery-options.store';
+import { PacedClaim } from '../options/paced-claim';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
 import { DeliveryAttempts } from './delivery-attempts';
@@ -30,6 +32,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   /** The loop waits for room (too many attempts in flight to claim a batch): finished attempts wake it. */
   private waitingForRoom = false;
   private lastHousekeeping = 0;
+  /** Whether any webhook has delivery options (looked up every second): the paced claim runs only then. */
+  private controlled = false;
+  private lastOptionsLook = 0;
+  private pacedWake?: NodeJS.Timeout;
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -39,6 +45,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly logs: DeliveryLogStore,
     private readonly outcomes: OutcomeRecorder,
     private readonly metrics: DeliveryMetrics,
+    private readonly paced: PacedClaim,
+    private readonly options: DeliveryOptionsStore,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {}
 
@@ -49,6 +57,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     this.running = false;
+    clearTimeout(this.pacedWake);
     this.wake?.();
     await this.loop;
     // Attempts in flight finish (bounded by the timeout); their rows would come back anyway.
@@ -61,17 +70,27 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.wake?.();
   }
 
+  /** A webhook's delivery options changed here: look them up at once. */
+  optionsChanged(): void {
+    this.lastOptionsLook = 0;
+    this.poke();
+  }
+
   private async run(): Promise<void> {
     const concurrency = this.config.HUB_WEBHOOK_CONCURRENCY;
     while (this.running) {
       this.poked = false;
       // Claimed as many as there was room for: more may be due, so look again at once.
       let full = false;
-      const room = concurrency - this.inFlight;
+      let room = concurrency - this.inFlight;
       // Claim in batches: a quarter of the room at least, unless idle (fewer, larger statements).
       this.waitingForRoom = !(room > 0 && (this.inFlight === 0 || room >= Math.ceil(concurrency / 4)));
       try {
         if (!this.waitingForRoom) {
+          // Paced first: bounded by the webhooks' rates, and never starved by a full plain queue.
+          room -= await this.claimPaced(room);
+        }
+        if (!this.waitingForRoom && room > 0) {
           const claimed = await this.queue.claim(room);
           full = claimed.length === room;
           if (claimed.length > 0)
@@ -94,6 +113,24 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       });
       this.wake = undefined;
     }
+  }
+
+  /** The deliveries of webhooks with options (decision 0503); answers how many were claimed. */
+  private async claimPaced(room: number): Promise<number> {
+    if (Date.now() - this.lastOptionsLook >= 1000) {
+      this.lastOptionsLook = Date.now();
+      this.controlled = await this.options.anyControlled();
+    }
+    if (!this.controlled || room <= 0) return 0;
+    const batch = await this.paced.claim(room);
+    if (batch.claimed.length > 0)
+      this.start(batch.claimed, await this.store.byIds([...new Set(batch.claimed.map((d) => d.webhook_id))]));
+    // The next slot of a webhook with more waiting: looked for then rather than at the next poll.
+    if (batch.wakeInMs !== null && batch.wakeInMs < this.config.HUB_WEBHOOK_POLL_MS) {
+      clearTimeout(this.pacedWake);
+      this.pacedWake = setTimeout(() => this.poke(), batch.wakeInMs).unref();
+    }
+    return batch.claimed.length;
   }
 
   private start(claimed: ClaimedDelivery[], webhooks: Map<string, WebhookRow>): void {
@@ -132,7 +169,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         trigger,
       });
       await this.outcomes.record(log, ok);
-      if (ok) return;
+      // An ordered webhook's next delivery may go once this one is settled.
+      if (ok) return d.paced ? this.poke() : undefined;
       const why = result.error ?? `HTTP ${result.status}`;
       const suspended = await this.health.failed(webhook.id, why, result.status === 410);
       // A recovery sends once: a failure is final (the recovery counts it).
@@ -142,6 +180,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           : nextDelayMs(this.config.retrySchedule, d.attempts, result.headers['retry-after']);
       if (delay !== null) this.metrics.retries.inc();
       await this.queue.failed(d.id, delay);
+      if (d.paced) this.poke();
       // A retry due before the next poll (the schedule starts at 0 s) is looked for when due.
       if (delay !== null && delay < this.config.HUB_WEBHOOK_POLL_MS) setTimeout(() => this.poke(), delay).unref();
     } catch (err) {
@@ -154,6 +193,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     if (Date.now() - this.lastHousekeeping < 10_000) return;
     this.lastHousekeeping = Date.now();
     await this.logs.purgeOlderThan(this.config.HUB_WEBHOOK_LOG_RETENTION_DAYS);
+    await this.options.reconcile();
   }
 }
 

@@ -64,6 +64,7 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
       repoType: payload.repo.type,
       repoName: payload.repo.name,
       ownerName: owner,
+      seq: meta.seq,
     };
     if (payload.repo['private'] === true)
       match.allowedOwners = await this.visibility.allowedOwners(match, payload.repo);

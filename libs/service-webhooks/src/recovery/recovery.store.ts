@@ -56,7 +56,8 @@ export class RecoveryStore {
                   OR EXISTS (SELECT 1 FROM webhooks.delivery_logs l WHERE l.delivery_id = d.id AND l.created_at >= $2 AND l.created_at < $3))
            ORDER BY d.created_at, d.id LIMIT $4),
          requeued AS (
-           UPDATE webhooks.deliveries d SET state = 'pending', recovery_id = $5, lease_until = NULL, due_at = now() + make_interval(secs => p.k / 1000.0)
+           UPDATE webhooks.deliveries d SET state = 'pending', recovery_id = $5, lease_until = NULL, due_at = now() + make_interval(secs => p.k / 1000.0),
+             paced = EXISTS (SELECT 1 FROM webhooks.delivery_options o WHERE o.webhook_id = d.webhook_id AND (o.max_per_second IS NOT NULL OR o.ordered))
            FROM picked p WHERE d.id = p.id RETURNING d.id)
          SELECT count(*)::int AS n FROM requeued`,
         [webhookId, since, until, MAX_RECOVERY_DELIVERIES, id],

@@ -171,7 +171,7 @@ export class DurableGroup {
   private async deliver(m: StoredEvent): Promise<Outcome> {
     const sub = this.subscribers[this.next++ % this.subscribers.length];
     if (!sub) return 'later';
-    const meta = { subject: m.subject, deliveryCount: m.deliveries, msgId: m.msgId };
+    const meta = { subject: m.subject, deliveryCount: m.deliveries, msgId: m.msgId, seq: Number(m.seq) };
     const letter = { subject: m.subject, msgId: m.msgId, consumer: this.ref.durable, deliveryCount: m.deliveries };
     const parsed = parseEventPayload(sub.source.payload, m.payload);
     if (!parsed.ok) {
