@@ -22,3 +22,4 @@ export * from './outbox/outbox-relay';
 export * from './outbox/outbox.module';
 export * from './outbox/outbox-tables';
 export * from './mail/outbox-mailer';
+export * from './tracing/trace-context';

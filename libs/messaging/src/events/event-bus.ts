@@ -15,6 +15,8 @@ export interface EventMeta {
   msgId?: string;
   /** The message's place in its stream (JetStream's stream sequence, the in-process store's seq): its order. */
   seq?: number;
+  /** The W3C trace context the publisher sent with it, when tracing is on (decision 0504). */
+  traceparent?: string;
 }
 
 export type EventHandler<T> = (payload: T, meta: EventMeta) => Promise<void>;

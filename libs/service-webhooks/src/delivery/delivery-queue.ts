@@ -17,6 +17,10 @@ export interface ClaimedDelivery {
   recovery_id: string | null;
   /** Claimed by the paced claim (the webhook has delivery options, decision 0503). */
   paced: boolean;
+  /** The intake span's trace context when tracing was on (decision 0504). */
+  traceparent: string | null;
+  /** Since when it waited in the queue (the queue span's start). */
+  due_at: Date;
 }
 
 export interface MatchInput {
@@ -31,6 +35,8 @@ export interface MatchInput {
   allowedOwners?: string[];
   /** The event's place on the bus (stream sequence): the order of an ordered webhook's deliveries (decision 0503). */
   seq?: number;
+  /** The intake span, when tracing is on: the delivery's attempts continue its trace (decision 0504). */
+  traceparent?: string;
 }
 
 /**
@@ -60,10 +66,10 @@ export class DeliveryQueue {
     // probing `deliveries` through (webhook_id, created_at), all of a webhook's rows per event.
     const rows: { event_id: string; queued: string }[] = await this.ds.query(
       `WITH e AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $10::int8[])
-           WITH ORDINALITY AS e(event_id, subject, payload, domain, repo_type, repo_name, owner_name, allowed, seq, n)),
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $10::int8[], $11::text[])
+           WITH ORDINALITY AS e(event_id, subject, payload, domain, repo_type, repo_name, owner_name, allowed, seq, traceparent, n)),
        m AS (
-         SELECT e.n, e.event_id, e.subject, e.payload, e.seq, w.id AS webhook_id
+         SELECT e.n, e.event_id, e.subject, e.payload, e.seq, e.traceparent, w.id AS webhook_id
          FROM e
          CROSS JOIN LATERAL (SELECT DISTINCT x.webhook_id FROM webhooks.watched x
                              WHERE (lower(x.name) = lower(e.repo_name) AND x.type = e.repo_type)
@@ -78,8 +84,8 @@ export class DeliveryQueue {
                           WHERE c.webhook_id = m.webhook_id AND c.hour > date_trunc('hour', now()) - interval '24 hours'), 0) AS used
          FROM m),
        ins AS (
-         INSERT INTO webhooks.deliveries (id, event_id, webhook_id, subject, payload, event_seq, paced)
-         SELECT substr(md5(r.event_id || ':' || r.webhook_id), 1, 24), r.event_id, r.webhook_id, r.subject, r.payload, r.seq,
+         INSERT INTO webhooks.deliveries (id, event_id, webhook_id, subject, payload, event_seq, traceparent, paced)
+         SELECT substr(md5(r.event_id || ':' || r.webhook_id), 1, 24), r.event_id, r.webhook_id, r.subject, r.payload, r.seq, r.traceparent,
                 EXISTS (SELECT 1 FROM webhooks.delivery_options o WHERE o.webhook_id = r.webhook_id AND (o.max_per_second IS NOT NULL OR o.ordered))
          FROM ranked r WHERE r.used + r.k <= $9 ORDER BY r.event_id, r.webhook_id
          ON CONFLICT (event_id, webhook_id) DO NOTHING
@@ -100,6 +106,7 @@ export class DeliveryQueue {
         events.map((e) => e.allowedOwners?.join(',') ?? null),
         this.config.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY,
         events.map((e) => e.seq ?? null),
+        events.map((e) => e.traceparent ?? null),
       ],
     );
     return new Map(rows.map((r) => [r.event_id, Number(r.queued)]));
@@ -114,7 +121,7 @@ export class DeliveryQueue {
              WHERE state = 'pending' AND NOT paced AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
              ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED) c
        WHERE d.id = c.id
-       RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts, d.recovery_id, d.paced`,
+       RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts, d.recovery_id, d.paced, d.traceparent, d.due_at`,
         [limit, this.config.HUB_WEBHOOK_LEASE_MS],
       ),
     );

@@ -10,6 +10,7 @@ import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
 import { type ClaimedDelivery, DeliveryQueue } from './delivery-queue';
+import { DeliveryTrace } from './delivery-trace';
 import { OutcomeRecorder } from './outcome-recorder';
 import { nextDelayMs } from './retry-policy';
 import { WebhookHealth } from './webhook-health';
@@ -154,15 +155,27 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     webhook: WebhookRow | undefined,
     opened: { secret: string | undefined; custom: CustomHeader[] } | undefined,
   ): Promise<void> {
+    let traced: DeliveryTrace | undefined;
     try {
       if (!webhook || webhook.disabled !== 'false') return await this.queue.dropped(d.id);
       const trigger = d.recovery_id ? 'recovery' : 'scheduled';
-      const { ok, log } = await this.attempts.send(
-        { webhook, deliveryId: d.id, eventPayload: d.payload, trigger, attempt: d.attempts },
-        opened?.secret,
-        opened?.custom,
-      );
+      traced = DeliveryTrace.start(d, webhook.url);
+      const send = () =>
+        this.attempts.send(
+          {
+            webhook,
+            deliveryId: d.id,
+            eventPayload: d.payload,
+            trigger,
+            attempt: d.attempts,
+            traceparent: traced?.traceparent,
+          },
+          opened?.secret,
+          opened?.custom,
+        );
+      const { ok, log } = await (traced ? traced.within(send) : send());
       const result = log.result;
+      traced?.answered(result, ok);
       this.metrics.latency.observe(result.durationMs / 1000);
       this.metrics.attempts.inc({
         outcome: ok ? 'success' : result.status === null ? 'error' : `http_${Math.floor(result.status / 100)}xx`,
@@ -170,7 +183,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       });
       await this.outcomes.record(log, ok);
       // An ordered webhook's next delivery may go once this one is settled.
-      if (ok) return d.paced ? this.poke() : undefined;
+      if (ok) {
+        traced?.settled('delivered');
+        return d.paced ? this.poke() : undefined;
+      }
       const why = result.error ?? `HTTP ${result.status}`;
       const suspended = await this.health.failed(webhook.id, why, result.status === 410);
       // A recovery sends once: a failure is final (the recovery counts it).
@@ -180,11 +196,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           : nextDelayMs(this.config.retrySchedule, d.attempts, result.headers['retry-after']);
       if (delay !== null) this.metrics.retries.inc();
       await this.queue.failed(d.id, delay);
+      traced?.settled(delay === null ? 'failed' : 'retry', delay);
       if (d.paced) this.poke();
       // A retry due before the next poll (the schedule starts at 0 s) is looked for when due.
       if (delay !== null && delay < this.config.HUB_WEBHOOK_POLL_MS) setTimeout(() => this.poke(), delay).unref();
     } catch (err) {
       // The row keeps its lease and comes back when it runs out.
+      traced?.settled('error');
       this.logger.warn({ err, delivery: d.id }, 'delivery attempt could not be recorded');
     }
   }
