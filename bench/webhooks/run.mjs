@@ -10,6 +10,9 @@
 // BENCH_PACED_RATE (50; 0 skips it): after the main window, in the same hub, one more webhook with
 // delivery options {maxPerSecond: BENCH_PACED_RATE} gets BENCH_PACED_EVENTS (10 s worth) events at
 // once; the rate it is delivered at, first receipt to last, is printed with its error (decision 0503).
+// BENCH_BASELINE=<dir>: a checkout of the code to compare with, its apps built in <dir>/dist; each
+// mode runs the baseline, then this tree, and prints deliveriesPerSecond's ratio (a busy shared
+// machine moves absolute figures by a factor; two runs side by side move together).
 // Besides rates and latency it prints load-independent figures (CPU ms per delivery of each server,
 // of the run's own Postgres backends and of NATS; transactions and row versions per table), where the
 // latency goes (stagesP50P99Ms: publish → 202, → delivery row, → receipt, attempt duration,
@@ -124,8 +127,8 @@ async function withRetries(call, tries = 5) {
   }
 }
 
-async function start(mode, dbUrl) {
-  const app = (name) => join(root, `dist/apps/${name}/main.js`);
+async function start(mode, dbUrl, tree = root) {
+  const app = (name) => join(tree, `dist/apps/${name}/main.js`);
   if (mode === 'all-in-one') {
     const port = await freePort();
     const hub = startNode('hub', [app('hub')], {
@@ -299,14 +302,15 @@ async function seedExtra(dbUrl, ownerId, count) {
   }
 }
 
-async function run(mode) {
+async function run(mode, tree = root, label = 'current') {
   const name = `bench_webhooks_${mode.replace(/-/g, '_')}_${Date.now()}`;
   await createDatabase(name);
   const dbUrl = databaseUrl(name);
   const rx = await receiver();
   let env;
+  let result;
   try {
-    env = await start(mode, dbUrl);
+    env = await start(mode, dbUrl, tree);
     const user = await api(env.url, 'POST', '/admin/users', ADMIN, {
       name: `bench${Date.now()}`,
       email: `bench${Date.now()}@example.com`,
@@ -386,6 +390,7 @@ async function run(mode) {
     console.log(
       JSON.stringify({
         mode,
+        tree: label,
         events: N,
         webhooks: W,
         extraWebhooks: EXTRA,
@@ -420,13 +425,16 @@ async function run(mode) {
         loadAverageAfter: loadAfter,
       }),
     );
-    if (PACED_RATE > 0) console.log(JSON.stringify({ mode, ...(await pacedPhase(env.url, token, user, rx)) }));
+    result = { deliveriesPerSecond: Math.round(delivered / elapsed), balanced: delivered === expected };
+    if (PACED_RATE > 0 && label === 'current')
+      console.log(JSON.stringify({ mode, ...(await pacedPhase(env.url, token, user, rx)) }));
   } finally {
     await stopAll();
     await env?.nats?.stop();
     await rx.close();
     await dropDatabase(name).catch(() => undefined);
   }
+  return result;
 }
 
 /**
@@ -486,7 +494,20 @@ async function pacedPhase(url, token, user, rx) {
   };
 }
 
-for (const mode of MODES) await run(mode);
+for (const mode of MODES) {
+  const baseline = process.env.BENCH_BASELINE ? await run(mode, process.env.BENCH_BASELINE, 'baseline') : undefined;
+  const current = await run(mode);
+  if (baseline && current)
+    console.log(
+      JSON.stringify({
+        mode,
+        baselineDeliveriesPerSecond: baseline.deliveriesPerSecond,
+        currentDeliveriesPerSecond: current.deliveriesPerSecond,
+        ratioToBaseline: +(current.deliveriesPerSecond / baseline.deliveriesPerSecond).toFixed(3),
+        bothBalanced: baseline.balanced && current.balanced,
+      }),
+    );
+}
 console.log(
   `logs: ${logDir}. Transactions and row writes per delivery are from pg_stat_database (the run's database only, publishing and intake included; each statement is its own transaction on the delivery path). Postgres CPU counts every postgres process on the machine, other sessions' too.`,
 );

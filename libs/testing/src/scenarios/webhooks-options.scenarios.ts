@@ -107,9 +107,11 @@ export function webhookOptionsScenarios(target: () => WebhooksScenarioTarget): v
       const times = got.map((d) => d.at).sort((a, b) => a - b);
       // 8 at 4/s: about 1.75 s (a poll interval of credit may go at once: the test env polls every 50 ms).
       expect(times[n - 1] - times[0]).toBeGreaterThanOrEqual(1400);
+      // The slots are 250 ms apart; receipts jitter with the machine's load (two sent 250 ms apart
+      // may arrive together), so a second of receipts may hold a slot or two more than the rate.
       for (let i = 0; i < n; i++) {
         const inOneSecond = times.filter((x) => x >= times[i] && x < times[i] + 1000).length;
-        expect(inOneSecond).toBeLessThanOrEqual(5);
+        expect(inOneSecond).toBeLessThanOrEqual(6);
       }
       expect(new Set(got.map(actionOf)).size).toBe(n);
     }, 60_000);
