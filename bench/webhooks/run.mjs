@@ -12,7 +12,8 @@
 // once; the rate it is delivered at, first receipt to last, is printed with its error (decision 0503).
 // BENCH_BASELINE=<dir>: a checkout of the code to compare with, its apps built in <dir>/dist; each
 // mode runs the baseline, then this tree, and prints deliveriesPerSecond's ratio (a busy shared
-// machine moves absolute figures by a factor; two runs side by side move together).
+// machine moves absolute figures by a factor; two runs side by side move together; BENCH_BASELINE_LAST=1
+// runs this tree first).
 // Besides rates and latency it prints load-independent figures (CPU ms per delivery of each server,
 // of the run's own Postgres backends and of NATS; transactions and row versions per table), where the
 // latency goes (stagesP50P99Ms: publish → 202, → delivery row, → receipt, attempt duration,
@@ -495,8 +496,13 @@ async function pacedPhase(url, token, user, rx) {
 }
 
 for (const mode of MODES) {
-  const baseline = process.env.BENCH_BASELINE ? await run(mode, process.env.BENCH_BASELINE, 'baseline') : undefined;
+  // BENCH_BASELINE_LAST=1 runs this tree first: a second pair in the other order cancels the machine's drift.
+  const baselineRun = () =>
+    process.env.BENCH_BASELINE ? run(mode, process.env.BENCH_BASELINE, 'baseline') : undefined;
+  const last = process.env.BENCH_BASELINE_LAST === '1';
+  const early = last ? undefined : await baselineRun();
   const current = await run(mode);
+  const baseline = last ? await baselineRun() : early;
   if (baseline && current)
     console.log(
       JSON.stringify({
