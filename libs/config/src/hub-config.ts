@@ -74,6 +74,11 @@ export class HubConfig {
   @IsIn(['none', 'otlp', 'console'], { message: 'OTEL_TRACES_EXPORTER must be none, otlp or console' })
   OTEL_TRACES_EXPORTER?: string;
 
+  /** Where `otlp` sends spans; the SDK reads it (and its other OTEL_EXPORTER_OTLP_* variables) itself. */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
   /** `true` turns OpenTelemetry off whatever OTEL_TRACES_EXPORTER says (the SDK's standard switch). */
   @IsOptional()
   @Transform(toBool)
