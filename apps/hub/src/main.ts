@@ -4,8 +4,7 @@ import { RpcClient } from '@hub/messaging';
 import { installRequestErrorBackstop } from '@hub/service-gateway';
 import { EmbeddedPostgresError } from '@hub/persistence';
 import { startTracing } from '@hub/observability';
-import { GatewayConfig } from '@hub/service-gateway';
-import { loadConfig } from '@hub/config';
+import { HubConfig, loadConfig } from '@hub/config';
 import { createHub } from './create-hub';
 import { ensureDemoUser } from './demo-user';
 
@@ -13,7 +12,7 @@ import { ensureDemoUser } from './demo-user';
 async function main(): Promise<void> {
   installRequestErrorBackstop();
   // One tracer provider for the whole hub, registered before its modules start (decision 0504).
-  const tracing = startTracing(loadConfig(GatewayConfig), 'hub');
+  const tracing = startTracing(loadConfig(HubConfig), 'hub');
   const hub = await createHub();
   if (tracing)
     hub.app
