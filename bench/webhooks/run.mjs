@@ -6,7 +6,14 @@
 // registered but not matching), BENCH_MODES (distributed,all-in-one), BENCH_TIMEOUT_S (900),
 // BENCH_RATE (deliveries/s offered, open loop: events go out at BENCH_RATE / W per second; 0 = as
 // fast as 32 publishers can, which measures the backlog's drain rather than a sustained rate),
-// BENCH_CPU_PROF=<dir> (V8 CPU profile of the delivering process over the measured window).
+// BENCH_CPU_PROF=<dir> (V8 CPU profile of the delivering process over the measured window),
+// BENCH_PACED_RATE (50; 0 skips it): after the main window, in the same hub, one more webhook with
+// delivery options {maxPerSecond: BENCH_PACED_RATE} gets BENCH_PACED_EVENTS (10 s worth) events at
+// once; the rate it is delivered at, first receipt to last, is printed with its error (decision 0503).
+// BENCH_BASELINE=<dir>: a checkout of the code to compare with, its apps built in <dir>/dist; each
+// mode runs the baseline, then this tree, and prints deliveriesPerSecond's ratio (a busy shared
+// machine moves absolute figures by a factor; two runs side by side move together; BENCH_BASELINE_LAST=1
+// runs this tree first).
 // Besides rates and latency it prints load-independent figures (CPU ms per delivery of each server,
 // of the run's own Postgres backends and of NATS; transactions and row versions per table), where the
 // latency goes (stagesP50P99Ms: publish → 202, → delivery row, → receipt, attempt duration,
@@ -38,6 +45,8 @@ const EXTRA = Number(process.env.BENCH_EXTRA_WEBHOOKS ?? 0);
 const MODES = (process.env.BENCH_MODES ?? 'distributed,all-in-one').split(',');
 const TIMEOUT_S = Number(process.env.BENCH_TIMEOUT_S ?? 900);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
+const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 50);
+const PACED_EVENTS = Number(process.env.BENCH_PACED_EVENTS ?? PACED_RATE * 10);
 if (process.env.BENCH_CPU_PROF) enableProfiling(process.env.BENCH_CPU_PROF);
 const ADMIN = 'bench-webhooks-admin-token-0123456789';
 const logDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
@@ -65,12 +74,17 @@ function rssMb(pid) {
 
 async function receiver() {
   const seen = new Map(); // "action|webhookId" → first receipt time (wall clock)
+  const paced = []; // receipt times of the paced webhook's deliveries
   let duplicates = 0;
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const p = JSON.parse(Buffer.concat(chunks).toString());
+      if (p.event.action.startsWith('paced-')) {
+        paced.push(wallNow());
+        return res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      }
       const key = `${p.event.action}|${p.webhook.id}`;
       if (seen.has(key)) duplicates++;
       else seen.set(key, wallNow());
@@ -81,6 +95,7 @@ async function receiver() {
   return {
     url: `http://127.0.0.1:${server.address().port}/hook`,
     seen,
+    paced,
     dups: () => duplicates,
     close: () =>
       new Promise((r) => {
@@ -113,8 +128,8 @@ async function withRetries(call, tries = 5) {
   }
 }
 
-async function start(mode, dbUrl) {
-  const app = (name) => join(root, `dist/apps/${name}/main.js`);
+async function start(mode, dbUrl, tree = root) {
+  const app = (name) => join(tree, `dist/apps/${name}/main.js`);
   if (mode === 'all-in-one') {
     const port = await freePort();
     const hub = startNode('hub', [app('hub')], {
@@ -288,14 +303,15 @@ async function seedExtra(dbUrl, ownerId, count) {
   }
 }
 
-async function run(mode) {
+async function run(mode, tree = root, label = 'current') {
   const name = `bench_webhooks_${mode.replace(/-/g, '_')}_${Date.now()}`;
   await createDatabase(name);
   const dbUrl = databaseUrl(name);
   const rx = await receiver();
   let env;
+  let result;
   try {
-    env = await start(mode, dbUrl);
+    env = await start(mode, dbUrl, tree);
     const user = await api(env.url, 'POST', '/admin/users', ADMIN, {
       name: `bench${Date.now()}`,
       email: `bench${Date.now()}@example.com`,
@@ -375,6 +391,7 @@ async function run(mode) {
     console.log(
       JSON.stringify({
         mode,
+        tree: label,
         events: N,
         webhooks: W,
         extraWebhooks: EXTRA,
@@ -409,15 +426,94 @@ async function run(mode) {
         loadAverageAfter: loadAfter,
       }),
     );
+    result = { deliveriesPerSecond: Math.round(delivered / elapsed), balanced: delivered === expected };
+    if (PACED_RATE > 0 && label === 'current')
+      console.log(JSON.stringify({ mode, ...(await pacedPhase(env.url, token, user, rx)) }));
   } finally {
     await stopAll();
     await env?.nats?.stop();
     await rx.close();
     await dropDatabase(name).catch(() => undefined);
   }
+  return result;
 }
 
-for (const mode of MODES) await run(mode);
+/**
+ * One webhook paced at PACED_RATE, given PACED_EVENTS events at once (32 publishers): its measured
+ * rate is (deliveries - 1) / (last receipt - first receipt), the pacing's own rate once under way.
+ */
+async function pacedPhase(url, token, user, rx) {
+  const repo = `${user.name}/paced`;
+  const hook = await api(url, 'POST', '/api/settings/webhooks', token, {
+    watched: [{ type: 'model', name: repo }],
+    domains: ['repo'],
+    url: rx.url,
+  });
+  await api(url, 'PUT', `/api/settings/webhooks/${hook.webhook.id}/delivery-options`, token, {
+    maxPerSecond: PACED_RATE,
+  });
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < PACED_EVENTS) {
+        const i = next++;
+        await withRetries(() =>
+          api(url, 'POST', '/admin/events', ADMIN, {
+            subject: 'hub.events.repo.update',
+            payload: {
+              event: { action: `paced-${i}`, scope: 'repo.content' },
+              repo: {
+                type: 'model',
+                name: repo,
+                id: '0123456789abcdef01234567',
+                private: false,
+                url: { web: 'x', api: 'y' },
+                owner: { id: user.id },
+              },
+            },
+          }),
+        );
+      }
+    }),
+  );
+  const deadline = Date.now() + (PACED_EVENTS / PACED_RATE) * 3000 + 30_000;
+  while (rx.paced.length < PACED_EVENTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const times = [...rx.paced].sort((a, b) => a - b);
+  const measured = (times.length - 1) / ((times[times.length - 1] - times[0]) / 1000);
+  let busiestSecond = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[j] < times[i] - 1000) j++;
+    busiestSecond = Math.max(busiestSecond, i - j + 1);
+  }
+  return {
+    pacedMaxPerSecond: PACED_RATE,
+    pacedEvents: PACED_EVENTS,
+    pacedDelivered: times.length,
+    pacedMeasuredPerSecond: +measured.toFixed(2),
+    pacedErrorPct: +((100 * (measured - PACED_RATE)) / PACED_RATE).toFixed(2),
+    pacedBusiestSecond: busiestSecond,
+  };
+}
+
+for (const mode of MODES) {
+  // BENCH_BASELINE_LAST=1 runs this tree first: a second pair in the other order cancels the machine's drift.
+  const baselineRun = () =>
+    process.env.BENCH_BASELINE ? run(mode, process.env.BENCH_BASELINE, 'baseline') : undefined;
+  const last = process.env.BENCH_BASELINE_LAST === '1';
+  const early = last ? undefined : await baselineRun();
+  const current = await run(mode);
+  const baseline = last ? await baselineRun() : early;
+  if (baseline && current)
+    console.log(
+      JSON.stringify({
+        mode,
+        baselineDeliveriesPerSecond: baseline.deliveriesPerSecond,
+        currentDeliveriesPerSecond: current.deliveriesPerSecond,
+        ratioToBaseline: +(current.deliveriesPerSecond / baseline.deliveriesPerSecond).toFixed(3),
+        bothBalanced: baseline.balanced && current.balanced,
+      }),
+    );
+}
 console.log(
   `logs: ${logDir}. Transactions and row writes per delivery are from pg_stat_database (the run's database only, publishing and intake included; each statement is its own transaction on the delivery path). Postgres CPU counts every postgres process on the machine, other sessions' too.`,
 );

@@ -3,7 +3,7 @@ import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { type NatsConnection } from 'nats';
 import { loadConfig } from '@hub/config';
 import { busModeFrom, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
-import { metricsAccess, natsCheck, ObservabilityModule } from '@hub/observability';
+import { metricsAccess, natsCheck, ObservabilityModule, startTracing } from '@hub/observability';
 import { createGatewayApp, GatewayConfig, GatewayModule, installRequestErrorBackstop } from '@hub/service-gateway';
 
 @Module({})
@@ -33,7 +33,13 @@ async function main(): Promise<void> {
   installRequestErrorBackstop();
   const config = loadConfig(GatewayConfig);
   if (!config.NATS_URL) throw new Error('NATS_URL is required: the gateway reaches the services over NATS');
+  const tracing = startTracing(config, 'gateway');
   const app = await createGatewayApp(GatewayApp.create(config), config);
+  if (tracing)
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .addHook('onClose', () => tracing.shutdown());
   await app.listen(config.PORT, config.HOST);
   Logger.log(`gateway listening on ${config.HOST}:${config.PORT}`);
 }

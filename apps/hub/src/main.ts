@@ -3,13 +3,22 @@ import { join } from 'node:path';
 import { RpcClient } from '@hub/messaging';
 import { installRequestErrorBackstop } from '@hub/service-gateway';
 import { EmbeddedPostgresError } from '@hub/persistence';
+import { startTracing } from '@hub/observability';
+import { HubConfig, loadConfig } from '@hub/config';
 import { createHub } from './create-hub';
 import { ensureDemoUser } from './demo-user';
 
 /** `npm start`: the whole hub in one process. */
 async function main(): Promise<void> {
   installRequestErrorBackstop();
+  // One tracer provider for the whole hub, registered before its modules start (decision 0504).
+  const tracing = startTracing(loadConfig(HubConfig), 'hub');
   const hub = await createHub();
+  if (tracing)
+    hub.app
+      .getHttpAdapter()
+      .getInstance()
+      .addHook('onClose', () => tracing.shutdown());
   const { PORT, HOST, HUB_DATA_DIR } = hub.configs.gateway;
   const pgsql = hub.embeddedPostgres;
   const publicUrl = hub.configs.gateway.publicUrl;

@@ -23,6 +23,7 @@ import {
   webhookSsrfScenarios,
   webhooksScenarios,
   webhookExtensionScenarios,
+  webhookOptionsScenarios,
 } from '@hub/testing';
 
 const ADMIN = 'webhooks-distributed-admin-token';
@@ -106,6 +107,13 @@ describeWithInfra('distributed hub: webhooks', () => {
     scrapeMetrics: async () => [],
   }));
   webhookExtensionScenarios(() => ({
+    baseUrl: gateway,
+    adminToken: ADMIN,
+    capture,
+    databaseUrl: db.url,
+    scrapeMetrics: async () => [],
+  }));
+  webhookOptionsScenarios(() => ({
     baseUrl: gateway,
     adminToken: ADMIN,
     capture,

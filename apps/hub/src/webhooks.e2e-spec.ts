@@ -15,6 +15,7 @@ import {
   WEBHOOK_TEST_ENV,
   webhooksScenarios,
   webhookExtensionScenarios,
+  webhookOptionsScenarios,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
@@ -60,6 +61,7 @@ describeWithInfra('all-in-one hub: webhooks', () => {
   webhookSsrfScenarios(target);
   webhookAccessScenarios(() => ({ ...target(), jobs: true }));
   webhookExtensionScenarios(target);
+  webhookOptionsScenarios(target);
 
   it(`queues at most HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY (${DAILY_LIMIT} here) deliveries per webhook in 24 h`, async () => {
     await expectDailyLimit(target(), await makeUser(target(), 'write', 'busy'), DAILY_LIMIT);

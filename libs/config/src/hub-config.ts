@@ -65,6 +65,31 @@ export class HubConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
+  /**
+   * OpenTelemetry traces (decision 0504): `otlp` exports to OTEL_EXPORTER_OTLP_ENDPOINT (the SDK
+   * reads its standard OTEL_EXPORTER_OTLP_* variables), `console` prints spans; unset or `none`:
+   * off (the hub's default, unlike the SDK's), at next to no cost.
+   */
+  @IsOptional()
+  @IsIn(['none', 'otlp', 'console'], { message: 'OTEL_TRACES_EXPORTER must be none, otlp or console' })
+  OTEL_TRACES_EXPORTER?: string;
+
+  /** Where `otlp` sends spans; the SDK reads it (and its other OTEL_EXPORTER_OTLP_* variables) itself. */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  /** `true` turns OpenTelemetry off whatever OTEL_TRACES_EXPORTER says (the SDK's standard switch). */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  OTEL_SDK_DISABLED?: boolean;
+
+  /** The `service.name` of this app's spans; default the app's name (gateway, webhooks, hub, …). */
+  @IsOptional()
+  @IsString()
+  OTEL_SERVICE_NAME?: string;
+
   /** Port of the app's HTTP listener (the gateway's API; health and metrics on services). */
   @IsInt()
   @Min(0)

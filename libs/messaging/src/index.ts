@@ -23,3 +23,4 @@ export * from './outbox/outbox.module';
 export * from './outbox/outbox-tables';
 export * from './mail/outbox-mailer';
 export * from './mail/email-outbox-table';
+export * from './tracing/trace-context';

@@ -6,3 +6,4 @@ export * from './readiness';
 export * from './create-fastify-app';
 export * from './run-service';
 export * from './metrics-access';
+export * from './tracing';

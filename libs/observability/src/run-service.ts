@@ -9,6 +9,7 @@ import { createFastifyApp } from './create-fastify-app';
 import { metricsAccess } from './metrics-access';
 import { ObservabilityModule } from './observability.module';
 import { databaseCheck, natsCheck } from './readiness';
+import { startTracing } from './tracing';
 
 export interface ServiceDefinition<C extends HubConfig> {
   name: string;
@@ -56,7 +57,14 @@ export async function runService<C extends HubConfig>(def: ServiceDefinition<C>,
       ),
     ],
   };
+  const tracing = startTracing(config, def.name);
   const app = await createFastifyApp(root, { name: def.name, logLevel: config.LOG_LEVEL });
+  // The last spans go out when the app closes (SIGTERM), not lost with the process.
+  if (tracing)
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .addHook('onClose', () => tracing.shutdown());
   await app.init();
   await app.get(RpcServer).listen(def.name);
   await app.listen(config.PORT, config.HOST);

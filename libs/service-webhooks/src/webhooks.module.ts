@@ -2,13 +2,10 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { OutboxModule } from '@hub/messaging';
 import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
 import { WEBHOOKS_MIGRATIONS } from './migrations';
-import { WebhookStore } from './management/webhook.store';
-import { WebhooksHandler } from './management/webhooks.handler';
-import { CustomHeaders } from './management/custom-headers';
-import { WebhookHeadersHandler } from './management/webhook-headers.handler';
-import { RecoveryHandler } from './recovery/recovery.handler';
-import { RecoveryStore } from './recovery/recovery.store';
-import { SecretBox } from './secrets/secret-box';
+import { MANAGEMENT_PROVIDERS, WebhookHeadersHandler, WebhooksHandler } from './management';
+import { RECOVERY_PROVIDERS, RecoveryHandler } from './recovery';
+import { DeliveryOptionsHandler, OPTIONS_PROVIDERS } from './options';
+import { SecretBox } from '@hub/config';
 import { type WebhooksConfig } from './webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from './webhooks.tokens';
 import { DELIVERY_PROVIDERS, DeliveryLogHandler } from './delivery';
@@ -35,13 +32,19 @@ export class WebhooksModule {
         ServicePersistenceModule.forService(webhooksPersistence(config)),
         OutboxModule.forService({ dataSource: WEBHOOKS_DS, schema: WEBHOOKS_SCHEMA }),
       ],
-      controllers: [WebhooksHandler, DeliveryLogHandler, WebhookHeadersHandler, RecoveryHandler],
+      controllers: [
+        WebhooksHandler,
+        DeliveryLogHandler,
+        WebhookHeadersHandler,
+        RecoveryHandler,
+        DeliveryOptionsHandler,
+      ],
       providers: [
         { provide: WEBHOOKS_CONFIG, useValue: config },
         { provide: SecretBox, useValue: new SecretBox(key, 'hub-webhook-secrets') },
-        WebhookStore,
-        CustomHeaders,
-        RecoveryStore,
+        ...MANAGEMENT_PROVIDERS,
+        ...RECOVERY_PROVIDERS,
+        ...OPTIONS_PROVIDERS,
         ...DELIVERY_PROVIDERS,
       ],
     };

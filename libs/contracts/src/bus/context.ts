@@ -12,6 +12,8 @@ export interface RequestContext {
   userAgent?: string;
   /** Set when the caller is the admin API (HUB_ADMIN_TOKEN). */
   admin?: boolean;
+  /** W3C trace context of the caller's span, when tracing is on (decision 0504). */
+  traceparent?: string;
 }
 
 /** What travels on an RPC subject: the payload DTO plus the context. */
@@ -51,6 +53,11 @@ const OPTIONAL: ReadonlyArray<[keyof RequestContext, Check, string]> = [
     `ctx.userAgent must be a string of at most ${MAX_USER_AGENT_LENGTH} characters`,
   ],
   ['admin', (v) => typeof v === 'boolean', 'ctx.admin must be a boolean'],
+  [
+    'traceparent',
+    matches(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/),
+    'ctx.traceparent must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)',
+  ],
 ];
 
 /**

@@ -1,6 +1,8 @@
 import { Type } from 'class-transformer';
 import {
   IsArray,
+  IsBoolean,
+  IsNumber,
   IsIn,
   IsInt,
   IsISO8601,
@@ -13,6 +15,7 @@ import {
 } from 'class-validator';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
 import { WebhookBodyDto } from './webhook-body.dto';
+import { MAX_PER_SECOND, MIN_PER_SECOND } from './webhook-delivery-options.dto';
 import { WebhookHeaderDto } from './webhook-headers.dto';
 import { WebhookLogFilterDto } from './webhook-log-filter.dto';
 
@@ -90,4 +93,16 @@ export class RecoverWebhookRpc extends WebhookRefRpc {
 export class GetRecoveryRpc extends WebhookRefRpc {
   @IsString()
   recoveryId!: string;
+}
+
+export class SetDeliveryOptionsRpc extends WebhookRefRpc {
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
+  @Min(MIN_PER_SECOND)
+  @Max(MAX_PER_SECOND)
+  maxPerSecond?: number | null;
+
+  @IsOptional()
+  @IsBoolean()
+  ordered?: boolean | null;
 }

@@ -1,12 +1,14 @@
 import { rpc } from '../bus/descriptors';
 import { type WebhookHeadersAnswer } from './webhook-headers.dto';
 import { type RecoveryView } from './webhook-recovery.dto';
+import { type WebhookDeliveryOptionsView } from './webhook-delivery-options.dto';
 import { type WebhookLogView, type WebhookView } from './webhooks.views';
 import {
   CreateWebhookRpc,
   GetRecoveryRpc,
   ListWebhookLogsRpc,
   RecoverWebhookRpc,
+  SetDeliveryOptionsRpc,
   ReplayWebhookRpc,
   SetWebhookHeadersRpc,
   SetWebhookStateRpc,
@@ -37,4 +39,10 @@ export const WebhooksRpc = {
   /** Bulk recovery (decision 0502): failed deliveries of a window resent once. */
   Recover: rpc<RecoverWebhookRpc, RecoveryView>('webhooks.recovery.start', RecoverWebhookRpc),
   GetRecovery: rpc<GetRecoveryRpc, RecoveryView>('webhooks.recovery.get', GetRecoveryRpc),
+  /** Delivery options (decision 0503): pacing and order per webhook, a sub-resource of the webhook. */
+  GetDeliveryOptions: rpc<WebhookRefRpc, WebhookDeliveryOptionsView>('webhooks.delivery-options.get', WebhookRefRpc),
+  SetDeliveryOptions: rpc<SetDeliveryOptionsRpc, WebhookDeliveryOptionsView>(
+    'webhooks.delivery-options.set',
+    SetDeliveryOptionsRpc,
+  ),
 } as const;

@@ -13,6 +13,10 @@ export interface EventMeta {
   /** How many times this message was delivered (1 on first delivery). */
   deliveryCount: number;
   msgId?: string;
+  /** The message's place in its stream (JetStream's stream sequence, the in-process store's seq): its order. */
+  seq?: number;
+  /** The W3C trace context the publisher sent with it, when tracing is on (decision 0504). */
+  traceparent?: string;
 }
 
 export type EventHandler<T> = (payload: T, meta: EventMeta) => Promise<void>;

@@ -4,6 +4,9 @@ import { parseEventPayload } from './payload-validation';
 import { BusStore, type BusStoreOptions } from './store/bus-store';
 import { DurableGroup } from './store/durable-group';
 import { subjectMatches } from './subject-match';
+import { currentTraceparent } from '../tracing/trace-context';
+
+const MAX_REMEMBERED_TRACES = 10_000;
 
 interface Listener {
   pattern: string;
@@ -28,6 +31,11 @@ export class InProcessEventBus extends EventBus {
   private readonly pruner: NodeJS.Timeout;
   private vacuumer: NodeJS.Timeout | undefined;
   private closed = false;
+  /**
+   * The traceparent of recent events by msgId, kept in memory only (the store has no headers):
+   * the all-in-one hub's traces cross its bus, not a restart (decision 0504). Empty when tracing is off.
+   */
+  private readonly traces = new Map<string, string>();
 
   constructor(private readonly store: BusStore) {
     super();
@@ -70,6 +78,11 @@ export class InProcessEventBus extends EventBus {
   async publish<T>(event: EventDescriptor<T>, payload: T, options?: { msgId?: string }): Promise<void> {
     const subject = event.subject;
     const text = JSON.stringify(payload);
+    const traceparent = options?.msgId ? currentTraceparent() : undefined;
+    if (traceparent && options?.msgId) {
+      this.traces.set(options.msgId, traceparent);
+      if (this.traces.size > MAX_REMEMBERED_TRACES) this.traces.delete(this.traces.keys().next().value as string);
+    }
     if (!(await this.store.append(subject, options?.msgId, text))) return;
     for (const g of this.groups.values()) if (subjectMatches(g.filter, subject)) g.kick();
     for (const l of this.listeners) if (subjectMatches(l.pattern, subject)) l.deliver(text, subject, options?.msgId);
@@ -80,7 +93,12 @@ export class InProcessEventBus extends EventBus {
     const key = `${options.stream}\u0000${options.durable}`;
     let group = this.groups.get(key);
     if (!group) {
-      group = new DurableGroup(this.store, opts, (input) => this.deadLetter(input));
+      group = new DurableGroup(
+        this.store,
+        opts,
+        (input) => this.deadLetter(input),
+        (msgId) => (msgId === undefined ? undefined : this.traces.get(msgId)),
+      );
       this.groups.set(key, group);
       await group.start();
     }

@@ -20,6 +20,7 @@ import {
   type Unsubscribe,
 } from './event-bus';
 import { parseEventPayload } from './payload-validation';
+import { currentTraceparent, isTraceparent } from '../tracing/trace-context';
 import { DEFAULT_RETENTION_DAYS } from './store/bus-store';
 
 export interface StreamSpec {
@@ -79,6 +80,8 @@ export class NatsEventBus extends EventBus {
     const subject = event.subject;
     const h = natsHeaders();
     if (options?.msgId) h.set('Nats-Msg-Id', options.msgId);
+    const traceparent = currentTraceparent();
+    if (traceparent) h.set('traceparent', traceparent);
     try {
       await this.js.publish(subject, JSON.stringify(payload), { msgID: options?.msgId, headers: h });
     } catch (err) {
@@ -132,6 +135,8 @@ export class NatsEventBus extends EventBus {
       subject: m.subject,
       deliveryCount: m.info.deliveryCount,
       msgId: m.headers?.get('Nats-Msg-Id') || undefined,
+      seq: m.info.streamSequence,
+      traceparent: traceparentOf(m),
     };
     const letter = {
       subject: m.subject,
@@ -204,4 +209,10 @@ export class NatsEventBus extends EventBus {
   async close(): Promise<void> {
     await Promise.all([...this.stops].map((stop) => stop()));
   }
+}
+
+/** The message's traceparent header, when it carries a well-formed one. */
+function traceparentOf(m: JsMsg): string | undefined {
+  const value = m.headers?.get('traceparent');
+  return isTraceparent(value) ? value : undefined;
 }

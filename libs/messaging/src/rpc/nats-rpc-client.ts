@@ -4,6 +4,7 @@ import { RpcClient, type RpcCallOptions } from './rpc-client';
 import { toHubError } from './rpc-errors';
 import { type PublishQueue, publishQueueFor } from './publish-queue';
 import { decodeReply, encodeRequest } from './rpc-wire';
+import { currentTraceparent } from '../tracing/trace-context';
 
 interface Pending {
   resolve: (raw: Uint8Array) => void;
@@ -45,7 +46,9 @@ export class NatsRpcClient extends RpcClient {
     options?: RpcCallOptions,
   ): Promise<Res> {
     const subject = rpc.subject;
-    const payload = encodeRequest(data, ctx);
+    // The caller's span travels in the context (no headers on this wire): the server continues its trace.
+    const traceparent = currentTraceparent();
+    const payload = encodeRequest(data, traceparent ? { ...ctx, traceparent } : ctx);
     const raw = await new Promise<Uint8Array>((resolve, reject) => {
       const token = (this.next++).toString(36);
       const timer = setTimeout(() => {

@@ -1,4 +1,5 @@
 import { HttpException, Logger } from '@nestjs/common';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import {
   BadRequestError,
@@ -13,6 +14,7 @@ import {
 import { jsonCopy } from './json-copy';
 import { validatePayload } from './payload-validation';
 import { encodeReply, type RpcReply } from './rpc-wire';
+import { contextFromTraceparent, hubTracer } from '../tracing/trace-context';
 
 /** One served RPC: its subject, the class its payload is validated against, the bound handler. */
 export interface RpcRoute {
@@ -61,7 +63,25 @@ export class RpcDispatcher {
     const checked = checkRequestContext(ctx);
     if ('problem' in checked)
       throw new BadRequestError(`invalid request context: ${checked.problem}`, 'INVALID_CONTEXT');
-    return route.invoke(validatePayload(route.request, data ?? {}), checked.ctx);
+    const dto = validatePayload(route.request, data ?? {});
+    const traceparent = checked.ctx.traceparent;
+    if (!traceparent) return route.invoke(dto, checked.ctx);
+    // A traced caller over NATS: this handler's work is a span of its trace (decision 0504).
+    return hubTracer().startActiveSpan(
+      `rpc ${route.subject}`,
+      { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'nats', 'rpc.method': route.subject } },
+      contextFromTraceparent(traceparent),
+      async (span) => {
+        try {
+          return await route.invoke(dto, checked.ctx);
+        } catch (err) {
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          throw err;
+        } finally {
+          span.end();
+        }
+      },
+    );
   }
 
   private toEnvelope(error: unknown, subject: string): ErrorEnvelope {

@@ -9,6 +9,7 @@ import { answerClientError, answerFrameworkError, MAX_PARAM_LENGTH } from './htt
 import { registerJsonParser } from './http/json-body';
 import { assignRequestId, requestIdFor } from './http/request-context';
 import { setSecurityHeaders } from './http/security-headers';
+import { traceRequests } from './http/request-span';
 import { refuseBadText } from './http/text-guard';
 import { serveAsyncApi } from './openapi/asyncapi';
 import { serveOpenApi } from './openapi/openapi';
@@ -43,6 +44,7 @@ export async function createGatewayApp(
     },
   });
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  traceRequests(fastify);
   fastify.addHook('onRequest', assignRequestId);
   fastify.addHook('onRequest', setSecurityHeaders);
   limitBodyTime(fastify, config.HUB_BODY_TIMEOUT_MS);

@@ -10,7 +10,6 @@ import {
   WebhookHeadersAnswer,
   WebhookHeadersBodyDto,
   type WebhookLogFilterDto,
-  ForbiddenError,
   ReplayAnswer,
   type RequestContext,
   WebhookAnswer,
@@ -29,10 +28,11 @@ import {
   WebhookRecoveryParam,
 } from './webhook.params';
 
-/** Changing webhooks needs a write token; reading them any token of the owner. */
-function owner(auth: AuthInfo, write: boolean): { ownerId: string; ownerName: string } {
-  if (write && auth.token.role === 'read')
-    throw new ForbiddenError('A token with write access is needed to change webhooks');
+/**
+ * The caller as the webhooks' owner. Changing webhooks needs a write token: the authenticator
+ * refuses a read token on every method but GET/HEAD/OPTIONS before a controller runs.
+ */
+function owner(auth: AuthInfo): { ownerId: string; ownerName: string } {
   return { ownerId: auth.user.id, ownerName: auth.user.name };
 }
 
@@ -50,7 +50,7 @@ export class WebhooksController {
   @ApiOperation({ summary: "The caller's webhooks" })
   @ApiOkResponse({ description: 'Bare array (spec 4.5)', type: WebhookView, isArray: true })
   list(@CurrentAuth() auth: AuthInfo, @Ctx() ctx: RequestContext): Promise<WebhookView[]> {
-    return this.rpc.call(WebhooksRpc.List, owner(auth, false), ctx);
+    return this.rpc.call(WebhooksRpc.List, owner(auth), ctx);
   }
 
   @Post()
@@ -67,7 +67,7 @@ export class WebhooksController {
     @CurrentAuth() auth: AuthInfo,
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookAnswer> {
-    return { webhook: await this.rpc.call(WebhooksRpc.Create, { ...owner(auth, true), body }, ctx) };
+    return { webhook: await this.rpc.call(WebhooksRpc.Create, { ...owner(auth), body }, ctx) };
   }
 
   @Get(':webhookId')
@@ -79,7 +79,7 @@ export class WebhooksController {
     @CurrentAuth() auth: AuthInfo,
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookAnswer> {
-    return { webhook: await this.rpc.call(WebhooksRpc.Get, { ...owner(auth, false), id: p.webhookId }, ctx) };
+    return { webhook: await this.rpc.call(WebhooksRpc.Get, { ...owner(auth), id: p.webhookId }, ctx) };
   }
 
   @Post(':webhookId')
@@ -96,7 +96,7 @@ export class WebhooksController {
     @CurrentAuth() auth: AuthInfo,
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookAnswer> {
-    return { webhook: await this.rpc.call(WebhooksRpc.Update, { ...owner(auth, true), id: p.webhookId, body }, ctx) };
+    return { webhook: await this.rpc.call(WebhooksRpc.Update, { ...owner(auth), id: p.webhookId, body }, ctx) };
   }
 
   @Delete(':webhookId')
@@ -109,7 +109,7 @@ export class WebhooksController {
     @CurrentAuth() auth: AuthInfo,
     @Ctx() ctx: RequestContext,
   ): Promise<Record<string, never>> {
-    await this.rpc.call(WebhooksRpc.Delete, { ...owner(auth, true), id: p.webhookId }, ctx);
+    await this.rpc.call(WebhooksRpc.Delete, { ...owner(auth), id: p.webhookId }, ctx);
     return {};
   }
 
@@ -138,7 +138,7 @@ export class WebhooksController {
     }
     const page = await this.rpc.call(
       WebhooksRpc.ListLogs,
-      { ...owner(auth, false), id: p.webhookId, limit, filter, ...(q.cursor ? { cursor: q.cursor } : {}) },
+      { ...owner(auth), id: p.webhookId, limit, filter, ...(q.cursor ? { cursor: q.cursor } : {}) },
       ctx,
     );
     if (page.next) {
@@ -162,7 +162,7 @@ export class WebhooksController {
     @CurrentAuth() auth: AuthInfo,
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookHeadersAnswer> {
-    return this.rpc.call(WebhooksRpc.GetHeaders, { ...owner(auth, false), id: p.webhookId }, ctx);
+    return this.rpc.call(WebhooksRpc.GetHeaders, { ...owner(auth), id: p.webhookId }, ctx);
   }
 
   @Put(':webhookId/headers')
@@ -184,7 +184,7 @@ export class WebhooksController {
     @CurrentAuth() auth: AuthInfo,
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookHeadersAnswer> {
-    return this.rpc.call(WebhooksRpc.SetHeaders, { ...owner(auth, true), id: p.webhookId, headers: body.headers }, ctx);
+    return this.rpc.call(WebhooksRpc.SetHeaders, { ...owner(auth), id: p.webhookId, headers: body.headers }, ctx);
   }
 
   @Post(':webhookId/recover')
@@ -211,7 +211,7 @@ export class WebhooksController {
   ): Promise<RecoveryView> {
     const view = await this.rpc.call(
       WebhooksRpc.Recover,
-      { ...owner(auth, true), id: p.webhookId, since: body.since, ...(body.until ? { until: body.until } : {}) },
+      { ...owner(auth), id: p.webhookId, since: body.since, ...(body.until ? { until: body.until } : {}) },
       ctx,
     );
     void reply.header(
@@ -232,11 +232,7 @@ export class WebhooksController {
     @CurrentAuth() auth: AuthInfo,
     @Ctx() ctx: RequestContext,
   ): Promise<RecoveryView> {
-    return this.rpc.call(
-      WebhooksRpc.GetRecovery,
-      { ...owner(auth, false), id: p.webhookId, recoveryId: p.recoveryId },
-      ctx,
-    );
+    return this.rpc.call(WebhooksRpc.GetRecovery, { ...owner(auth), id: p.webhookId, recoveryId: p.recoveryId }, ctx);
   }
 
   @Post(':webhookId/replay/:logId')
@@ -252,7 +248,7 @@ export class WebhooksController {
     @CurrentAuth() auth: AuthInfo,
     @Ctx() ctx: RequestContext,
   ): Promise<{ status: number }> {
-    return this.rpc.call(WebhooksRpc.Replay, { ...owner(auth, true), id: p.webhookId, logId: p.logId }, ctx);
+    return this.rpc.call(WebhooksRpc.Replay, { ...owner(auth), id: p.webhookId, logId: p.logId }, ctx);
   }
 
   @Post(':webhookId/:action')
@@ -268,11 +264,7 @@ export class WebhooksController {
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookAnswer> {
     return {
-      webhook: await this.rpc.call(
-        WebhooksRpc.SetState,
-        { ...owner(auth, true), id: p.webhookId, action: p.action },
-        ctx,
-      ),
+      webhook: await this.rpc.call(WebhooksRpc.SetState, { ...owner(auth), id: p.webhookId, action: p.action }, ctx),
     };
   }
 }

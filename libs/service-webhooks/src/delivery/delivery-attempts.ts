@@ -4,7 +4,7 @@ import { RpcClient } from '@hub/messaging';
 import { type BlockList } from 'node:net';
 import { type CustomHeader, CustomHeaders } from '../management/custom-headers';
 import { type WebhookRow } from '../management/webhook-row';
-import { SecretBox } from '../secrets/secret-box';
+import { SecretBox } from '@hub/config';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
 import { DeliveryLogStore, type LoggedAttempt } from './delivery-log.store';
@@ -19,6 +19,8 @@ export interface AttemptInput {
   eventPayload: string;
   trigger: DeliveryTrigger;
   attempt: number;
+  /** The attempt span's trace context, sent as `traceparent` (decision 0504). */
+  traceparent?: string;
 }
 
 export interface SentAttempt {
@@ -65,6 +67,7 @@ export class DeliveryAttempts {
     const headers: Record<string, string> = {};
     for (const h of custom) headers[h.name.toLowerCase()] = h.value;
     Object.assign(headers, { 'content-type': 'application/json', 'user-agent': 'hub-webhooks/1' });
+    if (a.traceparent) headers['traceparent'] = a.traceparent;
     let result: SendResult;
     if (a.webhook.url !== null) {
       if (secret !== undefined)

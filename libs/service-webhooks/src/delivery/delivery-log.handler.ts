@@ -1,46 +1,23 @@
 import { ListWebhookLogsRpc, ReplayWebhookRpc, type WebhookLogPage, WebhooksRpc } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
-import { WebhookStore } from '../management/webhook.store';
-import { DeliveryAttempts } from './delivery-attempts';
-import { DeliveryLogStore } from './delivery-log.store';
-import { DeliveryMetrics } from './delivery-metrics';
+import { ListDeliveryLogsUseCase } from './list-delivery-logs.use-case';
+import { ReplayDeliveryUseCase } from './replay-delivery.use-case';
 
 /** The delivery log of one webhook, and replay (spec 4.5). */
 @RpcController()
 export class DeliveryLogHandler {
   constructor(
-    private readonly store: WebhookStore,
-    private readonly logs: DeliveryLogStore,
-    private readonly attempts: DeliveryAttempts,
-    private readonly metrics: DeliveryMetrics,
+    private readonly listLogs: ListDeliveryLogsUseCase,
+    private readonly replay: ReplayDeliveryUseCase,
   ) {}
 
   @RpcHandler(WebhooksRpc.ListLogs)
-  async onListLogs(dto: ListWebhookLogsRpc): Promise<WebhookLogPage> {
-    const webhook = await this.store.get(dto.ownerId, dto.id);
-    return this.logs.page(webhook.id, dto.limit, dto.cursor, dto.filter);
+  onListLogs(dto: ListWebhookLogsRpc): Promise<WebhookLogPage> {
+    return this.listLogs.execute(dto);
   }
 
-  /** The logged payload to the current URL and secret, now; logged as a `replay` attempt. */
   @RpcHandler(WebhooksRpc.Replay)
-  async onReplay(dto: ReplayWebhookRpc): Promise<{ status: number }> {
-    const webhook = await this.store.get(dto.ownerId, dto.id);
-    const logged = await this.logs.get(webhook.id, dto.logId);
-    const { result, ok } = await this.attempts.run({
-      webhook,
-      deliveryId: logged.deliveryId,
-      eventPayload: withoutWebhook(logged.payload),
-      trigger: 'replay',
-      attempt: 1,
-    });
-    this.metrics.attempts.inc({ outcome: ok ? 'success' : 'failure', trigger: 'replay' });
-    return { status: result.status ?? 0 };
+  onReplay(dto: ReplayWebhookRpc): Promise<{ status: number }> {
+    return this.replay.execute(dto);
   }
-}
-
-/** The logged body carries the `webhook` member of its attempt; the replay sets its own. */
-function withoutWebhook(logged: string): string {
-  const body = JSON.parse(logged) as Record<string, unknown>;
-  delete body['webhook'];
-  return JSON.stringify(body);
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type DeliveryTrigger, NotFoundError, type WebhookLogFilterDto, type WebhookLogView } from '@hub/contracts';
+import { type DeliveryTrigger, type WebhookLogFilterDto, type WebhookLogView } from '@hub/contracts';
 import { newObjectId } from '@hub/persistence';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
+import { DeliveryLogNotFoundError } from './deliveries.errors';
 import { type SendResult } from './http-sender';
 
 export interface LoggedAttempt {
@@ -157,7 +158,7 @@ export class DeliveryLogStore {
           [logId, webhookId],
         )
       : [];
-    if (!rows[0]) throw new NotFoundError(`Log ${logId} not found for this webhook`);
+    if (!rows[0]) throw new DeliveryLogNotFoundError(logId);
     return { payload: rows[0].payload, deliveryId: rows[0].delivery_id };
   }
 

@@ -15,6 +15,12 @@ export interface ClaimedDelivery {
   attempts: number;
   /** Set when a bulk recovery put the row back: it is sent once, without the retry schedule (decision 0502). */
   recovery_id: string | null;
+  /** Claimed by the paced claim (the webhook has delivery options, decision 0503). */
+  paced: boolean;
+  /** The intake span's trace context when tracing was on (decision 0504). */
+  traceparent: string | null;
+  /** Since when it waited in the queue (the queue span's start). */
+  due_at: Date;
 }
 
 export interface MatchInput {
@@ -27,6 +33,10 @@ export interface MatchInput {
   ownerName: string;
   /** Set for a private repo: the owners allowed to see it (24-hex ids); only their webhooks match (decision 0501). */
   allowedOwners?: string[];
+  /** The event's place on the bus (stream sequence): the order of an ordered webhook's deliveries (decision 0503). */
+  seq?: number;
+  /** The intake span, when tracing is on: the delivery's attempts continue its trace (decision 0504). */
+  traceparent?: string;
 }
 
 /**
@@ -56,10 +66,10 @@ export class DeliveryQueue {
     // probing `deliveries` through (webhook_id, created_at), all of a webhook's rows per event.
     const rows: { event_id: string; queued: string }[] = await this.ds.query(
       `WITH e AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-           WITH ORDINALITY AS e(event_id, subject, payload, domain, repo_type, repo_name, owner_name, allowed, n)),
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $10::int8[], $11::text[])
+           WITH ORDINALITY AS e(event_id, subject, payload, domain, repo_type, repo_name, owner_name, allowed, seq, traceparent, n)),
        m AS (
-         SELECT e.n, e.event_id, e.subject, e.payload, w.id AS webhook_id
+         SELECT e.n, e.event_id, e.subject, e.payload, e.seq, e.traceparent, w.id AS webhook_id
          FROM e
          CROSS JOIN LATERAL (SELECT DISTINCT x.webhook_id FROM webhooks.watched x
                              WHERE (lower(x.name) = lower(e.repo_name) AND x.type = e.repo_type)
@@ -74,8 +84,9 @@ export class DeliveryQueue {
                           WHERE c.webhook_id = m.webhook_id AND c.hour > date_trunc('hour', now()) - interval '24 hours'), 0) AS used
          FROM m),
        ins AS (
-         INSERT INTO webhooks.deliveries (id, event_id, webhook_id, subject, payload)
-         SELECT substr(md5(r.event_id || ':' || r.webhook_id), 1, 24), r.event_id, r.webhook_id, r.subject, r.payload
+         INSERT INTO webhooks.deliveries (id, event_id, webhook_id, subject, payload, event_seq, traceparent, paced)
+         SELECT substr(md5(r.event_id || ':' || r.webhook_id), 1, 24), r.event_id, r.webhook_id, r.subject, r.payload, r.seq, r.traceparent,
+                EXISTS (SELECT 1 FROM webhooks.delivery_options o WHERE o.webhook_id = r.webhook_id AND (o.max_per_second IS NOT NULL OR o.ordered))
          FROM ranked r WHERE r.used + r.k <= $9 ORDER BY r.event_id, r.webhook_id
          ON CONFLICT (event_id, webhook_id) DO NOTHING
          RETURNING event_id, webhook_id),
@@ -94,6 +105,8 @@ export class DeliveryQueue {
         column('ownerName'),
         events.map((e) => e.allowedOwners?.join(',') ?? null),
         this.config.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY,
+        events.map((e) => e.seq ?? null),
+        events.map((e) => e.traceparent ?? null),
       ],
     );
     return new Map(rows.map((r) => [r.event_id, Number(r.queued)]));
@@ -105,10 +118,10 @@ export class DeliveryQueue {
       await this.ds.query(
         `UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $2::float8 / 1000), attempts = d.attempts + 1
        FROM (SELECT id FROM webhooks.deliveries
-             WHERE state = 'pending' AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
+             WHERE state = 'pending' AND NOT paced AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
              ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED) c
        WHERE d.id = c.id
-       RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts, d.recovery_id`,
+       RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts, d.recovery_id, d.paced, d.traceparent, d.due_at`,
         [limit, this.config.HUB_WEBHOOK_LEASE_MS],
       ),
     );
@@ -144,9 +157,14 @@ export class DeliveryQueue {
   }
 
   async depth(): Promise<{ due: number; scheduled: number }> {
+    // Two partial indexes between them hold every pending row (decision 0503): one count each.
     const rows: { due: string; scheduled: string }[] = await this.ds.query(
-      `SELECT count(*) FILTER (WHERE due_at <= now()) AS due, count(*) FILTER (WHERE due_at > now()) AS scheduled
-       FROM webhooks.deliveries WHERE state = 'pending'`,
+      `SELECT sum(due) AS due, sum(scheduled) AS scheduled FROM (
+         SELECT count(*) FILTER (WHERE due_at <= now()) AS due, count(*) FILTER (WHERE due_at > now()) AS scheduled
+         FROM webhooks.deliveries WHERE state = 'pending' AND NOT paced
+         UNION ALL
+         SELECT count(*) FILTER (WHERE due_at <= now()), count(*) FILTER (WHERE due_at > now())
+         FROM webhooks.deliveries WHERE state = 'pending' AND paced) c`,
     );
     return { due: Number(rows[0]?.due ?? 0), scheduled: Number(rows[0]?.scheduled ?? 0) };
   }

@@ -2,12 +2,15 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { type CustomHeader } from '../management/custom-headers';
 import { type WebhookRow } from '../management/webhook-row';
 import { WebhookStore } from '../management/webhook.store';
+import { DeliveryOptionsStore } from '../options/delivery-options.store';
+import { PacedClaim } from '../options/paced-claim';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
 import { type ClaimedDelivery, DeliveryQueue } from './delivery-queue';
+import { DeliveryTrace } from './delivery-trace';
 import { OutcomeRecorder } from './outcome-recorder';
 import { nextDelayMs } from './retry-policy';
 import { WebhookHealth } from './webhook-health';
@@ -30,6 +33,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   /** The loop waits for room (too many attempts in flight to claim a batch): finished attempts wake it. */
   private waitingForRoom = false;
   private lastHousekeeping = 0;
+  /** Whether any webhook has delivery options (looked up every second): the paced claim runs only then. */
+  private controlled = false;
+  private lastOptionsLook = 0;
+  private pacedWake?: NodeJS.Timeout;
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -39,6 +46,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly logs: DeliveryLogStore,
     private readonly outcomes: OutcomeRecorder,
     private readonly metrics: DeliveryMetrics,
+    private readonly paced: PacedClaim,
+    private readonly options: DeliveryOptionsStore,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {}
 
@@ -49,6 +58,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     this.running = false;
+    clearTimeout(this.pacedWake);
     this.wake?.();
     await this.loop;
     // Attempts in flight finish (bounded by the timeout); their rows would come back anyway.
@@ -61,17 +71,27 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.wake?.();
   }
 
+  /** A webhook's delivery options changed here: look them up at once. */
+  optionsChanged(): void {
+    this.lastOptionsLook = 0;
+    this.poke();
+  }
+
   private async run(): Promise<void> {
     const concurrency = this.config.HUB_WEBHOOK_CONCURRENCY;
     while (this.running) {
       this.poked = false;
       // Claimed as many as there was room for: more may be due, so look again at once.
       let full = false;
-      const room = concurrency - this.inFlight;
+      let room = concurrency - this.inFlight;
       // Claim in batches: a quarter of the room at least, unless idle (fewer, larger statements).
       this.waitingForRoom = !(room > 0 && (this.inFlight === 0 || room >= Math.ceil(concurrency / 4)));
       try {
         if (!this.waitingForRoom) {
+          // Paced first: bounded by the webhooks' rates, and never starved by a full plain queue.
+          room -= await this.claimPaced(room);
+        }
+        if (!this.waitingForRoom && room > 0) {
           const claimed = await this.queue.claim(room);
           full = claimed.length === room;
           if (claimed.length > 0)
@@ -96,6 +116,24 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
+  /** The deliveries of webhooks with options (decision 0503); answers how many were claimed. */
+  private async claimPaced(room: number): Promise<number> {
+    if (Date.now() - this.lastOptionsLook >= 1000) {
+      this.lastOptionsLook = Date.now();
+      this.controlled = await this.options.anyControlled();
+    }
+    if (!this.controlled || room <= 0) return 0;
+    const batch = await this.paced.claim(room);
+    if (batch.claimed.length > 0)
+      this.start(batch.claimed, await this.store.byIds([...new Set(batch.claimed.map((d) => d.webhook_id))]));
+    // The next slot of a webhook with more waiting: looked for then rather than at the next poll.
+    if (batch.wakeInMs !== null && batch.wakeInMs < this.config.HUB_WEBHOOK_POLL_MS) {
+      clearTimeout(this.pacedWake);
+      this.pacedWake = setTimeout(() => this.poke(), batch.wakeInMs).unref();
+    }
+    return batch.claimed.length;
+  }
+
   private start(claimed: ClaimedDelivery[], webhooks: Map<string, WebhookRow>): void {
     // Opened once per batch and webhook: the secret and the custom headers.
     const sealed = new Map<string, { secret: string | undefined; custom: CustomHeader[] }>();
@@ -117,22 +155,38 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     webhook: WebhookRow | undefined,
     opened: { secret: string | undefined; custom: CustomHeader[] } | undefined,
   ): Promise<void> {
+    let traced: DeliveryTrace | undefined;
     try {
       if (!webhook || webhook.disabled !== 'false') return await this.queue.dropped(d.id);
       const trigger = d.recovery_id ? 'recovery' : 'scheduled';
-      const { ok, log } = await this.attempts.send(
-        { webhook, deliveryId: d.id, eventPayload: d.payload, trigger, attempt: d.attempts },
-        opened?.secret,
-        opened?.custom,
-      );
+      traced = DeliveryTrace.start(d, webhook.url);
+      const send = () =>
+        this.attempts.send(
+          {
+            webhook,
+            deliveryId: d.id,
+            eventPayload: d.payload,
+            trigger,
+            attempt: d.attempts,
+            traceparent: traced?.traceparent,
+          },
+          opened?.secret,
+          opened?.custom,
+        );
+      const { ok, log } = await (traced ? traced.within(send) : send());
       const result = log.result;
+      traced?.answered(result, ok);
       this.metrics.latency.observe(result.durationMs / 1000);
       this.metrics.attempts.inc({
         outcome: ok ? 'success' : result.status === null ? 'error' : `http_${Math.floor(result.status / 100)}xx`,
         trigger,
       });
       await this.outcomes.record(log, ok);
-      if (ok) return;
+      // An ordered webhook's next delivery may go once this one is settled.
+      if (ok) {
+        traced?.settled('delivered');
+        return d.paced ? this.poke() : undefined;
+      }
       const why = result.error ?? `HTTP ${result.status}`;
       const suspended = await this.health.failed(webhook.id, why, result.status === 410);
       // A recovery sends once: a failure is final (the recovery counts it).
@@ -142,10 +196,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           : nextDelayMs(this.config.retrySchedule, d.attempts, result.headers['retry-after']);
       if (delay !== null) this.metrics.retries.inc();
       await this.queue.failed(d.id, delay);
+      traced?.settled(delay === null ? 'failed' : 'retry', delay);
+      if (d.paced) this.poke();
       // A retry due before the next poll (the schedule starts at 0 s) is looked for when due.
       if (delay !== null && delay < this.config.HUB_WEBHOOK_POLL_MS) setTimeout(() => this.poke(), delay).unref();
     } catch (err) {
       // The row keeps its lease and comes back when it runs out.
+      traced?.settled('error');
       this.logger.warn({ err, delivery: d.id }, 'delivery attempt could not be recorded');
     }
   }
@@ -154,6 +211,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     if (Date.now() - this.lastHousekeeping < 10_000) return;
     this.lastHousekeeping = Date.now();
     await this.logs.purgeOlderThan(this.config.HUB_WEBHOOK_LOG_RETENTION_DAYS);
+    await this.options.reconcile();
   }
 }
 

@@ -6,6 +6,8 @@ import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryWorker } from './delivery-worker';
+import { ListDeliveryLogsUseCase } from './list-delivery-logs.use-case';
+import { ReplayDeliveryUseCase } from './replay-delivery.use-case';
 import { OutcomeRecorder } from './outcome-recorder';
 import { WebhookHealth } from './webhook-health';
 
@@ -22,4 +24,6 @@ export const DELIVERY_PROVIDERS = [
   EventIntake,
   IntakeBatch,
   PrivateRepoAccess,
+  ListDeliveryLogsUseCase,
+  ReplayDeliveryUseCase,
 ];

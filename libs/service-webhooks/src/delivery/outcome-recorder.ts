@@ -26,8 +26,6 @@ export class OutcomeRecorder implements OnApplicationShutdown {
   private pending: Pending[] = [];
   private timer?: NodeJS.Timeout;
   private writing: Promise<void> | null = null;
-  /** Statements written, for the benchmark's statements-per-delivery figure. */
-  groups = 0;
 
   constructor(@InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource) {}
 
@@ -67,7 +65,6 @@ export class OutcomeRecorder implements OnApplicationShutdown {
     const columns: unknown[][] = Array.from({ length: 14 }, () => []);
     for (const p of group) logRow(p.log).forEach((v, i) => columns[i].push(v));
     const delivered = group.filter((p) => p.delivered);
-    this.groups++;
     // Planned per call (once per group of outcomes), not prepared: the table grows from empty (see preparedQuery).
     await this.ds.query(
       `WITH logged AS (

@@ -1,6 +1,15 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type EventFamily, type WebhookPayloadV3, Streams, type WebhookDomain, WebhookEvents } from '@hub/contracts';
-import { EventBus, type EventMeta, type Unsubscribe } from '@hub/messaging';
+import { SpanKind } from '@opentelemetry/api';
+import {
+  contextFromTraceparent,
+  currentTraceparent,
+  EventBus,
+  type EventMeta,
+  hubTracer,
+  isTracingOn,
+  type Unsubscribe,
+} from '@hub/messaging';
 import { createHash } from 'node:crypto';
 import { type MatchInput } from '../delivery/delivery-queue';
 import { DeliveryWorker } from '../delivery/delivery-worker';
@@ -48,7 +57,29 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
     await Promise.all(this.stops.map((stop) => stop()));
   }
 
-  private async take(payload: WebhookPayloadV3, meta: EventMeta, domain: WebhookDomain): Promise<void> {
+  /** With tracing on, the intake is a span continuing the publisher's trace (decision 0504). */
+  private take(payload: WebhookPayloadV3, meta: EventMeta, domain: WebhookDomain): Promise<void> {
+    if (!isTracingOn()) return this.queue(payload, meta, domain);
+    return hubTracer().startActiveSpan(
+      'webhooks.intake',
+      { kind: SpanKind.CONSUMER, attributes: { 'messaging.destination.name': meta.subject } },
+      contextFromTraceparent(meta.traceparent),
+      async (span) => {
+        try {
+          await this.queue(payload, meta, domain, currentTraceparent());
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
+  private async queue(
+    payload: WebhookPayloadV3,
+    meta: EventMeta,
+    domain: WebhookDomain,
+    traceparent?: string,
+  ): Promise<void> {
     const text = JSON.stringify(payload);
     // The msgId dedupes repeats; without one the payload itself is the identity.
     const eventId = meta.msgId ?? createHash('sha256').update(`${meta.subject}\n${text}`).digest('hex').slice(0, 48);
@@ -64,6 +95,8 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
       repoType: payload.repo.type,
       repoName: payload.repo.name,
       ownerName: owner,
+      seq: meta.seq,
+      traceparent,
     };
     if (payload.repo['private'] === true)
       match.allowedOwners = await this.visibility.allowedOwners(match, payload.repo);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type WebhookHeadersAnswer } from '@hub/contracts';
-import { SecretBox } from '../secrets/secret-box';
+import { SecretBox } from '@hub/config';
 import { type WebhookRow } from './webhook-row';
 
 export interface CustomHeader {

@@ -1,11 +1,11 @@
-import {
-  BadRequestError,
-  type CreateJobDto,
-  type WatchedItemDto,
-  type WebhookBodyDto,
-  type WebhookDomain,
-} from '@hub/contracts';
+import { type CreateJobDto, type WatchedItemDto, type WebhookBodyDto, type WebhookDomain } from '@hub/contracts';
 import { type WebhookRow } from './webhook-row';
+import {
+  DomainsRequiredError,
+  JobResourceGroupError,
+  WatchedRequiredError,
+  WebhookTargetError,
+} from './webhooks.errors';
 
 /** What a create or update writes: the target, the lists, and the secret when it changes. */
 export interface WebhookChanges {
@@ -25,19 +25,12 @@ export interface WebhookChanges {
  */
 export function changesFrom(body: WebhookBodyDto, current?: WebhookRow): WebhookChanges {
   const targets = [body.url, body.job, body.jobSourceId].filter((t) => t !== null && t !== undefined).length;
-  if (targets > 1) throw new BadRequestError('give exactly one of url, job and jobSourceId');
-  if (targets === 0 && !current) throw new BadRequestError('give exactly one of url, job and jobSourceId');
+  if (targets > 1 || (targets === 0 && !current)) throw new WebhookTargetError();
   const watched = body.watched && body.watched.length > 0 ? body.watched : current?.watched;
-  if (!watched || watched.length === 0) throw new BadRequestError('watched must contain at least 1 item');
+  if (!watched || watched.length === 0) throw new WatchedRequiredError();
   const domains = body.domains ?? current?.domains;
-  if (!domains || domains.length === 0)
-    throw new BadRequestError('domains must contain at least 1 item (repo, discussion)');
-  // A webhook's job runs in its owner's user namespace, which owns no resource groups (decision 0014).
-  if (body.job?.resourceGroupId) {
-    throw new BadRequestError(
-      `job.resourceGroupId ${body.job.resourceGroupId} is not a resource group of your namespace: a webhook's jobs run there`,
-    );
-  }
+  if (!domains || domains.length === 0) throw new DomainsRequiredError();
+  if (body.job?.resourceGroupId) throw new JobResourceGroupError(body.job.resourceGroupId);
   const keepTarget = targets === 0 && current;
   return {
     url: keepTarget ? current.url : (body.url ?? null),

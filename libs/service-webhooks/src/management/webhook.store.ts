@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
-import { LimitReachedError, NotFoundError } from '@hub/contracts';
 import { lockForTransaction, newObjectId, preparedQuery } from '@hub/persistence';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
 import { type WebhookChanges } from './webhook-changes';
 import { WEBHOOK_COLUMNS, type WebhookRow } from './webhook-row';
+import { TooManyWebhooksError, WebhookNotFoundError } from './webhooks.errors';
 
 const ID = /^[0-9a-f]{24}$/;
 
@@ -29,7 +29,7 @@ export class WebhookStore {
           ownerId,
         ])
       : [];
-    if (!rows[0]) throw new NotFoundError(`Webhook ${id} not found`);
+    if (!rows[0]) throw new WebhookNotFoundError(id);
     return rows[0];
   }
 
@@ -67,13 +67,7 @@ export class WebhookStore {
       const [{ n }] = (await m.query(`SELECT count(*)::int AS n FROM webhooks.webhooks WHERE owner_id = $1`, [
         owner.id,
       ])) as { n: number }[];
-      if (n >= maxPerOwner)
-        throw new LimitReachedError(
-          `You have ${n} webhooks`,
-          'HUB_WEBHOOKS_MAX_PER_USER',
-          maxPerOwner,
-          'delete one to create another',
-        );
+      if (n >= maxPerOwner) throw new TooManyWebhooksError(n, maxPerOwner);
       await m.query(
         `INSERT INTO webhooks.webhooks (id, owner_id, owner_name, url, job, job_source_id, secret_enc, domains) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [

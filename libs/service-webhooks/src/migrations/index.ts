@@ -4,6 +4,8 @@ import { CreateTriggerCounts1764000200000 } from './1764000200000-trigger-counts
 import { DeliveryLogSearch1795697703957 } from './1795697703957-delivery-log-search';
 import { CustomHeaders1795697703958 } from './1795697703958-custom-headers';
 import { Recoveries1795697703959 } from './1795697703959-recoveries';
+import { DeliveryOptions1795697703960 } from './1795697703960-delivery-options';
+import { DeliveryTrace1795697703961 } from './1795697703961-delivery-trace';
 
 /** In order. Never edit one that has landed; add a new one (style.md rule 7). */
 export const WEBHOOKS_MIGRATIONS = [
@@ -13,4 +15,6 @@ export const WEBHOOKS_MIGRATIONS = [
   DeliveryLogSearch1795697703957,
   CustomHeaders1795697703958,
   Recoveries1795697703959,
+  DeliveryOptions1795697703960,
+  DeliveryTrace1795697703961,
 ];

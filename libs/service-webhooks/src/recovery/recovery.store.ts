@@ -1,16 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
-import {
-  BadRequestError,
-  ConflictError,
-  MAX_RECOVERY_DELIVERIES,
-  NotFoundError,
-  type RecoveryView,
-} from '@hub/contracts';
+import { MAX_RECOVERY_DELIVERIES, type RecoveryView } from '@hub/contracts';
 import { lockForTransaction, newObjectId } from '@hub/persistence';
 import { rowsOf } from '../delivery/rows';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
+import { RecoveryNotFoundError, RecoveryRunningError, RecoveryWindowError } from './recoveries.errors';
 
 interface RecoveryRow {
   id: string;
@@ -40,7 +35,7 @@ export class RecoveryStore {
   constructor(@InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource) {}
 
   async start(webhookId: string, since: Date, until: Date): Promise<RecoveryView> {
-    if (!(since < until)) throw new BadRequestError('since must be before until');
+    if (!(since < until)) throw new RecoveryWindowError();
     return this.ds.transaction(async (m) => {
       // Two recoveries of one webhook started at once: one after the other, the second sees the first.
       await lockForTransaction(m, `webhooks.recovery:${webhookId}`);
@@ -49,8 +44,7 @@ export class RecoveryStore {
         [webhookId],
       );
       for (const r of running) {
-        if ((await this.refresh(m, r)).state === 'running')
-          throw new ConflictError(`Recovery ${r.id} of this webhook is still running`);
+        if ((await this.refresh(m, r)).state === 'running') throw new RecoveryRunningError(r.id);
       }
       const id = newObjectId();
       // In event order, a millisecond apart, so the queue (ordered by due_at) sends them in that order.
@@ -62,7 +56,8 @@ export class RecoveryStore {
                   OR EXISTS (SELECT 1 FROM webhooks.delivery_logs l WHERE l.delivery_id = d.id AND l.created_at >= $2 AND l.created_at < $3))
            ORDER BY d.created_at, d.id LIMIT $4),
          requeued AS (
-           UPDATE webhooks.deliveries d SET state = 'pending', recovery_id = $5, lease_until = NULL, due_at = now() + make_interval(secs => p.k / 1000.0)
+           UPDATE webhooks.deliveries d SET state = 'pending', recovery_id = $5, lease_until = NULL, due_at = now() + make_interval(secs => p.k / 1000.0),
+             paced = EXISTS (SELECT 1 FROM webhooks.delivery_options o WHERE o.webhook_id = d.webhook_id AND (o.max_per_second IS NOT NULL OR o.ordered))
            FROM picked p WHERE d.id = p.id RETURNING d.id)
          SELECT count(*)::int AS n FROM requeued`,
         [webhookId, since, until, MAX_RECOVERY_DELIVERIES, id],
@@ -79,7 +74,7 @@ export class RecoveryStore {
     const rows: RecoveryRow[] = ID.test(id)
       ? await this.ds.query(`SELECT * FROM webhooks.recoveries WHERE id = $1 AND webhook_id = $2`, [id, webhookId])
       : [];
-    if (!rows[0]) throw new NotFoundError(`Recovery ${id} not found for this webhook`);
+    if (!rows[0]) throw new RecoveryNotFoundError(id);
     return this.view(await this.refresh(this.ds.manager, rows[0]));
   }
 

@@ -18,6 +18,7 @@ describe('standalone receiver: custom headers of a webhook', () => {
       return {
         authorization: ctx.headers['authorization'] ?? null,
         tenant: ctx.headers['x-tenant'] ?? null,
+        traceparent: ctx.headers['traceparent'] ?? null,
         webhookId: ctx.webhookId ?? null,
       };
     });
@@ -32,6 +33,27 @@ describe('standalone receiver: custom headers of a webhook', () => {
       headers: { ...delivery.headers, Authorization: 'Bearer abc', 'X-Tenant': 'acme' },
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ authorization: 'Bearer abc', tenant: 'acme', webhookId: 'msg_custom_1' });
+    expect(await res.json()).toEqual({
+      authorization: 'Bearer abc',
+      tenant: 'acme',
+      traceparent: null,
+      webhookId: 'msg_custom_1',
+    });
+  });
+
+  it('accepts a delivery carrying the trace context (traceparent, decision 0504) and shows it to the handler', async () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const delivery = hubDelivery(repoPayload(), { secret: SECRET, msgId: 'msg_traced_1' });
+    const res = await post(`${base}/webhooks/seen`, {
+      ...delivery,
+      headers: { ...delivery.headers, traceparent, 'X-Tenant': 'acme' },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      authorization: null,
+      tenant: 'acme',
+      traceparent,
+      webhookId: 'msg_traced_1',
+    });
   });
 });

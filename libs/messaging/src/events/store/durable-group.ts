@@ -43,6 +43,8 @@ export class DurableGroup {
     private readonly store: BusStore,
     first: DurableConsumerOptions<unknown>,
     private readonly deadLetter: (input: DeadLetterInput) => Promise<void>,
+    /** The traceparent its publisher sent, if this process still remembers it (decision 0504). */
+    private readonly traceOf: (msgId: string | undefined) => string | undefined = () => undefined,
   ) {
     this.ref = { stream: first.stream, durable: first.durable };
     this.filter = subjectFilter(first.source);
@@ -171,7 +173,13 @@ export class DurableGroup {
   private async deliver(m: StoredEvent): Promise<Outcome> {
     const sub = this.subscribers[this.next++ % this.subscribers.length];
     if (!sub) return 'later';
-    const meta = { subject: m.subject, deliveryCount: m.deliveries, msgId: m.msgId };
+    const meta = {
+      subject: m.subject,
+      deliveryCount: m.deliveries,
+      msgId: m.msgId,
+      seq: Number(m.seq),
+      traceparent: this.traceOf(m.msgId),
+    };
     const letter = { subject: m.subject, msgId: m.msgId, consumer: this.ref.durable, deliveryCount: m.deliveries };
     const parsed = parseEventPayload(sub.source.payload, m.payload);
     if (!parsed.ok) {

@@ -1,0 +1,18 @@
+import { Injectable } from '@nestjs/common';
+import { type SetWebhookStateRpc, type WebhookView } from '@hub/contracts';
+import { GetWebhookUseCase } from './get-webhook.use-case';
+import { WebhookStore } from './webhook.store';
+
+/** enable (which also clears a suspension and its failure streak) or disable. */
+@Injectable()
+export class SetWebhookStateUseCase {
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly getWebhook: GetWebhookUseCase,
+  ) {}
+
+  async execute(dto: SetWebhookStateRpc): Promise<WebhookView> {
+    await this.store.setDisabled((await this.store.get(dto.ownerId, dto.id)).id, dto.action === 'disable');
+    return this.getWebhook.execute(dto);
+  }
+}
