@@ -1,6 +1,7 @@
 import { type EntityManager } from 'typeorm';
 import { type ScimGroupRecord, type ScimListRpc as ScimListQuery, ScimResourceNotFoundError } from '@hub/contracts';
-import { compileScimFilter, type ScimAttributes, scimSortExpression } from './scim-filter';
+import { type ScimAttributes } from './scim-filter';
+import { scimPage } from './scim-page';
 import { ISO } from './scim-org';
 
 interface Row {
@@ -127,28 +128,22 @@ export const ScimGroupsStore = {
     organizationId: string,
     q: ScimListQuery,
   ): Promise<{ total: number; items: ScimGroupRecord[] }> {
-    const values: unknown[] = [organizationId];
-    const where = `organization_id = $1 AND scim_linked AND ${compileScimFilter(q.filter, GROUP_FILTERS, values)}`;
-    const sort = scimSortExpression(q.sortBy, GROUP_FILTERS);
-    const order = sort
-      ? `${sort} ${q.sortOrder === 'descending' ? 'DESC' : 'ASC'} NULLS LAST, created_at, id`
-      : 'created_at, id';
-    const [total] = (await m.query(
-      `SELECT count(*)::int AS n FROM organizations.resource_groups WHERE ${where}`,
-      values,
-    )) as { n: number }[];
-    const rows =
-      q.count === 0
-        ? []
-        : ((await m.query(
-            `SELECT ${COLUMNS} FROM organizations.resource_groups WHERE ${where} ORDER BY ${order} OFFSET $${values.length + 1} LIMIT $${values.length + 2}`,
-            [...values, q.startIndex - 1, q.count],
-          )) as Row[]);
+    const { total, rows } = await scimPage<Row>(
+      m,
+      {
+        table: 'organizations.resource_groups',
+        columns: COLUMNS,
+        where: 'organization_id = $1 AND scim_linked',
+        values: [organizationId],
+        attributes: GROUP_FILTERS,
+      },
+      q,
+    );
     const members = await membersOf(
       m,
       organizationId,
       rows.map((r) => r.id),
     );
-    return { total: total?.n ?? 0, items: rows.map((r) => toRecord(r, members.get(r.id) ?? [])) };
+    return { total, items: rows.map((r) => toRecord(r, members.get(r.id) ?? [])) };
   },
 };

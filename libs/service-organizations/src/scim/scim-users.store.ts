@@ -1,6 +1,7 @@
 import { type EntityManager } from 'typeorm';
 import { type ScimListRpc as ScimListQuery, ScimResourceNotFoundError, type ScimUserRecord } from '@hub/contracts';
-import { compileScimFilter, type ScimAttributes, scimSortExpression } from './scim-filter';
+import { type ScimAttributes } from './scim-filter';
+import { scimPage } from './scim-page';
 import { ISO } from './scim-org';
 import { type ScimUserState } from './scim-user.state';
 
@@ -148,24 +149,18 @@ export const ScimUsersStore = {
     organizationId: string,
     q: ScimListQuery,
   ): Promise<{ total: number; items: ScimUserRecord[] }> {
-    const values: unknown[] = [organizationId];
-    const where = `organization_id = $1 AND ${compileScimFilter(q.filter, USER_FILTERS, values)}`;
-    const sort = scimSortExpression(q.sortBy, USER_FILTERS);
-    const order = sort
-      ? `${sort} ${q.sortOrder === 'descending' ? 'DESC' : 'ASC'} NULLS LAST, created_at, id`
-      : 'created_at, id';
-    const [total] = (await m.query(
-      `SELECT count(*)::int AS n FROM organizations.scim_users WHERE ${where}`,
-      values,
-    )) as { n: number }[];
-    const rows =
-      q.count === 0
-        ? []
-        : ((await m.query(
-            `SELECT ${COLUMNS} FROM organizations.scim_users WHERE ${where} ORDER BY ${order} OFFSET $${values.length + 1} LIMIT $${values.length + 2}`,
-            [...values, q.startIndex - 1, q.count],
-          )) as Row[]);
-    return { total: total?.n ?? 0, items: rows.map(toRecord) };
+    const { total, rows } = await scimPage<Row>(
+      m,
+      {
+        table: 'organizations.scim_users',
+        columns: COLUMNS,
+        where: 'organization_id = $1',
+        values: [organizationId],
+        attributes: USER_FILTERS,
+      },
+      q,
+    );
+    return { total, items: rows.map(toRecord) };
   },
 
   async insert(
