@@ -77,19 +77,19 @@ describe('docker/Dockerfile', () => {
     expect(runs(build).some((r) => /npx nx build "?\$APP"?/.test(r))).toBe(true);
   });
 
-  it("builds the jobs service's native spawn helper beside main.js for the images that run jobs (jobs, hub)", () => {
-    const helper = runs(build).find((r) => r.includes('jobs:spawn-helper')) ?? '';
-    expect(helper).toMatch(/"\$APP" = jobs \] \|\| \[ "\$APP" = hub \]/);
-    expect(runs(deps).join('\n')).toMatch(/apt-get install -y --no-install-recommends gcc libc6-dev/);
-    expect(helper).toMatch(/npm run jobs:spawn-helper -- "dist\/apps\/\$APP"/);
-    expect(JSON.parse(repoFile('package.json')).scripts['jobs:spawn-helper']).toMatch(
-      /tools\/jobs\/build-spawn-helper\.ts$/,
-    );
+  it('installs bubblewrap in the images that run host-mode jobs (jobs, hub), and no C compiler anywhere', () => {
+    const bwrap = runs(runtime).find((r) => r.includes('bubblewrap')) ?? '';
+    expect(bwrap).toMatch(/"\$APP" = jobs \] \|\| \[ "\$APP" = hub \]/);
+    expect([...runs(deps), ...runs(build), ...runs(runtime)].join('\n')).not.toMatch(/\bgcc\b/);
   });
 
   it('ships only the app bundle and its runtime dependencies', () => {
     const copies = runtime.body.filter((i) => i.op === 'COPY').map((i) => i.args);
-    expect(copies).toEqual([expect.stringMatching(/^--from=build \/repo\/dist\/apps\/\$\{APP\}\/ \.\/$/)]);
+    // The app's bundle, and the web console's static files (decision 0801).
+    expect(copies).toEqual([
+      expect.stringMatching(/^--from=build \/repo\/dist\/apps\/\$\{APP\}\/ \.\/$/),
+      '--from=build /repo/dist/apps/console/ ./console/',
+    ]);
     expect(runs(runtime).some((r) => /npm install\b.*--omit=dev/.test(r))).toBe(true);
   });
 
