@@ -16,8 +16,12 @@ DOCKER=/usr/bin/docker
 [ -x "$DOCKER" ] || DOCKER=docker
 if ! "$DOCKER" info >/dev/null 2>&1; then
   # Not as a child of this shell's job control: it outlives the CI step (stop it by its pid file).
+  # From /: a daemon started in a checkout keeps it as its working directory, and when that
+  # checkout is removed, Podman's conmon fails every container start ("write child: broken pipe").
+  cd / || exit 1
   setsid nohup dockerd >"$W/dockerd.log" 2>&1 </dev/null &
   echo $! >"$W/dockerd.pid"
+  cd - >/dev/null
   for _ in $(seq 1 150); do "$DOCKER" info >/dev/null 2>&1 && break; sleep 0.2; done
   "$DOCKER" info >/dev/null 2>&1 || { echo "dockerd did not start: $(tail -5 "$W/dockerd.log")" >&2; exit 1; }
 fi

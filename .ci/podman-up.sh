@@ -20,8 +20,12 @@ runtime = "runc"
 CONF
 fi
 if ! curl -sf --unix-socket "$SOCK" http://d/_ping >/dev/null 2>&1; then
+  # From /: a daemon started in a checkout keeps it as its working directory, and when that
+  # checkout is removed, Podman's conmon fails every container start ("write child: broken pipe").
+  cd / || exit 1
   setsid nohup podman system service --time=0 "unix://$SOCK" >"$W/podman.log" 2>&1 </dev/null &
   echo $! >"$W/podman.pid"
+  cd - >/dev/null
   for _ in $(seq 1 100); do curl -sf --unix-socket "$SOCK" http://d/_ping >/dev/null 2>&1 && break; sleep 0.2; done
 fi
 curl -sf --unix-socket "$SOCK" http://d/_ping >/dev/null

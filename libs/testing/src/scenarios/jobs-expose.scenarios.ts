@@ -100,7 +100,11 @@ export function jobsExposeScenarios(target: () => JobTarget): void {
       expect(await viaHost(t.baseUrl, host(8081))).toMatchObject({ status: 200, body: 'public-page\n' });
       expect((await viaHost(t.baseUrl, host(8082), owner.token)).status).toBe(404);
       // The API itself still answers on the gateway's own host.
-      expect((await viaHost(t.baseUrl, new URL(t.baseUrl).host, owner.token)).status).toBe(404);
+      const whoami = await viaHost(t.baseUrl, new URL(t.baseUrl).host, owner.token, 'GET', '/api/whoami-v2');
+      expect({ status: whoami.status, name: (JSON.parse(whoami.body) as { name?: string }).name }).toEqual({
+        status: 200,
+        name: owner.name,
+      });
     } finally {
       await cancelJob({ namespace: owner.name, jobId: job.id, accessToken: owner.token, hubUrl: t.baseUrl });
     }
