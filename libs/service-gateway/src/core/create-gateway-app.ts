@@ -4,7 +4,7 @@ import { type FastifyInstance } from 'fastify';
 import { createFastifyApp } from '@hub/observability';
 import { serveConsole } from '../console/serve-console';
 import { type GatewayConfig } from './gateway.config';
-import { limitBodyTime, lingerAfterRefusal } from './http/edge-guards';
+import { limitBodyTime } from './http/edge-guards';
 import { answerClientError, answerFrameworkError, MAX_PARAM_LENGTH } from './http/edge-errors';
 import { registerJsonParser } from './http/json-body';
 import { assignRequestId, requestIdFor } from './http/request-context';
@@ -48,7 +48,6 @@ export async function createGatewayApp(
   fastify.addHook('onRequest', assignRequestId);
   fastify.addHook('onRequest', setSecurityHeaders);
   limitBodyTime(fastify, config.HUB_BODY_TIMEOUT_MS);
-  lingerAfterRefusal(fastify, config.HUB_BODY_TIMEOUT_MS, 16 * config.HUB_BODY_LIMIT);
   fastify.addHook('preValidation', refuseBadText);
   serveOpenApi(app);
   serveAsyncApi(app);

@@ -38,37 +38,3 @@ export function limitBodyTime(fastify: FastifyInstance, timeoutMs: number): void
     },
   );
 }
-
-/**
- * A lingering close after a 413: the client may still be sending the body it declared when the
- * refusal goes out. Closing at once makes the peer's kernel answer the bytes still arriving with a
- * reset, which can drop the 413 from the client's receive buffer before it reads it (seen with raw
- * clients here, and a known trouble of Python's requests). So the connection stays open while the
- * rest of the body is read and thrown away, as nginx does, for at most `timeoutMs` and `maxBytes`;
- * past either it is closed. A body that ends within them leaves a connection the client may reuse.
- */
-export function lingerAfterRefusal(fastify: FastifyInstance, timeoutMs: number, maxBytes: number): void {
-  fastify.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (reply.statusCode !== 413 || req.raw.complete) return payload;
-    reply.removeHeader('connection');
-    const socket = req.raw.socket;
-    let read = 0;
-    const count = (chunk: Buffer): void => {
-      read += chunk.length;
-      if (read > maxBytes) socket.destroy();
-    };
-    const timer = setTimeout(() => socket.destroy(), timeoutMs);
-    timer.unref();
-    const done = (): void => {
-      clearTimeout(timer);
-      socket.off('data', count);
-    };
-    socket.on('data', count);
-    socket.once('close', done);
-    req.raw.once('end', done);
-    // Nothing reads the body any more (the parser gave up at the limit): drain it.
-    req.raw.unpipe();
-    req.raw.resume();
-    return payload;
-  });
-}
