@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +13,8 @@ export const PROJECT = process.env['HUB_DEPLOY_PROJECT'] ?? 'hub-deploy-stack';
 /** The tag `npm run test:deploy` gave the hub-services/* images it built. */
 export const IMAGE_TAG = process.env['HUB_IMAGE_TAG'] ?? 'hub-deploy-test';
 export const COMPOSE_FILE = join(WORKSPACE_ROOT, 'docker/docker-compose.yml');
+/** Jobs in containers of the machine's engine: the override a user adds for that (decision 0615). */
+export const ENGINE_FILE = join(WORKSPACE_ROOT, 'docker/docker-compose.engine.yml');
 const DOCKER = process.env['HUB_DOCKER'] ?? '/usr/bin/docker';
 const COMPOSE = process.env['HUB_COMPOSE'] ?? 'docker-compose';
 
@@ -50,6 +52,7 @@ export class ComposeStack {
       `HUB_SECRET_KEY=${randomBytes(32).toString('base64')}`,
       ...nats.map((u) => `NATS_PASSWORD_${u}=p${randomBytes(24).toString('hex')}`),
       `HUB_IMAGE_TAG=${IMAGE_TAG}`,
+      `DOCKER_GID=${statSync('/var/run/docker.sock').gid}`,
       `HUB_POSTGRES_IMAGE=hub-deploy/postgres:15`,
       `HUB_NATS_IMAGE=hub-deploy/nats:2`,
       `HUB_MAIL_IMAGE=hub-deploy/mailpit:local`,
@@ -79,7 +82,7 @@ export class ComposeStack {
   async compose(...args: string[]): Promise<string> {
     const { stdout, stderr } = await run(
       COMPOSE,
-      ['-p', PROJECT, '-f', COMPOSE_FILE, '--env-file', this.envFile, ...args],
+      ['-p', PROJECT, '-f', COMPOSE_FILE, '-f', ENGINE_FILE, '--env-file', this.envFile, ...args],
       // Only what compose needs: the test process's own variables (its HUB_BUS_PREFIX, DATABASE_URL, …)
       // would override the env file's in the compose file's interpolation.
       { maxBuffer: 64 * 1024 * 1024, env: composeEnv() },
