@@ -90,9 +90,11 @@ export class EngineRunner implements JobRunner {
         .on('close', resolve)
         .on('error', () => resolve());
     });
-    // Asked before the start: 'next-exit' (the default, 'not-running', would answer at once for a created container).
-    const exited = container.wait({ condition: 'next-exit' }) as Promise<{ StatusCode: number }>;
     await container.start();
+    // Asked once started: 'not-running' answers at once for a container that already exited. (A
+    // 'next-exit' wait sent before the start could reach the engine after a quick command had
+    // exited, and then never answered: the job stayed RUNNING.)
+    const exited = container.wait({ condition: 'not-running' }) as Promise<{ StatusCode: number }>;
     const info = await container.inspect();
     const address = Object.values(info.NetworkSettings.Networks ?? {})[0]?.IPAddress || undefined;
     let stopped = false;
