@@ -75,3 +75,32 @@ export async function expectDailyLimit(t: WebhooksScenarioTarget, user: TestUser
       .sort(),
   ).toEqual(Array.from({ length: limit }, (_, i) => `busy-${i}`).sort());
 }
+
+/** A webhook as the management API answers it. */
+export interface WebhookJson {
+  id: string;
+  disabled: boolean | string;
+  hasSecret: boolean;
+  url?: string;
+  watched: Body[];
+  domains: string[];
+  lastTriggerAt?: string;
+}
+
+/** The calls the webhooks scenarios make: the management API, publishing an event, a capture URL, a log page. */
+export function webhooksClient(t: () => WebhooksScenarioTarget) {
+  const api = <T = Body>(user: TestUser, method: string, path: string, body?: unknown) =>
+    http<T>(t().baseUrl, method, `/api/settings/webhooks${path}`, { token: user.token, body });
+  const create = async (user: TestUser, body: Body): Promise<WebhookJson> => {
+    const res = await api<{ webhook: WebhookJson }>(user, 'POST', '', body);
+    expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
+    return res.body.webhook;
+  };
+  const publish = async (subject: string, payload: Body): Promise<void> => {
+    const res = await http(t().baseUrl, 'POST', '/admin/events', { token: t().adminToken, body: { subject, payload } });
+    expect(res.status).toBeLessThan(300);
+  };
+  const hook = (name: string): string => t().capture.url(`/${name}`);
+  const logsOf = async (user: TestUser, id: string) => (await api<Body[]>(user, 'GET', `/${id}/logs?limit=100`)).body;
+  return { api, create, publish, hook, logsOf };
+}
