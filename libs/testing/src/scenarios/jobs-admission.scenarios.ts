@@ -89,4 +89,55 @@ export function jobsAdmissionScenarios(target: () => JobTarget): void {
       for (const [u, id] of all) await cancel(u, id).catch(() => undefined);
     }
   });
+
+  it('ends every job whose command exits at once, each with its own exit code (none left RUNNING)', async () => {
+    // A container that exits before the runner waits on it must still be seen to exit (the race
+    // of 16a7c16: a job of `sh -c 'exit 0'` stayed RUNNING). Twelve at once go through the caps.
+    const t = target();
+    const u = await makeUser(t);
+    const codes = [0, 3, 0, 1, 0, 7, 0, 0, 2, 0, 0, 5];
+    const ids = await Promise.all(
+      codes.map(
+        async (code) =>
+          (
+            await runJob({
+              namespace: u.name,
+              accessToken: u.token,
+              hubUrl: t.baseUrl,
+              dockerImage: TEST_JOB_IMAGE,
+              flavor: 'cpu-basic',
+              command: ['sh', '-c', `exit ${code}`],
+            })
+          ).id,
+      ),
+    );
+    // Waits on progress: fails only when no job has ended for a whole minute.
+    const ended = new Map<string, Awaited<ReturnType<typeof getJob>>>();
+    let lastProgress = Date.now();
+    while (ended.size < ids.length) {
+      for (const id of ids.filter((i) => !ended.has(i))) {
+        const job = await getJob({ namespace: u.name, jobId: id, accessToken: u.token, hubUrl: t.baseUrl });
+        if (['COMPLETED', 'ERROR', 'CANCELED', 'DELETED'].includes(job.status.stage)) {
+          ended.set(id, job);
+          lastProgress = Date.now();
+        }
+      }
+      if (Date.now() - lastProgress > 60_000) {
+        const left = ids.filter((i) => !ended.has(i));
+        throw new Error(`${left.length} of ${ids.length} jobs did not end: ${left.join(', ')}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const seen = ids.map((id) => {
+      const s = ended.get(id)!.status as { stage: string; message?: string | null };
+      return { stage: s.stage, message: s.stage === 'ERROR' ? s.message : null };
+    });
+    expect(seen).toEqual(
+      codes.map((code) =>
+        code === 0
+          ? { stage: 'COMPLETED', message: null }
+          : { stage: 'ERROR', message: expect.stringContaining(String(code)) },
+      ),
+    );
+  });
 }
