@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import { RpcClient } from '@hub/messaging';
 import { installRequestErrorBackstop } from '@hub/service-gateway';
-import { EmbeddedPostgresError } from '@hub/persistence';
+import { EmbeddedPostgresError, UnmigratedDatabaseError } from '@hub/persistence';
 import { startTracing } from '@hub/observability';
 import { HubConfig, loadConfig } from '@hub/config';
 import { createHub } from './create-hub';
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  // What the user can fix (an earlier version's data directory, no binaries) is said plainly.
-  console.error(err instanceof EmbeddedPostgresError ? err.message : err);
+  // What the user can fix (an earlier version's data directory, no binaries, a database not migrated) is said plainly.
+  console.error(err instanceof EmbeddedPostgresError || err instanceof UnmigratedDatabaseError ? err.message : err);
   process.exit(1);
 });

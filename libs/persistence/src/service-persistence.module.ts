@@ -21,18 +21,47 @@ export interface ServicePersistenceOptions extends ServiceDataSourceOptions {
 
 const OPTIONS = Symbol('SERVICE_PERSISTENCE_OPTIONS');
 
+/** A database whose schema lacks migrations this version needs, where they do not run at start. */
+export class UnmigratedDatabaseError extends Error {
+  override readonly name = 'UnmigratedDatabaseError';
+}
+
 /** Runs the service's pending migrations at start when configured (the all-in-one default). */
 @Injectable()
-class ServiceMigrator implements OnModuleInit {
+export class ServiceMigrator implements OnModuleInit {
   constructor(
     @Inject(OPTIONS) private readonly options: ServicePersistenceOptions,
     @Inject('HUB_SERVICE_DATA_SOURCE') private readonly ds: DataSource,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    if (!this.options.migrateOnStart) return;
+    if (!this.options.migrateOnStart) return this.refuseUnmigrated();
     const ran = await runMigrations(this.ds, this.options.schema);
     if (ran > 0) new Logger(this.options.name).log(`ran ${ran} migration(s) in schema ${this.options.schema}`);
+  }
+
+  /**
+   * Not migrating at start (an external DATABASE_URL): a schema that lacks migrations this code
+   * needs stops the start with what to run, rather than answering 500s ("relation does not
+   * exist") later. Read-only: it creates nothing.
+   */
+  private async refuseUnmigrated(): Promise<void> {
+    const { schema } = this.options;
+    const [{ table }] = (await this.ds.query(`SELECT to_regclass($1) AS table`, [`"${schema}".migrations`])) as {
+      table: string | null;
+    }[];
+    const done = new Set<string>(
+      table
+        ? ((await this.ds.query(`SELECT name FROM "${schema}".migrations`)) as { name: string }[]).map((r) => r.name)
+        : [],
+    );
+    const pending = this.ds.migrations.map((m) => m.name ?? m.constructor.name).filter((n) => !done.has(n));
+    if (pending.length === 0) return;
+    throw new UnmigratedDatabaseError(
+      `schema "${schema}" of the database at DATABASE_URL lacks ${pending.length} migration(s) this version needs ` +
+        `(first: ${pending[0]}): run the migrations first (a service: "node main.js migrate"; the all-in-one hub: ` +
+        `start it once with HUB_MIGRATE_ON_START=true), or set HUB_MIGRATE_ON_START=true`,
+    );
   }
 }
 
