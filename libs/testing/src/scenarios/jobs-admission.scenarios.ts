@@ -129,7 +129,7 @@ export function jobsAdmissionScenarios(target: () => JobTarget): void {
       await new Promise((r) => setTimeout(r, 100));
     }
     const seen = ids.map((id) => {
-      const s = ended.get(id)!.status as { stage: string; message?: string | null };
+      const s = ended.get(id)?.status as { stage: string; message?: string | null };
       return { stage: s.stage, message: s.stage === 'ERROR' ? s.message : null };
     });
     expect(seen).toEqual(

@@ -1,5 +1,5 @@
 import { http } from '../http-client';
-import { addMember, type HubTarget, makeOrg, makeUser, type TestUser } from '../hub-factory';
+import { addMember, type HubTarget, makeOrg, makeUser, type TestUser, uniqueName } from '../hub-factory';
 
 interface Group {
   id: string;
@@ -147,6 +147,42 @@ export function resourceGroupsScenarios(target: () => HubTarget): void {
       expect((await patch(admin.token, { name: 'y' }, freeGroup.body.id, free.name)).status).toBe(403);
       // A group of another organization is not found through this one.
       expect((await patch(admin.token, { name: 'y' }, freeGroup.body.id)).status).toBe(404);
+    });
+
+    it('a resource group carries repos after resources (spec 2.8)', async () => {
+      const rg = await http<{ id: string }>(t.baseUrl, 'POST', `/admin/organizations/${org.name}/resource-groups`, {
+        token: t.adminToken,
+        body: { name: uniqueName('repos') },
+      });
+      await http(t.baseUrl, 'POST', '/admin/repos', {
+        token: t.adminToken,
+        body: { name: `${org.name}/weights`, type: 'model', private: true, storage: 1 },
+      });
+      const added = await http<{ resources: unknown[]; repos: unknown[] }>(
+        t.baseUrl,
+        'POST',
+        `/admin/organizations/${org.name}/resource-groups/${rg.body.id}/repos`,
+        {
+          token: t.adminToken,
+          body: { repos: [{ type: 'model', name: `${org.name}/weights` }] },
+        },
+      );
+      const view = await http<Record<string, unknown>>(
+        t.baseUrl,
+        'PATCH',
+        `/api/organizations/${org.name}/resource-groups/${rg.body.id}`,
+        { token: admin.token, body: {} },
+      );
+      expect(view.status).toBe(200);
+      expect(Object.keys(view.body).slice(-2)).toEqual(['resources', 'repos']);
+      expect(view.body['repos']).toEqual([
+        {
+          type: 'model',
+          name: `${org.name}/weights`,
+          private: true,
+          ...((added.body.resources[0] as { addedBy?: string }).addedBy ? { addedBy: expect.any(String) } : {}),
+        },
+      ]);
     });
   });
 }

@@ -358,42 +358,6 @@ export function scimOktaEntraScenarios(target: () => HubTarget): void {
       expect(user.attributes.find((a) => a.name === 'emails')?.description).toMatch(/not sortable/);
     });
 
-    it('a resource group carries repos after resources (spec 2.8)', async () => {
-      const rg = await http<{ id: string }>(t.baseUrl, 'POST', `/admin/organizations/${org.name}/resource-groups`, {
-        token: t.adminToken,
-        body: { name: uniqueName('repos') },
-      });
-      await http(t.baseUrl, 'POST', '/admin/repos', {
-        token: t.adminToken,
-        body: { name: `${org.name}/weights`, type: 'model', private: true, storage: 1 },
-      });
-      const added = await http<{ resources: unknown[]; repos: unknown[] }>(
-        t.baseUrl,
-        'POST',
-        `/admin/organizations/${org.name}/resource-groups/${rg.body.id}/repos`,
-        {
-          token: t.adminToken,
-          body: { repos: [{ type: 'model', name: `${org.name}/weights` }] },
-        },
-      );
-      const view = await http<Record<string, unknown>>(
-        t.baseUrl,
-        'PATCH',
-        `/api/organizations/${org.name}/resource-groups/${rg.body.id}`,
-        { token: owner.token, body: {} },
-      );
-      expect(view.status).toBe(200);
-      expect(Object.keys(view.body).slice(-2)).toEqual(['resources', 'repos']);
-      expect(view.body['repos']).toEqual([
-        {
-          type: 'model',
-          name: `${org.name}/weights`,
-          private: true,
-          ...((added.body.resources[0] as { addedBy?: string }).addedBy ? { addedBy: expect.any(String) } : {}),
-        },
-      ]);
-    });
-
     it('/Me answers 501 as RFC 7644 3.11 asks; a trailing slash finds the same resource', async () => {
       expectScimError(await call('GET', '/Me'), 501);
       expectScimError(await call('PATCH', '/Me', patchOp({ op: 'replace', path: 'active', value: false })), 501);
