@@ -27,6 +27,19 @@ async function waitFor(
   }
 }
 
+/** Runs `command` in the test image as `u`; the job's id. */
+async function startJob(t: JobTarget, u: { name: string; token: string }, command: string[]): Promise<string> {
+  const job = await runJob({
+    namespace: u.name,
+    accessToken: u.token,
+    hubUrl: t.baseUrl,
+    dockerImage: TEST_JOB_IMAGE,
+    flavor: 'cpu-basic',
+    command,
+  });
+  return job.id;
+}
+
 /**
  * HUB_JOBS_MAX_RUNNING and HUB_JOBS_MAX_RUNNING_PER_NAMESPACE (issue 25): waiting jobs stay
  * SCHEDULING, in order, saying why. Register it before other jobs scenarios on the same hub: it
@@ -36,17 +49,7 @@ export function jobsAdmissionScenarios(target: () => JobTarget): void {
   it('runs at most the caps at once; the rest wait SCHEDULING in order, with a message naming the cap', async () => {
     const t = target();
     const [a, b] = [await makeUser(t), await makeUser(t)];
-    const run = async (u: typeof a) =>
-      (
-        await runJob({
-          namespace: u.name,
-          accessToken: u.token,
-          hubUrl: t.baseUrl,
-          dockerImage: TEST_JOB_IMAGE,
-          flavor: 'cpu-basic',
-          command: ['sleep', '300'],
-        })
-      ).id;
+    const run = (u: typeof a) => startJob(t, u, ['sleep', '300']);
     const stage = (u: typeof a, id: string) =>
       getJob({ namespace: u.name, jobId: id, accessToken: u.token, hubUrl: t.baseUrl });
     const cancel = (u: typeof a, id: string) =>
@@ -96,21 +99,7 @@ export function jobsAdmissionScenarios(target: () => JobTarget): void {
     const t = target();
     const u = await makeUser(t);
     const codes = [0, 3, 0, 1, 0, 7, 0, 0, 2, 0, 0, 5];
-    const ids = await Promise.all(
-      codes.map(
-        async (code) =>
-          (
-            await runJob({
-              namespace: u.name,
-              accessToken: u.token,
-              hubUrl: t.baseUrl,
-              dockerImage: TEST_JOB_IMAGE,
-              flavor: 'cpu-basic',
-              command: ['sh', '-c', `exit ${code}`],
-            })
-          ).id,
-      ),
-    );
+    const ids = await Promise.all(codes.map((code) => startJob(t, u, ['sh', '-c', `exit ${code}`])));
     // Waits on progress: fails only when no job has ended for a whole minute.
     const ended = new Map<string, Awaited<ReturnType<typeof getJob>>>();
     let lastProgress = Date.now();
