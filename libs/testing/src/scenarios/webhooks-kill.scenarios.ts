@@ -55,10 +55,14 @@ export async function deliverThroughKillNine(
     });
   let killed = false;
   let published = false;
+  let gaveUp = false;
   let deliveredAtKill = 0;
   const killing = (async () => {
-    while (t.capture.at(path).length < count / 4 || (t.killAfterPublishing && !published))
+    while (t.capture.at(path).length < count / 4 || (t.killAfterPublishing && !published)) {
+      // A failed publish ends the test: stop waiting here too, or this loop keeps jest alive.
+      if (gaveUp) return;
       await new Promise((r) => setTimeout(r, 10));
+    }
     deliveredAtKill = new Set(
       t.capture.at(path).map((d) => String((d.json['event'] as Record<string, unknown>)['action'])),
     ).size;
@@ -66,16 +70,22 @@ export async function deliverThroughKillNine(
     release();
     killed = true;
   })();
-  for (let i = 0; i < count; i += 50) {
-    await Promise.all(
-      Array.from({ length: Math.min(50, count - i) }, async (_, j) => {
-        const res = await http(t.baseUrl, 'POST', '/admin/events', {
-          token: t.adminToken,
-          body: { subject: 'hub.events.repo.update', payload: repoEvent(repo, 'repo.content', `e${i + j}`) },
-        });
-        if (res.status >= 300) throw new Error(`publish answered ${res.status}`);
-      }),
-    );
+  try {
+    for (let i = 0; i < count; i += 50) {
+      await Promise.all(
+        Array.from({ length: Math.min(50, count - i) }, async (_, j) => {
+          const res = await http(t.baseUrl, 'POST', '/admin/events', {
+            token: t.adminToken,
+            body: { subject: 'hub.events.repo.update', payload: repoEvent(repo, 'repo.content', `e${i + j}`) },
+          });
+          if (res.status >= 300) throw new Error(`publish answered ${res.status}`);
+        }),
+      );
+    }
+  } catch (e) {
+    gaveUp = true;
+    release();
+    throw e;
   }
   published = true;
   await killing;
