@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiCreatedResponse,
@@ -7,10 +7,13 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   AdminAddMemberDto,
   AdminChangeRoleDto,
   AdminCreateOrganizationDto,
+  AdminNamesQueryDto,
+  AdminOrganizationView,
   CredentialsRpc,
   MemberView,
   OrganizationsRpc,
@@ -19,8 +22,9 @@ import {
   type UserView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, ApiErrorResponse, Ctx, MembershipCache, OrgNameParam } from '../core';
+import { AdminOnly, ApiErrorResponse, Ctx, LINK_HEADER, MembershipCache, OrgNameParam, pagedAnswer } from '../core';
 import { MemberParam } from './admin.params';
+import { USER_TOKEN_ON_ADMIN_API } from './admin.views';
 
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -56,6 +60,28 @@ export class AdminOrganizationsController {
     // Other replicas hear it from organizations; this one answers the next request right.
     admins.forEach((u) => this.memberships.delete(u.id));
     return org;
+  }
+
+  @Get()
+  @ApiOperation({
+    summary:
+      'List organizations by name with their member counts, filtered by `search` (name or full name; paged by Link headers)',
+  })
+  @ApiOkResponse({
+    description: 'One page of organizations',
+    type: AdminOrganizationView,
+    isArray: true,
+    headers: LINK_HEADER,
+  })
+  @ApiErrorResponse(400, 'A query parameter out of range, or a cursor not given by a Link header')
+  @ApiErrorResponse(403, USER_TOKEN_ON_ADMIN_API)
+  async list(
+    @Query() query: AdminNamesQueryDto,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AdminOrganizationView[]> {
+    return pagedAnswer(req, reply, await this.rpc.call(OrganizationsRpc.List, query, ctx));
   }
 
   @Post(':name/members')

@@ -1,9 +1,20 @@
-import { Body, Controller, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminCreateTokenDto, AdminCreateUserDto, CredentialsRpc, type RequestContext, UserView } from '@hub/contracts';
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  AdminCreateTokenDto,
+  AdminCreateUserDto,
+  AdminNamesQueryDto,
+  AdminTokensQueryDto,
+  AdminTokenView,
+  AdminUserView,
+  CredentialsRpc,
+  type RequestContext,
+  UserView,
+} from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, ApiErrorResponse, Ctx, UserNameParam } from '../core';
-import { CreatedTokenAnswer } from './admin.views';
+import { AdminOnly, ApiErrorResponse, Ctx, LINK_HEADER, pagedAnswer, UserNameParam } from '../core';
+import { CreatedTokenAnswer, USER_TOKEN_ON_ADMIN_API } from './admin.views';
 
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -20,6 +31,22 @@ export class AdminUsersController {
     return this.rpc.call(CredentialsRpc.CreateUser, dto, ctx);
   }
 
+  @Get()
+  @ApiOperation({
+    summary: 'List users by name, filtered by `search` (name, e-mail or full name; paged by Link headers)',
+  })
+  @ApiOkResponse({ description: 'One page of users', type: AdminUserView, isArray: true, headers: LINK_HEADER })
+  @ApiErrorResponse(400, 'A query parameter out of range, or a cursor not given by a Link header')
+  @ApiErrorResponse(403, USER_TOKEN_ON_ADMIN_API)
+  async list(
+    @Query() query: AdminNamesQueryDto,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AdminUserView[]> {
+    return pagedAnswer(req, reply, await this.rpc.call(CredentialsRpc.ListUsers, query, ctx));
+  }
+
   @Post(':name/tokens')
   @ApiOperation({ summary: 'Create an access token for a user; the raw token is in this answer only' })
   @ApiCreatedResponse({ description: 'The token, with its raw value', type: CreatedTokenAnswer })
@@ -31,5 +58,24 @@ export class AdminUsersController {
   ): Promise<CreatedTokenAnswer> {
     const created = await this.rpc.call(CredentialsRpc.CreateToken, { user: p.name, ...dto }, ctx);
     return { token: created.token, ...created.tokenInfo };
+  }
+
+  @Get(':name/tokens')
+  @ApiOperation({
+    summary:
+      "List a user's tokens, revoked ones too, newest first, filtered by `search` (display name; paged by Link headers). Never a token's value or hash",
+  })
+  @ApiOkResponse({ description: 'One page of tokens', type: AdminTokenView, isArray: true, headers: LINK_HEADER })
+  @ApiErrorResponse(400, 'A query parameter out of range, or a cursor not given by a Link header')
+  @ApiErrorResponse(403, USER_TOKEN_ON_ADMIN_API)
+  @ApiErrorResponse(404, 'No such user')
+  async listTokens(
+    @Param() p: UserNameParam,
+    @Query() query: AdminTokensQueryDto,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AdminTokenView[]> {
+    return pagedAnswer(req, reply, await this.rpc.call(CredentialsRpc.ListTokens, { user: p.name, ...query }, ctx));
   }
 }
