@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiCreatedResponse,
@@ -22,9 +22,9 @@ import {
   type UserView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, ApiErrorResponse, Ctx, LINK_HEADER, MembershipCache, OrgNameParam, pagedAnswer } from '../core';
+import { AdminOnly, ApiErrorResponse, Ctx, MembershipCache, OrgNameParam, pagedAnswer } from '../core';
+import { AdminListRoute } from './admin-list.decorator';
 import { MemberParam } from './admin.params';
-import { USER_TOKEN_ON_ADMIN_API } from './admin.views';
 
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -62,19 +62,12 @@ export class AdminOrganizationsController {
     return org;
   }
 
-  @Get()
-  @ApiOperation({
-    summary:
-      'List organizations by name with their member counts, filtered by `search` (name or full name; paged by Link headers)',
-  })
-  @ApiOkResponse({
-    description: 'One page of organizations',
-    type: AdminOrganizationView,
-    isArray: true,
-    headers: LINK_HEADER,
-  })
-  @ApiErrorResponse(400, 'A query parameter out of range, or a cursor not given by a Link header')
-  @ApiErrorResponse(403, USER_TOKEN_ON_ADMIN_API)
+  @AdminListRoute(
+    '',
+    'List organizations by name with their member counts, filtered by `search` (name or full name; paged by Link headers)',
+    AdminOrganizationView,
+    'organizations',
+  )
   async list(
     @Query() query: AdminNamesQueryDto,
     @Ctx() ctx: RequestContext,

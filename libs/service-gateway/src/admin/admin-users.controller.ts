@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   AdminCreateTokenDto,
@@ -13,8 +13,9 @@ import {
   UserView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, ApiErrorResponse, Ctx, LINK_HEADER, pagedAnswer, UserNameParam } from '../core';
-import { CreatedTokenAnswer, USER_TOKEN_ON_ADMIN_API } from './admin.views';
+import { AdminOnly, ApiErrorResponse, Ctx, pagedAnswer, UserNameParam } from '../core';
+import { AdminListRoute } from './admin-list.decorator';
+import { CreatedTokenAnswer } from './admin.views';
 
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -31,13 +32,12 @@ export class AdminUsersController {
     return this.rpc.call(CredentialsRpc.CreateUser, dto, ctx);
   }
 
-  @Get()
-  @ApiOperation({
-    summary: 'List users by name, filtered by `search` (name, e-mail or full name; paged by Link headers)',
-  })
-  @ApiOkResponse({ description: 'One page of users', type: AdminUserView, isArray: true, headers: LINK_HEADER })
-  @ApiErrorResponse(400, 'A query parameter out of range, or a cursor not given by a Link header')
-  @ApiErrorResponse(403, USER_TOKEN_ON_ADMIN_API)
+  @AdminListRoute(
+    '',
+    'List users by name, filtered by `search` (name, e-mail or full name; paged by Link headers)',
+    AdminUserView,
+    'users',
+  )
   async list(
     @Query() query: AdminNamesQueryDto,
     @Ctx() ctx: RequestContext,
@@ -60,14 +60,12 @@ export class AdminUsersController {
     return { token: created.token, ...created.tokenInfo };
   }
 
-  @Get(':name/tokens')
-  @ApiOperation({
-    summary:
-      "List a user's tokens, revoked ones too, newest first, filtered by `search` (display name; paged by Link headers). Never a token's value or hash",
-  })
-  @ApiOkResponse({ description: 'One page of tokens', type: AdminTokenView, isArray: true, headers: LINK_HEADER })
-  @ApiErrorResponse(400, 'A query parameter out of range, or a cursor not given by a Link header')
-  @ApiErrorResponse(403, USER_TOKEN_ON_ADMIN_API)
+  @AdminListRoute(
+    ':name/tokens',
+    "List a user's tokens, revoked ones too, newest first, filtered by `search` (display name; paged by Link headers). Never a token's value or hash",
+    AdminTokenView,
+    'tokens',
+  )
   @ApiErrorResponse(404, 'No such user')
   async listTokens(
     @Param() p: UserNameParam,

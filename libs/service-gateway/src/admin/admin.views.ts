@@ -1,9 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ClosedSchema, TokenView } from '@hub/contracts';
 
-/** The 403 of an admin route (core/auth/auth.errors.ts: UserTokenOnAdminApiError), as the document says it. */
-export const USER_TOKEN_ON_ADMIN_API = 'A user token or a user session: the admin API needs the admin token';
-
 /** POST /admin/users/{name}/tokens: the token's view plus, this once, its raw value. */
 @ClosedSchema()
 export class CreatedTokenAnswer extends TokenView {
