@@ -24,7 +24,7 @@ export function useSession(session: Session | null, signedOut: () => void): void
   onSignedOut = signedOut;
 }
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function send(method: string, path: string, body?: unknown): Promise<{ data: unknown; res: Response }> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && csrf) headers['X-CSRF-Token'] = csrf;
@@ -41,7 +41,24 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     if (res.status === 401 && !path.startsWith('/api/console/session')) onSignedOut();
     throw new ApiError(res.status, `${res.status}: ${typeof message === 'string' ? message : res.statusText}`);
   }
-  return data as T;
+  return { data, res };
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await send(method, path, body)).data as T;
+}
+
+/** One page of a list the API pages by `Link: <…>; rel="next"`, and the cursor of the next page. */
+export interface Page<T> {
+  items: T[];
+  next?: string;
+}
+
+export async function apiPage<T>(path: string): Promise<Page<T>> {
+  const { data, res } = await send('GET', path);
+  const link = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '');
+  const next = link?.[1] ? (new URL(link[1], location.href).searchParams.get('cursor') ?? undefined) : undefined;
+  return { items: data as T[], next };
 }
 
 function safeJson(text: string): unknown {

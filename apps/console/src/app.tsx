@@ -79,7 +79,7 @@ export function App(): preact.JSX.Element {
 }
 
 function screen(session: Session, route: ReturnType<typeof useRoute>): preact.JSX.Element {
-  if (session.kind === 'operator') return <Operator />;
+  if (session.kind === 'operator') return <Operator route={route} />;
   const webhook = /^\/webhooks\/([0-9a-f]{24})$/.exec(route.path);
   if (webhook) return <WebhookPage id={webhook[1]} route={route} />;
   if (route.path === '/webhooks') return <Webhooks />;

@@ -1,5 +1,6 @@
 import { type ComponentChildren } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { apiPage, type Page } from './api';
 
 /** A value loaded from the API, with its error and a way to load again. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T; error?: string; reload: () => void } {
@@ -34,9 +35,9 @@ export function Screen(props: { title: string; children: ComponentChildren }): p
 }
 
 /** Errors and results are announced to screen readers as they appear. */
-export function Status(props: { error?: string; message?: string }): preact.JSX.Element {
+export function Status(props: { error?: string; message?: string; id?: string }): preact.JSX.Element {
   return (
-    <p role="status" class={props.error ? 'status error' : 'status'}>
+    <p role="status" id={props.id} class={props.error ? 'status error' : 'status'}>
       {props.error ?? props.message ?? ''}
     </p>
   );
@@ -63,4 +64,45 @@ export function useAction(): {
     }
   };
   return { run, ...state };
+}
+
+/**
+ * A list the API pages by Link headers, one page at a time: `path(cursor)` is the URL of a page.
+ * The cursors of the pages before are kept, so "Previous" goes back; new `deps` start at page 1.
+ */
+export function usePaged<T>(
+  path: (cursor?: string) => string,
+  deps: unknown[],
+): { page?: Page<T>; error?: string; reload: () => void; number: number; next?: () => void; previous?: () => void } {
+  const key = JSON.stringify(deps);
+  const [state, setState] = useState<{ key: string; cursors: (string | undefined)[] }>({ key, cursors: [undefined] });
+  const cursors = state.key === key ? state.cursors : [undefined];
+  const setCursors = (c: (string | undefined)[]): void => setState({ key, cursors: c });
+  const cursor = cursors[cursors.length - 1];
+  const load = useLoad(() => apiPage<T>(path(cursor)), [key, cursor]);
+  const next = load.data?.next;
+  return {
+    page: load.data,
+    error: load.error,
+    reload: load.reload,
+    number: cursors.length,
+    next: next ? () => setCursors([...cursors, next]) : undefined,
+    previous: cursors.length > 1 ? () => setCursors(cursors.slice(0, -1)) : undefined,
+  };
+}
+
+/** Previous and next page of a paged table; `of` tells screen readers which table (several share a screen). */
+export function Pager(props: { of: string; paged: ReturnType<typeof usePaged> }): preact.JSX.Element {
+  const p = props.paged;
+  return (
+    <nav class="pager" aria-label={`Pages of ${props.of}`}>
+      <button type="button" disabled={!p.previous} onClick={p.previous}>
+        Previous page<span class="sr-only"> of {props.of}</span>
+      </button>
+      <span>Page {p.number}</span>
+      <button type="button" disabled={!p.next} onClick={p.next}>
+        Next page<span class="sr-only"> of {props.of}</span>
+      </button>
+    </nav>
+  );
 }

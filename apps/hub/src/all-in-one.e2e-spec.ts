@@ -1,5 +1,5 @@
 import { scimOktaEntraScenarios } from '@hub/testing';
-import { scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios } from '@hub/testing';
+import { scimScenarios, scimIdentityProviderScenarios, membersAdminScenarios, adminListsScenarios } from '@hub/testing';
 import {
   credentialsScenarios,
   describeWithInfra,
@@ -47,6 +47,7 @@ describeWithInfra('all-in-one hub: every service in one process', () => {
   scimIdentityProviderScenarios(() => ({ baseUrl, adminToken: ADMIN }));
   scimOktaEntraScenarios(() => ({ baseUrl, adminToken: ADMIN }));
   membersAdminScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+  adminListsScenarios(() => ({ baseUrl, adminToken: ADMIN }));
 
   it('keeps only token hashes and last four characters in the database', async () => {
     const created = await http<{ token: string; id: string }>(baseUrl, 'POST', '/admin/users', {

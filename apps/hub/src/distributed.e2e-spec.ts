@@ -4,6 +4,7 @@ import {
   scimIdentityProviderScenarios,
   scimOktaEntraScenarios,
   membersAdminScenarios,
+  adminListsScenarios,
   edgeBodiesScenarios,
   noAccessScenarios,
   auditExportCutOffScenarios,
@@ -126,6 +127,7 @@ describeWithInfra('distributed hub: separate processes over NATS', () => {
   scimIdentityProviderScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   scimOktaEntraScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   membersAdminScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
+  adminListsScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN }));
   noAccessScenarios(() => ({ baseUrl: gatewayA, gateways: [gatewayA, gatewayB], adminToken: ADMIN, jobs: false }));
   auditExportCutOffScenarios(() => ({
     baseUrl: gatewayA,

@@ -18,6 +18,8 @@ import { UsersHandler } from './users/users.handler';
 import { CreateTokenUseCase } from './tokens/create-token.use-case';
 import { CreateUserUseCase } from './users/create-user.use-case';
 import { GetUserUseCase } from './users/get-user.use-case';
+import { ListUsersUseCase } from './users/list-users.use-case';
+import { ListUserTokensUseCase } from './tokens/list-user-tokens.use-case';
 import { ProvisionUserUseCase } from './users/provision-user.use-case';
 import { RevokeMemberTokenUseCase } from './tokens/revoke-member-token.use-case';
 import { RevokeLeakedTokensUseCase } from './tokens/revoke-leaked-tokens.use-case';
@@ -54,9 +56,11 @@ export class CredentialsModule {
         OutboxMailer,
         CreateUserUseCase,
         GetUserUseCase,
+        ListUsersUseCase,
         ProvisionUserUseCase,
         CreateTokenUseCase,
         VerifyTokenUseCase,
+        ListUserTokensUseCase,
         RevokeLeakedTokensUseCase,
         RevokeTokenForOrgUseCase,
         RevokeMemberTokenUseCase,

@@ -8,6 +8,7 @@ import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from './organizations.di';
 import { MembersHandler } from './members/members.handler';
 import { ScimHandler } from './scim/scim.handler';
 import { CreateOrganizationUseCase } from './organizations/create-organization.use-case';
+import { ListOrganizationsUseCase } from './organizations/list-organizations.use-case';
 import { OrganizationNamesReconciler } from './organizations/organization-names.reconciler';
 import { OrganizationsHandler } from './organizations/organizations.handler';
 import { AuditHandler } from './audit/audit.handler';
@@ -93,6 +94,7 @@ export class OrganizationsModule {
       providers: [
         { provide: ORGANIZATIONS_CONFIG, useValue: config },
         CreateOrganizationUseCase,
+        ListOrganizationsUseCase,
         OrganizationNamesReconciler,
         UpsertRepositoryUseCase,
         ListRepositoriesUseCase,

@@ -39,6 +39,7 @@ export * from './scenarios/scim.scenarios';
 export * from './scenarios/scim-idp.scenarios';
 export * from './scenarios/scim-okta-entra.scenarios';
 export * from './scenarios/members-admin.scenarios';
+export * from './scenarios/admin-lists.scenarios';
 export * from './scenarios/no-access.scenarios';
 export * from './scenarios/live-answers.scenarios';
 export type { AccessTarget, AuditCutOffTarget } from './scenarios/access-helpers';

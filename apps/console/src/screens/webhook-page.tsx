@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { go, type Route } from '../router';
 import { Screen, Status, useAction, useLoad, when } from '../ui';
-import { stateOf, type Webhook, WebhookForm } from './webhooks';
+import { targetOf, type Webhook, WebhookForm } from './webhook-form';
+import { stateOf } from './webhooks';
 
 interface Log {
   id: string;
@@ -74,7 +75,7 @@ export function WebhookPage(props: { id: string; route: Route }): preact.JSX.Ele
 
   const w = hook.data?.webhook;
   return (
-    <Screen title={`Webhook ${w?.url ?? props.id}`}>
+    <Screen title={`Webhook ${w ? targetOf(w) : props.id}`}>
       {w && (
         <p>
           State: <strong>{stateOf(w)}</strong> · last trigger {when(w.lastTriggerAt)}{' '}

@@ -1,17 +1,8 @@
-import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { href } from '../router';
 import { Screen, Status, useAction, useLoad, when } from '../ui';
+import { targetOf, type Webhook, WebhookForm } from './webhook-form';
 
-export interface Webhook {
-  id: string;
-  url?: string;
-  disabled: boolean | 'suspended-after-failure';
-  watched: { type: string; name: string }[];
-  domains: string[];
-  hasSecret: boolean;
-  lastTriggerAt?: string;
-}
 interface Log {
   status: number | null;
 }
@@ -68,7 +59,7 @@ export function Webhooks(): preact.JSX.Element {
           {list.data?.map((w) => (
             <tr key={w.id}>
               <td>
-                <a href={href(`/webhooks/${w.id}`)}>{w.url ?? 'job'}</a>
+                <a href={href(`/webhooks/${w.id}`)}>{targetOf(w)}</a>
               </td>
               <td>{w.watched.map((x) => `${x.type} ${x.name}`).join(', ')}</td>
               <td>{stateOf(w)}</td>
@@ -89,80 +80,5 @@ export function Webhooks(): preact.JSX.Element {
         </tbody>
       </table>
     </Screen>
-  );
-}
-
-/** Create, or edit when given a webhook: spec 4.6's fields; the secret is write-only (never shown). */
-export function WebhookForm(props: { webhook?: Webhook; onSaved: () => void }): preact.JSX.Element {
-  const w = props.webhook;
-  const [url, setUrl] = useState(w?.url ?? '');
-  const [watched, setWatched] = useState(w?.watched.map((x) => `${x.type}:${x.name}`).join(', ') ?? '');
-  const [domains, setDomains] = useState(w?.domains ?? ['repo', 'discussion']);
-  const [secret, setSecret] = useState('');
-  const action = useAction();
-  const save = (e: Event): void => {
-    e.preventDefault();
-    const body = {
-      url,
-      domains,
-      watched: watched
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-        .map((s) => {
-          const [type, ...name] = s.split(':');
-          return { type, name: name.join(':') };
-        }),
-      ...(secret ? { secret } : {}),
-    };
-    void action.run(
-      async () => {
-        await api('POST', `/api/settings/webhooks${w ? `/${w.id}` : ''}`, body);
-        setSecret('');
-        props.onSaved();
-      },
-      w ? 'Saved' : 'Webhook created',
-    );
-  };
-  const toggle = (d: string): void =>
-    setDomains(domains.includes(d) ? domains.filter((x) => x !== d) : [...domains, d]);
-  return (
-    <form class="card" onSubmit={save}>
-      <h2>{w ? 'Edit webhook' : 'New webhook'}</h2>
-      <label>
-        Target URL
-        <input type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-      </label>
-      <label>
-        Watched items
-        <input
-          required
-          value={watched}
-          placeholder="model:owner/name, user:name"
-          aria-describedby="watched-help"
-          onInput={(e) => setWatched(e.currentTarget.value)}
-        />
-      </label>
-      <small id="watched-help">type:name, comma separated (types: model, dataset, space, user, org)</small>
-      <fieldset>
-        <legend>Domains</legend>
-        {['repo', 'discussion'].map((d) => (
-          <label key={d} class="inline">
-            <input type="checkbox" checked={domains.includes(d)} onChange={() => toggle(d)} /> {d}
-          </label>
-        ))}
-      </fieldset>
-      <label>
-        Secret {w?.hasSecret ? '(set; type a new one to replace it)' : '(optional)'}
-        <input
-          type="password"
-          autoComplete="new-password"
-          value={secret}
-          onInput={(e) => setSecret(e.currentTarget.value)}
-        />
-      </label>
-      <button type="submit">{w ? 'Save webhook' : 'Create webhook'}</button>
-      <Status error={action.error} message={action.message} />
-    </form>
   );
 }

@@ -1,1 +1,2 @@
 export * from './admin.dto';
+export * from './admin-lists.dto';

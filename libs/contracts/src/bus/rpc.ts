@@ -1,4 +1,13 @@
-import { AdminCreateUserDto, AdminPublishEventDto } from '../admin';
+import {
+  AdminCreateUserDto,
+  AdminListTokensRpc,
+  AdminNamesQueryDto,
+  type AdminOrganizationView,
+  type AdminPage,
+  AdminPublishEventDto,
+  type AdminTokenView,
+  type AdminUserView,
+} from '../admin';
 import {
   type AuthInfo,
   type CreatedToken,
@@ -67,6 +76,9 @@ import { rpc } from './descriptors';
 export const CredentialsRpc = {
   CreateUser: rpc<AdminCreateUserDto, UserView>('credentials.user.create', AdminCreateUserDto),
   GetUser: rpc<GetUserRpc, UserView>('credentials.user.get', GetUserRpc),
+  /** The admin API's lists: users by name, a user's tokens newest first (never a value or a hash). */
+  ListUsers: rpc<AdminNamesQueryDto, AdminPage<AdminUserView>>('credentials.user.list', AdminNamesQueryDto),
+  ListTokens: rpc<AdminListTokensRpc, AdminPage<AdminTokenView>>('credentials.token.list', AdminListTokensRpc),
   CreateToken: rpc<CreateTokenRpc, CreatedToken>('credentials.token.create', CreateTokenRpc),
   VerifyToken: rpc<VerifyTokenRpc, AuthInfo>('credentials.token.verify', VerifyTokenRpc),
   RevokeLeaked: rpc<RevokeLeakedRpc, { accepted: true }>('credentials.token.revoke-leaked', RevokeLeakedRpc),
@@ -85,6 +97,11 @@ export const CredentialsRpc = {
 
 export const OrganizationsRpc = {
   Create: rpc<CreateOrganizationRpc, OrganizationView>('organizations.organization.create', CreateOrganizationRpc),
+  /** The admin API's list: organizations by name, with their member counts. */
+  List: rpc<AdminNamesQueryDto, AdminPage<AdminOrganizationView>>(
+    'organizations.organization.list',
+    AdminNamesQueryDto,
+  ),
   AddMember: rpc<AddMemberRpc, MemberView>('organizations.member.add', AddMemberRpc),
   ListMembers: rpc<OrganizationRefRpc, MemberView[]>('organizations.member.list', OrganizationRefRpc),
   GetAccess: rpc<GetAccessRpc, OrganizationAccess>('organizations.access.get', GetAccessRpc),

@@ -1,4 +1,4 @@
-import { type TokenView } from '@hub/contracts';
+import { type AdminTokenView, type TokenView } from '@hub/contracts';
 import { type AccessTokenEntity } from './access-token.entity';
 
 export function toTokenView(t: AccessTokenEntity): TokenView {
@@ -11,4 +11,9 @@ export function toTokenView(t: AccessTokenEntity): TokenView {
     createdAt: t.createdAt.toISOString(),
     lastUsedAt: t.lastUsedAt ? t.lastUsedAt.toISOString() : null,
   };
+}
+
+/** The operator's view: the same, and whether it still works. Never the value or the hash. */
+export function toAdminTokenView(t: AccessTokenEntity): AdminTokenView {
+  return { ...toTokenView(t), revokedAt: t.revokedAt ? t.revokedAt.toISOString() : null };
 }

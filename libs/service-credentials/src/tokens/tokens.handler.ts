@@ -1,4 +1,7 @@
 import {
+  AdminListTokensRpc,
+  type AdminPage,
+  type AdminTokenView,
   type AuthInfo,
   type CreatedToken,
   type OrgRevocationView,
@@ -11,6 +14,7 @@ import {
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { CreateTokenUseCase } from './create-token.use-case';
+import { ListUserTokensUseCase } from './list-user-tokens.use-case';
 import { RevokeLeakedTokensUseCase } from './revoke-leaked-tokens.use-case';
 import { RevokeMemberTokenUseCase } from './revoke-member-token.use-case';
 import { VerifyTokenUseCase } from './verify-token.use-case';
@@ -22,11 +26,17 @@ export class TokensHandler {
     private readonly verifyToken: VerifyTokenUseCase,
     private readonly revokeLeaked: RevokeLeakedTokensUseCase,
     private readonly revokeMemberToken: RevokeMemberTokenUseCase,
+    private readonly listTokens: ListUserTokensUseCase,
   ) {}
 
   @RpcHandler(CredentialsRpc.CreateToken)
   onCreateToken(dto: CreateTokenRpc): Promise<CreatedToken> {
     return this.createToken.execute(dto);
+  }
+
+  @RpcHandler(CredentialsRpc.ListTokens)
+  onListTokens(dto: AdminListTokensRpc): Promise<AdminPage<AdminTokenView>> {
+    return this.listTokens.execute(dto);
   }
 
   @RpcHandler(CredentialsRpc.VerifyToken)

@@ -47,6 +47,25 @@ export const TokensStore = {
     return m.findOneByOrFail(AccessTokenEntity, { id });
   },
 
+  /**
+   * Up to `limit` of a user's tokens, revoked ones too, newest first (created_at, then id: token
+   * ids are random), after the token `after`, those whose display name holds `search` (any case).
+   */
+  listForUser(
+    m: EntityManager,
+    userId: string,
+    q: { after?: string; search?: string; limit: number },
+  ): Promise<AccessTokenEntity[]> {
+    const qb = m.createQueryBuilder(AccessTokenEntity, 't').where('t.user_id = :userId', { userId });
+    if (q.after)
+      qb.andWhere(
+        '(t.created_at, t.id) < (SELECT a.created_at, a.id FROM credentials.access_tokens a WHERE a.id = :after)',
+        { after: q.after },
+      );
+    if (q.search) qb.andWhere('strpos(lower(t.display_name), lower(:s)) > 0', { s: q.search });
+    return qb.orderBy('t.created_at', 'DESC').addOrderBy('t.id', 'DESC').limit(q.limit).getMany();
+  },
+
   /** A token not revoked, by its hash or its id. */
   findActive(m: EntityManager, key: { tokenHash: string } | { id: string }): Promise<AccessTokenEntity | null> {
     return m.findOneBy(AccessTokenEntity, { ...key, revokedAt: IsNull() });

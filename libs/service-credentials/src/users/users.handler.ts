@@ -1,5 +1,8 @@
 import {
   AdminCreateUserDto,
+  AdminNamesQueryDto,
+  type AdminPage,
+  type AdminUserView,
   CredentialsRpc,
   GetUserRpc,
   type ProvisionedUser,
@@ -9,6 +12,7 @@ import {
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { CreateUserUseCase } from './create-user.use-case';
 import { GetUserUseCase } from './get-user.use-case';
+import { ListUsersUseCase } from './list-users.use-case';
 import { ProvisionUserUseCase } from './provision-user.use-case';
 
 @RpcController()
@@ -17,6 +21,7 @@ export class UsersHandler {
     private readonly createUser: CreateUserUseCase,
     private readonly getUser: GetUserUseCase,
     private readonly provisionUser: ProvisionUserUseCase,
+    private readonly listUsers: ListUsersUseCase,
   ) {}
 
   @RpcHandler(CredentialsRpc.CreateUser)
@@ -27,6 +32,11 @@ export class UsersHandler {
   @RpcHandler(CredentialsRpc.GetUser)
   onGetUser(dto: GetUserRpc): Promise<UserView> {
     return this.getUser.execute(dto.name);
+  }
+
+  @RpcHandler(CredentialsRpc.ListUsers)
+  onListUsers(dto: AdminNamesQueryDto): Promise<AdminPage<AdminUserView>> {
+    return this.listUsers.execute(dto);
   }
 
   @RpcHandler(CredentialsRpc.ProvisionUser)

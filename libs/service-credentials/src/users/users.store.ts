@@ -20,4 +20,19 @@ export const UsersStore = {
   async insert(m: EntityManager, user: NewUser): Promise<void> {
     await m.insert(UserEntity, user);
   },
+
+  /**
+   * Up to `limit` users by name after `after`, those whose name, e-mail or full name holds `search`
+   * (any case). The unique index on `name` serves the order and the cursor.
+   */
+  list(m: EntityManager, q: { after?: string; search?: string; limit: number }): Promise<UserEntity[]> {
+    const qb = m.createQueryBuilder(UserEntity, 'u');
+    if (q.after) qb.andWhere('u.name > :after', { after: q.after });
+    if (q.search)
+      qb.andWhere(
+        '(strpos(lower(u.name), lower(:s)) > 0 OR strpos(lower(u.email), lower(:s)) > 0 OR strpos(lower(u.fullname), lower(:s)) > 0)',
+        { s: q.search },
+      );
+    return qb.orderBy('u.name', 'ASC').limit(q.limit).getMany();
+  },
 };

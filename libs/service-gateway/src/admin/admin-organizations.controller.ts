@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiCreatedResponse,
@@ -7,10 +7,13 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   AdminAddMemberDto,
   AdminChangeRoleDto,
   AdminCreateOrganizationDto,
+  AdminNamesQueryDto,
+  AdminOrganizationView,
   CredentialsRpc,
   MemberView,
   OrganizationsRpc,
@@ -19,7 +22,8 @@ import {
   type UserView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, ApiErrorResponse, Ctx, MembershipCache, OrgNameParam } from '../core';
+import { AdminOnly, ApiErrorResponse, Ctx, MembershipCache, OrgNameParam, pagedAnswer } from '../core';
+import { AdminListRoute } from './admin-list.decorator';
 import { MemberParam } from './admin.params';
 
 @ApiTags('admin')
@@ -56,6 +60,21 @@ export class AdminOrganizationsController {
     // Other replicas hear it from organizations; this one answers the next request right.
     admins.forEach((u) => this.memberships.delete(u.id));
     return org;
+  }
+
+  @AdminListRoute(
+    '',
+    'List organizations by name with their member counts, filtered by `search` (name or full name; paged by Link headers)',
+    AdminOrganizationView,
+    'organizations',
+  )
+  async list(
+    @Query() query: AdminNamesQueryDto,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AdminOrganizationView[]> {
+    return pagedAnswer(req, reply, await this.rpc.call(OrganizationsRpc.List, query, ctx));
   }
 
   @Post(':name/members')

@@ -1,8 +1,20 @@
-import { Body, Controller, Param, Post } from '@nestjs/common';
+import { Body, Controller, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminCreateTokenDto, AdminCreateUserDto, CredentialsRpc, type RequestContext, UserView } from '@hub/contracts';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  AdminCreateTokenDto,
+  AdminCreateUserDto,
+  AdminNamesQueryDto,
+  AdminTokensQueryDto,
+  AdminTokenView,
+  AdminUserView,
+  CredentialsRpc,
+  type RequestContext,
+  UserView,
+} from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, ApiErrorResponse, Ctx, UserNameParam } from '../core';
+import { AdminOnly, ApiErrorResponse, Ctx, pagedAnswer, UserNameParam } from '../core';
+import { AdminListRoute } from './admin-list.decorator';
 import { CreatedTokenAnswer } from './admin.views';
 
 @ApiTags('admin')
@@ -20,6 +32,21 @@ export class AdminUsersController {
     return this.rpc.call(CredentialsRpc.CreateUser, dto, ctx);
   }
 
+  @AdminListRoute(
+    '',
+    'List users by name, filtered by `search` (name, e-mail or full name; paged by Link headers)',
+    AdminUserView,
+    'users',
+  )
+  async list(
+    @Query() query: AdminNamesQueryDto,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AdminUserView[]> {
+    return pagedAnswer(req, reply, await this.rpc.call(CredentialsRpc.ListUsers, query, ctx));
+  }
+
   @Post(':name/tokens')
   @ApiOperation({ summary: 'Create an access token for a user; the raw token is in this answer only' })
   @ApiCreatedResponse({ description: 'The token, with its raw value', type: CreatedTokenAnswer })
@@ -31,5 +58,22 @@ export class AdminUsersController {
   ): Promise<CreatedTokenAnswer> {
     const created = await this.rpc.call(CredentialsRpc.CreateToken, { user: p.name, ...dto }, ctx);
     return { token: created.token, ...created.tokenInfo };
+  }
+
+  @AdminListRoute(
+    ':name/tokens',
+    "List a user's tokens, revoked ones too, newest first, filtered by `search` (display name; paged by Link headers). Never a token's value or hash",
+    AdminTokenView,
+    'tokens',
+  )
+  @ApiErrorResponse(404, 'No such user')
+  async listTokens(
+    @Param() p: UserNameParam,
+    @Query() query: AdminTokensQueryDto,
+    @Ctx() ctx: RequestContext,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AdminTokenView[]> {
+    return pagedAnswer(req, reply, await this.rpc.call(CredentialsRpc.ListTokens, { user: p.name, ...query }, ctx));
   }
 }

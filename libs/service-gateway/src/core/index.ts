@@ -14,3 +14,4 @@ export * from './http/params';
 export * from './http/request-context';
 export * from './openapi/openapi';
 export * from './openapi/api-error-response';
+export * from './http/next-link';

@@ -1,35 +1,9 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import {
-  type AuthInfo,
-  RepositoriesRpc,
-  type RepoUsagePage,
-  RepoUsageQueryDto,
-  RepoUsageView,
-  type RequestContext,
-} from '@hub/contracts';
+import { type AuthInfo, RepositoriesRpc, RepoUsageQueryDto, RepoUsageView, type RequestContext } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, Ctx, CurrentAuth, OrgNameParam, OrgScoped } from '../core';
-
-const LINK = {
-  Link: {
-    description: '`<url>; rel="next"` when there is another page (the public clients follow it)',
-    schema: { type: 'string' },
-  },
-} as const;
-
-/** The same URL with the next page's cursor: absolute, so that clients can follow it as it is. */
-function nextLink(req: FastifyRequest, cursor: string): string {
-  const url = new URL(req.url, `${req.protocol}://${req.host}`);
-  url.searchParams.set('cursor', cursor);
-  return `<${url.toString()}>; rel="next"`;
-}
-
-function answer(req: FastifyRequest, reply: FastifyReply, page: RepoUsagePage): RepoUsageView[] {
-  if (page.next) void reply.header('link', nextLink(req, page.next));
-  return page.items;
-}
+import { ApiErrorResponse, Ctx, CurrentAuth, LINK_HEADER, OrgNameParam, OrgScoped, pagedAnswer } from '../core';
 
 /** Repository storage usage of a user or an organization (spec 4.3, 4.4), from organizations' catalogue. */
 @ApiTags('orgs')
@@ -40,7 +14,7 @@ export class RepoUsageController {
 
   @Get('settings/repositories')
   @ApiOperation({ summary: "The caller's repositories with their storage (paged by Link headers)" })
-  @ApiOkResponse({ description: 'One page of repositories', type: RepoUsageView, isArray: true, headers: LINK })
+  @ApiOkResponse({ description: 'One page of repositories', type: RepoUsageView, isArray: true, headers: LINK_HEADER })
   @ApiErrorResponse(400, 'A query parameter out of range')
   async mine(
     @Query() query: RepoUsageQueryDto,
@@ -49,13 +23,13 @@ export class RepoUsageController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RepoUsageView[]> {
-    return answer(req, reply, await this.rpc.call(RepositoriesRpc.List, { owner: auth.user.name, query }, ctx));
+    return pagedAnswer(req, reply, await this.rpc.call(RepositoriesRpc.List, { owner: auth.user.name, query }, ctx));
   }
 
   @Get('organizations/:name/settings/repositories')
   @OrgScoped()
   @ApiOperation({ summary: "The organization's repositories with their storage, private ones included (members only)" })
-  @ApiOkResponse({ description: 'One page of repositories', type: RepoUsageView, isArray: true, headers: LINK })
+  @ApiOkResponse({ description: 'One page of repositories', type: RepoUsageView, isArray: true, headers: LINK_HEADER })
   @ApiErrorResponse(400, 'A query parameter out of range')
   @ApiErrorResponse(
     403,
@@ -69,6 +43,6 @@ export class RepoUsageController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RepoUsageView[]> {
-    return answer(req, reply, await this.rpc.call(RepositoriesRpc.List, { owner: p.name, query }, ctx));
+    return pagedAnswer(req, reply, await this.rpc.call(RepositoriesRpc.List, { owner: p.name, query }, ctx));
   }
 }

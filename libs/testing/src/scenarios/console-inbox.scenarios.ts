@@ -216,7 +216,6 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     await page.getByRole('button', { name: 'Publish event' }).click();
     await page.getByText('Event published').waitFor();
     await noViolations(page, 'operator');
-    await shot(page, 'operator');
     await page.close();
   });
 }

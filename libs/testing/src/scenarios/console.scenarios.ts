@@ -2,6 +2,8 @@ import { type Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../browser';
 import { type ConsoleTarget } from './console-helpers';
 import { consoleInboxScenarios } from './console-inbox.scenarios';
+import { consoleOperatorScenarios } from './console-operator.scenarios';
+import { consoleWebhookKindsScenarios } from './console-webhook-kinds.scenarios';
 import { consoleWorkScenarios } from './console-work.scenarios';
 
 /** The console in a real browser (Debian's chromium), through the main flow of each screen, axe-core on each. */
@@ -17,5 +19,7 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
     const c = { t, browser: () => browser };
     consoleInboxScenarios(c);
     consoleWorkScenarios(c);
+    consoleWebhookKindsScenarios(c);
+    consoleOperatorScenarios(c);
   });
 }

@@ -93,7 +93,7 @@ export function scimOktaEntraScenarios(target: () => HubTarget): void {
       const link = (token: string, body: Record<string, unknown>): ReturnType<typeof http> =>
         http(t.baseUrl, 'POST', `/admin/organizations/${org.name}/scim/users`, { token, body });
       const upn = `${person.name}@corp.example`;
-      expect((await link(owner.token, { user: person.name, userName: upn })).status).toBe(401);
+      expect((await link(owner.token, { user: person.name, userName: upn })).status).toBe(403);
       expect(await orgsOf(person.token)).toEqual([]);
       const linked = await link(t.adminToken, { user: person.name, userName: upn, externalId: 'aad-1' });
       expect(linked.status).toBe(201);

@@ -26,6 +26,13 @@ export class AdminTokenRequiredError extends UnauthorizedError {
   }
 }
 
+/** A valid user token (or a user's console session) on the admin API: known, and not allowed. */
+export class UserTokenOnAdminApiError extends ForbiddenError {
+  constructor() {
+    super('The admin API needs the admin token: a user token or a user session cannot use it', 'ADMIN_TOKEN_REQUIRED');
+  }
+}
+
 export class BadAdminTokenError extends UnauthorizedError {
   constructor() {
     super('Invalid admin token', 'BAD_ADMIN_TOKEN');

@@ -8,6 +8,7 @@ import {
   HubError,
   InvalidCredentialsError,
   type SessionInfo,
+  TOKEN_PATTERN,
   tokenHash,
 } from '@hub/contracts';
 import { EventBus, RpcClient } from '@hub/messaging';
@@ -22,6 +23,7 @@ import {
   BadAdminTokenError,
   BearerTokenRequiredError,
   ReadOnlyTokenError,
+  UserTokenOnAdminApiError,
 } from './auth.errors';
 import { LiveAnswers } from './live-answers';
 import { MembershipCache } from './membership-cache';
@@ -130,7 +132,7 @@ export class Authenticator implements OnModuleInit {
       if (sessionId) return this.fromSession(sessionId, req, reply, true);
       throw new AdminTokenRequiredError();
     }
-    this.checkAdminToken(token, req, reply);
+    return this.checkAdminToken(token, req, reply);
   }
 
   /** Whether this is the admin token (the console's sign-in; counts nothing: a wrong one is tried as a user token). */
@@ -140,15 +142,32 @@ export class Authenticator implements OnModuleInit {
   }
 
   /** The bearer admin token: req.hubAdmin, or the 401/403. */
-  private checkAdminToken(token: string, req: FastifyRequest, reply: FastifyReply): void {
+  private checkAdminToken(token: string, req: FastifyRequest, reply: FastifyReply): void | Promise<void> {
     if (!this.adminHash) throw new AdminApiDisabledError();
     this.adminFailures.check(req.ip, reply);
     const given = createHash('sha256').update(token).digest();
-    if (!timingSafeEqual(given, this.adminHash)) {
-      this.adminFailures.failed(req.ip);
-      throw new BadAdminTokenError();
+    if (timingSafeEqual(given, this.adminHash)) {
+      req.hubAdmin = true;
+      return;
     }
-    req.hubAdmin = true;
+    // Shaped like a user token: a live one is a known caller without the right (403), not a guess.
+    if (TOKEN_PATTERN.test(token)) return this.refuseUserToken(token, req, reply);
+    this.adminFailures.failed(req.ip);
+    throw new BadAdminTokenError();
+  }
+
+  /** 403 for a live user token on the admin API; an unknown or revoked one is a wrong admin token (401, counted). */
+  private async refuseUserToken(token: string, req: FastifyRequest, reply: FastifyReply): Promise<never> {
+    try {
+      await this.tokenInfo(token, req, reply);
+    } catch (e) {
+      if (e instanceof HubError && e.status === 401) {
+        this.adminFailures.failed(req.ip);
+        throw new BadAdminTokenError();
+      }
+      throw e;
+    }
+    throw new UserTokenOnAdminApiError();
   }
 
   /**
@@ -165,6 +184,9 @@ export class Authenticator implements OnModuleInit {
     checkCsrf(req, sessionId);
     const session = await this.session(sessionId, req, reply);
     if (admin) {
+      // A user's session is a known caller without the right (403, as its token gets); an operator
+      // session made from another admin token is no session for this one (401).
+      if (session.auth) throw new UserTokenOnAdminApiError();
       if (session.adminFingerprint === null || session.adminFingerprint !== this.adminFingerprint)
         throw new AdminTokenRequiredError();
       req.hubAdmin = true;
