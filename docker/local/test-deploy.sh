@@ -2,7 +2,7 @@
 # `npm run test:deploy`: the deployment run for real (decision 0202). Starts the Docker engine if
 # none answers (.ci/engine-up.sh), builds the local stand-ins of the third-party images, builds the
 # hub-services/* images from docker/Dockerfile, then brings docker/docker-compose.yml up with
-# Compose v1 and drives it (apps/e2e-deploy/src/stack/*.stack-spec.ts). Everything it creates is
+# Compose v1, then with Compose v2, and drives it (apps/e2e-deploy/src/stack/*.stack-spec.ts). Everything it creates is
 # named hub-deploy-*; the stack is taken down at the end, the images stay (the next build reuses
 # their layers).
 # Env: HUB_IMAGE_TAG (default hub-deploy-test), HUB_DEPLOY_APPS (the images to build),
@@ -37,6 +37,12 @@ for app in $apps; do
 done
 
 status=0
+# The same file and the same scenarios with Compose v1 (Debian bookworm's docker-compose 1.29),
+# then with Compose v2 (Debian trixie's, fetched by compose-v2.sh): a user may have either.
+say "compose v1: $(docker-compose version --short 2>/dev/null)"
 NX_DAEMON=false npx jest -c apps/e2e-deploy/jest.stack.config.cts --runInBand "$@" || status=$?
+v2=$(bash docker/local/compose-v2.sh)
+say "compose v2: $("$v2" version --short 2>/dev/null)"
+HUB_COMPOSE=$v2 NX_DAEMON=false npx jest -c apps/e2e-deploy/jest.stack.config.cts --runInBand "$@" || status=$?
 say "done (exit $status)"
 exit "$status"

@@ -16,7 +16,8 @@ interface MailSummary {
 }
 
 /**
- * docker/docker-compose.yml brought up for real with Compose v1 (Debian's docker-compose 1.29), the
+ * docker/docker-compose.yml brought up for real with Compose v1 (Debian's docker-compose 1.29) or,
+ * with HUB_COMPOSE naming it, Compose v2 (test:deploy runs both), the
  * images `npm run test:deploy` built, and local stand-ins of Postgres, NATS and Mailpit; driven
  * through the gateway's published port as a user would (decision 0202).
  */
@@ -34,7 +35,7 @@ describe('the compose stack, for real', () => {
     stack = new ComposeStack(await freePort(), await freePort());
     await stack.down();
     const started = Date.now();
-    // Compose v1 starts each service once what it depends on is healthy or completed.
+    // Compose (v1 and v2) starts each service once what it depends on is healthy or completed.
     await stack.compose('up', '-d');
     await stack.waitReady();
     console.log(`compose stack up and ready in ${Math.round((Date.now() - started) / 1000)} s`);
