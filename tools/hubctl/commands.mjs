@@ -34,6 +34,32 @@ function readPayload(flags) {
   return parsePayload(text, `--payload-file ${file}`);
 }
 
+/** `?search=…&limit=…` of a list command's flags (the hub checks both and names a bad one). */
+function listQuery(f) {
+  const q = new URLSearchParams();
+  if (f.search !== undefined) q.set('search', f.search);
+  if (f.limit !== undefined) q.set('limit', f.limit);
+  const text = q.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Rows as aligned columns, or a line saying there are none; a full page says how to see more. */
+function printTable(io, rows, columns, f, what) {
+  if (rows.length === 0) return io.out(`no ${what}`);
+  const cells = rows.map((r) => columns.map(([, get]) => String(get(r) ?? '-')));
+  const widths = columns.map(([title], i) => Math.max(title.length, ...cells.map((c) => c[i].length)));
+  const line = (values) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  io.out(line(columns.map(([title]) => title)));
+  for (const c of cells) io.out(line(c));
+  if (rows.length === Number(f.limit ?? 50)) io.err(`(the first ${rows.length}: --search narrows, --limit up to 100)`);
+}
+
+const LIST_FLAGS = { search: 'string', limit: 'string' };
+
 export const commands = [
   {
     name: 'users create',
@@ -152,6 +178,70 @@ export const commands = [
       return { path: '/admin/repos', body: { name, type: f.type, private: Boolean(f.private), storage } };
     },
     print: (_r, io, { name }, f) => io.out(`Added ${f.private ? 'private ' : ''}${f.type} repository ${name}`),
+  },
+  {
+    name: 'users list',
+    usage: 'users list [--search TEXT] [--limit N]',
+    summary: 'List users by name (search in name, e-mail or full name)',
+    args: [],
+    flags: LIST_FLAGS,
+    request: (_a, f) => ({ method: 'GET', path: `/admin/users${listQuery(f)}` }),
+    print: (rows, io, _a, f) =>
+      printTable(
+        io,
+        rows,
+        [
+          ['NAME', (u) => u.name],
+          ['EMAIL', (u) => u.email],
+          ['CREATED', (u) => u.createdAt],
+          ['SCIM ORG', (u) => u.managedByOrganizationId],
+        ],
+        f,
+        'users',
+      ),
+  },
+  {
+    name: 'tokens list',
+    usage: 'tokens list <user> [--search TEXT] [--limit N]',
+    summary: "List a user's tokens, newest first (never a token's value)",
+    args: ['user'],
+    flags: LIST_FLAGS,
+    request: ({ user }, f) => ({ method: 'GET', path: `/admin/users/${enc(user)}/tokens${listQuery(f)}` }),
+    print: (rows, io, _a, f) =>
+      printTable(
+        io,
+        rows,
+        [
+          ['ID', (t) => t.id],
+          ['NAME', (t) => t.displayName],
+          ['ROLE', (t) => t.role],
+          ['LAST4', (t) => t.last4],
+          ['LAST USED', (t) => t.lastUsedAt],
+          ['REVOKED', (t) => t.revokedAt],
+        ],
+        f,
+        'tokens',
+      ),
+  },
+  {
+    name: 'orgs list',
+    usage: 'orgs list [--search TEXT] [--limit N]',
+    summary: 'List organizations by name, with their plan and member count',
+    args: [],
+    flags: LIST_FLAGS,
+    request: (_a, f) => ({ method: 'GET', path: `/admin/organizations${listQuery(f)}` }),
+    print: (rows, io, _a, f) =>
+      printTable(
+        io,
+        rows,
+        [
+          ['NAME', (o) => o.name],
+          ['PLAN', (o) => o.plan],
+          ['MEMBERS', (o) => o.memberCount],
+        ],
+        f,
+        'organizations',
+      ),
   },
   {
     name: 'events publish',

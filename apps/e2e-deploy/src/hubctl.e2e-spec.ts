@@ -93,6 +93,32 @@ describe('hubctl against the all-in-one hub', () => {
     );
   });
 
+  it("lists users, a user's tokens (never a value) and organizations, searched, with a bad limit named", async () => {
+    const users = await cli(['users', 'list', '--search', 'example.com']);
+    expect(users.code).toBe(0);
+    const userLines = users.stdout.trimEnd().split('\n');
+    expect(userLines[0]).toMatch(/^NAME +EMAIL +CREATED +SCIM ORG$/);
+    expect(userLines.slice(1).map((l) => l.split(/ +/)[0])).toEqual(expect.arrayContaining(['alice', 'bob']));
+    const tokens = await cli(['tokens', 'list', 'alice']);
+    expect(tokens.code).toBe(0);
+    expect(tokens.stdout).toMatch(
+      /^ID +NAME +ROLE +LAST4 +LAST USED +REVOKED\n[0-9a-f]{24} +ci token +write +[A-Za-z0-9]{4} /,
+    );
+    expect(tokens.stdout).not.toMatch(/hf_/);
+    const orgs = await cli(['orgs', 'list', '--search', 'acm']);
+    expect(orgs).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(/^NAME +PLAN +MEMBERS\nacme +team +2\n$/),
+      stderr: '',
+    });
+    expect(await cli(['orgs', 'list', '--search', 'no-such-org-here'])).toMatchObject({
+      code: 0,
+      stdout: 'no organizations\n',
+    });
+    const bad = await cli(['users', 'list', '--limit', '1000']);
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/limit must be at most 100.*\(HTTP 400\)/) });
+  });
+
   it('publishes an event from --payload, --payload-file and stdin', async () => {
     // Payloads fit their subjects' published schemas: /admin/events refuses what a consumer would (decision 0015).
     const repo = { type: 'model', name: 'acme/m' };
