@@ -3,9 +3,8 @@ import { runJob } from '@huggingface/hub';
 import { type NatsConnection } from 'nats';
 import { JobsRpc, subject } from '@hub/contracts';
 import {
-  AuthenticatedNats,
-  createTestDatabase,
   describeWithInfra,
+  DistributedHub,
   foreignResourceGroupScenarios,
   freePort,
   JOB_CAPS_TEST_ENV,
@@ -20,11 +19,8 @@ import {
   NATS_TEST_ALL_RIGHTS_USER,
   processesWith,
   type RunningProcess,
-  runApp,
   scheduledJobsScenarios,
   startApp,
-  type TestDatabase,
-  waitForHttp,
   waitForStage,
 } from '@hub/testing';
 
@@ -37,62 +33,37 @@ const ADMIN = 'jobs-distributed-admin-token';
  * in containers.
  */
 describeWithInfra('distributed hub: jobs', () => {
-  // The bus as deployed: users and permissions per app, generated (decision 0013).
-  let nats: AuthenticatedNats;
-  let db: TestDatabase;
-  const procs: RunningProcess[] = [];
-  let gateway = '';
-  let gateway2 = '';
-  let common: Record<string, string> = {};
-  let jobsPort = 0;
-
-  beforeAll(async () => {
-    nats = await AuthenticatedNats.start();
-    db = await createTestDatabase();
-    common = {
-      DATABASE_URL: db.url,
-      HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
-      HUB_ADMIN_TOKEN: ADMIN,
-      HOST: '127.0.0.1',
+  const hub = new DistributedHub({
+    busPrefix: 'e2e',
+    adminToken: ADMIN,
+    env: {
       HUB_RATE_LIMIT_PER_MINUTE: '100000',
       HUB_SECRET_KEY: 'jobs-distributed-secret-key',
       // Host mode (bubblewrap, and the spawn helper killed below; a distributed jobs service needs it
       // said, decision 0621); jobs-engine-distributed runs containers.
       HUB_JOBS_ENGINE: 'host',
-    };
-    for (const app of ['credentials', 'organizations', 'jobs']) {
-      const r = await runApp(app, common, ['migrate']);
-      expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
-    }
-    const [pc, po, pj, pg, pg2] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-    jobsPort = pj;
-    procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
-    procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
-    procs.push(
-      startApp('jobs', {
-        ...common,
-        ...nats.env('jobs'),
-        PORT: String(pj),
+    },
+    services: ['credentials', 'organizations', 'jobs'],
+    serviceEnv: {
+      jobs: {
         HUB_JOBS_HEARTBEAT_MS: '300',
         HUB_JOBS_STALE_MS: '1500',
         HUB_JOBS_SCHEDULER_TICK_MS: '200',
         ...JOB_CAPS_TEST_ENV,
-      }),
-    );
-    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg) }));
+      },
+    },
     // A second replica: streams open on one are ended by revocations made through the other.
-    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg2) }));
-    gateway = `http://127.0.0.1:${pg}`;
-    gateway2 = `http://127.0.0.1:${pg2}`;
-    // Generous: on a shared, loaded machine four Nest apps take a while to boot.
-    await Promise.all([pc, po, pj, pg, pg2].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 150_000)));
+    gateways: 2,
+  });
+  let gateway = '';
+  let gateway2 = '';
+
+  beforeAll(async () => {
+    await hub.start();
+    [gateway, gateway2] = hub.gateways;
   }, 400_000);
 
-  afterAll(async () => {
-    await Promise.all(procs.map((p) => p.stop()));
-    await db?.drop();
-    await nats?.stop();
-  });
+  afterAll(() => hub.stop());
 
   jobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobsBoundsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
@@ -106,11 +77,11 @@ describeWithInfra('distributed hub: jobs', () => {
     baseUrl: gateway,
     adminToken: ADMIN,
     readJobSpec: async (jobId, reader) =>
-      statusOverBus(await nats.connect(NATS_TEST_ALL_RIGHTS_USER), JobsRpc.Spec.subject, { jobId, reader }),
+      statusOverBus(await hub.nats.connect(NATS_TEST_ALL_RIGHTS_USER), JobsRpc.Spec.subject, { jobId, reader }),
   }));
 
   it('publishes every stage change on hub.jobs.job.status and the audit events, through the outbox', async () => {
-    const nc = await nats.connect(NATS_TEST_ALL_RIGHTS_USER);
+    const nc = await hub.nats.connect(NATS_TEST_ALL_RIGHTS_USER);
     const got: { subject: string; data: Record<string, unknown> }[] = [];
     const sub = nc.subscribe(subject('hub.>'), {
       callback: (_e, m) => got.push({ subject: m.subject, data: JSON.parse(m.string()) as Record<string, unknown> }),
@@ -145,8 +116,7 @@ describeWithInfra('distributed hub: jobs', () => {
 
   it('a jobs service with no container engine refuses to start unless HUB_JOBS_ENGINE=host, saying what to set', async () => {
     const refused = startApp('jobs', {
-      ...common,
-      ...nats.env('jobs'),
+      ...hub.envFor('jobs'),
       PORT: String(await freePort()),
       HUB_JOBS_ENGINE: 'auto',
       // No engine answers there (the docker client is asked, as at every start).
@@ -182,20 +152,9 @@ describeWithInfra('distributed hub: jobs', () => {
     const seen = Date.now() + 5000;
     while (processesWith(`sleep ${marker}`).length < 2 && Date.now() < seen)
       await new Promise((r) => setTimeout(r, 50));
-    const jobs = procs.find((p) => p.output !== undefined && p.child.spawnargs.some((a) => a.includes('apps/jobs/')));
-    if (!jobs) throw new Error('no jobs process');
-    await kill(jobs);
-    procs.splice(procs.indexOf(jobs), 1);
-    const again = startApp('jobs', {
-      ...common,
-      ...nats.env('jobs'),
-      PORT: String(jobsPort),
-      HUB_JOBS_HEARTBEAT_MS: '300',
-      HUB_JOBS_STALE_MS: '1500',
-      HUB_JOBS_SCHEDULER_TICK_MS: '200',
-    });
-    procs.push(again);
-    await waitForHttp(`http://127.0.0.1:${jobsPort}/health/ready`, 150_000);
+    const jobs = hub.process('jobs');
+    await kill(jobs.proc);
+    await jobs.restart();
     const settled = await waitForStage(t, user.token, user.name, job.id, ['ERROR', 'COMPLETED', 'CANCELED'], 15_000);
     expect(settled.status.stage).toBe('ERROR');
     expect(settled.status.message).toMatch(/jobs service stopped while this job ran; its processes were killed/);

@@ -1,9 +1,7 @@
 import { runJob } from '@huggingface/hub';
 import {
-  AuthenticatedNats,
-  createTestDatabase,
   describeWithEngine,
-  freePort,
+  DistributedHub,
   JOB_ADMISSION_TEST_ENV,
   JOB_ENGINE_TEST_ENV,
   jobsAdmissionScenarios,
@@ -12,12 +10,7 @@ import {
   jobsScenarios,
   makeUser,
   processesWith,
-  type RunningProcess,
-  runApp,
-  startApp,
   TEST_JOB_IMAGE,
-  type TestDatabase,
-  waitForHttp,
   waitForStage,
 } from '@hub/testing';
 
@@ -28,59 +21,36 @@ const ADMIN = 'jobs-engine-distributed-admin-token';
  * organizations and jobs as separate built processes over real NATS and Postgres.
  */
 describeWithEngine('distributed hub: jobs in containers', () => {
-  let nats: AuthenticatedNats;
-  let db: TestDatabase;
-  const procs: RunningProcess[] = [];
+  const hub = new DistributedHub({
+    busPrefix: 'e2e',
+    adminToken: ADMIN,
+    env: { HUB_RATE_LIMIT_PER_MINUTE: '100000', HUB_SECRET_KEY: 'jobs-engine-distributed-secret-key' },
+    services: ['credentials', 'organizations', 'jobs'],
+    serviceEnv: {
+      jobs: {
+        HUB_JOBS_ENGINE: 'docker',
+        HUB_JOBS_HEARTBEAT_MS: '300',
+        HUB_JOBS_STALE_MS: '1500',
+        ...JOB_ENGINE_TEST_ENV,
+        ...JOB_ADMISSION_TEST_ENV,
+      },
+    },
+  });
   let gateway = '';
-  let common: Record<string, string> = {};
-  let jobsEnv: Record<string, string> = {};
 
   beforeAll(async () => {
-    nats = await AuthenticatedNats.start();
-    db = await createTestDatabase();
-    common = {
-      DATABASE_URL: db.url,
-      HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
-      HUB_ADMIN_TOKEN: ADMIN,
-      HOST: '127.0.0.1',
-      HUB_RATE_LIMIT_PER_MINUTE: '100000',
-      HUB_SECRET_KEY: 'jobs-engine-distributed-secret-key',
-    };
-    for (const app of ['credentials', 'organizations', 'jobs']) {
-      const r = await runApp(app, common, ['migrate']);
-      expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
-    }
-    const [pc, po, pj, pg] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-    jobsEnv = {
-      ...common,
-      ...nats.env('jobs'),
-      PORT: String(pj),
-      HUB_JOBS_ENGINE: 'docker',
-      HUB_JOBS_HEARTBEAT_MS: '300',
-      HUB_JOBS_STALE_MS: '1500',
-      ...JOB_ENGINE_TEST_ENV,
-      ...JOB_ADMISSION_TEST_ENV,
-    };
-    procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
-    procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
-    procs.push(startApp('jobs', jobsEnv));
-    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg) }));
-    gateway = `http://127.0.0.1:${pg}`;
-    await Promise.all([pc, po, pj, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 150_000)));
+    await hub.start();
+    gateway = hub.gateways[0];
   }, 400_000);
 
-  afterAll(async () => {
-    await Promise.all(procs.map((p) => p.stop()));
-    await db?.drop();
-    await nats?.stop();
-  });
+  afterAll(() => hub.stop());
 
   const target = () => ({ baseUrl: gateway, adminToken: ADMIN });
   // First: it counts the jobs running on the runner, and earlier tests' short jobs may still run.
   jobsAdmissionScenarios(target);
   jobsScenarios(target);
   jobsExposeScenarios(target);
-  jobsIsolationScenarios(() => ({ ...target(), databaseUrl: db.url }));
+  jobsIsolationScenarios(() => ({ ...target(), databaseUrl: hub.db.url }));
 
   it('a jobs service killed -9 mid-run and restarted: the job is settled ERROR and its container removed', async () => {
     const t = target();
@@ -99,14 +69,11 @@ describeWithEngine('distributed hub: jobs in containers', () => {
     while (processesWith(`sleep ${marker}`).length < 2 && Date.now() < seen)
       await new Promise((r) => setTimeout(r, 50));
     expect(processesWith(`sleep ${marker}`)).toHaveLength(2);
-    const jobs = procs.find((p) => p.child.spawnargs.some((a) => a.includes('apps/jobs/')));
-    if (!jobs) throw new Error('no jobs process');
+    const jobs = hub.process('jobs');
     await jobs.stop('SIGKILL');
-    procs.splice(procs.indexOf(jobs), 1);
     // The container outlives its service: nothing but the restarted service removes it.
     expect(processesWith(`sleep ${marker}`)).toHaveLength(2);
-    procs.push(startApp('jobs', jobsEnv));
-    await waitForHttp(`http://127.0.0.1:${jobsEnv['PORT']}/health/ready`, 150_000);
+    await jobs.restart();
     const settled = await waitForStage(t, user.token, user.name, job.id, ['ERROR', 'COMPLETED', 'CANCELED'], 15_000);
     expect(settled.status.message).toMatch(/jobs service stopped while this job ran; its processes were killed/);
     const gone = Date.now() + 10_000;
