@@ -2,7 +2,7 @@ import { AckPolicy, type NatsConnection } from 'nats';
 import { CredentialsRpc, Events, natsInboxPrefix, type RequestContext, Streams, subject } from '@hub/contracts';
 import { NatsRpcClient } from '@hub/messaging';
 import {
-  AuthenticatedNats,
+  type AuthenticatedNats,
   describeWithInfra,
   DistributedHub,
   freePort,

@@ -24,7 +24,7 @@ import {
   hardeningScenarios,
   http,
   makeUser,
-  AuthenticatedNats,
+  type AuthenticatedNats,
   NATS_TEST_ALL_RIGHTS_USER,
   queryDatabase,
   type SmtpCapture,

@@ -1,4 +1,3 @@
-import { runJob } from '@huggingface/hub';
 import {
   describeWithEngine,
   DistributedHub,
@@ -8,10 +7,9 @@ import {
   jobsExposeScenarios,
   jobsIsolationScenarios,
   jobsScenarios,
-  makeUser,
+  killJobsServiceMidRun,
   processesWith,
   TEST_JOB_IMAGE,
-  waitForStage,
 } from '@hub/testing';
 
 const ADMIN = 'jobs-engine-distributed-admin-token';
@@ -53,32 +51,14 @@ describeWithEngine('distributed hub: jobs in containers', () => {
   jobsIsolationScenarios(() => ({ ...target(), databaseUrl: hub.db.url }));
 
   it('a jobs service killed -9 mid-run and restarted: the job is settled ERROR and its container removed', async () => {
-    const t = target();
-    const user = await makeUser(t);
-    const marker = String(700_000 + Math.floor(Math.random() * 99_999));
-    const job = await runJob({
-      namespace: user.name,
-      accessToken: user.token,
-      hubUrl: gateway,
-      dockerImage: TEST_JOB_IMAGE,
-      flavor: 'cpu-basic',
-      command: ['sh', '-c', `sleep ${marker} & sleep ${marker}; wait`],
+    await killJobsServiceMidRun(target(), hub.process('jobs'), {
+      image: TEST_JOB_IMAGE,
+      kill: async (jobs, marker) => {
+        expect(processesWith(marker)).toHaveLength(2);
+        await jobs.stop('SIGKILL');
+        // The container outlives its service: nothing but the restarted service removes it.
+        expect(processesWith(marker)).toHaveLength(2);
+      },
     });
-    await waitForStage(t, user.token, user.name, job.id, ['RUNNING']);
-    const seen = Date.now() + 5000;
-    while (processesWith(`sleep ${marker}`).length < 2 && Date.now() < seen)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(processesWith(`sleep ${marker}`)).toHaveLength(2);
-    const jobs = hub.process('jobs');
-    await jobs.stop('SIGKILL');
-    // The container outlives its service: nothing but the restarted service removes it.
-    expect(processesWith(`sleep ${marker}`)).toHaveLength(2);
-    await jobs.restart();
-    const settled = await waitForStage(t, user.token, user.name, job.id, ['ERROR', 'COMPLETED', 'CANCELED'], 15_000);
-    expect(settled.status.message).toMatch(/jobs service stopped while this job ran; its processes were killed/);
-    const gone = Date.now() + 10_000;
-    while (processesWith(`sleep ${marker}`).length > 0 && Date.now() < gone)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(processesWith(`sleep ${marker}`)).toEqual([]);
   }, 240_000);
 });

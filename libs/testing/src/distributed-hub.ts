@@ -172,7 +172,6 @@ export class DistributedHub {
   private launch(app: string, port: number, own: Env): HubProcess {
     const env = { ...this.envFor(app), ...own, PORT: String(port) };
     let proc = this.spawn(app, env);
-    const hub = this;
     const handle: HubProcess = {
       app,
       port,
@@ -182,11 +181,11 @@ export class DistributedHub {
         return proc;
       },
       stop: (signal) => proc.stop(signal),
-      async restart() {
+      restart: async () => {
         await proc.stop();
-        hub.running.delete(proc);
-        proc = hub.spawn(app, env);
-        await hub.ready(handle);
+        this.running.delete(proc);
+        proc = this.spawn(app, env);
+        await this.ready(handle);
       },
     };
     this.byApp.set(app, [...this.processes(app), handle]);
