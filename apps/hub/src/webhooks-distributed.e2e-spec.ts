@@ -63,50 +63,19 @@ describeWithInfra('distributed hub: webhooks', () => {
   const scrapeReplicas = (): Promise<string[]> =>
     Promise.all(hub.processes('webhooks').map(async (p) => (await fetch(`${p.url}/metrics`)).text()));
 
-  webhooksScenarios(() => ({
+  const target = (scrapeMetrics: () => Promise<string[]> = async () => []) => ({
     baseUrl: gateway,
     adminToken: ADMIN,
     capture,
     databaseUrl: db.url,
-    scrapeMetrics: scrapeReplicas,
-  }));
-  webhookCapScenarios(() => ({
-    baseUrl: gateway,
-    adminToken: ADMIN,
-    capture,
-    databaseUrl: db.url,
-    scrapeMetrics: async () => [],
-  }));
-  webhookSsrfScenarios(() => ({
-    baseUrl: gateway,
-    adminToken: ADMIN,
-    capture,
-    databaseUrl: db.url,
-    scrapeMetrics: async () => [],
-  }));
-  webhookExtensionScenarios(() => ({
-    baseUrl: gateway,
-    adminToken: ADMIN,
-    capture,
-    databaseUrl: db.url,
-    scrapeMetrics: async () => [],
-  }));
-  webhookOptionsScenarios(() => ({
-    baseUrl: gateway,
-    adminToken: ADMIN,
-    capture,
-    databaseUrl: db.url,
-    scrapeMetrics: async () => [],
-  }));
-
-  webhookAccessScenarios(() => ({
-    baseUrl: gateway,
-    adminToken: ADMIN,
-    capture,
-    databaseUrl: db.url,
-    jobs: false,
-    scrapeMetrics: scrapeReplicas,
-  }));
+    scrapeMetrics,
+  });
+  webhooksScenarios(() => target(scrapeReplicas));
+  webhookCapScenarios(() => target());
+  webhookSsrfScenarios(() => target());
+  webhookExtensionScenarios(() => target());
+  webhookOptionsScenarios(() => target());
+  webhookAccessScenarios(() => ({ ...target(scrapeReplicas), jobs: false }));
 
   it('a job webhook starts its job through jobs.job.create with WEBHOOK_PAYLOAD; no responder is a failed attempt, retried', async () => {
     const user = await makeUser({ baseUrl: gateway, adminToken: ADMIN }, 'write', 'jobber');
