@@ -2,19 +2,16 @@ import { AckPolicy, type NatsConnection } from 'nats';
 import { CredentialsRpc, Events, natsInboxPrefix, type RequestContext, Streams, subject } from '@hub/contracts';
 import { NatsRpcClient } from '@hub/messaging';
 import {
-  AuthenticatedNats,
-  createTestDatabase,
+  type AuthenticatedNats,
   describeWithInfra,
+  DistributedHub,
   freePort,
   http,
   makeUser,
   NATS_TEST_ALL_RIGHTS_USER,
   queryDatabase,
-  type RunningProcess,
   runApp,
-  startApp,
   type TestDatabase,
-  waitForHttp,
 } from '@hub/testing';
 
 const ADMIN = 'bus-auth-admin-token-for-tests';
@@ -51,36 +48,21 @@ async function callAs(nats: AuthenticatedNats, user: string, targetUser: string)
  * another service's, cannot mint tokens or read the credentials service's traffic.
  */
 describeWithInfra('bus authorization (issue 22): NATS users and permissions per service', () => {
-  let db: TestDatabase;
+  const hub = new DistributedHub({
+    busPrefix: 'e2e-auth',
+    adminToken: ADMIN,
+    services: ['credentials', 'organizations'],
+  });
   let nats: AuthenticatedNats;
-  const procs: RunningProcess[] = [];
+  let db: TestDatabase;
   let gateway = '';
 
   beforeAll(async () => {
-    [db, nats] = await Promise.all([createTestDatabase(), AuthenticatedNats.start()]);
-    const common = {
-      DATABASE_URL: db.url,
-      HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e-auth',
-      HUB_ADMIN_TOKEN: ADMIN,
-      HOST: '127.0.0.1',
-    };
-    for (const app of ['credentials', 'organizations']) {
-      const r = await runApp(app, common, ['migrate']);
-      expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
-    }
-    const [pc, po, pg] = await Promise.all([freePort(), freePort(), freePort()]);
-    procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
-    procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
-    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg) }));
-    gateway = `http://127.0.0.1:${pg}`;
-    await Promise.all([pc, po, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`)));
-  }, 60_000);
+    await hub.start();
+    [nats, db, gateway] = [hub.nats, hub.db, hub.gateways[0]];
+  }, 360_000);
 
-  afterAll(async () => {
-    await Promise.all(procs.map((p) => p.stop()));
-    await nats?.stop();
-    await db?.drop();
-  });
+  afterAll(() => hub.stop());
 
   it('serves the hub through the authenticated bus (whoami, admin-published hub events)', async () => {
     const user = await makeUser({ baseUrl: gateway, adminToken: ADMIN });

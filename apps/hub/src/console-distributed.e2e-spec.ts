@@ -1,19 +1,12 @@
 import {
-  AuthenticatedNats,
   consoleScenarios,
   consoleSessionScenarios,
   consoleSignIn,
-  createTestDatabase,
   describeWithInfra,
-  freePort,
+  DistributedHub,
   JOB_CAPS_TEST_ENV,
   makeUser,
-  type RunningProcess,
-  runApp,
-  startApp,
   startWebhookCapture,
-  type TestDatabase,
-  waitForHttp,
   WEBHOOK_TEST_ENV,
   type WebhookCapture,
   withCookie,
@@ -26,62 +19,31 @@ const ADMIN = 'console-distributed-admin-token';
  * (with the generated permissions) and Postgres, two gateway replicas serving the console.
  */
 describeWithInfra('distributed hub: the web console', () => {
-  let nats: AuthenticatedNats;
-  let db: TestDatabase;
   let capture: WebhookCapture;
-  const procs: RunningProcess[] = [];
+  const hub = new DistributedHub({
+    busPrefix: 'e2e-console',
+    adminToken: ADMIN,
+    env: {
+      HUB_RATE_LIMIT_PER_MINUTE: '100000',
+      HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000',
+      ...WEBHOOK_TEST_ENV,
+    },
+    services: ['credentials', 'organizations', 'notifications', 'webhooks', 'jobs'],
+    serviceEnv: { jobs: { HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_SCHEDULER_TICK_MS: '200', ...JOB_CAPS_TEST_ENV } },
+    gateways: 2,
+  });
   let gateway = '';
   let gateway2 = '';
 
   beforeAll(async () => {
-    nats = await AuthenticatedNats.start();
-    [db, capture] = await Promise.all([createTestDatabase(), startWebhookCapture()]);
-    const common = {
-      DATABASE_URL: db.url,
-      HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e-console',
-      HUB_ADMIN_TOKEN: ADMIN,
-      HOST: '127.0.0.1',
-      HUB_RATE_LIMIT_PER_MINUTE: '100000',
-      HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000',
-      ...WEBHOOK_TEST_ENV,
-    };
-    const services = ['credentials', 'organizations', 'notifications', 'webhooks', 'jobs'];
-    for (const app of services) {
-      const r = await runApp(app, common, ['migrate']);
-      expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
-    }
-    const ports = await Promise.all([...services, 'gateway', 'gateway'].map(() => freePort()));
-    services.forEach((app, i) =>
-      procs.push(
-        startApp(app, {
-          ...common,
-          ...nats.env(app),
-          PORT: String(ports[i]),
-          ...(app === 'jobs'
-            ? {
-                HUB_JOBS_HEARTBEAT_MS: '300',
-                HUB_JOBS_SCHEDULER_TICK_MS: '200',
-                HUB_JOBS_DOCKER: 'off',
-                ...JOB_CAPS_TEST_ENV,
-              }
-            : {}),
-        }),
-      ),
-    );
-    const [pg, pg2] = ports.slice(services.length);
-    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg) }));
-    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg2) }));
-    gateway = `http://127.0.0.1:${pg}`;
-    gateway2 = `http://127.0.0.1:${pg2}`;
-    // Generous: seven Node processes booting at once on a loaded 2-core machine.
-    await Promise.all(ports.map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 150_000)));
-  }, 400_000);
+    capture = await startWebhookCapture();
+    await hub.start();
+    [gateway, gateway2] = hub.gateways;
+  }, 360_000);
 
   afterAll(async () => {
-    await Promise.all(procs.map((p) => p.stop()));
+    await hub.stop();
     await capture?.close();
-    await db?.drop();
-    await nats?.stop();
   });
 
   it('serves the console on every gateway replica, and a session made on one ends on both at sign-out', async () => {

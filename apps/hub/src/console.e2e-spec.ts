@@ -28,8 +28,6 @@ describeWithInfra('all-in-one hub: the web console', () => {
         ...WEBHOOK_TEST_ENV,
         HUB_JOBS_HEARTBEAT_MS: '300',
         HUB_JOBS_SCHEDULER_TICK_MS: '200',
-        // Jobs run as processes here, whether or not a Docker engine answers on this machine.
-        HUB_JOBS_DOCKER: 'off',
       },
       { listen: true },
     );

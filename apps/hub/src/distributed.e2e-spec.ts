@@ -11,28 +11,24 @@ import {
 } from '@hub/testing';
 import { subject } from '@hub/contracts';
 import {
-  createTestDatabase,
   makeOrg,
   credentialsScenarios,
   notificationsScenarios,
   describeWithInfra,
+  DistributedHub,
   repositoriesScenarios,
   auditScenarios,
   resourceGroupsScenarios,
   papersScenarios,
   mcpScenarios,
   edgeLimitsScenarios,
-  freePort,
   hardeningScenarios,
   http,
   makeUser,
-  AuthenticatedNats,
+  type AuthenticatedNats,
   NATS_TEST_ALL_RIGHTS_USER,
   queryDatabase,
-  type RunningProcess,
-  runApp,
   type SmtpCapture,
-  startApp,
   startSmtpCapture,
   type TestDatabase,
 } from '@hub/testing';
@@ -51,70 +47,44 @@ const STRICT = {
  * apps), talking over real NATS to real Postgres. Two gateway replicas share the services.
  */
 describeWithInfra('distributed hub: separate processes over NATS', () => {
-  // The bus as deployed: users and permissions per app, generated (decision 0013).
-  let nats: AuthenticatedNats;
-  let db: TestDatabase;
   let smtp: SmtpCapture;
-  const procs: RunningProcess[] = [];
-  let gatewayA = '';
-  let gatewayB = '';
-  let gatewayC = '';
-
-  beforeAll(async () => {
-    nats = await AuthenticatedNats.start();
-    [db, smtp] = await Promise.all([createTestDatabase(), startSmtpCapture()]);
-    const common = {
-      DATABASE_URL: db.url,
-      // The jest setup gives this file its own prefix: nobody else answers our subjects.
-      HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
-      HUB_ADMIN_TOKEN: ADMIN,
+  const hub = new DistributedHub({
+    busPrefix: 'e2e',
+    adminToken: ADMIN,
+    env: () => ({
       SMTP_URL: smtp.url,
       HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000',
       HUB_AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
-      HOST: '127.0.0.1',
-    };
-    for (const app of ['credentials', 'organizations', 'notifications']) {
-      const r = await runApp(app, common, ['migrate']);
-      expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
-    }
-    const [pc, po, pa, pb, pg, pn] = await Promise.all([
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-    ]);
-    procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
-    procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
-    procs.push(startApp('notifications', { ...common, ...nats.env('notifications'), PORT: String(pn) }));
-    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pa) }));
-    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pb) }));
-    procs.push(
-      startApp('gateway', {
-        ...common,
-        ...nats.env('gateway'),
-        PORT: String(pg),
+    }),
+    services: ['credentials', 'organizations', 'notifications'],
+    gateways: [
+      {},
+      {},
+      {
         HUB_TRUSTED_PROXIES: '127.0.0.1',
         HUB_AUTH_FAILURE_LIMIT_PER_MINUTE: String(STRICT.authFailureLimit),
         HUB_BODY_TIMEOUT_MS: String(STRICT.bodyTimeoutMs),
         HUB_MAX_CONNECTIONS: String(STRICT.maxConnections),
         HUB_METRICS_TOKEN: STRICT.metricsToken,
-      }),
-    );
-    gatewayA = `http://127.0.0.1:${pa}`;
-    gatewayB = `http://127.0.0.1:${pb}`;
-    gatewayC = `http://127.0.0.1:${pg}`;
-    // Generous: on a shared, loaded machine six Nest apps take a while to boot.
-    const ports = [pc, po, pn, pa, pb, pg];
-    await Promise.all(procs.map((p, i) => p.waitForReady(`http://127.0.0.1:${ports[i]}/health/ready`)));
-  }, 300_000);
+      },
+    ],
+  });
+  let nats: AuthenticatedNats;
+  let db: TestDatabase;
+  let gatewayA = '';
+  let gatewayB = '';
+  let gatewayC = '';
+
+  beforeAll(async () => {
+    smtp = await startSmtpCapture();
+    await hub.start();
+    [nats, db] = [hub.nats, hub.db];
+    [gatewayA, gatewayB, gatewayC] = hub.gateways;
+  }, 360_000);
 
   afterAll(async () => {
-    await Promise.all(procs.map((p) => p.stop()));
+    await hub.stop();
     await smtp?.close();
-    await db?.drop();
-    await nats?.stop();
   });
 
   credentialsScenarios(() => ({ baseUrl: gatewayA, adminToken: ADMIN, smtp }));

@@ -3,12 +3,12 @@ import { runJob } from '@huggingface/hub';
 import { type NatsConnection } from 'nats';
 import { JobsRpc, subject } from '@hub/contracts';
 import {
-  AuthenticatedNats,
-  createTestDatabase,
   describeWithInfra,
+  DistributedHub,
   foreignResourceGroupScenarios,
   freePort,
   JOB_CAPS_TEST_ENV,
+  killJobsServiceMidRun,
   jobCapsScenarios,
   jobSourceReadScenarios,
   jobsBoundsScenarios,
@@ -18,13 +18,9 @@ import {
   jobsShapeScenarios,
   makeUser,
   NATS_TEST_ALL_RIGHTS_USER,
-  processesWith,
   type RunningProcess,
-  runApp,
   scheduledJobsScenarios,
   startApp,
-  type TestDatabase,
-  waitForHttp,
   waitForStage,
 } from '@hub/testing';
 
@@ -37,62 +33,37 @@ const ADMIN = 'jobs-distributed-admin-token';
  * in containers.
  */
 describeWithInfra('distributed hub: jobs', () => {
-  // The bus as deployed: users and permissions per app, generated (decision 0013).
-  let nats: AuthenticatedNats;
-  let db: TestDatabase;
-  const procs: RunningProcess[] = [];
-  let gateway = '';
-  let gateway2 = '';
-  let common: Record<string, string> = {};
-  let jobsPort = 0;
-
-  beforeAll(async () => {
-    nats = await AuthenticatedNats.start();
-    db = await createTestDatabase();
-    common = {
-      DATABASE_URL: db.url,
-      HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
-      HUB_ADMIN_TOKEN: ADMIN,
-      HOST: '127.0.0.1',
+  const hub = new DistributedHub({
+    busPrefix: 'e2e',
+    adminToken: ADMIN,
+    env: {
       HUB_RATE_LIMIT_PER_MINUTE: '100000',
       HUB_SECRET_KEY: 'jobs-distributed-secret-key',
       // Host mode (bubblewrap, and the spawn helper killed below; a distributed jobs service needs it
       // said, decision 0621); jobs-engine-distributed runs containers.
       HUB_JOBS_ENGINE: 'host',
-    };
-    for (const app of ['credentials', 'organizations', 'jobs']) {
-      const r = await runApp(app, common, ['migrate']);
-      expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
-    }
-    const [pc, po, pj, pg, pg2] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-    jobsPort = pj;
-    procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
-    procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
-    procs.push(
-      startApp('jobs', {
-        ...common,
-        ...nats.env('jobs'),
-        PORT: String(pj),
+    },
+    services: ['credentials', 'organizations', 'jobs'],
+    serviceEnv: {
+      jobs: {
         HUB_JOBS_HEARTBEAT_MS: '300',
         HUB_JOBS_STALE_MS: '1500',
         HUB_JOBS_SCHEDULER_TICK_MS: '200',
         ...JOB_CAPS_TEST_ENV,
-      }),
-    );
-    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg) }));
+      },
+    },
     // A second replica: streams open on one are ended by revocations made through the other.
-    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg2) }));
-    gateway = `http://127.0.0.1:${pg}`;
-    gateway2 = `http://127.0.0.1:${pg2}`;
-    // Generous: on a shared, loaded machine four Nest apps take a while to boot.
-    await Promise.all([pc, po, pj, pg, pg2].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 150_000)));
+    gateways: 2,
+  });
+  let gateway = '';
+  let gateway2 = '';
+
+  beforeAll(async () => {
+    await hub.start();
+    [gateway, gateway2] = hub.gateways;
   }, 400_000);
 
-  afterAll(async () => {
-    await Promise.all(procs.map((p) => p.stop()));
-    await db?.drop();
-    await nats?.stop();
-  });
+  afterAll(() => hub.stop());
 
   jobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobsBoundsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
@@ -106,11 +77,11 @@ describeWithInfra('distributed hub: jobs', () => {
     baseUrl: gateway,
     adminToken: ADMIN,
     readJobSpec: async (jobId, reader) =>
-      statusOverBus(await nats.connect(NATS_TEST_ALL_RIGHTS_USER), JobsRpc.Spec.subject, { jobId, reader }),
+      statusOverBus(await hub.nats.connect(NATS_TEST_ALL_RIGHTS_USER), JobsRpc.Spec.subject, { jobId, reader }),
   }));
 
   it('publishes every stage change on hub.jobs.job.status and the audit events, through the outbox', async () => {
-    const nc = await nats.connect(NATS_TEST_ALL_RIGHTS_USER);
+    const nc = await hub.nats.connect(NATS_TEST_ALL_RIGHTS_USER);
     const got: { subject: string; data: Record<string, unknown> }[] = [];
     const sub = nc.subscribe(subject('hub.>'), {
       callback: (_e, m) => got.push({ subject: m.subject, data: JSON.parse(m.string()) as Record<string, unknown> }),
@@ -145,8 +116,7 @@ describeWithInfra('distributed hub: jobs', () => {
 
   it('a jobs service with no container engine refuses to start unless HUB_JOBS_ENGINE=host, saying what to set', async () => {
     const refused = startApp('jobs', {
-      ...common,
-      ...nats.env('jobs'),
+      ...hub.envFor('jobs'),
       PORT: String(await freePort()),
       HUB_JOBS_ENGINE: 'auto',
       // No engine answers there (the docker client is asked, as at every start).
@@ -164,45 +134,13 @@ describeWithInfra('distributed hub: jobs', () => {
     expect(refused.output()).toMatch(/no container engine found.*HUB_JOBS_ENGINE=host/s);
   });
 
-  /** Runs a job with two background sleeps, stops the jobs service mid-run with `kill`, restarts it, and checks the job is settled and its processes gone. */
+  /** Stops the jobs service mid-run with `kill` and restarts it: the job is settled as ERROR and its processes are gone. */
   async function killMidRun(kill: (jobs: RunningProcess) => Promise<void>): Promise<void> {
-    const t = { baseUrl: gateway, adminToken: ADMIN };
-    const user = await makeUser(t);
-    const marker = String(800_000 + Math.floor(Math.random() * 99_999));
-    const job = await runJob({
-      namespace: user.name,
-      accessToken: user.token,
-      hubUrl: gateway,
-      dockerImage: 'alpine:3',
-      flavor: 'cpu-basic',
-      command: ['sh', '-c', `sleep ${marker} & sleep ${marker}; wait`],
+    const settled = await killJobsServiceMidRun({ baseUrl: gateway, adminToken: ADMIN }, hub.process('jobs'), {
+      image: 'alpine:3',
+      kill: (jobs) => kill(jobs.proc),
     });
-    // RUNNING is stored with the run handle (process group, start time, boot id), after the spawn.
-    await waitForStage(t, user.token, user.name, job.id, ['RUNNING']);
-    const seen = Date.now() + 5000;
-    while (processesWith(`sleep ${marker}`).length < 2 && Date.now() < seen)
-      await new Promise((r) => setTimeout(r, 50));
-    const jobs = procs.find((p) => p.output !== undefined && p.child.spawnargs.some((a) => a.includes('apps/jobs/')));
-    if (!jobs) throw new Error('no jobs process');
-    await kill(jobs);
-    procs.splice(procs.indexOf(jobs), 1);
-    const again = startApp('jobs', {
-      ...common,
-      ...nats.env('jobs'),
-      PORT: String(jobsPort),
-      HUB_JOBS_HEARTBEAT_MS: '300',
-      HUB_JOBS_STALE_MS: '1500',
-      HUB_JOBS_SCHEDULER_TICK_MS: '200',
-    });
-    procs.push(again);
-    await waitForHttp(`http://127.0.0.1:${jobsPort}/health/ready`, 150_000);
-    const settled = await waitForStage(t, user.token, user.name, job.id, ['ERROR', 'COMPLETED', 'CANCELED'], 15_000);
     expect(settled.status.stage).toBe('ERROR');
-    expect(settled.status.message).toMatch(/jobs service stopped while this job ran; its processes were killed/);
-    const gone = Date.now() + 5000;
-    while (processesWith(`sleep ${marker}`).length > 0 && Date.now() < gone)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(processesWith(`sleep ${marker}`)).toEqual([]);
   }
 
   it('a jobs service killed -9 mid-run and restarted: its processes are gone (its spawn helper kills them) and the job is settled as ERROR', async () => {

@@ -10,26 +10,20 @@ import {
 } from '@hub/contracts';
 import {
   addMember,
-  AuthenticatedNats,
-  createTestDatabase,
   describeWithInfra,
   discussionEvent,
+  DistributedHub,
   eventValidationScenarios,
-  freePort,
   hexId,
   http,
   makeOrg,
   makeUser,
   NATS_TEST_ALL_RIGHTS_USER,
   queryDatabase,
-  type RunningProcess,
-  runApp,
   type SmtpCapture,
-  startApp,
   startSmtpCapture,
   type TestDatabase,
   type TestUser,
-  waitForHttp,
 } from '@hub/testing';
 
 const ADMIN = 'notifications-distributed-admin-token';
@@ -46,29 +40,19 @@ interface Inbox {
  * with kill -9 in the middle of an ingest.
  */
 describeWithInfra('distributed hub: notifications mails and kill -9', () => {
-  // The bus as deployed: users and permissions per app, generated (decision 0013).
-  let nats: AuthenticatedNats;
-  let db: TestDatabase;
   let smtp: SmtpCapture;
+  const distributed = new DistributedHub({
+    busPrefix: 'e2e',
+    adminToken: ADMIN,
+    env: () => ({ SMTP_URL: smtp.url, HUB_RATE_LIMIT_PER_MINUTE: '1000000' }),
+    services: ['credentials', 'organizations', 'notifications'],
+    readyTimeoutMs: 150_000,
+  });
+  let db: TestDatabase;
   let nc: NatsConnection;
-  const procs: RunningProcess[] = [];
-  let notifications: RunningProcess | undefined;
-  let common: Record<string, string> = {};
-  let notificationsPort = 0;
   let baseUrl = '';
   const deadLetters: DeadLetterMessage[] = [];
 
-  const startNotifications = async (): Promise<void> => {
-    const proc = startApp('notifications', {
-      ...common,
-      ...nats.env('notifications'),
-      PORT: String(notificationsPort),
-    });
-    notifications = proc;
-    await waitForHttp(`http://127.0.0.1:${notificationsPort}/health/ready`, 90_000).catch((err: unknown) => {
-      throw new Error(`notifications did not start: ${String(err)}\n${proc.output()}`);
-    });
-  };
   const publish = async (subject: string, payload: unknown, msgId: string): Promise<void> => {
     const h = natsHeaders();
     h.set('Nats-Msg-Id', msgId);
@@ -76,43 +60,19 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
   };
 
   beforeAll(async () => {
-    nats = await AuthenticatedNats.start();
-    [db, smtp] = await Promise.all([createTestDatabase(), startSmtpCapture()]);
-    common = {
-      DATABASE_URL: db.url,
-      HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e',
-      HUB_ADMIN_TOKEN: ADMIN,
-      SMTP_URL: smtp.url,
-      HOST: '127.0.0.1',
-      HUB_RATE_LIMIT_PER_MINUTE: '1000000',
-    };
-    for (const app of ['credentials', 'organizations', 'notifications']) {
-      const r = await runApp(app, common, ['migrate']);
-      expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
-    }
-    const [pc, po, pg, pn] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-    notificationsPort = pn;
-    procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
-    procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
-    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg) }));
-    baseUrl = `http://127.0.0.1:${pg}`;
-    await Promise.all([
-      startNotifications(),
-      ...[pc, po, pg].map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 90_000)),
-    ]);
-    nc = await nats.connect(NATS_TEST_ALL_RIGHTS_USER);
+    smtp = await startSmtpCapture();
+    await distributed.start();
+    [db, baseUrl] = [distributed.db, distributed.gateways[0]];
+    nc = await distributed.nats.connect(NATS_TEST_ALL_RIGHTS_USER);
     nc.subscribe(subject('hub.deadletter.>'), {
       callback: (_e, m) => deadLetters.push(JSON.parse(m.string()) as DeadLetterMessage),
     });
-  }, 180_000);
+  }, 360_000);
 
   afterAll(async () => {
     await nc?.close();
-    await notifications?.stop();
-    await Promise.all(procs.map((p) => p.stop()));
+    await distributed.stop();
     await smtp?.close();
-    await db?.drop();
-    await nats?.stop();
   });
 
   const hub = (): { baseUrl: string; adminToken: string } => ({ baseUrl, adminToken: ADMIN });
@@ -219,7 +179,8 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     // Wait until the ingest is under way, then kill it without a chance to ack or clean up.
     const started = Date.now();
     while ((await allOf(carol)) === 0 && Date.now() - started < 30_000) await sleep(20);
-    await notifications?.stop('SIGKILL');
+    const notifications = distributed.process('notifications');
+    await notifications.stop('SIGKILL');
     const atKill = Number(
       (
         await queryDatabase<{ n: string }>(
@@ -231,7 +192,7 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     );
     // Accepted by JetStream while the service is down.
     await send(TOTAL / 2, TOTAL);
-    await startNotifications();
+    await notifications.restart();
 
     const deadline = Date.now() + 90_000;
     while (((await allOf(bob)) < TOTAL || (await allOf(carol)) < TOTAL) && Date.now() < deadline) await sleep(200);

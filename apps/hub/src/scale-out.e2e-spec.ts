@@ -1,23 +1,19 @@
-import { createServer } from 'node:net';
 import { runJob } from '@huggingface/hub';
 import {
-  createTestDatabase,
+  bootPort,
   deliverThroughKillNine,
   describeWithInfra,
+  DistributedHub,
   discussionEvent,
   hexId,
+  type HubProcess,
   http,
   makeUser,
-  AuthenticatedNats,
   publishHubEvent,
   queryDatabase,
-  type RunningProcess,
-  runApp,
-  startApp,
   startWebhookCapture,
   type TestDatabase,
   uniqueName,
-  waitForHttp,
   waitForStage,
   WEBHOOK_TEST_ENV,
   type WebhookCapture,
@@ -25,27 +21,8 @@ import {
 
 const ADMIN = 'scale-out-admin-token';
 const METRICS = 'scale-out-metrics-token';
-const SERVICES = ['credentials', 'organizations', 'notifications', 'webhooks', 'jobs'];
-/** Two replicas of each of these (and of the gateway), one of each killed with kill -9 mid-run. */
-const SCALED = ['webhooks', 'notifications', 'jobs', 'gateway'] as const;
-type Scaled = (typeof SCALED)[number];
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/**
- * A free port below the kernel's ephemeral range (32768+): ten apps take a while to boot on a
- * busy machine, and a port from listen(0) could meanwhile become some client's local port.
- */
-async function bootPort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((r) => {
-      const srv = createServer().once('error', () => r(false));
-      srv.listen(port, '127.0.0.1', () => srv.close(() => r(true)));
-    });
-    if (free) return port;
-  }
-}
 
 /** Sums the samples of one counter in a Prometheus text exposition. */
 function counterSum(text: string, name: string): number {
@@ -62,33 +39,12 @@ function counterSum(text: string, name: string): number {
  * did part of the work, and survives kill -9 of one replica with nothing lost.
  */
 describeWithInfra('scale-out: two replicas per service, one killed with kill -9 mid-run', () => {
-  // The bus as deployed: users and permissions per app, generated (decision 0013).
-  let nats: AuthenticatedNats;
-  let db: TestDatabase;
   let capture: WebhookCapture;
-  let common: Record<string, string> = {};
-  const procs: RunningProcess[] = [];
-  const replicas = {} as Record<Scaled, { proc: RunningProcess; url: string }[]>;
-  const gateway = (i: number): string => replicas.gateway[i % 2].url;
-
-  const launch = async (
-    app: string,
-    env: Record<string, string> = {},
-  ): Promise<{ proc: RunningProcess; url: string }> => {
-    const port = await bootPort();
-    const proc = startApp(app, { ...common, ...nats.env(app), ...env, PORT: String(port) });
-    procs.push(proc);
-    return { proc, url: `http://127.0.0.1:${port}` };
-  };
-
-  beforeAll(async () => {
-    nats = await AuthenticatedNats.start();
-    [db, capture] = await Promise.all([createTestDatabase(), startWebhookCapture()]);
-    common = {
-      DATABASE_URL: db.url,
-      HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e-scale',
-      HUB_ADMIN_TOKEN: ADMIN,
-      HOST: '127.0.0.1',
+  // Two replicas of each of webhooks, notifications, jobs and the gateway, one of each killed with kill -9 mid-run.
+  const hub = new DistributedHub({
+    busPrefix: 'e2e-scale',
+    adminToken: ADMIN,
+    env: {
       HUB_RATE_LIMIT_PER_MINUTE: '1000000',
       HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000',
       HUB_METRICS_TOKEN: METRICS,
@@ -100,36 +56,30 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
       HUB_JOBS_HEARTBEAT_MS: '300',
       HUB_JOBS_STALE_MS: '1500',
       HUB_JOBS_SCHEDULER_TICK_MS: '500',
-    };
-    // The one-shot migrations, side by side as the compose stack and the k8s Job run them
-    // (each service owns its schema), before any replica starts.
-    const migrations = await Promise.all(
-      SERVICES.map(async (app) => ({ app, ...(await runApp(app, common, ['migrate'])) })),
-    );
-    expect(migrations.map(({ app, code, output }) => ({ app, code, output: code === 0 ? '' : output }))).toEqual(
-      SERVICES.map((app) => ({ app, code: 0, output: '' })),
-    );
-    const single = await Promise.all([launch('credentials'), launch('organizations')]);
-    for (const app of SCALED) {
-      // Notifications log each applied event at debug level: the per-replica count.
-      const env: Record<string, string> = app === 'notifications' ? { LOG_LEVEL: 'debug' } : {};
-      replicas[app] = [await launch(app, env), await launch(app, env)];
-    }
-    const all = [...single, ...SCALED.flatMap((app) => replicas[app])];
-    await Promise.all(
-      all.map((r) =>
-        waitForHttp(`${r.url}/health/ready`, 300_000).catch((err: Error) => {
-          throw new Error(`${err.message}; its output:\n${r.proc.output().slice(-3000)}`);
-        }),
-      ),
-    );
+    },
+    services: ['credentials', 'organizations', 'webhooks', 'notifications', 'jobs'],
+    // Notifications log each applied event at debug level: the per-replica count.
+    serviceEnv: { notifications: { LOG_LEVEL: 'debug' } },
+    replicas: { webhooks: 2, notifications: 2, jobs: 2 },
+    gateways: 2,
+    // The one-shot migrations side by side, as the compose stack and the k8s Job run them.
+    parallelMigrations: true,
+    // Ten apps take a while to boot: ports below the kernel's ephemeral range.
+    port: bootPort,
+  });
+  let db: TestDatabase;
+  const gateway = (i: number): string => hub.gateways[i % 2];
+  const replica = (app: string, i: number): HubProcess => hub.process(app, i);
+
+  beforeAll(async () => {
+    capture = await startWebhookCapture();
+    await hub.start();
+    db = hub.db;
   }, 420_000);
 
   afterAll(async () => {
-    await Promise.all(procs.map((p) => p.stop()));
+    await hub.stop();
     await capture?.close();
-    await db?.drop();
-    await nats?.stop();
   });
 
   const metrics = async (url: string): Promise<string> => {
@@ -145,9 +95,9 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
         adminToken: ADMIN,
         capture,
         killMidway: async () => {
-          for (const r of replicas.webhooks)
+          for (const r of hub.processes('webhooks'))
             attempts.push(counterSum(await metrics(r.url), 'hub_webhook_attempts_total'));
-          await replicas.webhooks[0].proc.stop('SIGKILL');
+          await replica('webhooks', 0).stop('SIGKILL');
         },
       },
       1000,
@@ -170,11 +120,15 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
       (await http<{ count: { all: number } }>(gateway(1), 'GET', '/api/notifications', { token: bob.token })).body.count
         .all;
     const applied = (i: number): number =>
-      (replicas.notifications[i].proc.output().match(/"msg":"hub event applied"/g) ?? []).length;
+      (
+        replica('notifications', i)
+          .proc.output()
+          .match(/"msg":"hub event applied"/g) ?? []
+      ).length;
     let killed = false;
     const killing = (async () => {
       while ((await inbox()) < count / 4) await sleep(20);
-      await replicas.notifications[0].proc.stop('SIGKILL');
+      await replica('notifications', 0).stop('SIGKILL');
       killed = true;
     })();
     for (let i = 0; i < count; i += 25) {
@@ -228,7 +182,7 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
     const deadline = Date.now() + 20_000;
     while ((await runners()).length < 2 && Date.now() < deadline) await sleep(50);
     expect(await runners()).toHaveLength(2);
-    await replicas.jobs[0].proc.stop('SIGKILL');
+    await replica('jobs', 0).stop('SIGKILL');
     const settled = await Promise.all(
       ids.map((id) => waitForStage(t, user.token, user.name, id, ['COMPLETED', 'ERROR', 'CANCELED'], 30_000)),
     );
@@ -246,7 +200,7 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
 
   it('both gateways answered part of the traffic', async () => {
     const served = await Promise.all(
-      replicas.gateway.map(async (g) => counterSum(await metrics(g.url), 'hub_http_requests_total')),
+      hub.processes('gateway').map(async (g) => counterSum(await metrics(g.url), 'hub_http_requests_total')),
     );
     expect(served.every((n) => n > 10)).toBe(true);
   });

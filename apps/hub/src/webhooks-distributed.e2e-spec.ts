@@ -1,21 +1,15 @@
 import { JobsRpc } from '@hub/contracts';
 import {
-  AuthenticatedNats,
-  createTestDatabase,
   deliverThroughKillNine,
   http,
   makeUser,
   repoEvent,
   uniqueName,
   describeWithInfra,
-  freePort,
+  DistributedHub,
   NATS_TEST_ALL_RIGHTS_USER,
-  type RunningProcess,
-  runApp,
-  startApp,
   startWebhookCapture,
   type TestDatabase,
-  waitForHttp,
   WEBHOOK_TEST_ENV,
   type WebhookCapture,
   webhookAccessScenarios,
@@ -33,23 +27,11 @@ const ADMIN = 'webhooks-distributed-admin-token';
  * as separate processes over real NATS and Postgres, with a real receiver on loopback.
  */
 describeWithInfra('distributed hub: webhooks', () => {
-  // The bus as deployed: users and permissions per app, generated (decision 0013).
-  let nats: AuthenticatedNats;
-  let db: TestDatabase;
   let capture: WebhookCapture;
-  const procs: RunningProcess[] = [];
-  const replicas: RunningProcess[] = [];
-  let gateway = '';
-  let replicaPorts: number[] = [];
-
-  beforeAll(async () => {
-    nats = await AuthenticatedNats.start();
-    [db, capture] = await Promise.all([createTestDatabase(), startWebhookCapture()]);
-    const common = {
-      DATABASE_URL: db.url,
-      HUB_BUS_PREFIX: process.env['HUB_BUS_PREFIX'] ?? 'e2e-webhooks',
-      HUB_ADMIN_TOKEN: ADMIN,
-      HOST: '127.0.0.1',
+  const hub = new DistributedHub({
+    busPrefix: 'e2e-webhooks',
+    adminToken: ADMIN,
+    env: {
       HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000',
       HUB_RATE_LIMIT_PER_MINUTE: '1000000',
       ...WEBHOOK_TEST_ENV,
@@ -59,81 +41,41 @@ describeWithInfra('distributed hub: webhooks', () => {
       // loaded CI machine one took longer than the default 5 s and answered 504 (not accepted, so
       // not owed, but the test cannot tell). This test is about kill -9, not about RPC deadlines.
       HUB_RPC_TIMEOUT_MS: '60000',
-    };
-    for (const app of ['credentials', 'organizations', 'webhooks']) {
-      const r = await runApp(app, common, ['migrate']);
-      expect({ app, code: r.code, output: r.code === 0 ? '' : r.output }).toEqual({ app, code: 0, output: '' });
-    }
-    const ports = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-    const [pc, po, pw1, pw2, pg] = ports;
-    replicaPorts = [pw1, pw2];
-    procs.push(startApp('credentials', { ...common, ...nats.env('credentials'), PORT: String(pc) }));
-    procs.push(startApp('organizations', { ...common, ...nats.env('organizations'), PORT: String(po) }));
-    replicas.push(
-      startApp('webhooks', { ...common, ...nats.env('webhooks'), PORT: String(pw1) }),
-      startApp('webhooks', { ...common, ...nats.env('webhooks'), PORT: String(pw2) }),
-    );
-    procs.push(...replicas);
-    procs.push(startApp('gateway', { ...common, ...nats.env('gateway'), PORT: String(pg) }));
-    gateway = `http://127.0.0.1:${pg}`;
-    // Generous: five Node processes booting at once on a loaded 2-core machine.
-    await Promise.all(ports.map((p) => waitForHttp(`http://127.0.0.1:${p}/health/ready`, 120_000)));
-  }, 180_000);
+    },
+    services: ['credentials', 'organizations', 'webhooks'],
+    replicas: { webhooks: 2 },
+  });
+  let db: TestDatabase;
+  let gateway = '';
+
+  beforeAll(async () => {
+    capture = await startWebhookCapture();
+    await hub.start();
+    [db, gateway] = [hub.db, hub.gateways[0]];
+  }, 360_000);
 
   afterAll(async () => {
-    await Promise.all(procs.map((p) => p.stop()));
+    await hub.stop();
     await capture?.close();
-    await db?.drop();
-    await nats?.stop();
   });
 
-  webhooksScenarios(() => ({
-    baseUrl: gateway,
-    adminToken: ADMIN,
-    capture,
-    databaseUrl: db.url,
-    // Each replica serves its own /metrics on its PORT (a service port carries only health and metrics).
-    scrapeMetrics: () =>
-      Promise.all(replicaPorts.map(async (p) => (await fetch(`http://127.0.0.1:${p}/metrics`)).text())),
-  }));
-  webhookCapScenarios(() => ({
-    baseUrl: gateway,
-    adminToken: ADMIN,
-    capture,
-    databaseUrl: db.url,
-    scrapeMetrics: async () => [],
-  }));
-  webhookSsrfScenarios(() => ({
-    baseUrl: gateway,
-    adminToken: ADMIN,
-    capture,
-    databaseUrl: db.url,
-    scrapeMetrics: async () => [],
-  }));
-  webhookExtensionScenarios(() => ({
-    baseUrl: gateway,
-    adminToken: ADMIN,
-    capture,
-    databaseUrl: db.url,
-    scrapeMetrics: async () => [],
-  }));
-  webhookOptionsScenarios(() => ({
-    baseUrl: gateway,
-    adminToken: ADMIN,
-    capture,
-    databaseUrl: db.url,
-    scrapeMetrics: async () => [],
-  }));
+  // Each replica serves its own /metrics on its PORT (a service port carries only health and metrics).
+  const scrapeReplicas = (): Promise<string[]> =>
+    Promise.all(hub.processes('webhooks').map(async (p) => (await fetch(`${p.url}/metrics`)).text()));
 
-  webhookAccessScenarios(() => ({
+  const target = (scrapeMetrics: () => Promise<string[]> = async () => []) => ({
     baseUrl: gateway,
     adminToken: ADMIN,
     capture,
     databaseUrl: db.url,
-    jobs: false,
-    scrapeMetrics: () =>
-      Promise.all(replicaPorts.map(async (p) => (await fetch(`http://127.0.0.1:${p}/metrics`)).text())),
-  }));
+    scrapeMetrics,
+  });
+  webhooksScenarios(() => target(scrapeReplicas));
+  webhookCapScenarios(() => target());
+  webhookSsrfScenarios(() => target());
+  webhookExtensionScenarios(() => target());
+  webhookOptionsScenarios(() => target());
+  webhookAccessScenarios(() => ({ ...target(scrapeReplicas), jobs: false }));
 
   it('a job webhook starts its job through jobs.job.create with WEBHOOK_PAYLOAD; no responder is a failed attempt, retried', async () => {
     const user = await makeUser({ baseUrl: gateway, adminToken: ADMIN }, 'write', 'jobber');
@@ -166,7 +108,7 @@ describeWithInfra('distributed hub: webhooks', () => {
     }
     expect(logs[0]?.error).toMatch(/jobs\.job\.create/);
     // A stand-in for the jobs service answers the retry.
-    const nc = await nats.connect(NATS_TEST_ALL_RIGHTS_USER);
+    const nc = await hub.nats.connect(NATS_TEST_ALL_RIGHTS_USER);
     const requests: {
       ctx: unknown;
       data: { namespace: string; spec: unknown; initiator: unknown; environment: Record<string, string> };
@@ -206,7 +148,7 @@ describeWithInfra('distributed hub: webhooks', () => {
       baseUrl: gateway,
       adminToken: ADMIN,
       capture,
-      killMidway: () => replicas[0].stop('SIGKILL'),
+      killMidway: () => hub.process('webhooks', 0).stop('SIGKILL'),
     });
     expect(ledger).toMatchObject({ published: 2000, delivered: 2000, unstableIds: 0 });
   }, 180_000);

@@ -53,3 +53,4 @@ export * from './scenarios/console.scenarios';
 export * from './scenarios/console-sessions.scenarios';
 export * from './scenarios/console-helpers';
 export * from './otlp-collector';
+export * from './distributed-hub';

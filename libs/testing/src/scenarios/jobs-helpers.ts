@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { getJob } from '@huggingface/hub';
+import { getJob, runJob } from '@huggingface/hub';
+import { type HubProcess } from '../distributed-hub';
+import { makeUser } from '../hub-factory';
 
 export interface JobTarget {
   baseUrl: string;
@@ -52,4 +54,38 @@ export async function readSse(
     data: lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)),
     comments: lines.filter((l) => l.startsWith(':')),
   };
+}
+
+/**
+ * Runs a job with two background sleeps on a distributed hub, stops its jobs service mid-run with
+ * `kill` (given the `sleep <marker>` command line to look for), restarts it, and checks that the
+ * job is settled as stopped and its processes are gone. Returns the settled job.
+ */
+export async function killJobsServiceMidRun(
+  t: JobTarget,
+  jobs: HubProcess,
+  o: { image: string; kill: (jobs: HubProcess, marker: string) => Promise<void> },
+): Promise<Awaited<ReturnType<typeof getJob>>> {
+  const user = await makeUser(t);
+  const marker = `sleep ${700_000 + Math.floor(Math.random() * 199_999)}`;
+  const job = await runJob({
+    namespace: user.name,
+    accessToken: user.token,
+    hubUrl: t.baseUrl,
+    dockerImage: o.image,
+    flavor: 'cpu-basic',
+    command: ['sh', '-c', `${marker} & ${marker}; wait`],
+  });
+  // RUNNING is stored with the run handle (process group, start time, boot id), after the spawn.
+  await waitForStage(t, user.token, user.name, job.id, ['RUNNING']);
+  const seen = Date.now() + 5000;
+  while (processesWith(marker).length < 2 && Date.now() < seen) await new Promise((r) => setTimeout(r, 50));
+  await o.kill(jobs, marker);
+  await jobs.restart();
+  const settled = await waitForStage(t, user.token, user.name, job.id, ['ERROR', 'COMPLETED', 'CANCELED'], 15_000);
+  expect(settled.status.message).toMatch(/jobs service stopped while this job ran; its processes were killed/);
+  const gone = Date.now() + 10_000;
+  while (processesWith(marker).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
+  expect(processesWith(marker)).toEqual([]);
+  return settled;
 }
