@@ -14,11 +14,13 @@ export KUBECONFIG=$W/kubeconfig
 # ttlSecondsAfterFinished (the runner's Jobs and hub-migrate) is alpha in 1.20: off unless enabled.
 GATES=TTLAfterFinished=true
 
+# The 1.20.2 binaries (kube-apiserver, -controller-manager, -scheduler, kubelet, pause), unpacked once.
+k8s_bin() { mkdir -p "$B"; [ -x "$B/kubelet" ] && [ -x "$B/pause" ] || tar -xJf "$TARBALL" -C "$B"; }
+
 control_plane_up() {
   need_pkg etcd etcd-server
   need_pkg openssl openssl
-  mkdir -p "$B"
-  [ -x "$B/kubelet" ] && [ -x "$B/kube-scheduler" ] || tar -xJf "$TARBALL" -C "$B"
+  k8s_bin
   rm -rf "$P/serving" "$W/etcd-data"   # the serving certificate names this run's address
   mkdir -p "$P/serving"
   [ -f "$P/sa.key" ] || { openssl genrsa -out "$P/sa.key" 2048 2>/dev/null; openssl rsa -in "$P/sa.key" -pubout -out "$P/sa.pub" 2>/dev/null; }

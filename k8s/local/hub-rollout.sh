@@ -11,14 +11,15 @@ JOB_IMAGE=alpine:3
 
 # `docker save | ctr import` of every image the cluster runs; one already imported (same image id) is kept.
 images_import() {
-  local want=() missing=() img id
+  local want=() missing=() img id ref
   for a in $APPS; do want+=("hub-services/$a:$TAG"); done
   want+=(hub-deploy/postgres:15 hub-deploy/nats:2 "$JOB_IMAGE")
   mkdir -p "$W/imported"
   for img in "${want[@]}"; do
     id=$(docker image inspect -f '{{.Id}}' "$img" 2>/dev/null) ||
       fail "image $img not found in docker: npm run test:deploy builds them (and the stand-ins)"
-    [ "$(cat "$W/imported/${img//[\/:]/_}" 2>/dev/null)" = "$id" ] && ctr_ images ls -q | grep -qx "docker.io/$img" ||
+    ref=docker.io/$img; [[ $img == */* ]] || ref=docker.io/library/$img
+    [ "$(cat "$W/imported/${img//[\/:]/_}" 2>/dev/null)" = "$id" ] && ctr_ images ls -q | grep -qx "$ref" ||
       missing+=("$img")
   done
   if [ ${#missing[@]} -gt 0 ]; then

@@ -24,6 +24,8 @@ cleanup() { local i idx
   idx=("${!names[@]}")
   for ((i = ${#idx[@]} - 1; i >= 0; i--)); do stop "${names[${idx[$i]}]}"; done; }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 # `waitfor WHAT CMD...`: polls CMD every 0.5 s, up to HUB_K8S_WAIT_S (300 s) seconds.
 waitfor() { local what=$1; shift
   for _ in $(seq $((${HUB_K8S_WAIT_S:-300} * 2))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.5; done; fail "$what"; }

@@ -1,13 +1,16 @@
 # Sourced by test-k8s.sh (decision 0202): one node, a CRI containerd of its own (Debian's containerd
 # 1.6 and runc, its own socket, root and state under $W, next to dockerd's) with a bridge CNI network
-# (Debian's containernetworking-plugins) and the 1.20.2 kubelet. No systemd, no CAP_SYS_RESOURCE,
+# (Debian's containernetworking-plugins; its firewall plugin admits each pod's traffic through the
+# FORWARD chain, whose policy dockerd sets to DROP) and the 1.20.2 kubelet. No systemd, no CAP_SYS_RESOURCE,
 # cgroup v1 on these machines: runc, cgroupfs, restrict_oom_score_adj, no QoS cgroups.
 C=$W/cri SOCK=$W/cri/containerd.sock
 NODE=hub-deploy-node KUBELET_PORT=10260
 POD_SUBNET=${HUB_K8S_POD_SUBNET:-10.245.0.0/24} BRIDGE=hub-k8s0
 ctr_() { ctr --address "$SOCK" -n k8s.io "$@"; }
 
-node_up() {
+# containerd first (the images can be imported while the control plane starts), then the kubelet.
+containerd_up() {
+  k8s_bin
   need_pkg containerd containerd
   need_pkg runc runc
   [ -x /usr/lib/cni/bridge ] || { apt-get update -qq &&
@@ -35,7 +38,8 @@ TOML
 { "cniVersion": "0.4.0", "name": "hub-deploy-pods", "plugins": [
   { "type": "bridge", "bridge": "$BRIDGE", "isGateway": true, "ipMasq": true,
     "ipam": { "type": "host-local", "dataDir": "$W/cni-ipam", "ranges": [[{ "subnet": "$POD_SUBNET" }]],
-              "routes": [{ "dst": "0.0.0.0/0" }] } } ] }
+              "routes": [{ "dst": "0.0.0.0/0" }] } },
+  { "type": "firewall" } ] }
 JSON
   on_exit+=(node_down)
   start containerd containerd --config "$C/config.toml"
@@ -47,6 +51,9 @@ JSON
     DOCKER_BUILDKIT=0 docker build -q -t hub-deploy/pause:3.2 "$d" >/dev/null
     docker save hub-deploy/pause:3.2 | ctr_ images import - >/dev/null; rm -rf "$d"
   fi
+}
+
+kubelet_up() {
   # Image GC off (nothing can be pulled again) and eviction only when really short: this machine's
   # disk and memory are shared with CI and dockerd.
   start kubelet nice -n 5 "$B/kubelet" --kubeconfig="$KUBECONFIG" --container-runtime=remote \

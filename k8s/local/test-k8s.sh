@@ -16,10 +16,16 @@ source $here/control-plane.sh
 source $here/node.sh
 source $here/hub-rollout.sh
 
+containerd_up
+# The images go into containerd while the control plane and the kubelet start (no trap there: the
+# daemons are this shell's to stop).
+(trap - EXIT; images_import) >"$W/import.out" 2>&1 &
+import_pid=$!
 control_plane_up
 controllers_up
-node_up
-images_import
+kubelet_up
+wait $import_pid || { cat "$W/import.out" >&2; fail "the images could not be imported"; }
+cat "$W/import.out"
 infra_up
 render
 hub_apply

@@ -46,7 +46,11 @@ describe('the hub on Kubernetes 1.20, for real', () => {
       body: {
         dockerImage: 'alpine:3',
         flavor: 'cpu-basic',
-        command: ['sh', '-c', 'echo hello-from-kubernetes; echo "secret of ${#GREETING} characters"; id -u; cat /etc/hostname'],
+        command: [
+          'sh',
+          '-c',
+          'echo hello-from-kubernetes; echo "secret of ${#GREETING} characters"; id -u; cat /etc/hostname',
+        ],
         secrets: { GREETING: 'seventeen-chars!!' },
       },
     });
