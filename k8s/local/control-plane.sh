@@ -26,7 +26,7 @@ control_plane_up() {
   [ -f "$P/sa.key" ] || { openssl genrsa -out "$P/sa.key" 2048 2>/dev/null; openssl rsa -in "$P/sa.key" -pubout -out "$P/sa.pub" 2>/dev/null; }
   TOKEN=$(head -c16 /dev/urandom | od -An -tx1 | tr -d ' \n')
   echo "$TOKEN,admin,admin,system:masters" >"$P/tokens.csv"
-  on_exit+=('rm -rf "$W/etcd-data"')
+  after_stop+=('rm -rf "$W/etcd-data"')
   start etcd nice -n 10 etcd --name hub-deploy --data-dir "$W/etcd-data" \
     --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
     --listen-peer-urls "http://127.0.0.1:$ETCD_PEER" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER" \

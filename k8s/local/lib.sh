@@ -10,9 +10,19 @@ fail() { echo "[test:k8s $(date -u +%T) +$((SECONDS - t0))s] FAIL: $*" >&2; exit
 need_pkg() { command -v "$1" >/dev/null 2>&1 && return 0; shift
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null; }
 
-pids=() names=() on_exit=()
+# One run at a time on a machine: the ports, the work folder and the bridge are shared (another
+# run's exit would remove this one's etcd data). A second run waits for the first.
+exec 9>"$W.lock"
+if ! flock -n 9; then
+  say "another test:k8s holds $W.lock; waiting for it (up to 30 min)"
+  flock -w 1800 9 || fail "another test:k8s still holds $W.lock"
+fi
+
+# on_exit: run first at exit, last added first (the daemons still answer); after_stop: once every
+# daemon is stopped.
+pids=() names=() on_exit=() after_stop=()
 # `start NAME CMD...`: a daemon in its own session (from /, never the worktree), its log in $W/NAME.log.
-start() { local n=$1; shift; (cd / && exec setsid "$@") >"$W/$n.log" 2>&1 </dev/null & pids+=($!) names+=("$n"); }
+start() { local n=$1; shift; (cd / && exec setsid "$@" 9>&-) >"$W/$n.log" 2>&1 </dev/null & pids+=($!) names+=("$n"); }
 # Stops one daemon started above by its pid (TERM, then KILL after 15 s).
 stop() { local i p
   for i in "${!names[@]}"; do [ "${names[$i]}" = "$1" ] || continue; p=${pids[$i]}
@@ -22,7 +32,8 @@ stop() { local i p
 cleanup() { local i idx
   for ((i = ${#on_exit[@]} - 1; i >= 0; i--)); do eval "${on_exit[$i]}" || true; done
   idx=("${!names[@]}")
-  for ((i = ${#idx[@]} - 1; i >= 0; i--)); do stop "${names[${idx[$i]}]}"; done; }
+  for ((i = ${#idx[@]} - 1; i >= 0; i--)); do stop "${names[${idx[$i]}]}"; done
+  for i in "${after_stop[@]}"; do eval "$i" || true; done; }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM

@@ -48,7 +48,8 @@ JSON
   if ! ctr_ images ls -q | grep -qx docker.io/hub-deploy/pause:3.2; then
     local d; d=$(mktemp -d); cp "$B/pause" "$d/pause"
     printf 'FROM scratch\nCOPY pause /pause\nUSER 65535:65535\nENTRYPOINT ["/pause"]\n' >"$d/Dockerfile"
-    DOCKER_BUILDKIT=0 docker build -q -t hub-deploy/pause:3.2 "$d" >/dev/null
+    DOCKER_BUILDKIT=0 docker build -q -t hub-deploy/pause:3.2 "$d" >"$W/pause-build.log" 2>&1 ||
+      { cat "$W/pause-build.log" >&2; fail "the pause image could not be built"; }
     docker save hub-deploy/pause:3.2 | ctr_ images import - >/dev/null; rm -rf "$d"
   fi
 }
@@ -69,18 +70,24 @@ kubelet_up() {
 }
 node_ready() { kubectl get node $NODE -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}' | grep -qx True; }
 
-# Pods go through the kubelet first (CNI teardown, volume unmounts), then whatever is left is killed
-# through containerd, so no shim, mount, address or bridge outlives the test.
+# Pods go through the kubelet first (it stops each sandbox: CNI teardown, then its network namespace
+# is removed, which is what is awaited), then whatever is left is killed through containerd, so no
+# shim, mount, address, rule or bridge outlives the test.
 node_down() {
+  local d0=$SECONDS t ns=() left
   stop controller-manager; stop scheduler   # nothing re-creates what is deleted next
-  if [ -n "$(kubectl get pods -A -o name 2>/dev/null)" ]; then
-    kubectl delete pods --all -A --grace-period=1 --timeout=90s >/dev/null 2>&1 || true
+  for t in $(ctr_ containers ls -q 2>/dev/null); do
+    ns+=($(ctr_ containers info "$t" 2>/dev/null | grep -o '/var/run/netns/cni-[0-9a-f-]*')); done
+  ns=($(printf '%s\n' "${ns[@]}" | sort -u))
+  if [ ${#ns[@]} -gt 0 ] && kubectl delete pods --all -A --grace-period=1 --wait=false --request-timeout=20s >/dev/null 2>&1; then
+    for _ in $(seq 180); do
+      left=0; for t in "${ns[@]}"; do [ -e "$t" ] && left=$((left + 1)); done
+      [ $left = 0 ] && break; sleep 0.5
+    done
+    say "pods stopped by the kubelet in $((SECONDS - d0)) s ($left sandboxes left)"
   fi
   stop kubelet
-  local t ns=()
-  for t in $(ctr_ containers ls -q 2>/dev/null); do
-    ns+=($(ctr_ containers info "$t" 2>/dev/null | grep -o '/var/run/netns/cni-[0-9a-f-]*' | sort -u))
-    ctr_ tasks kill -s KILL "$t" >/dev/null 2>&1 || true; done
+  for t in $(ctr_ containers ls -q 2>/dev/null); do ctr_ tasks kill -s KILL "$t" >/dev/null 2>&1 || true; done
   for t in $(ctr_ containers ls -q 2>/dev/null); do
     ctr_ tasks delete -f "$t" >/dev/null 2>&1 || true; ctr_ containers delete "$t" >/dev/null 2>&1 || true; done
   stop containerd
@@ -88,4 +95,5 @@ node_down() {
   grep -o " $W/kubelet[^ ]*" /proc/mounts | sort -r | xargs -r -n1 umount -l 2>/dev/null || true
   ip link del $BRIDGE 2>/dev/null || true
   rm -rf "$W/cni-ipam" "$W/kubelet" "$C/state"
+  say "node down in $((SECONDS - d0)) s"
 }
