@@ -69,7 +69,12 @@ class KubeRun {
     }
     if (this.signal.aborted) return { code: null, signal: 'SIGKILL' };
     await this.followPods();
-    await Promise.race([Promise.all(this.followed.values()), sleep(LOG_DRAIN_MS)]);
+    let drain: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(this.followed.values()),
+      new Promise<void>((r) => (drain = setTimeout(r, LOG_DRAIN_MS))),
+    ]);
+    clearTimeout(drain); // the drain's timer must not outlive the run
     return this.final ?? { code: null, signal: 'SIGKILL' };
   }
 
