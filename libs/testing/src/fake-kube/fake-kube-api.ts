@@ -25,13 +25,22 @@ export interface FakeKubeApi {
 /** A watch stream is closed by the server after this long (as a real API server does, sooner): the runner re-watches. */
 const WATCH_MS = 500;
 
+export interface FakeKubeOptions {
+  /**
+   * Like Kubernetes 1.20 (or 1.21 with the SuspendJob gate off): a created Job's `spec.suspend` is
+   * dropped as an unknown field and a merge patch of it changes nothing, so the pod is made at once
+   * and waits for its Secret (the kubelet retries) instead of the Job waiting to be resumed.
+   */
+  withoutJobSuspend?: boolean;
+}
+
 /**
  * An in-process Kubernetes API for the Kubernetes runner's tests (there is no cluster here): the
  * few endpoints the runner needs in one namespace, each request checked, Jobs run by a fake
  * kubelet, watches with resourceVersions (the second watch of each Job answered 410 Gone, so
  * the runner must list again), pod logs with follow.
  */
-export async function startFakeKubeApi(namespace: string): Promise<FakeKubeApi> {
+export async function startFakeKubeApi(namespace: string, options: FakeKubeOptions = {}): Promise<FakeKubeApi> {
   const token = randomBytes(16).toString('hex');
   let rv = 100;
   const history: { rv: number; type: string; job: string; object: Obj }[] = [];
@@ -52,6 +61,18 @@ export async function startFakeKubeApi(namespace: string): Promise<FakeKubeApi> 
     for (const w of watchers) if (w.job === job.metadata.name) w.send({ type, object });
   };
   const kubelet = new FakeKubelet({ secret: (n) => secrets.get(n), jobChanged: (j) => emit('MODIFIED', j) });
+  // A kubelet does not start a container whose Secret is missing: it tries again until it exists.
+  const retries = new Set<NodeJS.Timeout>();
+  const startWhenSecretExists = (job: Obj): void => {
+    const refs = (job.spec.template.spec.containers[0].env ?? []) as Obj[];
+    if (!jobs.has(job.metadata.name)) return;
+    if (!refs.some((e) => e.valueFrom) || secrets.has(job.metadata.name)) return kubelet.startPod(job);
+    const t = setTimeout(() => {
+      retries.delete(t);
+      startWhenSecretExists(job);
+    }, 50);
+    retries.add(t);
+  };
 
   const send = (res: ServerResponse, status: number, body: unknown): void => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -91,9 +112,10 @@ export async function startFakeKubeApi(namespace: string): Promise<FakeKubeApi> 
       if (jobs.has(job.metadata.name)) return fail(res, 409, `${what}: ${job.metadata.name} exists`);
       job.metadata.uid = randomUUID();
       job.status = {};
+      if (options.withoutJobSuspend) delete job.spec.suspend;
       jobs.set(job.metadata.name, job);
       emit('ADDED', job);
-      if (!job.spec.suspend) kubelet.startPod(job);
+      if (!job.spec.suspend) startWhenSecretExists(job);
       return send(res, 201, job);
     }
     if (req.method === 'GET' && p === jobsPath) {
@@ -137,6 +159,7 @@ export async function startFakeKubeApi(namespace: string): Promise<FakeKubeApi> 
         return fail(res, 415, `${what}: content-type ${req.headers['content-type']}`);
       if (JSON.stringify(body) !== '{"spec":{"suspend":false}}')
         return fail(res, 422, `${what}: unexpected patch ${JSON.stringify(body)}`);
+      if (options.withoutJobSuspend) return send(res, 200, job);
       if (
         (job.spec.template.spec.containers[0].env as Obj[]).some((e) => e.valueFrom) &&
         !secrets.has(job.metadata.name)
@@ -240,6 +263,7 @@ export async function startFakeKubeApi(namespace: string): Promise<FakeKubeApi> 
     services,
     deletions,
     async close() {
+      for (const t of retries) clearTimeout(t);
       kubelet.stopAll();
       for (const r of open) r.destroy();
       await new Promise<void>((r) => server.close(() => r()));

@@ -17,6 +17,7 @@ interface KubeMeta {
 }
 interface KubeJob {
   metadata: KubeMeta;
+  spec?: { suspend?: boolean };
   status?: { failed?: number; succeeded?: number; conditions?: { type: string; status: string; reason?: string }[] };
 }
 interface KubePod {
@@ -68,11 +69,21 @@ class KubeRun {
     }
     if (this.signal.aborted) return { code: null, signal: 'SIGKILL' };
     await this.followPods();
-    await Promise.race([Promise.all(this.followed.values()), sleep(LOG_DRAIN_MS)]);
+    let drain: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(this.followed.values()),
+      new Promise<void>((r) => (drain = setTimeout(r, LOG_DRAIN_MS))),
+    ]);
+    clearTimeout(drain); // the drain's timer must not outlive the run
     return this.final ?? { code: null, signal: 'SIGKILL' };
   }
 
-  /** The Job (suspended while its Secret and Service are made), then those, owned by it, then resumed. */
+  /**
+   * The Job (suspended while its Secret and Service are made), then those, owned by it, then resumed.
+   * A server without Job `suspend` (Kubernetes 1.20, or 1.21 with the SuspendJob gate off) drops
+   * the field: the Job's pod is made at once and its container waits, the kubelet retrying, until
+   * the Secret exists; nothing is resumed then (decision 0202).
+   */
   private async create(): Promise<void> {
     const needsFirst = Object.keys(this.req.secrets).length > 0 || !!this.req.expose?.ports.length;
     const job = await this.kube.json<KubeJob>({
@@ -81,6 +92,7 @@ class KubeRun {
       body: jobManifest(this.req, this.s, needsFirst),
     });
     this.rv = job.metadata.resourceVersion;
+    const suspended = job.spec?.suspend === true;
     if (this.signal.aborted) throw new Error('canceled while the Job was created');
     const owner: OwnerRef = {
       apiVersion: 'batch/v1',
@@ -99,7 +111,7 @@ class KubeRun {
         body: serviceManifest({ ...this.req, expose: this.req.expose }, this.s, owner),
       });
     }
-    if (needsFirst) {
+    if (suspended) {
       await this.kube.json({
         method: 'PATCH',
         path: `${this.base}/${this.name}`,
