@@ -41,7 +41,7 @@ async function seed(c, webhookId, idPrefix) {
       (id, webhook_id, delivery_id, trigger, attempt, request_headers, payload, status, response_headers, response_body, duration_ms, error, event, repo, created_at, search)
     SELECT $4 || lpad(to_hex(i), 23, '0'), $1, $4 || lpad(to_hex(i), 23, '0'), 'scheduled', 1, '{}'::jsonb, p, st, '{}'::jsonb, '', 5, NULL,
       'repo.content.act' || (i % 20), 'bench/repo-' || (i % 50), now() - make_interval(secs => $2 - i),
-      to_tsvector('simple', translate(left(p, 65536), '/', ' ')) || array_to_tsvector(ARRAY['webhook ' || $1])
+      to_tsvector('simple', translate(left(p, 65536), '/', ' ')) || array_to_tsvector(ARRAY['webhook ' || $1::bpchar])
     FROM generate_series($3::bigint, $3::bigint + $2 - 1) i,
       LATERAL (SELECT json_build_object('event', json_build_object('action', 'act' || (i % 20), 'scope', 'repo.content'),
         'repo', json_build_object('name', 'bench/repo-' || (i % 50), 'type', 'model'), 'note', 'word' || (i % 10000))::text AS p,
