@@ -3,6 +3,18 @@
 // delivery from the rows the service keeps.
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
+
+/** A connection to the run's database for one measure, always closed. */
+async function withClient(dbUrl, work) {
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
+
 export function rssMb(pid) {
   try {
     return Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024);
@@ -12,23 +24,17 @@ export function rssMb(pid) {
 }
 
 export async function statements(dbUrl) {
-  const c = new pg.Client({ connectionString: dbUrl });
-  await c.connect();
-  try {
+  return withClient(dbUrl, async (c) => {
     const r = await c.query(
       'SELECT xact_commit + xact_rollback AS x, tup_inserted + tup_updated + tup_deleted AS w FROM pg_stat_database WHERE datname = current_database()',
     );
     return { xacts: Number(r.rows[0].x), writes: Number(r.rows[0].w) };
-  } finally {
-    await c.end();
-  }
+  });
 }
 
 /** CPU ms of each Postgres backend serving the run's database (other sessions' Postgres work left out), by pid. */
 export async function backendCpu(dbUrl) {
-  const c = new pg.Client({ connectionString: dbUrl });
-  await c.connect();
-  try {
+  return withClient(dbUrl, async (c) => {
     const r = await c.query(
       'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
     );
@@ -43,9 +49,7 @@ export async function backendCpu(dbUrl) {
       }
     }
     return out;
-  } finally {
-    await c.end();
-  }
+  });
 }
 
 /** CPU ms the run's own backends used between two backendCpu samples (a backend new since the first counts whole). */
@@ -57,30 +61,22 @@ export function backendDelta(before, after) {
 
 /** Row versions written per table of the webhooks schema (HOT updates add no index entries). */
 export async function tableWrites(dbUrl) {
-  const c = new pg.Client({ connectionString: dbUrl });
-  await c.connect();
-  try {
+  return withClient(dbUrl, async (c) => {
     await new Promise((r) => setTimeout(r, 1000)); // the statistics reach the view within a second
     const r = await c.query(
       `SELECT relname, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_hot_upd AS hot, n_tup_del AS del FROM pg_stat_user_tables WHERE schemaname = 'webhooks' AND n_tup_ins + n_tup_upd + n_tup_del > 0`,
     );
     return Object.fromEntries(r.rows.map((x) => [x.relname, `ins ${x.ins} upd ${x.upd} (hot ${x.hot}) del ${x.del}`]));
-  } finally {
-    await c.end();
-  }
+  });
 }
 
 export async function failedAttempts(dbUrl) {
-  const c = new pg.Client({ connectionString: dbUrl });
-  await c.connect();
-  try {
+  return withClient(dbUrl, async (c) => {
     const r =
       await c.query(`SELECT coalesce(error, 'HTTP ' || status) AS why, count(*)::int AS n FROM webhooks.delivery_logs
-      WHERE status IS NULL OR status >= 300 GROUP BY 1 ORDER BY 2 DESC LIMIT 3`);
+    WHERE status IS NULL OR status >= 300 GROUP BY 1 ORDER BY 2 DESC LIMIT 3`);
     return Object.fromEntries(r.rows.map((x) => [x.why.slice(0, 80), x.n]));
-  } finally {
-    await c.end();
-  }
+  });
 }
 
 /**
@@ -89,16 +85,14 @@ export async function failedAttempts(dbUrl) {
  * (first receipt) → logged (the outcome statement's now()). p50/p99 of each step, in ms.
  */
 export async function stages(dbUrl, published, accepted, seen) {
-  const c = new pg.Client({ connectionString: dbUrl });
-  await c.connect();
-  try {
+  return withClient(dbUrl, async (c) => {
     // The logs aggregated once and joined (a subquery per delivery scans the logs each time: hours at 200,000).
     const r =
       await c.query(`SELECT d.webhook_id, d.payload::json->'event'->>'action' AS action, extract(epoch from d.created_at) * 1000 AS queued,
-        extract(epoch from l.first_at) * 1000 AS logged, l.attempt
-      FROM webhooks.deliveries d
-      LEFT JOIN (SELECT delivery_id, min(created_at) AS first_at, min(duration_ms) AS attempt FROM webhooks.delivery_logs GROUP BY delivery_id) l
-        ON l.delivery_id = d.id`);
+      extract(epoch from l.first_at) * 1000 AS logged, l.attempt
+    FROM webhooks.deliveries d
+    LEFT JOIN (SELECT delivery_id, min(created_at) AS first_at, min(duration_ms) AS attempt FROM webhooks.delivery_logs GROUP BY delivery_id) l
+      ON l.delivery_id = d.id`);
     const steps = { accept: [], intake: [], deliver: [], record: [], attempt: [] };
     for (const row of r.rows) {
       const sent = published.get(row.action);
@@ -122,7 +116,5 @@ export async function stages(dbUrl, published, accepted, seen) {
       attemptDuration: pct(steps.attempt),
       receivedToLogged: pct(steps.record),
     };
-  } finally {
-    await c.end();
-  }
+  });
 }

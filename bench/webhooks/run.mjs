@@ -25,7 +25,8 @@ import { join } from 'node:path';
 import { cpuAccount, enableProfiling, stopAll, toggleProfiles } from '../gateway/processes.mjs';
 import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
 import { backendCpu, backendDelta, failedAttempts, rssMb, stages, statements, tableWrites } from './measures.mjs';
-import { ADMIN, api, logDir, receiver, root, seedExtra, start, wallNow, withRetries } from './servers.mjs';
+import { api } from './api.mjs';
+import { ADMIN, logDir, receiver, root, seedExtra, start, wallNow, withRetries } from './servers.mjs';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
 const W = Number(process.env.BENCH_WEBHOOKS ?? 10);

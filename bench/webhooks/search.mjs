@@ -13,23 +13,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort, startNode, stopAll, waitReady } from '../gateway/processes.mjs';
 import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
+import { request } from './api.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
 const REQUESTS = Number(process.env.BENCH_SEARCH_REQUESTS ?? 200);
 const ADMIN = 'bench-webhooks-search-admin-token-0123';
 const logDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-search-'));
-
-async function api(base, method, path, token, body) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body && JSON.stringify(body),
-  });
-  const json = await res.json().catch(() => ({}));
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return { json, link: res.headers.get('link') };
-}
 
 /**
  * ROWS attempts for `webhookId`: 50 repos, 20 actions, 2 % failures (500 or no answer), one a second
@@ -87,15 +77,15 @@ async function main() {
     });
     await waitReady(hub, `${url}/health/ready`, 120_000);
     const user = (
-      await api(url, 'POST', '/admin/users', ADMIN, {
+      await request(url, 'POST', '/admin/users', ADMIN, {
         name: `search${Date.now()}`,
         email: `search${Date.now()}@example.com`,
       })
     ).json;
-    const { token } = (await api(url, 'POST', `/admin/users/${user.name}/tokens`, ADMIN, { role: 'write' })).json;
+    const { token } = (await request(url, 'POST', `/admin/users/${user.name}/tokens`, ADMIN, { role: 'write' })).json;
     const hook = async () =>
       (
-        await api(url, 'POST', '/api/settings/webhooks', token, {
+        await request(url, 'POST', '/api/settings/webhooks', token, {
           watched: [{ type: 'model', name: 'bench/none' }],
           domains: ['repo'],
           url: 'http://127.0.0.1:9/',
@@ -137,7 +127,7 @@ async function main() {
         const path =
           next && i % 2 === 1 ? next : `/api/settings/webhooks/${id}/logs?limit=20${query ? `&${query}` : ''}`;
         const started = performance.now();
-        const res = await api(url, 'GET', path, token);
+        const res = await request(url, 'GET', path, token);
         times.push(performance.now() - started);
         const m = /<([^>]+)>; rel="next"/.exec(res.link ?? '');
         next = m ? new URL(m[1]).pathname + new URL(m[1]).search : null;

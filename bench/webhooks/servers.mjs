@@ -58,17 +58,6 @@ export async function receiver() {
   };
 }
 
-export async function api(base, method, path, token, body) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body && JSON.stringify(body),
-  });
-  const json = await res.json().catch(() => ({}));
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
 /** A publish the loaded machine's NATS timed out (5xx) is tried again: at worst a duplicate, which the ledger counts. */
 export async function withRetries(call, tries = 5) {
   for (let i = 1; ; i++) {
