@@ -19,8 +19,11 @@ export interface ClaimedDelivery {
   paced: boolean;
   /** The intake span's trace context when tracing was on (decision 0504). */
   traceparent: string | null;
-  /** Since when it waited in the queue (the queue span's start). */
-  due_at: Date;
+  /**
+   * Since when it waited in the queue (the queue span's start), in ms since the epoch: a number,
+   * not a Date, which pg would parse for every claimed row (3 µs) though only tracing reads it.
+   */
+  due_ms: number;
 }
 
 export interface MatchInput {
@@ -121,7 +124,8 @@ export class DeliveryQueue {
              WHERE state = 'pending' AND NOT paced AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
              ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED) c
        WHERE d.id = c.id
-       RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts, d.recovery_id, d.paced, d.traceparent, d.due_at`,
+       RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts, d.recovery_id, d.paced, d.traceparent,
+         (extract(epoch FROM d.due_at) * 1000)::float8 AS due_ms`,
         [limit, this.config.HUB_WEBHOOK_LEASE_MS],
       ),
     );

@@ -27,7 +27,7 @@ export class DeliveryTrace {
       'webhooks.webhook_id': d.webhook_id,
       'webhooks.attempt': d.attempts,
     };
-    tracer.startSpan('webhooks.queue', { startTime: new Date(d.due_at), attributes }, parent).end();
+    tracer.startSpan('webhooks.queue', { startTime: d.due_ms, attributes }, parent).end();
     const attempt = tracer.startSpan(
       'webhooks.attempt',
       { kind: SpanKind.CLIENT, attributes: url ? { ...attributes, 'url.full': url } : attributes },

@@ -2,7 +2,7 @@ import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
-import { LOG_COLUMNS, type LoggedAttempt, logRow } from './delivery-log.store';
+import { LOG_COLUMNS, type LoggedAttempt, logRow, searchVector } from './delivery-log.store';
 
 interface Pending {
   log: LoggedAttempt;
@@ -68,8 +68,10 @@ export class OutcomeRecorder implements OnApplicationShutdown {
     // Planned per call (once per group of outcomes), not prepared: the table grows from empty (see preparedQuery).
     await this.ds.query(
       `WITH logged AS (
-         INSERT INTO webhooks.delivery_logs (${LOG_COLUMNS})
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::jsonb[], $7::text[], $8::int[], $9::jsonb[], $10::text[], $11::int[], $12::text[], $13::text[], $14::text[])),
+         INSERT INTO webhooks.delivery_logs (${LOG_COLUMNS}, search)
+         SELECT *, ${searchVector('u.payload', 'u.webhook_id')}
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::jsonb[], $7::text[], $8::int[], $9::jsonb[], $10::text[], $11::int[], $12::text[], $13::text[], $14::text[])
+           AS u(${LOG_COLUMNS})),
        done AS (
          UPDATE webhooks.deliveries SET state = 'delivered', lease_until = NULL WHERE id = ANY($15::bpchar[]))
        UPDATE webhooks.webhooks SET last_trigger_at = now(), failing_since = NULL, failures = 0

@@ -6,6 +6,7 @@ import { CustomHeaders1795697703958 } from './1795697703958-custom-headers';
 import { Recoveries1795697703959 } from './1795697703959-recoveries';
 import { DeliveryOptions1795697703960 } from './1795697703960-delivery-options';
 import { DeliveryTrace1795697703961 } from './1795697703961-delivery-trace';
+import { DeliveryLogWords1795718431720 } from './1795718431720-delivery-log-words';
 
 /** In order. Never edit one that has landed; add a new one (style.md rule 7). */
 export const WEBHOOKS_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const WEBHOOKS_MIGRATIONS = [
   Recoveries1795697703959,
   DeliveryOptions1795697703960,
   DeliveryTrace1795697703961,
+  DeliveryLogWords1795718431720,
 ];

@@ -72,7 +72,8 @@ export class PacedClaim {
            UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $2::float8 / 1000), attempts = d.attempts + 1
            FROM picked c
            WHERE d.id = c.id AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < now())
-           RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts, d.recovery_id, d.paced, d.traceparent, d.due_at),
+           RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts, d.recovery_id, d.paced, d.traceparent,
+             (extract(epoch FROM d.due_at) * 1000)::float8 AS due_ms),
          counted AS (SELECT webhook_id, count(*) AS k FROM claimed GROUP BY webhook_id),
          paced AS (
            UPDATE webhooks.delivery_options x SET next_at = a.slot0 + make_interval(secs => c.k / a.rate)
