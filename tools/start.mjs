@@ -43,6 +43,16 @@ export function hubIsBuilt() {
   return builtSince(main, SOURCES) && builtSince(consolePage, CONSOLE_SOURCES);
 }
 
+/**
+ * Node flags the hub runs with. A young generation of 64 MB semi-spaces (V8's default is 16 MB):
+ * an uncached read allocates about 55 KB, so the default scavenges several hundred times a
+ * second under load; bench:gateway measured the members read at 12 % less hub CPU per request
+ * with it (decision 0303). Left out when NODE_OPTIONS already sets the size.
+ */
+export function hubNodeArgs(env = process.env) {
+  return /--max-semi-space-size/.test(env.NODE_OPTIONS ?? '') ? [] : ['--max-semi-space-size=64'];
+}
+
 export function buildHub() {
   const bin = createRequire(join(root, 'package.json')).resolve('nx/bin/nx');
   const nx = spawnSync(process.execPath, [bin, 'run-many', '-t', 'build', '-p', 'hub', 'console'], {
@@ -58,7 +68,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.stdout.write('Building the hub (its sources changed since the last build)…\n');
     if (!buildHub()) process.exit(1);
   }
-  const hub = spawn(process.execPath, [main, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+  const hub = spawn(process.execPath, [...hubNodeArgs(), main, ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   // The hub stops its own database on SIGINT/SIGTERM; pass on what is sent to this process alone.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => hub.kill(signal));
   hub.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));

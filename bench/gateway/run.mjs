@@ -18,6 +18,8 @@
 //   BENCH_ATTEMPTS [3]            measure again while other work disturbed a run
 //   BENCH_CPU_PROF [0]            1: V8 CPU profiles of every server over its measured whoami
 //                                 window, summarized (slows the servers: figures not comparable)
+//   BENCH_HEAP_PROF [0]           1 (with BENCH_CPU_PROF=1): also a sampling heap profile of the same
+//                                 window, every allocation counted (.heapprofile beside the .cpuprofile)
 //   BENCH_HUB_MAIN [dist/apps/hub/main.js] the hub bundle (a, a') to run, e.g. a kept build for an A/B run
 //   BENCH_VARIANT_MAIN, BENCH_VARIANT_NODE_OPTIONS  either set: also measure (x), the all-in-one hub
 //                                 on Postgres run from another bundle (e.g. a kept build) or with

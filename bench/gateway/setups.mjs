@@ -1,6 +1,7 @@
 // The servers under test, each started from the built apps (dist/apps) or bench/gateway, on
 // free local ports. Each start returns { url, procs, stop }.
 import { join, resolve } from 'node:path';
+import { hubNodeArgs } from '../../tools/start.mjs';
 import { startBenchNats } from './bench-nats.mjs';
 import { freePort, runNode, startNode, stop, waitOutput, waitReady } from './processes.mjs';
 
@@ -38,7 +39,12 @@ export async function startHub({
   if (nodeOptions !== undefined) env.NODE_OPTIONS = nodeOptions;
   // With DATABASE_URL migrations are off by default (a separate job in production): on here.
   if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, HUB_MIGRATE_ON_START: 'true' });
-  const hub = startNode(name, [resolve(root, main)], { env, logDir, cwd: root });
+  // With the Node flags `npm start` gives the hub (a variant's NODE_OPTIONS may override them).
+  const hub = startNode(name, [...hubNodeArgs({ ...process.env, ...env }), resolve(root, main)], {
+    env,
+    logDir,
+    cwd: root,
+  });
   const url = `http://127.0.0.1:${port}`;
   await waitOutput(hub, 'Admin token', 120_000);
   await waitReady(hub, `${url}/health/ready`);

@@ -27,6 +27,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { hubNodeArgs } from '../../tools/start.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -155,7 +156,7 @@ async function main() {
   const nodeArgs = (process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const hub = spawn(
     process.execPath,
-    [...nodeArgs, resolve(root, process.env.BENCH_HUB_MAIN || 'dist/apps/hub/main.js')],
+    [...hubNodeArgs({}), ...nodeArgs, resolve(root, process.env.BENCH_HUB_MAIN || 'dist/apps/hub/main.js')],
     {
       cwd: root,
       stdio: ['ignore', 'ignore', 'pipe'],
