@@ -4,7 +4,7 @@
 // newcomer's first start only starts; checking file times here costs milliseconds where Nx's
 // own up-to-date check costs seconds (decision 0016).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,12 +18,13 @@ const consolePage = join(root, 'dist/apps/console/index.html');
 const SOURCES = ['apps/hub', 'libs', 'tools/webpack', 'tsconfig.base.json', 'package.json', 'package-lock.json'];
 /** What the console's files are made of (a Vite build of its own, apart from the webpack bundles). */
 const CONSOLE_SOURCES = ['apps/console', 'package-lock.json'];
-const TEST_FILE = /\.(spec|int-spec|e2e-spec)\.ts$/;
+/** Files under those folders that no build reads: tests and docs (a README edit must not rebuild). */
+const NOT_BUILT_FROM = /(\.(spec|int-spec|e2e-spec)\.ts|\.md)$/;
 
 function newest(path) {
   const st = statSync(path, { throwIfNoEntry: false });
   if (!st) return 0;
-  if (!st.isDirectory()) return TEST_FILE.test(path) ? 0 : st.mtimeMs;
+  if (!st.isDirectory()) return NOT_BUILT_FROM.test(path) ? 0 : st.mtimeMs;
   let latest = st.mtimeMs;
   for (const name of readdirSync(path)) {
     if (name === 'node_modules' || name.startsWith('.')) continue;
@@ -60,7 +61,12 @@ export function buildHub() {
     stdio: 'inherit',
     env: { NX_DAEMON: 'false', ...process.env },
   });
-  return nx.status === 0;
+  if (nx.status !== 0) return false;
+  // Nx may restore the outputs from its cache with their old times (a touched source whose content
+  // is unchanged): mark them built now, or every later start would run Nx again.
+  const now = new Date();
+  for (const output of [main, consolePage]) if (existsSync(output)) utimesSync(output, now, now);
+  return true;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
