@@ -44,6 +44,19 @@ export interface DurableConsumerOptions<T> {
   concurrency?: number;
 }
 
+/** One event of an ordered batch (`publishInOrder`). */
+export interface OutgoingEvent {
+  event: EventDescriptor<unknown>;
+  payload: unknown;
+  msgId?: string;
+}
+
+/** How far an ordered batch got: the first `published` went out; `error` stopped the next one. */
+export interface PublishedInOrder {
+  published: number;
+  error?: unknown;
+}
+
 export interface Unsubscribe {
   (): Promise<void>;
 }
@@ -68,6 +81,23 @@ export abstract class EventBus {
   abstract consume<T>(options: DurableConsumerOptions<T>): Promise<Unsubscribe>;
   abstract listen<T>(source: EventSource<T>, handler: (payload: T, subject: string) => void): Unsubscribe;
   abstract close(): Promise<void>;
+
+  /**
+   * Publishes events in order, stopping at the first that fails, so a later one never goes out
+   * before an earlier one (the outbox relay's batches). One after the other here; the in-process
+   * bus stores a batch in one statement, all or none.
+   */
+  async publishInOrder(events: OutgoingEvent[]): Promise<PublishedInOrder> {
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i] as OutgoingEvent;
+      try {
+        await this.publish(e.event, e.payload, { msgId: e.msgId });
+      } catch (error) {
+        return { published: i, error };
+      }
+    }
+    return { published: events.length };
+  }
 
   /** Logs the message (subject, msgId) and publishes it on its dead-letter subject. */
   protected async deadLetter(input: DeadLetterInput): Promise<void> {

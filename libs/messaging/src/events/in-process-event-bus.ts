@@ -1,5 +1,11 @@
 import { type EventDescriptor, type EventSource, subjectFilter } from '@hub/contracts';
-import { EventBus, type DurableConsumerOptions, type Unsubscribe } from './event-bus';
+import {
+  EventBus,
+  type DurableConsumerOptions,
+  type OutgoingEvent,
+  type PublishedInOrder,
+  type Unsubscribe,
+} from './event-bus';
 import { parseEventPayload } from './payload-validation';
 import { BusStore, type BusStoreOptions } from './store/bus-store';
 import { DurableGroup } from './store/durable-group';
@@ -78,14 +84,40 @@ export class InProcessEventBus extends EventBus {
   async publish<T>(event: EventDescriptor<T>, payload: T, options?: { msgId?: string }): Promise<void> {
     const subject = event.subject;
     const text = JSON.stringify(payload);
-    const traceparent = options?.msgId ? currentTraceparent() : undefined;
-    if (traceparent && options?.msgId) {
-      this.traces.set(options.msgId, traceparent);
-      if (this.traces.size > MAX_REMEMBERED_TRACES) this.traces.delete(this.traces.keys().next().value as string);
-    }
+    this.rememberTrace(options?.msgId);
     if (!(await this.store.append(subject, options?.msgId, text))) return;
-    for (const g of this.groups.values()) if (subjectMatches(g.filter, subject)) g.kick();
-    for (const l of this.listeners) if (subjectMatches(l.pattern, subject)) l.deliver(text, subject, options?.msgId);
+    this.stored([{ subject, msgId: options?.msgId, payload: text }]);
+  }
+
+  /** The whole batch in one statement, all or none (the outbox relay's batches: one append, one pass per consumer). */
+  override async publishInOrder(events: OutgoingEvent[]): Promise<PublishedInOrder> {
+    const appends = events.map((e) => {
+      this.rememberTrace(e.msgId);
+      return { subject: e.event.subject, msgId: e.msgId, payload: JSON.stringify(e.payload) };
+    });
+    let stored: boolean[];
+    try {
+      stored = await this.store.appendAll(appends);
+    } catch (error) {
+      return { published: 0, error };
+    }
+    this.stored(appends.filter((_, i) => stored[i]));
+    return { published: events.length };
+  }
+
+  private rememberTrace(msgId: string | undefined): void {
+    const traceparent = msgId ? currentTraceparent() : undefined;
+    if (!traceparent || !msgId) return;
+    this.traces.set(msgId, traceparent);
+    if (this.traces.size > MAX_REMEMBERED_TRACES) this.traces.delete(this.traces.keys().next().value as string);
+  }
+
+  /** Wakes each consumer with something new once, and hands listeners the events in order. */
+  private stored(events: { subject: string; msgId: string | undefined; payload: string }[]): void {
+    for (const g of this.groups.values()) if (events.some((e) => subjectMatches(g.filter, e.subject))) g.kick();
+    for (const e of events)
+      for (const l of this.listeners)
+        if (subjectMatches(l.pattern, e.subject)) l.deliver(e.payload, e.subject, e.msgId);
   }
 
   async consume<T>(options: DurableConsumerOptions<T>): Promise<Unsubscribe> {

@@ -107,29 +107,23 @@ export class OutboxRelay {
         `SELECT id, subject, payload FROM ${this.schema}.outbox WHERE sent_at IS NULL ORDER BY seq LIMIT ${BATCH}`,
       );
       if (rows.length === 0 || this.stopped) break;
-      const sent: string[] = [];
-      try {
-        for (const row of rows) {
-          // Stop at the first failure: a later event must not overtake an earlier one.
-          await this.bus.publish(
-            { subject: row.subject, payload: Object as PayloadClass<unknown> },
-            JSON.parse(row.payload) as unknown,
-            { msgId: row.id },
-          );
-          sent.push(row.id);
-        }
-      } catch (err) {
-        await this.markSent(sent);
-        const failed = rows[sent.length];
-        if (failed) {
-          await this.ds.query(
-            `UPDATE ${this.schema}.outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`,
-            [failed.id, String(err)],
-          );
-        }
-        throw err;
+      // In order, stopping at the first failure: a later event must not overtake an earlier one.
+      const { published, error } = await this.bus.publishInOrder(
+        rows.map((row) => ({
+          event: { subject: row.subject, payload: Object as PayloadClass<unknown> },
+          payload: JSON.parse(row.payload) as unknown,
+          msgId: row.id,
+        })),
+      );
+      await this.markSent(rows.slice(0, published).map((r) => r.id));
+      if (published < rows.length) {
+        const failed = rows[published] as PendingRow;
+        await this.ds.query(`UPDATE ${this.schema}.outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`, [
+          failed.id,
+          String(error),
+        ]);
+        throw error;
       }
-      await this.markSent(sent);
       if (rows.length < BATCH) break;
     }
     await this.prune();

@@ -1,11 +1,16 @@
 import { type DataSource } from 'typeorm';
 
-interface Append {
+export interface AppendInput {
   subject: string;
   msgId: string | undefined;
   payload: string;
+}
+
+interface Append extends AppendInput {
   done: (stored: boolean) => void;
   fail: (err: unknown) => void;
+  /** Appends added together (`addAll`) share one and go in the same statement: all or none. */
+  unit?: object;
 }
 
 /** Any constant: it names the lock every writer of bus.events takes (pg_advisory_xact_lock). */
@@ -26,18 +31,39 @@ export class AppendQueue {
 
   constructor(private readonly ds: DataSource) {}
 
-  add(e: { subject: string; msgId: string | undefined; payload: string }): Promise<boolean> {
+  add(e: AppendInput): Promise<boolean> {
     return new Promise<boolean>((done, fail) => {
       this.waiting.push({ ...e, done, fail });
       if (!this.writing) void this.writeAll();
     });
   }
 
+  /** Appends in order, in one statement (never split between two): all stored or none. */
+  addAll(events: AppendInput[]): Promise<boolean[]> {
+    const unit = {};
+    const stored = events.map(
+      (e) => new Promise<boolean>((done, fail) => this.waiting.push({ ...e, done, fail, unit })),
+    );
+    if (!this.writing && events.length > 0) void this.writeAll();
+    return Promise.all(stored);
+  }
+
+  /** How many waiting appends the next statement takes: at most MAX_PER_STATEMENT, but never part of a unit. */
+  private nextBatchSize(): number {
+    let n = Math.min(MAX_PER_STATEMENT, this.waiting.length);
+    const last = this.waiting[n - 1]?.unit;
+    if (last === undefined) return n;
+    // Cut before the unit when it does not fit whole; a unit larger than the limit goes alone.
+    const start = this.waiting.findIndex((a) => a.unit === last);
+    if (this.waiting[n]?.unit === last) n = start > 0 ? start : this.waiting.filter((a) => a.unit === last).length;
+    return n;
+  }
+
   private async writeAll(): Promise<void> {
     this.writing = true;
     try {
       while (this.waiting.length > 0) {
-        const batch = this.waiting.splice(0, MAX_PER_STATEMENT);
+        const batch = this.waiting.splice(0, this.nextBatchSize());
         try {
           const stored = await this.write(batch);
           batch.forEach((a, i) => a.done(stored[i] as boolean));

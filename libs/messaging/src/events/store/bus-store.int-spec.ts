@@ -39,4 +39,45 @@ describeWithInfra('the all-in-one bus keeps events HUB_BUS_RETENTION_DAYS days',
     expect(rows.map((r) => r.payload)).toEqual(['{"n":1}', '{"n":3}', '{"n":4}']);
     expect(await store.append('hub.audit.org.create', 'twice', '{"n":5}')).toBe(false);
   });
+
+  it('appends a batch in order in one statement, with appends made beside it before or after it, never inside', async () => {
+    const batch = ['b1', 'b2', 'b3', 'b2'].map((id, i) => ({
+      subject: 'test.batch',
+      msgId: id,
+      payload: `{"i":${i}}`,
+    }));
+    const [before, stored, after] = await Promise.all([
+      store.append('test.batch', 'single-1', '{}'),
+      store.appendAll(batch),
+      store.append('test.batch', 'single-2', '{}'),
+    ]);
+    expect([before, after]).toEqual([true, true]);
+    expect(stored).toEqual([true, true, true, false]);
+    const rows: { msg_id: string; xmin: string }[] = await store.ds.query(
+      `SELECT msg_id, xmin::text FROM bus.events WHERE subject = 'test.batch' ORDER BY seq`,
+    );
+    expect(rows.map((r) => r.msg_id)).toEqual(['single-1', 'b1', 'b2', 'b3', 'single-2']);
+    // One transaction (one statement) wrote the whole batch.
+    expect(new Set(rows.slice(1, 4).map((r) => r.xmin)).size).toBe(1);
+  });
+
+  it('stores none of a batch when its statement fails, and the appends after it still go in', async () => {
+    await store.ds.query(`ALTER TABLE bus.events ADD CONSTRAINT test_refuse CHECK (subject <> 'test.refused')`);
+    try {
+      const batch = ['ok-1', 'no', 'ok-2'].map((id) => ({
+        subject: id === 'no' ? 'test.refused' : 'test.unit',
+        msgId: id,
+        payload: '{}',
+      }));
+      const [all, later] = await Promise.allSettled([store.appendAll(batch), store.append('test.unit', 'later', '{}')]);
+      expect(all.status).toBe('rejected');
+      expect(later).toEqual({ status: 'fulfilled', value: true });
+      const rows: { msg_id: string }[] = await store.ds.query(
+        `SELECT msg_id FROM bus.events WHERE subject IN ('test.unit', 'test.refused') ORDER BY seq`,
+      );
+      expect(rows.map((r) => r.msg_id)).toEqual(['later']);
+    } finally {
+      await store.ds.query(`ALTER TABLE bus.events DROP CONSTRAINT test_refuse`);
+    }
+  });
 });

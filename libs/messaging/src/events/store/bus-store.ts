@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { runMigrations, serviceDataSourceOptions, vacuumedByNobody, vacuumLikeAutovacuum } from '@hub/persistence';
 import { subjectRegex } from '../subject-match';
-import { AppendQueue } from './append-queue';
+import { type AppendInput, AppendQueue } from './append-queue';
 import { BUS_MIGRATIONS } from './bus-migrations';
 
 export const BUS_SCHEMA = 'bus';
@@ -68,6 +68,11 @@ export class BusStore {
    */
   append(subject: string, msgId: string | undefined, payload: string): Promise<boolean> {
     return this.appends.add({ subject, msgId, payload });
+  }
+
+  /** Appends events in order in one statement, all or none; per event, whether it was stored (not a repeat). */
+  appendAll(events: AppendInput[]): Promise<boolean[]> {
+    return this.appends.addAll(events);
   }
 
   /** Creates the durable consumer (from the start of the stream, as JetStream's DeliverPolicy.All). */
