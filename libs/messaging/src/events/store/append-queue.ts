@@ -48,15 +48,16 @@ export class AppendQueue {
     return Promise.all(stored);
   }
 
-  /** How many waiting appends the next statement takes: at most MAX_PER_STATEMENT, but never part of a unit. */
+  /** How many waiting appends the next statement takes: at most MAX_PER_STATEMENT, never part of a unit. */
   private nextBatchSize(): number {
-    let n = Math.min(MAX_PER_STATEMENT, this.waiting.length);
-    const last = this.waiting[n - 1]?.unit;
-    if (last === undefined) return n;
-    // Cut before the unit when it does not fit whole; a unit larger than the limit goes alone.
-    const start = this.waiting.findIndex((a) => a.unit === last);
-    if (this.waiting[n]?.unit === last) n = start > 0 ? start : this.waiting.filter((a) => a.unit === last).length;
-    return n;
+    const n = Math.min(MAX_PER_STATEMENT, this.waiting.length);
+    const unit = this.waiting[n - 1]?.unit;
+    if (unit === undefined || this.waiting[n]?.unit !== unit) return n; // no unit cut in two
+    const start = this.waiting.findIndex((a) => a.unit === unit);
+    if (start > 0) return start; // the unit waits, whole, for the next statement
+    let end = n; // a unit over the limit goes alone
+    while (this.waiting[end]?.unit === unit) end++;
+    return end;
   }
 
   private async writeAll(): Promise<void> {

@@ -61,6 +61,18 @@ describeWithInfra('the all-in-one bus keeps events HUB_BUS_RETENTION_DAYS days',
     expect(new Set(rows.slice(1, 4).map((r) => r.xmin)).size).toBe(1);
   });
 
+  it('writes a batch larger than one statement usually takes (500) whole, in one statement', async () => {
+    const batch = Array.from({ length: 600 }, (_, i) => ({ subject: 'test.big', msgId: `big-${i}`, payload: '{}' }));
+    const [stored, after] = await Promise.all([store.appendAll(batch), store.append('test.big', 'big-after', '{}')]);
+    expect(stored.every(Boolean)).toBe(true);
+    expect(after).toBe(true);
+    const rows: { msg_id: string; xmin: string }[] = await store.ds.query(
+      `SELECT msg_id, xmin::text FROM bus.events WHERE subject = 'test.big' ORDER BY seq`,
+    );
+    expect(rows.map((r) => r.msg_id)).toEqual([...batch.map((b) => b.msgId), 'big-after']);
+    expect(new Set(rows.slice(0, 600).map((r) => r.xmin)).size).toBe(1);
+  });
+
   it('stores none of a batch when its statement fails, and the appends after it still go in', async () => {
     await store.ds.query(`ALTER TABLE bus.events ADD CONSTRAINT test_refuse CHECK (subject <> 'test.refused')`);
     try {
