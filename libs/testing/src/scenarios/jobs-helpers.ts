@@ -8,7 +8,10 @@ export interface JobTarget {
   adminToken: string;
 }
 
-/** Polls a job until its stage is one of `stages` (or fails after `ms`). */
+/**
+ * Polls a job until its stage is one of `stages` (or fails after `ms`). A poll that fails is
+ * polled again when `retry(error, startedAt)` says so (startedAt: when that poll was sent).
+ */
 export async function waitForStage(
   t: JobTarget,
   token: string,
@@ -16,10 +19,18 @@ export async function waitForStage(
   jobId: string,
   stages: string[],
   ms = 20_000,
+  retry: (error: unknown, startedAt: number) => boolean = () => false,
 ): Promise<Awaited<ReturnType<typeof getJob>>> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const job = await getJob({ namespace, jobId, accessToken: token, hubUrl: t.baseUrl });
+    const startedAt = Date.now();
+    let job: Awaited<ReturnType<typeof getJob>>;
+    try {
+      job = await getJob({ namespace, jobId, accessToken: token, hubUrl: t.baseUrl });
+    } catch (error) {
+      if (!retry(error, startedAt) || Date.now() > deadline) throw error;
+      continue;
+    }
     if (stages.includes(job.status.stage)) return job;
     if (Date.now() > deadline)
       throw new Error(`job ${jobId} still ${job.status.stage} (${job.status.message ?? ''}) after ${ms} ms`);
