@@ -139,6 +139,34 @@ describeWithInfra('transactional outbox on Postgres', () => {
     expect(got.map((g) => g.n)).toEqual([4, 5]);
   });
 
+  it('write in a transaction: its events go out after the commit, and a rollback drops them with the write', async () => {
+    got.length = 0;
+    const relay = new OutboxRelay(ds, bus, 'svc');
+    const outbox = new Outbox(ds, 'svc', relay, bus);
+    const kicks = jest.spyOn(relay, 'kick');
+    relay.start();
+    kicks.mockClear();
+    const insert = (n: number) => ({ sql: 'INSERT INTO svc.things (n) VALUES ($1) RETURNING n', parameters: [n] });
+    await expect(
+      outbox.transaction(async (m) => {
+        await outbox.write(insert(20), [outboxEvent(Stepped, { n: 20 })], m);
+        throw new Error('no room');
+      }),
+    ).rejects.toThrow('no room');
+    expect(kicks).not.toHaveBeenCalled();
+    await outbox.transaction(async (m) => {
+      await outbox.write(insert(21), [outboxEvent(Stepped, { n: 21 })], m);
+      // Not yet: the relay is woken by the commit, so it never looks before the row is there.
+      expect(kicks).not.toHaveBeenCalled();
+    });
+    expect(kicks).toHaveBeenCalledTimes(1);
+    await waitUntil(() => got.length >= 1);
+    await new Promise((r) => setTimeout(r, 300));
+    await relay.stop();
+    expect(got.map((g) => g.n)).toEqual([21]);
+    expect(await ds.query('SELECT n FROM svc.things WHERE n >= 20 ORDER BY n')).toEqual([{ n: 21 }]);
+  });
+
   it('relays from one replica at a time, and another takes over when it stops', async () => {
     got.length = 0;
     const a = new OutboxRelay(ds, bus, 'svc');

@@ -93,9 +93,14 @@ export class Outbox {
    * stored only when the statement returned a row (a conditional update that did not apply adds
    * none). Returns the statement's rows. For a write whose events are known before it runs, this
    * is one round trip where `transaction` + `add` takes BEGIN, the write, an INSERT per event and
-   * COMMIT (the jobs launcher's stage changes, decision 0613).
+   * COMMIT (the jobs launcher's stage changes, decision 0613). Given a transaction's manager `m`,
+   * the statement runs in that transaction and its events are published after its commit.
    */
-  async write<R>(statement: { sql: string; parameters: unknown[] }, events: OutboxEvent[]): Promise<R[]> {
+  async write<R>(
+    statement: { sql: string; parameters: unknown[] },
+    events: OutboxEvent[],
+    m?: EntityManager,
+  ): Promise<R[]> {
     const parameters = [...statement.parameters];
     const rows = events.map((e, i) => {
       parameters.push(newObjectId(), e.event.subject, checkedPayload(e.event, e.payload), e.aggregate ?? null);
@@ -112,8 +117,11 @@ export class Outbox {
         WHERE EXISTS (SELECT 1 FROM changed) ORDER BY e.n)`
     }
       SELECT * FROM changed`;
-    const result: R[] = await this.ds.query(sql, parameters);
-    if (events.length > 0 && result.length > 0) this.relay.kick();
+    const result: R[] = await (m ?? this.ds).query(sql, parameters);
+    if (events.length > 0 && result.length > 0) {
+      if (m) this.added.add(m);
+      else this.relay.kick();
+    }
     return result;
   }
 

@@ -115,36 +115,43 @@ export class JobStore {
 
   /**
    * A new job with its status event and `events`, refused (LimitReachedError) when its namespace
-   * already has `maxActive` active jobs (HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE).
+   * already has `maxActive` active jobs (HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE). Four round trips:
+   * BEGIN, the namespace's lock, one statement that inserts the job and its events and counts the
+   * namespace's other active jobs, then COMMIT, or ROLLBACK when the count says there was no room.
    */
   async insert(job: JobEntity, events: OutboxEvent[], maxActive: number): Promise<void> {
     await this.outbox.transaction(async (m) => {
       // Held until commit: parallel creates in one namespace count one after the other, so they
-      // cannot all see room for one more (a single INSERT … WHERE count < max could: each
-      // statement's snapshot would miss the others' uncommitted rows).
+      // cannot all see room for one more (without it each statement's snapshot would miss the
+      // others' uncommitted rows). The count runs in the next statement, whose snapshot is taken
+      // once the lock is held, so it sees every job committed before; it does not see the row its
+      // own statement inserts.
       await lockForTransaction(m, `jobs.namespace:${job.namespace.toLowerCase()}`);
-      const [{ n }] = (await m.query(
-        `SELECT count(*)::int AS n FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') AND lower(namespace) = lower($1)`,
-        [job.namespace],
-      )) as { n: number }[];
-      if (n >= maxActive) {
-        throw new LimitReachedError(
-          `${job.namespace} has ${n} active jobs`,
-          'HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE',
-          maxActive,
-          'wait for one to finish or cancel one',
-        );
-      }
-      await m
+      const [sql, parameters] = m
         .createQueryBuilder()
         .insert()
         .into(JobEntity)
         .values(job)
         .callListeners(false)
         .updateEntity(false)
-        .execute();
-      for (const e of [statusEvent(job), ...events])
-        await this.outbox.add(m, e.event, e.payload, { aggregate: e.aggregate });
+        .getQueryAndParameters();
+      const ns = parameters.length + 1;
+      const [{ active }] = await this.outbox.write<{ active: number }>(
+        {
+          sql: `${sql} RETURNING (SELECT count(*)::int FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') AND lower(namespace) = lower($${ns})) AS active`,
+          parameters: [...parameters, job.namespace],
+        },
+        [statusEvent(job), ...events],
+        m,
+      );
+      if (active >= maxActive) {
+        throw new LimitReachedError(
+          `${job.namespace} has ${active} active jobs`,
+          'HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE',
+          maxActive,
+          'wait for one to finish or cancel one',
+        );
+      }
     });
   }
 
