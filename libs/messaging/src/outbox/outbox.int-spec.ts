@@ -48,6 +48,16 @@ describeWithInfra('transactional outbox on Postgres', () => {
     });
   });
 
+  /** An outbox and its started relay, with the relay's wake-ups counted from here on. */
+  function startedWithKicks(): { relay: OutboxRelay; outbox: Outbox; kicks: jest.SpyInstance } {
+    const relay = new OutboxRelay(ds, bus, 'svc');
+    const outbox = new Outbox(ds, 'svc', relay, bus);
+    const kicks = jest.spyOn(relay, 'kick');
+    relay.start();
+    kicks.mockClear();
+    return { relay, outbox, kicks };
+  }
+
   afterAll(async () => {
     await bus?.close();
     await ds?.destroy();
@@ -83,11 +93,7 @@ describeWithInfra('transactional outbox on Postgres', () => {
 
   it('wakes the relay after a transaction that added events, not after one that added none', async () => {
     got.length = 0;
-    const relay = new OutboxRelay(ds, bus, 'svc');
-    const outbox = new Outbox(ds, 'svc', relay, bus);
-    const kicks = jest.spyOn(relay, 'kick');
-    relay.start();
-    kicks.mockClear();
+    const { relay, outbox, kicks } = startedWithKicks();
     for (const n of [-1, -2, -3])
       await outbox.transaction((m) => m.query('INSERT INTO svc.things (n) VALUES ($1)', [n]));
     expect(kicks).not.toHaveBeenCalled();
@@ -141,11 +147,7 @@ describeWithInfra('transactional outbox on Postgres', () => {
 
   it('write in a transaction: its events go out after the commit, and a rollback drops them with the write', async () => {
     got.length = 0;
-    const relay = new OutboxRelay(ds, bus, 'svc');
-    const outbox = new Outbox(ds, 'svc', relay, bus);
-    const kicks = jest.spyOn(relay, 'kick');
-    relay.start();
-    kicks.mockClear();
+    const { relay, outbox, kicks } = startedWithKicks();
     const insert = (n: number) => ({ sql: 'INSERT INTO svc.things (n) VALUES ($1) RETURNING n', parameters: [n] });
     await expect(
       outbox.transaction(async (m) => {
