@@ -127,7 +127,8 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
       ).length;
     let killed = false;
     const killing = (async () => {
-      while ((await inbox()) < count / 4) await sleep(20);
+      const until = Date.now() + 60_000; // bounded: an endless poll would outlive a failing test and hang jest
+      while ((await inbox()) < count / 4 && Date.now() < until) await sleep(20);
       await replica('notifications', 0).stop('SIGKILL');
       killed = true;
     })();

@@ -66,10 +66,17 @@ async function rawPost(base: URL, p: RawPost): Promise<{ text: string; reset: bo
   }
   if (!p.abandon) {
     if (p.declared === undefined && !s.destroyed) s.write('0\r\n\r\n');
-    const answered = (async () => {
-      while (!/\r\n\r\n/.test(text)) await sleep(20);
-    })();
-    await Promise.race([closed, answered, sleep(15_000)]);
+    // Event-driven, never a poll: a poll for an answer that never comes (the connection closed
+    // first) outlives the test and keeps jest from exiting.
+    const answered = new Promise<void>((r) => {
+      const check = (): void => void (/\r\n\r\n/.test(text) && r());
+      s.on('data', check);
+      check();
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((r) => (timer = setTimeout(r, 15_000)));
+    await Promise.race([closed, answered, late]);
+    clearTimeout(timer);
   }
   s.destroy();
   return { text, reset };

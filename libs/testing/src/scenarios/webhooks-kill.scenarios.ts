@@ -58,9 +58,10 @@ export async function deliverThroughKillNine(
   let gaveUp = false;
   let deliveredAtKill = 0;
   const killing = (async () => {
+    const until = Date.now() + 120_000;
     while (t.capture.at(path).length < count / 4 || (t.killAfterPublishing && !published)) {
       // A failed publish ends the test: stop waiting here too, or this loop keeps jest alive.
-      if (gaveUp) return;
+      if (gaveUp || Date.now() > until) return;
       await new Promise((r) => setTimeout(r, 10));
     }
     deliveredAtKill = new Set(
