@@ -93,8 +93,9 @@ export class Outbox {
    * stored only when the statement returned a row (a conditional update that did not apply adds
    * none). Returns the statement's rows. For a write whose events are known before it runs, this
    * is one round trip where `transaction` + `add` takes BEGIN, the write, an INSERT per event and
-   * COMMIT (the jobs launcher's stage changes, decision 0613). Given a transaction's manager `m`,
-   * the statement runs in that transaction and its events are published after its commit.
+   * COMMIT (the jobs launcher's stage changes, decision 0613). Given the manager `m` of an
+   * `outbox.transaction`, the statement runs in that transaction and its events are published
+   * after its commit (in a transaction opened otherwise, only at the relay's next poll).
    */
   async write<R>(
     statement: { sql: string; parameters: unknown[] },
