@@ -5,7 +5,7 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLen
 const toBool = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()) : value;
 
-/** Settings every app shares. Each variable is documented in the README's configuration table. */
+/** Settings every app shares. Each variable is documented in docs/configuration.md. */
 export class HubConfig {
   /** Postgres connection string; when absent the all-in-one hub runs an embedded PostgreSQL under HUB_DATA_DIR. */
   @IsOptional()
