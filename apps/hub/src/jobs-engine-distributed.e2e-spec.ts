@@ -5,6 +5,7 @@ import {
   JOB_ENGINE_TEST_ENV,
   jobsAdmissionScenarios,
   jobsExposeScenarios,
+  jobsImageScenarios,
   jobsIsolationScenarios,
   jobsScenarios,
   killJobsServiceMidRun,
@@ -48,6 +49,7 @@ describeWithEngine('distributed hub: jobs in containers', () => {
   jobsAdmissionScenarios(target);
   jobsScenarios(target);
   jobsExposeScenarios(target);
+  jobsImageScenarios(target);
   jobsIsolationScenarios(() => ({ ...target(), databaseUrl: hub.db.url }));
 
   it('a jobs service killed -9 mid-run and restarted: the job is settled ERROR and its container removed', async () => {

@@ -4,6 +4,7 @@ import {
   JOB_ENGINE_TEST_ENV,
   jobsAdmissionScenarios,
   jobsExposeScenarios,
+  jobsImageScenarios,
   jobsIsolationScenarios,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
@@ -33,5 +34,6 @@ describeWithEngine('all-in-one hub: jobs in containers', () => {
 
   jobsAdmissionScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsExposeScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  jobsImageScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsIsolationScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN, databaseUrl: t.db.url }));
 });

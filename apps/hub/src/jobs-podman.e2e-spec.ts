@@ -4,6 +4,7 @@ import {
   ensureTestJobImage,
   JOB_ENGINE_TEST_ENV,
   jobsExposeScenarios,
+  jobsImageScenarios,
   jobsIsolationScenarios,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
@@ -37,5 +38,6 @@ withPodman('all-in-one hub: jobs in Podman containers', () => {
   });
 
   jobsExposeScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  jobsImageScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsIsolationScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN, databaseUrl: t.db.url }));
 });

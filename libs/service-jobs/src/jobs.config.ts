@@ -1,7 +1,15 @@
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseRegistry } from '@hub/contracts';
 import { HubConfig, SecretBox } from '@hub/config';
+import { RegistryPolicy } from './jobs/registry-policy';
+
+const listOf = (v: string | undefined): string[] =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export class JobsConfig extends HubConfig {
   /** Where jobs run: `local` (a container per job through Docker or Podman, or a host process: HUB_JOBS_ENGINE) or `kubernetes` (a batch/v1 Job per run). */
@@ -39,6 +47,22 @@ export class JobsConfig extends HubConfig {
     message: 'HUB_JOBS_BLOCKED_CIDRS must be comma-separated IPv4 CIDRs',
   })
   HUB_JOBS_BLOCKED_CIDRS?: string;
+
+  /**
+   * Registries job images may come from although they are loopback, private or link-local or one of
+   * this hub's own names (comma-separated `host` or `host:port`; decision 0623). Other registries
+   * need no entry; images named without a registry (local ones included) are always allowed.
+   */
+  @IsOptional()
+  @ValidateBy({
+    name: 'registryList',
+    validator: {
+      validate: (v: unknown) =>
+        typeof v === 'string' && listOf(v).every((r) => !('error' in parseRegistry(r)) && !r.includes('/')),
+      defaultMessage: () => 'HUB_JOBS_ALLOWED_REGISTRIES must be comma-separated registry hosts (host or host:port)',
+    },
+  })
+  HUB_JOBS_ALLOWED_REGISTRIES?: string;
 
   /** Caps each job container's memory below its flavor's (small machines, tests). Unset: the flavor's RAM. */
   @IsOptional()
@@ -177,6 +201,18 @@ export class JobsConfig extends HubConfig {
   secretBox(): SecretBox {
     if (!this.HUB_SECRET_KEY) throw new Error('HUB_SECRET_KEY is required: it encrypts job secrets at rest');
     return new SecretBox(this.HUB_SECRET_KEY, 'hub-job-secrets');
+  }
+
+  /** The registry rule of decision 0623, with this hub's own names. */
+  registryPolicy(): RegistryPolicy {
+    return new RegistryPolicy({
+      allowed: listOf(this.HUB_JOBS_ALLOWED_REGISTRIES),
+      ownNames: [
+        new URL(this.publicUrl).hostname.replace(/^\[|\]$/g, ''),
+        this.HUB_JOBS_DOMAIN,
+        this.HUB_JOBS_SSH_HOST.replace(/:.*/, ''),
+      ],
+    });
   }
 
   get workDir(): string {

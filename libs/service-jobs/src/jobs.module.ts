@@ -4,6 +4,7 @@ import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOp
 import { type JobsConfig } from './jobs.config';
 import { JOBS_ENTITIES } from './jobs.entities';
 import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from './jobs.tokens';
+import { RegistryPolicy } from './jobs/registry-policy';
 import { JobStore } from './jobs/job-store';
 import { JobEndpointHandler } from './jobs/job-endpoint.handler';
 import { JobsHandler } from './jobs/jobs.handler';
@@ -60,6 +61,7 @@ export class JobsModule {
       providers: [
         { provide: JOBS_CONFIG, useValue: config },
         { provide: JOBS_SECRETS, useValue: secrets },
+        { provide: RegistryPolicy, useValue: config.registryPolicy() },
         { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config, context) },
         JobStore,
         JobLogs,

@@ -48,6 +48,7 @@ export * from './job-engine';
 export * from './scenarios/jobs-isolation.scenarios';
 export * from './scenarios/jobs-admission.scenarios';
 export * from './scenarios/jobs-expose.scenarios';
+export * from './scenarios/jobs-image.scenarios';
 export * from './browser';
 export * from './scenarios/console.scenarios';
 export * from './scenarios/console-sessions.scenarios';

@@ -21,6 +21,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { JOB_ARCHES, JOB_FLAVORS, JOB_VOLUME_TYPES, type JobFlavor } from './jobs.enums';
+import { IsImageReference } from './image-reference';
 import { IsStringMap } from './string-map.validator';
 
 export const JOB_ENV_KEY = /^[a-zA-Z][_a-zA-Z0-9]+$/;
@@ -139,6 +140,7 @@ export class CreateJobDto {
   @IsOptional()
   @IsString({ message: 'dockerImage must be a string' })
   @Length(1, 500, { message: 'dockerImage must be 1..500 characters' })
+  @IsImageReference()
   dockerImage?: string;
 
   @ApiPropertyOptional({ type: [String] })

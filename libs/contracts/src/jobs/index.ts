@@ -1,5 +1,6 @@
 export { TERMINAL_JOB_STAGES, JOB_INITIATOR_TYPES } from './jobs.enums';
 export * from './string-map.validator';
+export * from './image-reference';
 export * from './create-job.dto';
 export * from './jobs.views';
 export * from './jobs-rpc.dto';

@@ -6,6 +6,7 @@ export * from './create-gateway-app';
 export * from './auth/auth.decorators';
 export { Authenticator } from './auth/authenticator';
 export { ReadOnlyTokenError } from './auth/auth.errors';
+export { CSRF_HEADER } from './auth/console-session';
 export * from './auth/live-answers';
 export * from './auth/membership-cache';
 export * from './auth/membership-directory';

@@ -5,17 +5,17 @@ import { request as httpRequest } from 'node:http';
 import { HubError, JobsRpc, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { Authenticator, contextOf, GATEWAY_CONFIG, type GatewayConfig, ReadOnlyTokenError } from '../core';
+import { jobRequestHeaders, HOP_BY_HOP } from './job-expose.headers';
 import { JobNamespaces } from './job-namespaces';
 
 const NO_RULES = { admin: false, public: false, strictRateLimit: false, org: undefined };
-/** Hop-by-hop headers (RFC 9110 7.6.1): never forwarded. */
-const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
 
 /**
  * A job's exposed port through the gateway (issue 25): a request whose Host is
  * `<job_id>--<port>.<HUB_JOBS_DOMAIN>` goes to that port of the running job's container, whatever
  * its path. A port in `portsPublic` is open to anyone; any other needs a token with read access to
- * the job's namespace (which is not passed on to the job). HTTP only: upgrades (WebSocket) are not.
+ * the job's namespace. The caller's credentials (its token, cookies, the console's CSRF header) never
+ * reach the job, on any port (job-expose.headers.ts). HTTP only: upgrades (WebSocket) are not.
  */
 @Injectable()
 export class JobExposeProxy implements OnModuleInit {
@@ -66,12 +66,7 @@ export class JobExposeProxy implements OnModuleInit {
     }
     if (!endpoint.target)
       throw new ServiceUnavailableError(`Job ${jobId} is ${endpoint.stage}: its ports answer while it runs`);
-    const headers: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(req.headers)) {
-      if (v === undefined || HOP.has(k)) continue;
-      if (k === 'authorization' && !endpoint.public) continue;
-      headers[k] = v;
-    }
+    const headers = jobRequestHeaders(req.headers);
     headers['x-forwarded-for'] = req.ip;
     headers['x-forwarded-host'] = req.headers.host ?? '';
     reply.hijack();
@@ -85,17 +80,18 @@ export class JobExposeProxy implements OnModuleInit {
     upstream.setTimeout(60_000, () => upstream.destroy(new Error('timed out')));
     upstream.on('response', (res) => {
       const out: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !HOP.has(k)) out[k] = v;
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
       reply.raw.writeHead(res.statusCode ?? 502, out);
       res.pipe(reply.raw);
     });
-    upstream.on('error', (e) => {
+    upstream.on('error', () => {
       if (reply.raw.headersSent) {
         reply.raw.destroy();
         return;
       }
       reply.raw.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
-      reply.raw.end(JSON.stringify({ error: `Job ${jobId} did not answer on port ${port}: ${e.message}` }));
+      // The reason (an internal address, a socket error) stays out of the answer.
+      reply.raw.end(JSON.stringify({ error: `Job ${jobId} did not answer on port ${port}` }));
     });
     req.raw.pipe(upstream);
   }

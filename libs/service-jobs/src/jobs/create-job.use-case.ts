@@ -11,11 +11,13 @@ import { JobStore } from './job-store';
 import { toJobView, viewSettings } from './job.view';
 import {
   FlavorNotAvailableError,
+  ImageRegistryRefusedError,
   JobCommandRequiredError,
   JobImageSourceError,
   PublicPortsNotExposedError,
 } from './jobs.errors';
 import { NamespaceResolver } from './namespace-resolver';
+import { RegistryPolicy } from './registry-policy';
 import { ResourceGroupCheck } from './resource-group-check';
 
 /** A new job, SCHEDULING, handed to the supervisor; duplicates and scheduled firings come here too. */
@@ -28,6 +30,7 @@ export class CreateJobUseCase {
     private readonly supervisor: JobSupervisor,
     private readonly namespaces: NamespaceResolver,
     private readonly resourceGroups: ResourceGroupCheck,
+    private readonly registries: RegistryPolicy,
   ) {}
 
   /** `sealedSecrets`: values already sealed (a duplicate or a scheduled firing); otherwise the spec's are sealed here. */
@@ -35,6 +38,9 @@ export class CreateJobUseCase {
     const { secrets, ...spec } = dto.spec;
     if (!spec.dockerImage === !spec.spaceId) throw new JobImageSourceError();
     if (!spec.command?.length) throw new JobCommandRequiredError();
+    // Decided at every run (a duplicate, a scheduled firing): the operator may have changed the list.
+    const registryRefused = spec.dockerImage ? await this.registries.refusal(spec.dockerImage) : null;
+    if (registryRefused) throw new ImageRegistryRefusedError(registryRefused);
     if (spec.expose?.portsPublic?.some((p) => !spec.expose?.ports.includes(p))) throw new PublicPortsNotExposedError();
     const refused = this.supervisor.refusal(spec.flavor);
     if (refused) throw new FlavorNotAvailableError(refused);

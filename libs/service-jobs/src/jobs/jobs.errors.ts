@@ -14,6 +14,16 @@ export class JobImageSourceError extends BadRequestError {
   }
 }
 
+/** A dockerImage whose registry decision 0623 refuses (internal address, this hub's own name). */
+export class ImageRegistryRefusedError extends BadRequestError {
+  constructor(reason: string, prefix = '') {
+    super(
+      `${prefix}dockerImage is refused: ${reason} (an operator may allow it with HUB_JOBS_ALLOWED_REGISTRIES)`,
+      'JOB_IMAGE_REGISTRY_REFUSED',
+    );
+  }
+}
+
 export class JobCommandRequiredError extends BadRequestError {
   constructor(prefix = '') {
     super(

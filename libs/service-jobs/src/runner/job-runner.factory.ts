@@ -45,6 +45,7 @@ export async function jobRunnerFor(config: JobsConfig, context: RunnerContext = 
       tmpSizeMb: config.HUB_JOBS_TMP_SIZE_MB,
       ...(config.HUB_JOBS_MEMORY_LIMIT_MB ? { memoryLimitMb: config.HUB_JOBS_MEMORY_LIMIT_MB } : {}),
       maxLineLength: config.HUB_JOBS_LOG_MAX_LINE_LENGTH,
+      registries: config.registryPolicy(),
     });
   }
   // Decision 0621: a distributed service runs users' code on its machine only when told to.

@@ -4,7 +4,8 @@ import { type SecretBox } from '@hub/config';
 import { newObjectId } from '@hub/persistence';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.tokens';
-import { JobCommandRequiredError, JobImageSourceError } from '../jobs/jobs.errors';
+import { ImageRegistryRefusedError, JobCommandRequiredError, JobImageSourceError } from '../jobs/jobs.errors';
+import { RegistryPolicy } from '../jobs/registry-policy';
 import { ResourceGroupCheck } from '../jobs/resource-group-check';
 import { firstRunChecked } from './cron';
 import { ScheduledJobEntity } from './scheduled-job.entity';
@@ -18,12 +19,15 @@ export class CreateScheduledJobUseCase {
     @Inject(JOBS_SECRETS) private readonly secrets: SecretBox,
     private readonly store: ScheduledJobStore,
     private readonly resourceGroups: ResourceGroupCheck,
+    private readonly registries: RegistryPolicy,
   ) {}
 
   async execute(dto: CreateScheduledJobRpc, ctx: RequestContext): Promise<ScheduledJobView> {
     const { secrets, ...spec } = dto.jobSpec;
     if (!spec.dockerImage === !spec.spaceId) throw new JobImageSourceError('jobSpec.');
     if (!spec.command?.length) throw new JobCommandRequiredError('jobSpec.');
+    const registryRefused = spec.dockerImage ? await this.registries.refusal(spec.dockerImage) : null;
+    if (registryRefused) throw new ImageRegistryRefusedError(registryRefused, 'jobSpec.');
     await this.resourceGroups.assertOwnedBy(dto.owner, spec.resourceGroupId, 'jobSpec.resourceGroupId', ctx);
     const now = new Date();
     const s = Object.assign(new ScheduledJobEntity(), {

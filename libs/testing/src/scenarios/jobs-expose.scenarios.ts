@@ -12,6 +12,7 @@ function viaHost(
   token?: string,
   method = 'GET',
   path = '/index.html',
+  extra: Record<string, string> = {},
 ): Promise<{ status: number; body: string }> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
@@ -21,7 +22,7 @@ function viaHost(
         port: url.port,
         method,
         path,
-        headers: { host, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: { host, ...extra, ...(token ? { authorization: `Bearer ${token}` } : {}) },
       },
       (res) => {
         let body = '';
@@ -53,14 +54,15 @@ export function jobsExposeScenarios(target: () => JobTarget): void {
           'sh',
           '-c',
           [
-            'mkdir -p p/cgi-bin q',
+            'mkdir -p p/cgi-bin q/cgi-bin',
             'echo private-page > p/index.html',
             'echo public-page > q/index.html',
-            // What the job's server receives of the caller's headers.
+            // What the job's server receives of the caller's headers, on either port.
             "echo '#!/bin/sh' > p/cgi-bin/h",
             `echo 'printf "Content-Type: text/plain\\r\\n\\r\\n"' >> p/cgi-bin/h`,
-            `echo 'echo "auth:$HTTP_AUTHORIZATION"' >> p/cgi-bin/h`,
+            `echo 'echo "auth:$HTTP_AUTHORIZATION cookie:$HTTP_COOKIE csrf:$HTTP_X_CSRF_TOKEN other:$HTTP_X_OTHER"' >> p/cgi-bin/h`,
             'chmod +x p/cgi-bin/h',
+            'cp p/cgi-bin/h q/cgi-bin/h',
             'httpd -p 8081 -h q',
             'exec httpd -f -p 8080 -h p',
           ].join('; '),
@@ -83,11 +85,13 @@ export function jobsExposeScenarios(target: () => JobTarget): void {
         status: 200,
         body: 'private-page\n',
       });
-      // The caller's hub token is not passed on to the job.
-      expect(await viaHost(t.baseUrl, host(8080), owner.token, 'GET', '/cgi-bin/h')).toMatchObject({
-        status: 200,
-        body: 'auth:\n',
-      });
+      // The caller's credentials (token, cookies, the console's CSRF header) reach no job, on a private or a public port.
+      const sent = { cookie: 'hub_session=s3cret; other=1', 'x-csrf-token': 'csrf-s3cret', 'x-other': 'kept' };
+      for (const port of [8080, 8081])
+        expect(await viaHost(t.baseUrl, host(port), owner.token, 'GET', '/cgi-bin/h', sent)).toMatchObject({
+          status: 200,
+          body: 'auth: cookie: csrf: other:kept\n',
+        });
       expect((await viaHost(t.baseUrl, host(8080))).status).toBe(401);
       expect((await viaHost(t.baseUrl, host(8080), stranger.token)).status).toBe(404);
       // A read token of the job's namespace is enough, for any method; one of another namespace is not.

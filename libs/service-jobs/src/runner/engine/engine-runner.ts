@@ -1,7 +1,9 @@
+import { Logger } from '@nestjs/common';
 import { type Container } from 'dockerode';
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { hardwareOf, type JobFlavor } from '@hub/contracts';
+import { engineImageRef, hardwareOf, type JobFlavor, parseImageReference } from '@hub/contracts';
+import { type RegistryPolicy } from '../../jobs/registry-policy';
 import { type JobRun, type JobRunner, type RunExit, type RunHandle, type RunRequest } from '../job-runner';
 import { containerName, containerOptions, type ContainerSettings, memoryBytesOf } from './container-options';
 import { readCgroup } from './cgroup-sample';
@@ -11,11 +13,14 @@ import { LineSplitter } from './line-splitter';
 
 export interface EngineRunnerOptions extends ContainerSettings {
   maxLineLength: number;
+  /** Decision 0623, asked again here: a job stored before the rule (or a changed list) is refused too. */
+  registries: RegistryPolicy;
 }
 
 const mib = (bytes: number): string => `${Math.round(bytes / 1024 ** 2)} MiB`;
 const gb = (bytes: number): string => `${(bytes / 1024 ** 3).toFixed(1)} GB`;
-const messageOf = (e: unknown): string => {
+/** The engine's own text of an error: for the service's log only (it may echo what a registry answered). */
+const engineText = (e: unknown): string => {
   const json = (e as { json?: { message?: string } }).json;
   return (json?.message ?? (e instanceof Error ? e.message : String(e))).replace(/^\(HTTP code \d+\) [a-z ]+ - /, '');
 };
@@ -33,6 +38,8 @@ const failed = (error: string): JobRun => ({
  * and removes it when the run ends or is stopped (every process in it dies with it).
  */
 export class EngineRunner implements JobRunner {
+  private readonly logger = new Logger('EngineRunner');
+
   constructor(
     private readonly engine: Engine,
     private readonly options: EngineRunnerOptions,
@@ -51,29 +58,40 @@ export class EngineRunner implements JobRunner {
     return null;
   }
 
+  /**
+   * Never throws and its `done` never rejects: whatever an engine call answers ends this job (with a
+   * short message of ours; the engine's text goes to the log), never the process.
+   */
   async start(req: RunRequest): Promise<JobRun> {
     const refusal = this.refusal(req.flavor);
     if (refusal) return failed(refusal);
     if (!req.dockerImage)
       return failed('spaceId jobs need a Space image, which this runner does not build: use dockerImage');
-    const image = req.dockerImage;
+    const parsed = parseImageReference(req.dockerImage);
+    if ('error' in parsed) return failed(`dockerImage ${parsed.error}`);
+    const refused = await this.options.registries.refusal(req.dockerImage);
+    if (refused) return failed(`dockerImage is refused: ${refused}`);
+    const image = engineImageRef(parsed);
     try {
       await ensureImage(this.engine, image, (m) => req.onProgress?.(m));
     } catch (e) {
-      return failed(`could not pull ${image}: ${messageOf(e)}`);
+      this.logger.warn(`job ${req.jobId}: pulling ${image}: ${engineText(e)}`);
+      return failed(`could not pull image ${image} (no such image, or its registry refused or did not answer)`);
     }
     let container: Container;
     try {
       container = await this.engine.api.createContainer(containerOptions({ ...req, dockerImage: image }, this.options));
     } catch (e) {
-      return failed(messageOf(e));
+      this.logger.warn(`job ${req.jobId}: creating its container: ${engineText(e)}`);
+      return failed(`the ${this.engine.kind} engine could not create the job's container`);
     }
     const name = containerName(req.jobId, req.attempt);
     try {
       return await this.run(container, name, req);
     } catch (e) {
+      this.logger.warn(`job ${req.jobId}: starting its container: ${engineText(e)}`);
       await container.remove({ force: true }).catch(() => undefined);
-      return failed(messageOf(e));
+      return failed(`the ${this.engine.kind} engine could not start the job's container`);
     }
   }
 
@@ -94,15 +112,28 @@ export class EngineRunner implements JobRunner {
     // Asked once started: 'not-running' answers at once for a container that already exited. (A
     // 'next-exit' wait sent before the start could reach the engine after a quick command had
     // exited, and then never answered: the job stayed RUNNING.)
-    const exited = container.wait({ condition: 'not-running' }) as Promise<{ StatusCode: number }>;
+    // Settled here, never rejected: an engine that fails the wait (or goes away) ends the job, not the process.
+    const exited = (container.wait({ condition: 'not-running' }) as Promise<{ StatusCode: number }>).catch(
+      (e: unknown) => {
+        this.logger.warn(`job ${req.jobId}: waiting for its container: ${engineText(e)}`);
+        return null;
+      },
+    );
     const info = await container.inspect();
     const address = Object.values(info.NetworkSettings.Networks ?? {})[0]?.IPAddress || undefined;
     let stopped = false;
     let ended = false;
     const initPid = info.State.Pid;
     const done = (async (): Promise<RunExit> => {
-      const { StatusCode } = await exited;
+      const waited = await exited;
       ended = true;
+      if (!waited) {
+        out.end();
+        err.end();
+        await container.remove({ force: true }).catch(() => undefined);
+        return { code: null, signal: null, error: `the ${this.engine.kind} engine lost the job's container` };
+      }
+      const { StatusCode } = waited;
       // The output still in flight arrives before the stream closes (bounded wait; a stopped run's is cut short).
       await Promise.race([streamEnded, new Promise((r) => setTimeout(r, stopped ? 100 : 2000).unref())]);
       out.end();

@@ -1,14 +1,8 @@
 import { type Engine } from './engine-connect';
-
-/** `name` with `:latest` when it names no tag or digest (the engine would otherwise pull every tag). */
-export function withTag(image: string): string {
-  const last = image.slice(image.lastIndexOf('/') + 1);
-  return last.includes(':') || last.includes('@') ? image : `${image}:latest`;
-}
+import { imageExists } from './engine-request';
 
 interface PullEvent {
   id?: string;
-  status?: string;
   error?: string;
   progressDetail?: { current?: number; total?: number };
 }
@@ -16,18 +10,14 @@ interface PullEvent {
 const mb = (n: number): string => `${(n / 1e6).toFixed(1)} MB`;
 
 /**
- * Makes sure the image is in the engine: pulls it when missing, reporting progress (at most once a
- * second) through `onProgress`. Rejects with the engine's own message when the pull fails.
+ * Makes sure the image `ref` (a checked reference with its tag or digest: engineImageRef) is in the
+ * engine: pulls it when missing, reporting progress (at most once a second, our own numbers only)
+ * through `onProgress`. Rejects with the engine's message, which the caller logs and never shows.
  */
-export async function ensureImage(engine: Engine, image: string, onProgress: (message: string) => void): Promise<void> {
-  const ref = withTag(image);
-  const present = await engine.api
-    .getImage(ref)
-    .inspect()
-    .then(() => true)
-    .catch(() => false);
-  if (present) return;
+export async function ensureImage(engine: Engine, ref: string, onProgress: (message: string) => void): Promise<void> {
+  if (await imageExists(engine, ref)) return;
   onProgress(`Pulling image ${ref}`);
+  // fromImage travels in the query string, which dockerode encodes.
   const stream = await engine.api.pull(ref);
   const layers = new Map<string, { current: number; total: number }>();
   let last = Date.now();
@@ -46,7 +36,7 @@ export async function ensureImage(engine: Engine, image: string, onProgress: (me
         last = Date.now();
         const done = [...layers.values()].reduce((s, l) => s + l.current, 0);
         const total = [...layers.values()].reduce((s, l) => s + l.total, 0);
-        onProgress(`Pulling image ${ref}: ${total ? `${mb(done)} of ${mb(total)}` : (e.status ?? '')}`.trim());
+        onProgress(`Pulling image ${ref}${total ? `: ${mb(done)} of ${mb(total)}` : ''}`);
       },
     );
   });

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { type Engine } from './engine-connect';
 
@@ -21,7 +22,7 @@ const bridgeOf = (kind: string, name: string): string => `hj${kind[0]}-${name.re
 
 /**
  * The network job containers join (created once): a bridge with no traffic between its containers
- * (`enable_icc=false`, and a FORWARD rule for engines without it), so a job cannot reach another job. The firewall rules (iptables, when this
+ * (`enable_icc=false`, and a FORWARD rule for engines without it), so a job cannot reach another job. The firewall rules (iptables and ip6tables, when this
  * process may change them) then drop what the bridge sends to this host itself (the hub's
  * services, whatever address they listen on; replies to connections the host opened, such as
  * the gateway's to an exposed port, still pass) and to link-local and `blocked` destinations.
@@ -58,12 +59,18 @@ export async function ensureJobNetwork(engine: Engine, name: string, blocked: st
   return { name, bridge: iface, subnet, firewall };
 }
 
-/** Adds a rule unless it is there (iptables -C), so replicas and restarts do not stack copies. */
-async function ensureRule(table: string, chain: string, rule: string[], insert: boolean): Promise<void> {
+/** Adds a rule unless it is there (`-C`), so replicas and restarts do not stack copies. */
+async function ensureRule(
+  table: string,
+  chain: string,
+  rule: string[],
+  insert: boolean,
+  bin: 'iptables' | 'ip6tables' = 'iptables',
+): Promise<void> {
   try {
-    await run('iptables', ['-w', '-t', table, '-C', chain, ...rule]);
+    await run(bin, ['-w', '-t', table, '-C', chain, ...rule]);
   } catch {
-    await run('iptables', ['-w', '-t', table, insert ? '-I' : '-A', chain, ...(insert ? ['1'] : []), ...rule]);
+    await run(bin, ['-w', '-t', table, insert ? '-I' : '-A', chain, ...(insert ? ['1'] : []), ...rule]);
   }
 }
 
@@ -75,8 +82,8 @@ async function chainExists(chain: string): Promise<boolean> {
 
 /**
  * A chain HUB-JOBS-IN on INPUT for the bridge (established traffic passes, the rest is dropped),
- * drops of the blocked destinations in raw PREROUTING (before any engine's own rules), and of
- * traffic between the bridge's containers. False when
+ * drops of the blocked destinations in raw PREROUTING (before any engine's own rules), of
+ * traffic between the bridge's containers, and of every IPv6 packet from the bridge. False when
  * iptables is missing or not ours to change (not root): the README says what to add by hand.
  */
 async function installFirewall(bridge: string, blocked: string[]): Promise<boolean> {
@@ -101,6 +108,12 @@ async function installFirewall(bridge: string, blocked: string[]): Promise<boole
     // FORWARD: Docker jumps to DOCKER-USER first; without Docker the rule goes first in FORWARD itself.
     const forward = (await chainExists('DOCKER-USER')) ? 'DOCKER-USER' : 'FORWARD';
     await ensureRule('filter', forward, ['-i', bridge, '-o', bridge, '-j', 'DROP'], true);
+    // IPv6: the jobs network has no IPv6 subnet, but Podman (and Docker where the kernel lets it)
+    // gives each container a link-local address, through which this machine's services on `::`
+    // answered (issue 35). No IPv6 from the bridge is needed: all of it is dropped, before routing.
+    // A kernel without IPv6 (no /proc/net/if_inet6) has nothing to drop.
+    if (existsSync('/proc/net/if_inet6'))
+      await ensureRule('raw', 'PREROUTING', ['-i', bridge, '-j', 'DROP'], true, 'ip6tables');
     return true;
   } catch {
     return false;
