@@ -47,6 +47,33 @@ export class WebhooksConfig extends HubConfig {
   @Max(1000)
   HUB_WEBHOOK_CONCURRENCY: number = 128;
 
+  /**
+   * Attempts of one webhook in flight at once, over every replica (decision 0505): a slow or failing
+   * receiver holds at most this many delivery slots; the rest go round-robin to other webhooks.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: number = 8;
+
+  /** Attempts of one user's webhooks in flight at once, over every replica (decision 0505). */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  HUB_WEBHOOK_MAX_IN_FLIGHT_PER_USER: number = 64;
+
+  /** Recoveries one webhook may start per hour (decision 0505); past it a 429 naming this variable. */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  HUB_WEBHOOK_MAX_RECOVERIES_PER_HOUR: number = 5;
+
+  /** A delivery a recovery resent is left out of the webhook's recoveries for this long (decision 0505). */
+  @IsInt()
+  @Min(0)
+  @Max(604_800)
+  HUB_WEBHOOK_RECOVERY_COOLDOWN_SECONDS: number = 3600;
+
   /** How often an idle worker looks for due deliveries. */
   @IsInt()
   @Min(10)
