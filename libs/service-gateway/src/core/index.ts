@@ -7,6 +7,7 @@ export * from './auth/auth.decorators';
 export { Authenticator } from './auth/authenticator';
 export { ReadOnlyTokenError } from './auth/auth.errors';
 export * from './auth/live-answers';
+export * from './http/stream-slots';
 export * from './auth/membership-cache';
 export * from './auth/membership-directory';
 export * from './auth/token-cache';

@@ -172,7 +172,7 @@ export class DeliveryQueue {
           load.webhookCounts,
           load.ownerIds,
           load.ownerCounts,
-          this.config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_USER,
+          this.config.maxInFlightPerUser,
         ],
       ),
     );

@@ -54,7 +54,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly options: DeliveryOptionsStore,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {
-    this.held = new InFlight(config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK, config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_USER);
+    this.held = new InFlight(config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK, config.maxInFlightPerUser);
   }
 
   onApplicationBootstrap(): void {

@@ -108,7 +108,7 @@ export class PacedClaim {
           load.ownerIds,
           load.ownerCounts,
           this.config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
-          this.config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_USER,
+          this.config.maxInFlightPerUser,
         ],
       ),
     );
