@@ -21,6 +21,7 @@ import {
   type RunningProcess,
   scheduledJobsScenarios,
   startApp,
+  streamCapScenarios,
   waitForStage,
 } from '@hub/testing';
 
@@ -72,6 +73,7 @@ describeWithInfra('distributed hub: jobs', () => {
   jobCapsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   noAccessScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
   liveStreamsScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
+  streamCapScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
   foreignResourceGroupScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobSourceReadScenarios(() => ({
     baseUrl: gateway,

@@ -18,6 +18,7 @@ import {
   webhooksScenarios,
   webhookExtensionScenarios,
   webhookOptionsScenarios,
+  webhookFairnessScenarios,
 } from '@hub/testing';
 
 const ADMIN = 'webhooks-distributed-admin-token';
@@ -75,6 +76,7 @@ describeWithInfra('distributed hub: webhooks', () => {
   webhookSsrfScenarios(() => target());
   webhookExtensionScenarios(() => target());
   webhookOptionsScenarios(() => target());
+  webhookFairnessScenarios(() => target());
   webhookAccessScenarios(() => ({ ...target(scrapeReplicas), jobs: false }));
 
   it('a job webhook starts its job through jobs.job.create with WEBHOOK_PAYLOAD; no responder is a failed attempt, retried', async () => {

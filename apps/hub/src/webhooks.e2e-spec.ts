@@ -16,6 +16,8 @@ import {
   webhooksScenarios,
   webhookExtensionScenarios,
   webhookOptionsScenarios,
+  webhookFairnessScenarios,
+  streamCapScenarios,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
@@ -62,6 +64,8 @@ describeWithInfra('all-in-one hub: webhooks', () => {
   webhookAccessScenarios(() => ({ ...target(), jobs: true }));
   webhookExtensionScenarios(target);
   webhookOptionsScenarios(target);
+  webhookFairnessScenarios(target);
+  streamCapScenarios(() => ({ ...target(), gateways: [t.baseUrl], jobs: true }));
 
   it(`queues at most HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY (${DAILY_LIMIT} here) deliveries per webhook in 24 h`, async () => {
     await expectDailyLimit(target(), await makeUser(target(), 'write', 'busy'), DAILY_LIMIT);

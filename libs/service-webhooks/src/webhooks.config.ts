@@ -47,6 +47,37 @@ export class WebhooksConfig extends HubConfig {
   @Max(1000)
   HUB_WEBHOOK_CONCURRENCY: number = 128;
 
+  /**
+   * Attempts of one webhook in flight at once per process (decision 0505): a slow or failing
+   * receiver holds at most this many delivery slots; the rest go round-robin to other webhooks.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: number = 8;
+
+  /**
+   * Attempts of one user's webhooks in flight at once per process (decision 0505). Default: half of
+   * HUB_WEBHOOK_CONCURRENCY, so one user never holds every slot.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  HUB_WEBHOOK_MAX_IN_FLIGHT_PER_USER?: number;
+
+  /** Recoveries one webhook may start per hour (decision 0505); past it a 429 naming this variable. */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  HUB_WEBHOOK_MAX_RECOVERIES_PER_HOUR: number = 5;
+
+  /** A delivery a recovery resent is left out of the webhook's recoveries for this long (decision 0505). */
+  @IsInt()
+  @Min(0)
+  @Max(604_800)
+  HUB_WEBHOOK_RECOVERY_COOLDOWN_SECONDS: number = 3600;
+
   /** How often an idle worker looks for due deliveries. */
   @IsInt()
   @Min(10)
@@ -63,6 +94,10 @@ export class WebhooksConfig extends HubConfig {
   @Min(1)
   @Max(100_000)
   HUB_WEBHOOKS_MAX_PER_USER: number = 100;
+
+  get maxInFlightPerUser(): number {
+    return this.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_USER ?? Math.ceil(this.HUB_WEBHOOK_CONCURRENCY / 2);
+  }
 
   get retrySchedule(): number[] {
     return this.HUB_WEBHOOK_RETRY_SCHEDULE.split(',').map((s) => Number(s) * 1000);

@@ -29,6 +29,8 @@ export * from './scenarios/webhooks-helpers';
 export * from './scenarios/webhooks-kill.scenarios';
 export * from './scenarios/webhooks-extensions.scenarios';
 export * from './scenarios/webhooks-options.scenarios';
+export * from './scenarios/webhooks-fairness.scenarios';
+export * from './scenarios/stream-caps.scenarios';
 export * from './scenarios/webhooks-tracing';
 export * from './scenarios/caps.scenarios';
 export * from './scenarios/webhook-ssrf.scenarios';

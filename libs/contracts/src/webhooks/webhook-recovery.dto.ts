@@ -25,12 +25,19 @@ export class RecoveryView {
   @ApiProperty({ enum: RECOVERY_STATES }) state!: (typeof RECOVERY_STATES)[number];
   @ApiProperty({ format: 'date-time' }) since!: string;
   @ApiProperty({ format: 'date-time' }) until!: string;
-  @ApiProperty({ description: `failed deliveries put back in the queue (at most ${MAX_RECOVERY_DELIVERIES})` })
+  @ApiProperty({
+    description: `failed deliveries put back in the queue (at most ${MAX_RECOVERY_DELIVERIES}, and at most what HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY leaves of the last 24 hours)`,
+  })
   queued!: number;
   @ApiProperty({ description: 'resent so far' }) sent!: number;
   @ApiProperty() succeeded!: number;
   @ApiProperty({ description: 'failed again (not retried), or dropped because the webhook was disabled meanwhile' })
   failed!: number;
+  @ApiProperty({
+    description:
+      'failed deliveries of the window left out: a recovery resent them within HUB_WEBHOOK_RECOVERY_COOLDOWN_SECONDS and they failed again',
+  })
+  skipped!: number;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiPropertyOptional({ format: 'date-time' }) finishedAt?: string;
 }

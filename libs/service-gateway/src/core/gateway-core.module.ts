@@ -10,6 +10,7 @@ import { TokenCache } from './auth/token-cache';
 import { type GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG } from './gateway.tokens';
 import { HttpErrorFilter } from './http/http-error.filter';
+import { StreamSlots } from './http/stream-slots';
 import { HubValidationPipe } from './http/validation.pipe';
 import { RateLimits } from './rate-limit/rate-limits';
 
@@ -29,6 +30,10 @@ export class GatewayCoreModule {
         useValue: new MembershipCache(config.HUB_AUTH_CACHE_TTL_MS, config.HUB_AUTH_CACHE_SIZE),
       },
       { provide: LiveAnswers, useValue: new LiveAnswers() },
+      {
+        provide: StreamSlots,
+        useValue: new StreamSlots(config.HUB_STREAMS_MAX_PER_USER, config.HUB_STREAMS_MAX_PER_TOKEN),
+      },
       MembershipDirectory,
     ];
     return {

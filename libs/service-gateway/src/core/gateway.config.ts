@@ -57,6 +57,18 @@ export class GatewayConfig extends HubConfig {
   @Max(600_000)
   HUB_BODY_TIMEOUT_MS: number = 10_000;
 
+  /** Open server-sent-event streams (job logs, events, metrics) per user on one gateway; past it 429 (decision 0505). */
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  HUB_STREAMS_MAX_PER_USER: number = 32;
+
+  /** Open server-sent-event streams per token on one gateway; past it 429 (decision 0505). */
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  HUB_STREAMS_MAX_PER_TOKEN: number = 16;
+
   /** Most simultaneous HTTP connections per gateway; new ones past it are closed at once. */
   @IsInt()
   @Min(1)

@@ -8,6 +8,7 @@ export { Authenticator } from './auth/authenticator';
 export { ReadOnlyTokenError } from './auth/auth.errors';
 export { CSRF_HEADER } from './auth/console-session';
 export * from './auth/live-answers';
+export * from './http/stream-slots';
 export * from './auth/membership-cache';
 export * from './auth/membership-directory';
 export * from './auth/token-cache';

@@ -10,7 +10,7 @@ import {
   TERMINAL_JOB_STAGES,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, Ctx, CurrentAuth, LiveAnswers } from '../core';
+import { ApiErrorResponse, Ctx, CurrentAuth, LiveAnswers, StreamSlots } from '../core';
 import { JobNamespaces } from './job-namespaces';
 import { JobParam, LogsQuery } from './jobs.params';
 import { sleep, SseStream } from './sse';
@@ -46,10 +46,16 @@ export class JobStreamsController {
     private readonly rpc: RpcClient,
     private readonly namespaces: JobNamespaces,
     private readonly live: LiveAnswers,
+    private readonly slots: StreamSlots,
   ) {}
 
-  /** Opens the stream, which ends when the token is revoked or the caller loses access to the namespace (decision 0014). */
+  /**
+   * Opens the stream, which ends when the token is revoked or the caller loses access to the
+   * namespace (decision 0014). It holds one of the caller's stream slots until it closes; past the
+   * caps a 429 (decision 0505).
+   */
   private open(reply: FastifyReply, ctx: RequestContext, auth: AuthInfo, owner: JobOwnerRef): SseStream {
+    this.slots.take(reply, { userId: auth.user.id, tokenId: auth.token.id });
     const sse = new SseStream(reply, ctx.requestId);
     const grant =
       owner.type === 'org'

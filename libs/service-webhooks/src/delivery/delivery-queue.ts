@@ -4,6 +4,7 @@ import { type DataSource } from 'typeorm';
 import { type WebhookDomain } from '@hub/contracts';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
+import { type InFlightLoad } from './in-flight';
 import { rowsOf } from './rows';
 
 export interface ClaimedDelivery {
@@ -115,18 +116,64 @@ export class DeliveryQueue {
     return new Map(rows.map((r) => [r.event_id, Number(r.queued)]));
   }
 
-  async claim(limit: number): Promise<ClaimedDelivery[]> {
+  /**
+   * The fair claim (decision 0505), one statement: a skip scan walks the webhooks with plain
+   * deliveries pending (one index probe each), takes each one's oldest due deliveries up to the
+   * room its cap leaves in this process, then deals them out in turns: every user's first, then
+   * every user's second…, a user's own turns going round their webhooks. So a webhook whose
+   * receiver is slow or failing holds at most its cap of slots, and a backlog of one webhook is
+   * never in front of another's. The chosen rows only are locked (SKIP LOCKED: another replica's
+   * picks are left to it).
+   */
+  async claim(limit: number, load: InFlightLoad): Promise<ClaimedDelivery[]> {
     // Planned per call, not prepared: the table grows from empty (see preparedQuery).
     return rowsOf<ClaimedDelivery>(
       await this.ds.query(
-        `UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $2::float8 / 1000), attempts = d.attempts + 1
-       FROM (SELECT id FROM webhooks.deliveries
-             WHERE state = 'pending' AND NOT paced AND due_at <= now() AND (lease_until IS NULL OR lease_until < now())
-             ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED) c
+        `WITH RECURSIVE w AS (
+           (SELECT d.webhook_id FROM webhooks.deliveries d WHERE d.state = 'pending' AND NOT d.paced ORDER BY d.webhook_id LIMIT 1)
+           UNION ALL
+           SELECT (SELECT d.webhook_id FROM webhooks.deliveries d
+                   WHERE d.state = 'pending' AND NOT d.paced AND d.webhook_id > w.webhook_id ORDER BY d.webhook_id LIMIT 1)
+           FROM w WHERE w.webhook_id IS NOT NULL),
+         busy AS (SELECT * FROM unnest($4::text[], $5::int[]) AS b(id, n)),
+         owners AS (SELECT * FROM unnest($6::text[], $7::int[]) AS b(id, n)),
+         a AS (
+           SELECT w.webhook_id, h.owner_id,
+                  LEAST($1::int, $3::int - COALESCE((SELECT b.n FROM busy b WHERE b.id = w.webhook_id), 0)) AS room
+           FROM w JOIN webhooks.webhooks h ON h.id = w.webhook_id),
+         due AS (
+           SELECT x.id, x.due_at, a.webhook_id, a.owner_id FROM a
+           CROSS JOIN LATERAL (
+             SELECT d.id, d.due_at FROM webhooks.deliveries d
+             WHERE d.webhook_id = a.webhook_id AND d.state = 'pending' AND NOT d.paced AND d.due_at <= now()
+               AND (d.lease_until IS NULL OR d.lease_until < now())
+             ORDER BY d.due_at LIMIT GREATEST(a.room, 0)) x),
+         turns AS (
+           SELECT t.id, t.due_at, t.owner_id, row_number() OVER (PARTITION BY t.owner_id ORDER BY t.k, t.due_at) AS turn
+           FROM (SELECT due.*, row_number() OVER (PARTITION BY due.webhook_id ORDER BY due.due_at) AS k FROM due) t),
+         chosen AS (
+           SELECT t.id FROM turns t
+           WHERE t.turn <= $8::int - COALESCE((SELECT o.n FROM owners o WHERE o.id = t.owner_id), 0)
+           ORDER BY t.turn, t.due_at LIMIT $1),
+         locked AS (
+           SELECT d.id FROM webhooks.deliveries d
+           WHERE d.id IN (SELECT id FROM chosen) AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < now())
+           FOR UPDATE SKIP LOCKED)
+       UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $2::float8 / 1000), attempts = d.attempts + 1
+       FROM locked c
        WHERE d.id = c.id
        RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts, d.recovery_id, d.paced, d.traceparent,
          (extract(epoch FROM d.due_at) * 1000)::float8 AS due_ms`,
-        [limit, this.config.HUB_WEBHOOK_LEASE_MS],
+        [
+          limit,
+          this.config.HUB_WEBHOOK_LEASE_MS,
+          this.config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
+          load.webhookIds,
+          load.webhookCounts,
+          load.ownerIds,
+          load.ownerCounts,
+          this.config.maxInFlightPerUser,
+        ],
       ),
     );
   }

@@ -11,6 +11,7 @@ import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
 import { type ClaimedDelivery, DeliveryQueue } from './delivery-queue';
 import { DeliveryTrace } from './delivery-trace';
+import { InFlight } from './in-flight';
 import { OutcomeRecorder } from './outcome-recorder';
 import { nextDelayMs } from './retry-policy';
 import { WebhookHealth } from './webhook-health';
@@ -37,6 +38,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private controlled = false;
   private lastOptionsLook = 0;
   private pacedWake?: NodeJS.Timeout;
+  private readonly held: InFlight;
+  /** Set while a wake is due because an attempt freed room under a cap (decision 0505); one per 10 ms at most. */
+  private roomWake?: NodeJS.Timeout;
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -49,7 +53,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly paced: PacedClaim,
     private readonly options: DeliveryOptionsStore,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
-  ) {}
+  ) {
+    this.held = new InFlight(config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK, config.maxInFlightPerUser);
+  }
 
   onApplicationBootstrap(): void {
     this.running = true;
@@ -59,6 +65,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationShutdown(): Promise<void> {
     this.running = false;
     clearTimeout(this.pacedWake);
+    clearTimeout(this.roomWake);
     this.wake?.();
     await this.loop;
     // Attempts in flight finish (bounded by the timeout); their rows would come back anyway.
@@ -92,7 +99,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           room -= await this.claimPaced(room);
         }
         if (!this.waitingForRoom && room > 0) {
-          const claimed = await this.queue.claim(room);
+          const claimed = await this.queue.claim(room, this.held.load());
           full = claimed.length === room;
           if (claimed.length > 0)
             this.start(claimed, await this.store.byIds([...new Set(claimed.map((d) => d.webhook_id))]));
@@ -123,7 +130,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       this.controlled = await this.options.anyControlled();
     }
     if (!this.controlled || room <= 0) return 0;
-    const batch = await this.paced.claim(room);
+    const batch = await this.paced.claim(room, this.held.load());
     if (batch.claimed.length > 0)
       this.start(batch.claimed, await this.store.byIds([...new Set(batch.claimed.map((d) => d.webhook_id))]));
     // The next slot of a webhook with more waiting: looked for then rather than at the next poll.
@@ -142,12 +149,27 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       if (webhook && !sealed.has(webhook.id))
         sealed.set(webhook.id, { secret: this.attempts.secretOf(webhook), custom: this.attempts.customOf(webhook) });
       this.inFlight++;
+      this.held.started(d.webhook_id, webhook?.owner_id);
       void this.deliver(d, webhook, webhook && sealed.get(webhook.id)).finally(() => {
         this.inFlight--;
+        if (this.held.finished(d.webhook_id, webhook?.owner_id)) this.roomFreed();
         if (this.waitingForRoom && this.inFlight <= concurrencyFloor(this.config.HUB_WEBHOOK_CONCURRENCY))
           this.wake?.();
       });
     }
+  }
+
+  /**
+   * An attempt ended under a cap that may have held due work back: look again soon. Gathered over
+   * 10 ms, so a webhook at its cap with a fast receiver costs at most a claim per 10 ms, not one per
+   * attempt.
+   */
+  private roomFreed(): void {
+    if (this.roomWake || !this.running) return;
+    this.roomWake = setTimeout(() => {
+      this.roomWake = undefined;
+      this.poke();
+    }, 10).unref();
   }
 
   private async deliver(

@@ -7,6 +7,8 @@ import { Recoveries1795697703959 } from './1795697703959-recoveries';
 import { DeliveryOptions1795697703960 } from './1795697703960-delivery-options';
 import { DeliveryTrace1795697703961 } from './1795697703961-delivery-trace';
 import { DeliveryLogWords1795718431720 } from './1795718431720-delivery-log-words';
+import { FairClaim1795800000000 } from './1795800000000-fair-claim';
+import { RecoverySkipped1795800000001 } from './1795800000001-recovery-skipped';
 
 /** In order. Never edit one that has landed; add a new one (style.md rule 7). */
 export const WEBHOOKS_MIGRATIONS = [
@@ -19,4 +21,6 @@ export const WEBHOOKS_MIGRATIONS = [
   DeliveryOptions1795697703960,
   DeliveryTrace1795697703961,
   DeliveryLogWords1795718431720,
+  FairClaim1795800000000,
+  RecoverySkipped1795800000001,
 ];

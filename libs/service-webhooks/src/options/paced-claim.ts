@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type ClaimedDelivery } from '../delivery/delivery-queue';
+import { type InFlightLoad } from '../delivery/in-flight';
 import { rowsOf } from '../delivery/rows';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
@@ -28,7 +29,10 @@ export interface PacedBatch {
  * late by less than CATCH_UP_S (busy, or between polls) sends the slots it missed at once, so the
  * rate holds over time; slots from before the oldest waiting delivery was due are not credited, so
  * a webhook that was idle starts at one delivery, no burst. Ordered:
- * only the oldest pending delivery (event order), only when it is due and none is in flight.
+ * only the oldest pending delivery (event order), only when it is due and none is in flight; an
+ * ordered webhook that cannot send (its head in flight or waiting for a retry) takes no place
+ * among the claim's webhooks (issue 43: 64 such webhooks stalled every other). Webhooks are served
+ * least recently served first, and within the in-flight caps of decision 0505.
  */
 @Injectable()
 export class PacedClaim {
@@ -37,11 +41,14 @@ export class PacedClaim {
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {}
 
-  async claim(limit: number): Promise<PacedBatch> {
+  async claim(limit: number, load: InFlightLoad): Promise<PacedBatch> {
     const rows = rowsOf<ClaimedDelivery & { next_in_ms: number | null }>(
       await this.ds.query(
-        `WITH o AS (
+        `WITH busy AS (SELECT * FROM unnest($4::text[], $5::int[]) AS b(id, n)),
+         owners AS (SELECT * FROM unnest($6::text[], $7::int[]) AS b(id, n)),
+         o AS (
            SELECT o.webhook_id, o.max_per_second AS rate, o.ordered,
+                  $8::int - COALESCE((SELECT b.n FROM busy b WHERE b.id = o.webhook_id), 0) AS room,
                   -- No credit for time nothing was waiting (the oldest deliveries' due_at), nor past CATCH_UP_S.
                   GREATEST(o.next_at, now() - make_interval(secs => $3::float8),
                            (SELECT min(h.due_at) FROM (SELECT d.due_at FROM webhooks.deliveries d
@@ -49,14 +56,22 @@ export class PacedClaim {
                                                        ORDER BY d.event_seq, d.created_at, d.id LIMIT 64) h)) AS slot0
            FROM webhooks.delivery_options o
            WHERE (o.max_per_second IS NOT NULL OR o.ordered) AND (o.max_per_second IS NULL OR o.next_at <= now())
-             AND EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.webhook_id = o.webhook_id AND d.state = 'pending' AND d.paced
-                         AND d.due_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now()))
+             -- Something to send now: for an ordered webhook its head (due, not in flight), else any due delivery.
+             AND CASE WHEN o.ordered
+                 THEN (SELECT d.due_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now()) FROM webhooks.deliveries d
+                       WHERE d.webhook_id = o.webhook_id AND d.state = 'pending' AND d.paced
+                       ORDER BY d.event_seq, d.created_at, d.id LIMIT 1) IS TRUE
+                 ELSE EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.webhook_id = o.webhook_id AND d.state = 'pending' AND d.paced
+                              AND d.due_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())) END
+             -- Room under the caps of decision 0505.
+             AND COALESCE((SELECT b.n FROM busy b WHERE b.id = o.webhook_id), 0) < $8::int
+             AND COALESCE((SELECT x.n FROM owners x WHERE x.id = (SELECT w.owner_id FROM webhooks.webhooks w WHERE w.id = o.webhook_id)), 0) < $9::int
            ORDER BY o.next_at LIMIT ${WEBHOOKS_PER_CLAIM}
            FOR UPDATE OF o SKIP LOCKED),
          a AS (
            SELECT o.*, CASE WHEN o.ordered THEN 1
-                            WHEN o.rate IS NULL THEN $1::int
-                            ELSE LEAST($1::int, floor(extract(epoch FROM now() - o.slot0) * o.rate)::int + 1) END AS n
+                            WHEN o.rate IS NULL THEN LEAST($1::int, o.room)
+                            ELSE LEAST($1::int, o.room, floor(extract(epoch FROM now() - o.slot0) * o.rate)::int + 1) END AS n
            FROM o),
          picked AS (
            SELECT p.id, a.webhook_id FROM a
@@ -76,12 +91,25 @@ export class PacedClaim {
              (extract(epoch FROM d.due_at) * 1000)::float8 AS due_ms),
          counted AS (SELECT webhook_id, count(*) AS k FROM claimed GROUP BY webhook_id),
          paced AS (
-           UPDATE webhooks.delivery_options x SET next_at = a.slot0 + make_interval(secs => c.k / a.rate)
+           -- Without a rate, next_at is when the webhook was last served: the oldest goes first next time.
+           UPDATE webhooks.delivery_options x
+           SET next_at = CASE WHEN a.rate IS NULL THEN now() ELSE a.slot0 + make_interval(secs => c.k / a.rate) END
            FROM a JOIN counted c ON c.webhook_id = a.webhook_id
-           WHERE x.webhook_id = a.webhook_id AND a.rate IS NOT NULL
-           RETURNING x.webhook_id, x.next_at)
-         SELECT c.*, (SELECT min(extract(epoch FROM p.next_at - now()) * 1000) FROM paced p) AS next_in_ms FROM claimed c`,
-        [limit, this.config.HUB_WEBHOOK_LEASE_MS, CATCH_UP_S],
+           WHERE x.webhook_id = a.webhook_id
+           RETURNING x.webhook_id, x.next_at, a.rate)
+         SELECT c.*, (SELECT min(extract(epoch FROM p.next_at - now()) * 1000) FROM paced p WHERE p.rate IS NOT NULL) AS next_in_ms
+         FROM claimed c`,
+        [
+          limit,
+          this.config.HUB_WEBHOOK_LEASE_MS,
+          CATCH_UP_S,
+          load.webhookIds,
+          load.webhookCounts,
+          load.ownerIds,
+          load.ownerCounts,
+          this.config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
+          this.config.maxInFlightPerUser,
+        ],
       ),
     );
     const next = rows[0]?.next_in_ms;

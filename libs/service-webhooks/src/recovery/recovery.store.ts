@@ -1,11 +1,18 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { MAX_RECOVERY_DELIVERIES, type RecoveryView } from '@hub/contracts';
 import { lockForTransaction, newObjectId } from '@hub/persistence';
 import { rowsOf } from '../delivery/rows';
-import { WEBHOOKS_DS } from '../webhooks.tokens';
-import { RecoveryNotFoundError, RecoveryRunningError, RecoveryWindowError } from './recoveries.errors';
+import { type WebhooksConfig } from '../webhooks.config';
+import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
+import {
+  RecoveriesPerHourError,
+  RecoveryNotFoundError,
+  RecoveryRunningError,
+  RecoveryTriggerLimitError,
+  RecoveryWindowError,
+} from './recoveries.errors';
 
 interface RecoveryRow {
   id: string;
@@ -17,6 +24,7 @@ interface RecoveryRow {
   sent: number;
   succeeded: number;
   failed: number;
+  skipped: number;
   created_at: Date;
   finished_at: Date | null;
 }
@@ -29,10 +37,19 @@ const ID = /^[0-9a-f]{24}$/;
  * with its id; the worker sends each once (no retry schedule). Its counts are read from those rows
  * while any is pending, then kept in its row, so a later recovery of the same deliveries does not
  * change them; one recovery runs per webhook at a time.
+ *
+ * Bounded (issue 43, decision 0505), so a receiver that keeps failing does not turn recoveries into
+ * an amplifier: at most HUB_WEBHOOK_MAX_RECOVERIES_PER_HOUR started per webhook per hour; what a
+ * recovery queues counts against HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY (it queues at most what is left);
+ * and a delivery a recovery resent within HUB_WEBHOOK_RECOVERY_COOLDOWN_SECONDS is left out (the
+ * answer's `skipped`), so recoveries of overlapping windows send each failure once per cool-down.
  */
 @Injectable()
 export class RecoveryStore {
-  constructor(@InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
+    @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
+  ) {}
 
   async start(webhookId: string, since: Date, until: Date): Promise<RecoveryView> {
     if (!(since < until)) throw new RecoveryWindowError();
@@ -46,25 +63,49 @@ export class RecoveryStore {
       for (const r of running) {
         if ((await this.refresh(m, r)).state === 'running') throw new RecoveryRunningError(r.id);
       }
+      const c = this.config;
+      const [started] = (await m.query(
+        `SELECT count(*)::int AS n, ceil(extract(epoch FROM min(created_at) + interval '1 hour' - now()))::int AS retry_in
+         FROM webhooks.recoveries WHERE webhook_id = $1 AND created_at > now() - interval '1 hour'`,
+        [webhookId],
+      )) as { n: number; retry_in: number | null }[];
+      if (started.n >= c.HUB_WEBHOOK_MAX_RECOVERIES_PER_HOUR)
+        throw new RecoveriesPerHourError(c.HUB_WEBHOOK_MAX_RECOVERIES_PER_HOUR, Math.max(1, started.retry_in ?? 1));
+      const [{ used }] = (await m.query(
+        `SELECT COALESCE(sum(count), 0)::int AS used FROM webhooks.trigger_counts
+         WHERE webhook_id = $1 AND hour > date_trunc('hour', now()) - interval '24 hours'`,
+        [webhookId],
+      )) as { used: number }[];
+      const left = c.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY - used;
+      if (left <= 0) throw new RecoveryTriggerLimitError(c.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY);
       const id = newObjectId();
       // In event order, a millisecond apart, so the queue (ordered by due_at) sends them in that order.
-      const [{ n }] = (await m.query(
-        `WITH picked AS (
-           SELECT d.id, row_number() OVER (ORDER BY d.created_at, d.id) AS k FROM webhooks.deliveries d
+      const [{ n, skipped }] = (await m.query(
+        `WITH window_failed AS (
+           SELECT d.id, d.created_at,
+                  EXISTS (SELECT 1 FROM webhooks.recoveries r WHERE r.id = d.recovery_id
+                          AND r.created_at > now() - make_interval(secs => $6::float8)) AS cooling
+           FROM webhooks.deliveries d
            WHERE d.webhook_id = $1 AND d.state IN ('failed', 'dropped')
              AND ((d.created_at >= $2 AND d.created_at < $3)
-                  OR EXISTS (SELECT 1 FROM webhooks.delivery_logs l WHERE l.delivery_id = d.id AND l.created_at >= $2 AND l.created_at < $3))
-           ORDER BY d.created_at, d.id LIMIT $4),
+                  OR EXISTS (SELECT 1 FROM webhooks.delivery_logs l WHERE l.delivery_id = d.id AND l.created_at >= $2 AND l.created_at < $3))),
+         picked AS (
+           SELECT w.id, row_number() OVER (ORDER BY w.created_at, w.id) AS k FROM window_failed w
+           WHERE NOT w.cooling ORDER BY w.created_at, w.id LIMIT $4),
          requeued AS (
            UPDATE webhooks.deliveries d SET state = 'pending', recovery_id = $5, lease_until = NULL, due_at = now() + make_interval(secs => p.k / 1000.0),
              paced = EXISTS (SELECT 1 FROM webhooks.delivery_options o WHERE o.webhook_id = d.webhook_id AND (o.max_per_second IS NOT NULL OR o.ordered))
-           FROM picked p WHERE d.id = p.id RETURNING d.id)
-         SELECT count(*)::int AS n FROM requeued`,
-        [webhookId, since, until, MAX_RECOVERY_DELIVERIES, id],
-      )) as { n: number }[];
+           FROM picked p WHERE d.id = p.id RETURNING d.id),
+         counted AS (
+           INSERT INTO webhooks.trigger_counts (webhook_id, hour, count)
+           SELECT $1, date_trunc('hour', now()), count(*) FROM requeued HAVING count(*) > 0
+           ON CONFLICT (webhook_id, hour) DO UPDATE SET count = webhooks.trigger_counts.count + EXCLUDED.count)
+         SELECT (SELECT count(*)::int FROM requeued) AS n, (SELECT count(*)::int FROM window_failed WHERE cooling) AS skipped`,
+        [webhookId, since, until, Math.min(MAX_RECOVERY_DELIVERIES, left), id, c.HUB_WEBHOOK_RECOVERY_COOLDOWN_SECONDS],
+      )) as { n: number; skipped: number }[];
       await m.query(
-        `INSERT INTO webhooks.recoveries (id, webhook_id, since, until, queued, state, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [id, webhookId, since, until, n, n === 0 ? 'done' : 'running', n === 0 ? new Date() : null],
+        `INSERT INTO webhooks.recoveries (id, webhook_id, since, until, queued, skipped, state, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [id, webhookId, since, until, n, skipped, n === 0 ? 'done' : 'running', n === 0 ? new Date() : null],
       );
       return this.view((await m.query(`SELECT * FROM webhooks.recoveries WHERE id = $1`, [id]))[0] as RecoveryRow);
     });
@@ -108,6 +149,7 @@ export class RecoveryStore {
       sent: r.sent,
       succeeded: r.succeeded,
       failed: r.failed,
+      skipped: r.skipped,
       createdAt: new Date(r.created_at).toISOString(),
     };
     if (r.finished_at) v.finishedAt = new Date(r.finished_at).toISOString();

@@ -21,6 +21,13 @@ export const WEBHOOK_TEST_ENV = {
   HUB_WEBHOOK_TIMEOUT_MS: '2000',
   HUB_SECRET_KEY: 'webhook-secret-key-for-the-tests',
   HUB_WEBHOOKS_MAX_PER_USER: '30', // caps.scenarios: WEBHOOKS_MAX_PER_USER
+  // Fairness (webhooks-fairness.scenarios, decision 0505): small, so a test's backlog outgrows the slots.
+  HUB_WEBHOOK_CONCURRENCY: '32',
+  HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: '4',
+  HUB_WEBHOOK_MAX_IN_FLIGHT_PER_USER: '8',
+  // Recovery bounds (webhooks-recovery.scenarios): a cool-down a test can wait out.
+  HUB_WEBHOOK_RECOVERY_COOLDOWN_SECONDS: '8',
+  HUB_WEBHOOK_MAX_RECOVERIES_PER_HOUR: '4',
 };
 
 type Body = Record<string, unknown>;
