@@ -20,6 +20,11 @@
 // latency goes (stagesP50P99Ms: publish → 202, → delivery row, → receipt, attempt duration,
 // receipt → outcome row) and the load average before and after: figures taken on a busy machine
 // are not verdicts.
+// BENCH_NOISY=1: the noisy-neighbour check instead (noisy.mjs, decision 0505).
+if (process.env.BENCH_NOISY === '1') {
+  await import('./noisy.mjs');
+  process.exit(0);
+}
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { cpuAccount, enableProfiling, stopAll, toggleProfiles } from '../gateway/processes.mjs';

@@ -4,6 +4,8 @@ import {
   deliverTraced,
   describeWithInfra,
   expectDeliveryChain,
+  http,
+  makeUser,
   spansOf,
   startWebhookCapture,
   type TracedSpan,
@@ -55,5 +57,28 @@ describeWithInfra('all-in-one hub: webhook delivery traces', () => {
       d.traceId,
     );
     expectDeliveryChain(spans, d);
+  });
+
+  it("a user's API call starts a trace of its own, with the caller's traceparent as a link (decision 0506)", async () => {
+    const user = await makeUser({ baseUrl: t.baseUrl, adminToken: ADMIN }, 'write', 'traced');
+    const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const callerSpan = '00f067aa0ba902b7';
+    const res = await http(t.baseUrl, 'GET', '/api/settings/webhooks', {
+      token: user.token,
+      headers: { traceparent: `00-${callerTrace}-${callerSpan}-01` },
+    });
+    expect(res.status).toBe(200);
+    let span: ReturnType<InMemorySpanExporter['getFinishedSpans']>[number] | undefined;
+    const deadline = Date.now() + 10_000;
+    while (!span && Date.now() < deadline) {
+      span = exporter
+        .getFinishedSpans()
+        .find((s) => s.name === 'GET /api/settings/webhooks' && s.links.some((l) => l.context.spanId === callerSpan));
+      if (!span) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(span).toBeDefined();
+    expect(span?.spanContext().traceId).not.toBe(callerTrace);
+    expect(span?.parentSpanContext).toBeUndefined();
+    expect(span?.links.map((l) => l.context.traceId)).toEqual([callerTrace]);
   });
 });

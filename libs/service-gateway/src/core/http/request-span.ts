@@ -1,10 +1,15 @@
-import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, type Link, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { contextFromTraceparent, hubTracer, isTracingOn } from '@hub/messaging';
 
+/** The admin API (operators, the repo area publishing events): trusted callers whose traces go on. */
+const CONTINUED = /^\/admin(\/|$)/;
+
 /**
- * One server span per request when tracing is on (decision 0504), continuing the caller's
- * `traceparent` if it sends one. Started at onRequest (the timing), made the active context at
+ * One server span per request when tracing is on (decision 0504). A call to the admin API continues
+ * the caller's `traceparent`; any other request (users' API calls, decision 0506) starts a trace of
+ * its own and keeps the caller's context as a span link, so a client cannot attach the hub's spans
+ * to a trace id it knows of, and the caller's trace still leads here. Started at onRequest (the timing), made the active context at
  * preHandler: the body arrives on the socket's own async context, so a context set before it would
  * not reach the handler; from preHandler Fastify calls the handler within ours.
  */
@@ -13,10 +18,20 @@ export function traceRequests(fastify: FastifyInstance): void {
   const spans = new WeakMap<FastifyRequest, { span: Span; parent: ReturnType<typeof contextFromTraceparent> }>();
   fastify.addHook('onRequest', (req, _reply, done) => {
     const header = req.headers['traceparent'];
-    const parent = contextFromTraceparent(typeof header === 'string' ? header : undefined);
+    const caller = contextFromTraceparent(typeof header === 'string' ? header : undefined);
+    const path = req.url.split('?')[0];
+    const continued = CONTINUED.test(path);
+    const callerSpan = trace.getSpanContext(caller);
+    const links: Link[] = !continued && callerSpan ? [{ context: callerSpan }] : [];
+    const parent = continued ? caller : ROOT_CONTEXT;
     const span = hubTracer().startSpan(
       `${req.method} ${req.routeOptions.url ?? 'unmatched'}`,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.path': req.url.split('?')[0] } },
+      {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.request.method': req.method, 'url.path': path },
+        links,
+        root: !continued,
+      },
       parent,
     );
     spans.set(req, { span, parent });

@@ -1,0 +1,179 @@
+// BENCH_NOISY=1 npm run bench:webhooks — the noisy-neighbour check of decision 0505 (issue 43).
+// A victim user has three webhooks (plain, paced at 50/s, ordered) on a fast loopback receiver and
+// gets BENCH_NOISY_VICTIM_EVENTS (150) events at BENCH_NOISY_VICTIM_RATE (10) per second: first
+// alone, then while a noisy user's BENCH_NOISY_WEBHOOKS (100) webhooks — half on a receiver that
+// answers after 30 s (each attempt runs to the 10 s timeout), half on one that answers 500 at once,
+// every fourth of them ordered — get BENCH_NOISY_RATE (5) events per second (×100 deliveries). The
+// victim's p50/p99 per kind (publish → receipt), alone and among the noise, and their ratio; the
+// target is a p99 within 2× of alone. Modes: BENCH_MODES (all-in-one); a tree: BENCH_TREE (this one).
+import { loadavg } from 'node:os';
+import { stopAll } from '../gateway/processes.mjs';
+import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
+import { api } from './api.mjs';
+import { ADMIN, root, start, wallNow, withRetries } from './servers.mjs';
+import { createServer } from 'node:http';
+
+const VICTIM_EVENTS = Number(process.env.BENCH_NOISY_VICTIM_EVENTS ?? 150);
+const VICTIM_RATE = Number(process.env.BENCH_NOISY_VICTIM_RATE ?? 10);
+const NOISY_WEBHOOKS = Number(process.env.BENCH_NOISY_WEBHOOKS ?? 100);
+const NOISY_RATE = Number(process.env.BENCH_NOISY_RATE ?? 5);
+const MODES = (process.env.BENCH_MODES ?? 'all-in-one').split(',');
+const TREE = process.env.BENCH_TREE ?? root;
+const load = () => loadavg().map((l) => +l.toFixed(2));
+
+/** A loopback receiver: `answer` says how (status, delay); receipts of the victim's deliveries by kind. */
+async function receiver(answer) {
+  const seen = new Map(); // "kind|action" → first receipt
+  let requests = 0;
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      requests++;
+      const kind = (req.url ?? '').split('/')[1];
+      const p = JSON.parse(Buffer.concat(chunks).toString());
+      const key = `${kind}|${p.event.action}`;
+      if (!seen.has(key)) seen.set(key, wallNow());
+      const { status, delayMs } = answer;
+      const reply = () => !res.destroyed && res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+      if (delayMs > 0) setTimeout(reply, delayMs).unref();
+      else reply();
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: (kind) => `http://127.0.0.1:${server.address().port}/${kind}`,
+    seen,
+    requests: () => requests,
+    close: () => new Promise((r) => (server.closeAllConnections(), server.close(r))),
+  };
+}
+
+const event = (repo, ownerId, action) => ({
+  subject: 'hub.events.repo.update',
+  payload: {
+    event: { action, scope: 'repo.content' },
+    repo: {
+      type: 'model',
+      name: repo,
+      id: '0123456789abcdef01234567',
+      private: false,
+      url: { web: 'x', api: 'y' },
+      owner: { id: ownerId },
+    },
+  },
+});
+
+async function makeUser(url, name) {
+  const user = await api(url, 'POST', '/admin/users', ADMIN, { name, email: `${name}@example.com` });
+  const { token } = await api(url, 'POST', `/admin/users/${user.name}/tokens`, ADMIN, { role: 'write' });
+  return { ...user, token };
+}
+
+async function hook(url, user, repo, target, options) {
+  const h = await api(url, 'POST', '/api/settings/webhooks', user.token, {
+    watched: [{ type: 'model', name: repo }],
+    domains: ['repo'],
+    url: target,
+  });
+  if (options) await api(url, 'PUT', `/api/settings/webhooks/${h.webhook.id}/delivery-options`, user.token, options);
+}
+
+/** Publishes the victim's events at VICTIM_RATE and answers each kind's latencies (ms, sorted). */
+async function victimWindow(url, victim, rx, tag) {
+  const published = new Map();
+  const t0 = wallNow();
+  for (let i = 0; i < VICTIM_EVENTS; i++) {
+    const wait = t0 + (i * 1000) / VICTIM_RATE - wallNow();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const action = `${tag}-${i}`;
+    published.set(action, wallNow());
+    await withRetries(() => api(url, 'POST', '/admin/events', ADMIN, event(victim.repo, victim.id, action)));
+  }
+  const kinds = ['plain', 'paced', 'ordered'];
+  const deadline = Date.now() + 120_000;
+  const done = () => kinds.every((k) => [...published.keys()].every((a) => rx.seen.has(`${k}|${a}`)));
+  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return Object.fromEntries(
+    kinds.map((k) => {
+      const l = [...published].map(([a, at]) => (rx.seen.get(`${k}|${a}`) ?? Infinity) - at).sort((x, y) => x - y);
+      const q = (p) => Math.round(l[Math.min(l.length - 1, Math.floor(p * l.length))]);
+      return [k, { p50: q(0.5), p99: q(0.99), max: q(1), missing: l.filter((x) => x === Infinity).length }];
+    }),
+  );
+}
+
+async function run(mode) {
+  const name = `bench_webhooks_noisy_${mode.replace(/-/g, '_')}_${Date.now()}`;
+  await createDatabase(name);
+  const fast = await receiver({ status: 200, delayMs: 0 });
+  const slow = await receiver({ status: 200, delayMs: 30_000 });
+  const failing = await receiver({ status: 500, delayMs: 0 });
+  let stopNoise = false;
+  try {
+    const env = await start(mode, databaseUrl(name), TREE);
+    const stamp = Date.now();
+    const victim = await makeUser(env.url, `victim${stamp}`);
+    victim.repo = `${victim.name}/model`;
+    await hook(env.url, victim, victim.repo, fast.url('plain'));
+    await hook(env.url, victim, victim.repo, fast.url('paced'), { maxPerSecond: 50 });
+    await hook(env.url, victim, victim.repo, fast.url('ordered'), { ordered: true });
+    const loadBefore = load();
+    const alone = await victimWindow(env.url, victim, fast, 'alone');
+
+    const noisy = await makeUser(env.url, `noisy${stamp}`);
+    const noisyRepo = `${noisy.name}/model`;
+    for (let i = 0; i < NOISY_WEBHOOKS; i++)
+      await hook(
+        env.url,
+        noisy,
+        noisyRepo,
+        (i % 2 ? failing : slow).url('noise'),
+        i % 4 === 0 ? { ordered: true } : undefined,
+      );
+    let noiseEvents = 0;
+    const noise = (async () => {
+      const t0 = wallNow();
+      while (!stopNoise) {
+        const wait = t0 + (noiseEvents * 1000) / NOISY_RATE - wallNow();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        await withRetries(() =>
+          api(env.url, 'POST', '/admin/events', ADMIN, event(noisyRepo, noisy.id, `noise-${noiseEvents++}`)),
+        ).catch(() => undefined);
+      }
+    })();
+    // The noise first fills what it can hold (slow attempts run 10 s): measured once it has.
+    await new Promise((r) => setTimeout(r, 12_000));
+    const among = await victimWindow(env.url, victim, fast, 'noisy');
+    stopNoise = true;
+    await noise;
+    const ratios = Object.fromEntries(
+      Object.keys(alone).map((k) => [k, +(among[k].p99 / Math.max(1, alone[k].p99)).toFixed(2)]),
+    );
+    console.log(
+      JSON.stringify({
+        mode,
+        tree: TREE === root ? 'current' : TREE,
+        victimEvents: VICTIM_EVENTS,
+        victimPerSecond: VICTIM_RATE,
+        noisyWebhooks: NOISY_WEBHOOKS,
+        noisyEventsPerSecond: NOISY_RATE,
+        noisyEventsPublished: noiseEvents,
+        noisyRequests: { slow: slow.requests(), failing: failing.requests() },
+        aloneMs: alone,
+        amongNoiseMs: among,
+        p99Ratio: ratios,
+        within2x: Object.values(ratios).every((r) => r <= 2),
+        loadAverageBefore: loadBefore,
+        loadAverageAfter: load(),
+      }),
+    );
+  } finally {
+    stopNoise = true;
+    await stopAll();
+    await Promise.all([fast.close(), slow.close(), failing.close()]);
+    await dropDatabase(name).catch(() => undefined);
+  }
+}
+
+for (const mode of MODES) await run(mode);
