@@ -164,7 +164,9 @@ export function WebhookForm(props: { webhook?: Webhook; onSaved: () => void }): 
           {...aria('secret')}
         />
       </label>
-      <button type="submit">{w ? 'Save webhook' : 'Create webhook'}</button>
+      <button type="submit" disabled={action.busy}>
+        {w ? 'Save webhook' : 'Create webhook'}
+      </button>
       <Status id={ERROR_ID} error={action.error} message={action.message} />
     </form>
   );

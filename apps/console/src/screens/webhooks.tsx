@@ -1,6 +1,7 @@
 import { api } from '../api';
+import { useConfirm } from '../confirm';
 import { href } from '../router';
-import { Screen, Status, useAction, useLoad, when } from '../ui';
+import { Screen, Status, TableBox, useAction, useLoad, when } from '../ui';
 import { targetOf, type Webhook, WebhookForm } from './webhook-form';
 
 interface Log {
@@ -34,51 +35,62 @@ export function Webhooks(): preact.JSX.Element {
       },
       w.disabled ? 'Enabled' : 'Disabled',
     );
-  const remove = (w: Webhook): Promise<void> =>
-    action.run(async () => {
-      await api('DELETE', `/api/settings/webhooks/${w.id}`);
-      list.reload();
-    }, 'Deleted');
+  const confirm = useConfirm();
+  const remove = async (w: Webhook): Promise<void> => {
+    const sure = await confirm.ask({
+      title: 'Delete this webhook?',
+      body: `${targetOf(w)} stops receiving events, and its delivery log goes with it. This cannot be undone.`,
+      confirm: 'Delete webhook',
+    });
+    if (sure)
+      await action.run(async () => {
+        await api('DELETE', `/api/settings/webhooks/${w.id}`);
+        list.reload();
+      }, 'Deleted');
+  };
   return (
     <Screen title="Webhooks">
       <WebhookForm onSaved={list.reload} />
       <Status error={action.error ?? list.error} message={action.message} />
-      <table>
-        <caption>Your webhooks</caption>
-        <thead>
-          <tr>
-            <th scope="col">Target</th>
-            <th scope="col">Watching</th>
-            <th scope="col">State</th>
-            <th scope="col">Last trigger</th>
-            <th scope="col">Recent success</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.data?.map((w) => (
-            <tr key={w.id}>
-              <td>
-                <a href={href(`/webhooks/${w.id}`)}>{targetOf(w)}</a>
-              </td>
-              <td>{w.watched.map((x) => `${x.type} ${x.name}`).join(', ')}</td>
-              <td>{stateOf(w)}</td>
-              <td>{when(w.lastTriggerAt)}</td>
-              <td>
-                <Rate id={w.id} />
-              </td>
-              <td>
-                <button type="button" onClick={() => void toggle(w)}>
-                  {w.disabled ? 'Enable' : 'Disable'}
-                </button>
-                <button type="button" onClick={() => void remove(w)}>
-                  Delete
-                </button>
-              </td>
+      {confirm.dialog}
+      <TableBox label="Your webhooks">
+        <table>
+          <caption>Your webhooks</caption>
+          <thead>
+            <tr>
+              <th scope="col">Target</th>
+              <th scope="col">Watching</th>
+              <th scope="col">State</th>
+              <th scope="col">Last trigger</th>
+              <th scope="col">Recent success</th>
+              <th scope="col">Actions</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {list.data?.map((w) => (
+              <tr key={w.id}>
+                <td>
+                  <a href={href(`/webhooks/${w.id}`)}>{targetOf(w)}</a>
+                </td>
+                <td>{w.watched.map((x) => `${x.type} ${x.name}`).join(', ')}</td>
+                <td>{stateOf(w)}</td>
+                <td>{when(w.lastTriggerAt)}</td>
+                <td>
+                  <Rate id={w.id} />
+                </td>
+                <td>
+                  <button type="button" disabled={action.busy} onClick={() => void toggle(w)}>
+                    {w.disabled ? 'Enable' : 'Disable'}
+                  </button>
+                  <button type="button" disabled={action.busy} onClick={() => void remove(w)}>
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableBox>
     </Screen>
   );
 }
