@@ -1,29 +1,34 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useConfirm } from '../confirm';
 import { go } from '../router';
 import { Screen, Status, useAction, useLoad, when } from '../ui';
+import { JobLog, type Line } from './job-log';
 import { canWrite, type Job, useWhoAmI } from './jobs';
 
-interface Line {
-  data: string;
-  timestamp: string;
-}
 interface StageEvent {
   stage: string;
   message: string | null;
   timestamp: string;
 }
 
-/** Server-sent events on this origin, authenticated by the session cookie; closed when the job's stream ends. */
-function useStream<T>(url: string, onItem: (item: T) => void): void {
+/**
+ * Server-sent events on this origin, authenticated by the session cookie; closed when the job's
+ * stream ends. Answers whether it has ended (or dropped), so the page can say so.
+ */
+function useStream<T>(url: string, onItem: (item: T) => void): boolean {
+  const [ended, setEnded] = useState(false);
   useEffect(() => {
     const source = new EventSource(url);
     source.onmessage = (m: MessageEvent<string>) => onItem(JSON.parse(m.data) as T);
     // The stream ends with the job: do not let EventSource start it over.
-    source.onerror = () => source.close();
+    source.onerror = () => {
+      source.close();
+      setEnded(true);
+    };
     return () => source.close();
   }, [url]);
+  return ended;
 }
 
 /**
@@ -36,21 +41,15 @@ export function JobPage(props: { namespace: string; id: string }): preact.JSX.El
   const [lines, setLines] = useState<Line[]>([]);
   const [stages, setStages] = useState<StageEvent[]>([]);
   const [sample, setSample] = useState<Record<string, number> | null>(null);
-  const [follow, setFollow] = useState(true);
-  const [stamps, setStamps] = useState(false);
-  const log = useRef<HTMLPreElement>(null);
   const action = useAction();
   const confirm = useConfirm();
   const me = useWhoAmI();
-  useStream<Line>(`${base}/logs`, (l) => setLines((all) => [...all, l]));
+  const logEnded = useStream<Line>(`${base}/logs`, (l) => setLines((all) => [...all, l]));
   useStream<StageEvent>(`${base}/events`, (e) => {
     setStages((all) => [...all, e]);
     job.reload();
   });
   useStream<Record<string, number>>(`${base}/metrics`, setSample);
-  useEffect(() => {
-    if (follow && log.current) log.current.scrollTop = log.current.scrollHeight;
-  }, [lines, follow]);
   const cancel = async (): Promise<void> => {
     const sure = await confirm.ask({
       title: 'Cancel this job?',
@@ -113,15 +112,14 @@ export function JobPage(props: { namespace: string; id: string }): preact.JSX.El
           : 'No samples (the job is not running).'}
       </p>
       <h2>Log</h2>
-      <label class="inline">
-        <input type="checkbox" checked={follow} onChange={() => setFollow(!follow)} /> Follow
-      </label>
-      <label class="inline">
-        <input type="checkbox" checked={stamps} onChange={() => setStamps(!stamps)} /> Timestamps
-      </label>
-      <pre class="log" ref={log} tabIndex={0} aria-label="Job log" aria-live="polite">
-        {lines.map((l) => (stamps ? `${l.timestamp} ${l.data}` : l.data)).join('\n')}
-      </pre>
+      <JobLog lines={lines} jobId={props.id} />
+      {logEnded && (
+        <p class="meta" role="status">
+          {j && (j.status.stage === 'RUNNING' || j.status.stage === 'SCHEDULING')
+            ? 'The log stream dropped while the job runs: reload the page to follow it again.'
+            : 'The log stream has ended.'}
+        </p>
+      )}
     </Screen>
   );
 }

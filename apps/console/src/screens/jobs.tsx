@@ -168,7 +168,7 @@ function RunJob(props: { namespaces: string[]; onRan: () => void }): preact.JSX.
       <h2>Run a job</h2>
       <label>
         Namespace
-        <select value={ns} onChange={(e) => setNs(e.currentTarget.value)}>
+        <select value={ns || props.namespaces[0]} onChange={(e) => setNs(e.currentTarget.value)}>
           {props.namespaces.map((n) => (
             <option key={n} value={n}>
               {n}

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { useConfirm } from '../confirm';
 import { href } from '../router';
@@ -5,21 +6,31 @@ import { Screen, Status, TableBox, useAction, useLoad, when } from '../ui';
 import { targetOf, type Webhook, WebhookForm } from './webhook-form';
 
 interface Log {
+  id: string;
   status: number | null;
+  createdAt: string;
 }
 
 export const stateOf = (w: Webhook): string =>
   w.disabled === 'suspended-after-failure' ? 'suspended after failures' : w.disabled ? 'disabled' : 'active';
 
-/** Success rate of the last 20 attempts, from the delivery log. */
-function Rate(props: { id: string }): preact.JSX.Element {
+const good = (l: Log): boolean => l.status !== null && l.status >= 200 && l.status < 300;
+
+/** The last 20 attempts at a glance: a strip of marks, oldest to newest, and the success rate. */
+function Health(props: { id: string }): preact.JSX.Element {
   const logs = useLoad(() => api<Log[]>('GET', `/api/settings/webhooks/${props.id}/logs?limit=20`), [props.id]);
   if (!logs.data) return <span>…</span>;
   if (logs.data.length === 0) return <span>no deliveries</span>;
-  const ok = logs.data.filter((l) => l.status !== null && l.status >= 200 && l.status < 300).length;
+  const ok = logs.data.filter(good).length;
+  const rate = `${Math.round((100 * ok) / logs.data.length)} % of last ${logs.data.length}`;
   return (
-    <span>
-      {Math.round((100 * ok) / logs.data.length)} % of last {logs.data.length}
+    <span class="health">
+      <span class="strip" role="img" aria-label={`${ok} of the last ${logs.data.length} attempts succeeded`}>
+        {[...logs.data].reverse().map((l) => (
+          <span key={l.id} class={good(l) ? 'mark ok' : 'mark failed'} title={`${l.status ?? 'no answer'}`} />
+        ))}
+      </span>
+      <span>{rate}</span>
     </span>
   );
 }
@@ -36,6 +47,7 @@ export function Webhooks(): preact.JSX.Element {
       w.disabled ? 'Enabled' : 'Disabled',
     );
   const confirm = useConfirm();
+  const [creating, setCreating] = useState(false);
   const remove = async (w: Webhook): Promise<void> => {
     const sure = await confirm.ask({
       title: 'Delete this webhook?',
@@ -50,7 +62,10 @@ export function Webhooks(): preact.JSX.Element {
   };
   return (
     <Screen title="Webhooks">
-      <WebhookForm onSaved={list.reload} />
+      <button type="button" aria-expanded={creating} onClick={() => setCreating(!creating)}>
+        {creating ? 'Close the form' : 'New webhook'}
+      </button>
+      {creating && <WebhookForm onSaved={list.reload} />}
       <Status error={action.error ?? list.error} message={action.message} />
       {confirm.dialog}
       <TableBox label="Your webhooks">
@@ -73,10 +88,12 @@ export function Webhooks(): preact.JSX.Element {
                   <a href={href(`/webhooks/${w.id}`)}>{targetOf(w)}</a>
                 </td>
                 <td>{w.watched.map((x) => `${x.type} ${x.name}`).join(', ')}</td>
-                <td>{stateOf(w)}</td>
+                <td>
+                  <span class={`pill ${w.disabled ? 'off' : 'on'}`}>{stateOf(w)}</span>
+                </td>
                 <td>{when(w.lastTriggerAt)}</td>
                 <td>
-                  <Rate id={w.id} />
+                  <Health id={w.id} />
                 </td>
                 <td>
                   <button type="button" disabled={action.busy} onClick={() => void toggle(w)}>

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type Page } from 'playwright-core';
 import { http } from '../http-client';
 import { addMember, makeOrg, makeUser, type TestUser, uniqueName } from '../hub-factory';
@@ -38,7 +39,7 @@ export function consoleFixesScenarios(c: ConsoleBrowser): void {
   it("shows only the new job's log, timeline and banners when going from one job's page to another's", async () => {
     const user = await makeUser(c.t());
     const first = await runJob(c, user, user.name, 'echo first-job-line; sleep 120');
-    const second = await runJob(c, user, user.name, 'echo second-job-line');
+    const second = await runJob(c, user, user.name, 'echo second-job-line; echo "Error: disk full"');
     const { page } = await signedIn(c, user.token);
     await page.getByRole('heading', { name: 'Notifications' }).waitFor();
     await goHash(page, `#/jobs/${user.name}/${first}`);
@@ -56,10 +57,23 @@ export function consoleFixesScenarios(c: ConsoleBrowser): void {
     await page.getByRole('heading', { name: `Job ${second}` }).waitFor();
     await log.filter({ hasText: 'second-job-line' }).waitFor({ timeout: 30_000 });
     await page.getByRole('listitem').filter({ hasText: 'COMPLETED' }).waitFor({ timeout: 30_000 });
-    await expect(log.innerText()).resolves.toBe('second-job-line');
+    await expect(log.innerText()).resolves.toBe('second-job-line\nError: disk full');
     await expect(page.getByRole('listitem').filter({ hasText: 'CANCELED' }).count()).resolves.toBe(0);
     await expect(page.getByText('Cancel requested').count()).resolves.toBe(0);
     await expect(page.locator('p strong').first().innerText()).resolves.toBe('COMPLETED');
+    await page.getByText('The log stream has ended.').waitFor({ timeout: 30_000 });
+    // The log's tools: jump to the first error, search, download.
+    await page.getByRole('button', { name: 'Jump to first error' }).click();
+    await log.locator('.hit').filter({ hasText: 'Error: disk full' }).waitFor();
+    await page.getByLabel('Search the log').fill('DISK');
+    await expect(log.innerText()).resolves.toBe('Error: disk full');
+    await page.getByRole('button', { name: 'Download log' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: `Save job-${second}.log` }).click(),
+    ]);
+    expect(readFileSync(await download.path(), 'utf8')).toBe('second-job-line\nError: disk full');
+    await noViolations(page, 'job, log tools');
     await page.close();
   }, 120_000);
 
@@ -112,9 +126,18 @@ export function consoleFixesScenarios(c: ConsoleBrowser): void {
       .getByText(/^Nothing to recover since .+: only deliveries whose retries are used up are recovered\.$/)
       .waitFor({ timeout: 30_000 });
     await expect(page.getByText('0 of 0 sent').count()).resolves.toBe(0);
+    // The list shows its health at a glance: six failures and the recovered one, oldest first.
+    await goHash(page, '#/webhooks');
+    const strip = page.getByRole('img', { name: '1 of the last 7 attempts succeeded' });
+    await strip.waitFor();
+    await expect(strip.locator('.mark.failed').count()).resolves.toBe(6);
+    await expect(strip.locator('.mark').last().getAttribute('class')).resolves.toBe('mark ok');
+    await goHash(page, `#/webhooks/${made.body.webhook.id}`);
+    await page.getByRole('heading', { name: /^Webhook / }).waitFor();
     // The API's refusal shows as it comes: a disabled webhook is not recovered.
     await page.getByRole('button', { name: 'Disable' }).click();
     await page.locator('p', { hasText: 'State: disabled' }).waitFor();
+    await page.getByRole('button', { name: 'Last day' }).click();
     await page.getByRole('button', { name: 'Recover', exact: true }).click();
     await page
       .locator('.status.error')
@@ -162,7 +185,7 @@ export function consoleFixesScenarios(c: ConsoleBrowser): void {
     expect(deletes).toBe(1);
     await expect(count()).resolves.toBe(0);
     await page.close();
-  });
+  }, 60_000);
 
   it('says that "Delete all matching" with no filter is the whole inbox, with its count, and a cancel keeps it', async () => {
     const [bob, alice] = await Promise.all([makeUser(c.t()), makeUser(c.t())]);
@@ -190,7 +213,7 @@ export function consoleFixesScenarios(c: ConsoleBrowser): void {
     await page.getByText('Deleted').waitFor();
     await expect(inbox()).resolves.toBe(0);
     await page.close();
-  });
+  }, 60_000);
 
   it('keeps every screen within a 390 px phone, the menu wrapped and Sign out on screen', async () => {
     const user = await makeUser(c.t());

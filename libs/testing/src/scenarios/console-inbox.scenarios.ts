@@ -113,7 +113,12 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     const { page, csp } = await signedIn(c, owner.token);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await page.getByRole('button', { name: 'New webhook' }).click();
+    await page.getByLabel('Target URL').fill('https://hooks.example.com/in');
+    await expect(page.getByText('This is a private address').count()).resolves.toBe(0);
+    // The receiver is on loopback: the form says deliveries may be refused (this hub allows it).
     await page.getByLabel('Target URL').fill(c.t().capture.url(path));
+    await page.getByText('This is a private address').waitFor();
     await page.getByLabel('Watched items').fill(`model:${repo}`);
     await page.getByRole('button', { name: 'Create webhook' }).click();
     await page.getByText('Webhook created').waitFor();

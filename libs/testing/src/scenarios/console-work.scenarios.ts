@@ -160,5 +160,5 @@ export function consoleWorkScenarios(c: ConsoleBrowser): void {
     await answerConfirm(page, '(0 0 1 1 *)', true);
     await page.getByText('No scheduled jobs.').waitFor();
     await page.close();
-  });
+  }, 60_000);
 }
