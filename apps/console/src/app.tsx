@@ -81,10 +81,12 @@ export function App(): preact.JSX.Element {
 function screen(session: Session, route: ReturnType<typeof useRoute>): preact.JSX.Element {
   if (session.kind === 'operator') return <Operator route={route} />;
   const webhook = /^\/webhooks\/([0-9a-f]{24})$/.exec(route.path);
-  if (webhook) return <WebhookPage id={webhook[1]} route={route} />;
+  // A key per id: going from one webhook or job to another starts the page afresh (its state, its
+  // streams closed), never the previous one's data with the next one's appended.
+  if (webhook) return <WebhookPage key={webhook[1]} id={webhook[1]} route={route} />;
   if (route.path === '/webhooks') return <Webhooks />;
   const job = /^\/jobs\/([^/]+)\/([^/]+)$/.exec(route.path);
-  if (job) return <JobPage namespace={job[1]} id={job[2]} />;
+  if (job) return <JobPage key={`${job[1]}/${job[2]}`} namespace={job[1]} id={job[2]} />;
   if (route.path === '/jobs') return <Jobs route={route} />;
   if (route.path === '/scheduled-jobs') return <ScheduledJobs />;
   if (route.path === '/organizations') return <Organizations route={route} />;

@@ -1,5 +1,5 @@
 import { type ComponentChildren } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { apiPage, type Page } from './api';
 
 /** A value loaded from the API, with its error and a way to load again. */
@@ -47,23 +47,42 @@ export function when(iso?: string | null): string {
   return iso ? new Date(iso).toLocaleString() : '—';
 }
 
-/** Runs an action, reporting its error or its success message. */
+/**
+ * Runs an action, reporting its error or its success message. `busy` is true while it runs; a
+ * second run started meanwhile is ignored, so a double click sends one request.
+ */
 export function useAction(): {
   run: (action: () => Promise<unknown>, done?: string) => Promise<void>;
+  busy: boolean;
   error?: string;
   message?: string;
 } {
-  const [state, setState] = useState<{ error?: string; message?: string }>({});
+  const [state, setState] = useState<{ error?: string; message?: string; busy: boolean }>({ busy: false });
+  const running = useRef(false);
   const run = async (action: () => Promise<unknown>, done?: string): Promise<void> => {
-    setState({});
+    if (running.current) return;
+    running.current = true;
+    setState({ busy: true });
     try {
       await action();
-      setState({ message: done });
+      setState({ message: done, busy: false });
     } catch (e) {
-      setState({ error: (e as Error).message });
+      // The API's message as it comes (a 409 or 429 says why and what to do).
+      setState({ error: (e as Error).message, busy: false });
+    } finally {
+      running.current = false;
     }
   };
   return { run, ...state };
+}
+
+/** A wide table scrolls inside its own box (focusable, so a keyboard can scroll it), never the page. */
+export function TableBox(props: { label: string; children: ComponentChildren }): preact.JSX.Element {
+  return (
+    <div class="table-box" role="region" aria-label={`${props.label} table`} tabIndex={0}>
+      {props.children}
+    </div>
+  );
 }
 
 /**

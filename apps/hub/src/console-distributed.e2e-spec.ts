@@ -27,6 +27,8 @@ describeWithInfra('distributed hub: the web console', () => {
       HUB_RATE_LIMIT_PER_MINUTE: '100000',
       HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000',
       ...WEBHOOK_TEST_ENV,
+      // A failing delivery runs its whole retry schedule (the deliveries page shows "retries used up").
+      HUB_WEBHOOK_SUSPEND_AFTER_FAILURES: '0',
     },
     services: ['credentials', 'organizations', 'notifications', 'webhooks', 'jobs'],
     serviceEnv: { jobs: { HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_SCHEDULER_TICK_MS: '200', ...JOB_CAPS_TEST_ENV } },

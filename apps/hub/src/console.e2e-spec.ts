@@ -26,6 +26,8 @@ describeWithInfra('all-in-one hub: the web console', () => {
       {
         HUB_ADMIN_TOKEN: ADMIN,
         ...WEBHOOK_TEST_ENV,
+        // A failing delivery runs its whole retry schedule (the deliveries page shows "retries used up").
+        HUB_WEBHOOK_SUSPEND_AFTER_FAILURES: '0',
         HUB_JOBS_HEARTBEAT_MS: '300',
         HUB_JOBS_SCHEDULER_TICK_MS: '200',
       },

@@ -1,11 +1,14 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
+import { useConfirm } from '../confirm';
 import { go, href, type Route } from '../router';
-import { Screen, Status, useAction, useLoad, when } from '../ui';
+import { Screen, Status, TableBox, useAction, useLoad, when } from '../ui';
 
 export interface Job {
   id: string;
   createdAt: string;
+  startedAt?: string | null;
+  finishedAt?: string | null;
   owner: { name: string; type: string };
   dockerImage?: string;
   spaceId?: string;
@@ -14,21 +17,41 @@ export interface Job {
   labels: Record<string, string>;
   status: { stage: string; message: string | null; failureCount: number };
 }
-interface WhoAmI {
+export interface WhoAmI {
   name: string;
-  orgs: { name: string }[];
+  orgs: { name: string; roleInOrg: string }[];
+  auth?: { accessToken?: { role: string } };
 }
 
 const ACTIVE = new Set(['SCHEDULING', 'RUNNING']);
+/** The organization roles that may start and cancel its jobs (as the gateway's job-namespaces.ts). */
+const WRITE_ROLES = new Set(['admin', 'write', 'contributor']);
+
+export function useWhoAmI(): ReturnType<typeof useLoad<WhoAmI>> {
+  return useLoad(() => api<WhoAmI>('GET', '/api/whoami-v2'), []);
+}
 
 export function useNamespaces(): string[] {
-  const me = useLoad(() => api<WhoAmI>('GET', '/api/whoami-v2'), []);
+  const me = useWhoAmI();
   return me.data ? [me.data.name, ...me.data.orgs.map((o) => o.name)] : [];
+}
+
+/**
+ * Whether the caller may change jobs of `namespace`: not with a read token, and in an organization
+ * only with a writing role. What it may not do is not offered (it could only fail with 403).
+ */
+export function canWrite(me: WhoAmI, namespace: string): boolean {
+  if (me.auth?.accessToken?.role === 'read') return false;
+  if (namespace === me.name) return true;
+  const org = me.orgs.find((o) => o.name === namespace);
+  return !!org && WRITE_ROLES.has(org.roleInOrg);
 }
 
 /** Jobs of the user and their organizations; a label filters the list (kept in the URL). */
 export function Jobs(props: { route: Route }): preact.JSX.Element {
-  const namespaces = useNamespaces();
+  const me = useWhoAmI();
+  const namespaces = me.data ? [me.data.name, ...me.data.orgs.map((o) => o.name)] : [];
+  const writable = namespaces.filter((ns) => me.data && canWrite(me.data, ns));
   const label = props.route.query.get('label') ?? '';
   const jobs = useLoad(async () => {
     const q = label ? `?label=${encodeURIComponent(label)}` : '';
@@ -36,67 +59,82 @@ export function Jobs(props: { route: Route }): preact.JSX.Element {
     return pages.flat().sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }, [namespaces.join(','), label]);
   const action = useAction();
-  const act = (j: Job, verb: 'cancel' | 'duplicate'): Promise<void> =>
-    action.run(
+  const confirm = useConfirm();
+  const act = async (j: Job, verb: 'cancel' | 'duplicate'): Promise<void> => {
+    const sure =
+      verb === 'duplicate' ||
+      (await confirm.ask({
+        title: 'Cancel this job?',
+        body: `Job ${j.id} (${j.dockerImage ?? j.spaceId ?? ''}) stops now; it cannot be resumed, only run again.`,
+        confirm: 'Cancel job',
+      }));
+    if (!sure) return;
+    await action.run(
       async () => {
         await api('POST', `/api/jobs/${j.owner.name}/${j.id}/${verb}`);
         jobs.reload();
       },
       verb === 'cancel' ? 'Cancel requested' : 'Duplicated',
     );
+  };
   return (
     <Screen title="Jobs">
-      <RunJob namespaces={namespaces} onRan={jobs.reload} />
+      {writable.length > 0 && <RunJob namespaces={writable} onRan={jobs.reload} />}
+      {confirm.dialog}
       {label && (
         <p>
           Showing jobs labelled <code>{label}</code> · <a href={href('/jobs')}>show all</a>
         </p>
       )}
       <Status error={action.error ?? jobs.error} message={action.message} />
-      <table>
-        <caption>Jobs</caption>
-        <thead>
-          <tr>
-            <th scope="col">Job</th>
-            <th scope="col">Namespace</th>
-            <th scope="col">Stage</th>
-            <th scope="col">Flavor</th>
-            <th scope="col">Labels</th>
-            <th scope="col">Created</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {jobs.data?.map((j) => (
-            <tr key={j.id}>
-              <td>
-                <a href={href(`/jobs/${j.owner.name}/${j.id}`)}>{j.dockerImage ?? j.spaceId ?? j.id}</a>
-              </td>
-              <td>{j.owner.name}</td>
-              <td>{j.status.stage}</td>
-              <td>{j.flavor}</td>
-              <td>
-                {Object.entries(j.labels).map(([k, v]) => (
-                  <button key={k} type="button" class="chip" onClick={() => go('/jobs', { label: `${k}=${v}` })}>
-                    {k}={v}
-                  </button>
-                ))}
-              </td>
-              <td>{when(j.createdAt)}</td>
-              <td>
-                {ACTIVE.has(j.status.stage) && (
-                  <button type="button" onClick={() => void act(j, 'cancel')}>
-                    Cancel
-                  </button>
-                )}
-                <button type="button" onClick={() => void act(j, 'duplicate')}>
-                  Duplicate
-                </button>
-              </td>
+      <TableBox label="Jobs">
+        <table>
+          <caption>Jobs</caption>
+          <thead>
+            <tr>
+              <th scope="col">Job</th>
+              <th scope="col">Namespace</th>
+              <th scope="col">Stage</th>
+              <th scope="col">Flavor</th>
+              <th scope="col">Labels</th>
+              <th scope="col">Created</th>
+              <th scope="col">Actions</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {jobs.data?.map((j) => (
+              <tr key={j.id}>
+                <td>
+                  <a href={href(`/jobs/${j.owner.name}/${j.id}`)}>{j.dockerImage ?? j.spaceId ?? j.id}</a>
+                </td>
+                <td>{j.owner.name}</td>
+                <td>{j.status.stage}</td>
+                <td>{j.flavor}</td>
+                <td>
+                  {Object.entries(j.labels).map(([k, v]) => (
+                    <button key={k} type="button" class="chip" onClick={() => go('/jobs', { label: `${k}=${v}` })}>
+                      {k}={v}
+                    </button>
+                  ))}
+                </td>
+                <td>{when(j.createdAt)}</td>
+                <td>
+                  {writable.includes(j.owner.name) && ACTIVE.has(j.status.stage) && (
+                    <button type="button" disabled={action.busy} onClick={() => void act(j, 'cancel')}>
+                      Cancel<span class="sr-only"> job {j.id}</span>
+                    </button>
+                  )}
+                  {writable.includes(j.owner.name) && (
+                    <button type="button" disabled={action.busy} onClick={() => void act(j, 'duplicate')}>
+                      Duplicate<span class="sr-only"> job {j.id}</span>
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableBox>
     </Screen>
   );
 }
@@ -130,7 +168,7 @@ function RunJob(props: { namespaces: string[]; onRan: () => void }): preact.JSX.
       <h2>Run a job</h2>
       <label>
         Namespace
-        <select value={ns} onChange={(e) => setNs(e.currentTarget.value)}>
+        <select value={ns || props.namespaces[0]} onChange={(e) => setNs(e.currentTarget.value)}>
           {props.namespaces.map((n) => (
             <option key={n} value={n}>
               {n}
@@ -154,7 +192,9 @@ function RunJob(props: { namespaces: string[]; onRan: () => void }): preact.JSX.
       <label>
         Labels (key=value, comma separated) <input name="labels" />
       </label>
-      <button type="submit">Run job</button>
+      <button type="submit" disabled={action.busy}>
+        Run job
+      </button>
       <Status error={action.error} message={action.message} />
     </form>
   );

@@ -1,5 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { api } from '../api';
+import { useConfirm } from '../confirm';
 import { go, type Route } from '../router';
 import { Screen, Status, useAction, useLoad, when } from '../ui';
 
@@ -53,6 +54,19 @@ export function Notifications(props: { route: Route }): preact.JSX.Element {
       },
       read ? 'Marked read' : 'Marked unread',
     );
+  const confirm = useConfirm();
+  const removeAll = async (): Promise<void> => {
+    const n = inbox.data?.count.view ?? 0;
+    const filtered = Object.entries(filters).some(([k, v]) => k !== 'p' && v);
+    const sure = await confirm.ask({
+      title: filtered ? `Delete ${n} matching notifications?` : `Delete your whole inbox (${n} notifications)?`,
+      body: filtered
+        ? `Every notification matching the filters above is deleted (${n} now, not only this page). This cannot be undone.`
+        : `No filter is set, so this deletes every notification you have (${n}), not only this page. This cannot be undone.`,
+      confirm: filtered ? `Delete ${n} notifications` : 'Delete the whole inbox',
+    });
+    if (sure) await remove([], true);
+  };
   const remove = (ids: string[], all = false): Promise<void> =>
     action.run(async () => {
       await api(
@@ -104,13 +118,14 @@ export function Notifications(props: { route: Route }): preact.JSX.Element {
         </label>
       </form>
       <div class="actions">
-        <button type="button" onClick={() => void mark([], true, true)}>
+        <button type="button" disabled={action.busy} onClick={() => void mark([], true, true)}>
           Mark all matching read
         </button>
-        <button type="button" onClick={() => void remove([], true)}>
+        <button type="button" disabled={action.busy || !data?.count.view} onClick={() => void removeAll()}>
           Delete all matching
         </button>
       </div>
+      {confirm.dialog}
       <Status error={action.error ?? inbox.error} message={action.message} />
       {data && data.notifications.length === 0 && <p>No notifications.</p>}
       <ul class="items">
@@ -120,11 +135,11 @@ export function Notifications(props: { route: Route }): preact.JSX.Element {
             <span class="meta">
               {n.read ? 'read' : 'unread'} · {when(n.updatedAt)}
             </span>
-            <button type="button" onClick={() => void mark([idOf(n)], !n.read)}>
+            <button type="button" disabled={action.busy} onClick={() => void mark([idOf(n)], !n.read)}>
               {n.read ? 'Mark unread' : 'Mark read'}
               <span class="sr-only"> {titleOf(n)}</span>
             </button>
-            <button type="button" onClick={() => void remove([idOf(n)])}>
+            <button type="button" disabled={action.busy} onClick={() => void remove([idOf(n)])}>
               Delete<span class="sr-only"> {titleOf(n)}</span>
             </button>
           </li>

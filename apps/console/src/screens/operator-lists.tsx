@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { go, type Route } from '../router';
-import { Pager, Status, usePaged, when } from '../ui';
+import { Pager, Status, TableBox, usePaged, when } from '../ui';
 
 interface User {
   name: string;
@@ -86,35 +86,37 @@ export function OperatorLists(props: { route: Route; version: number }): preact.
       <h2>Users</h2>
       <Search key={current.users} of="users" value={current.users} onSearch={(users) => set({ users })} />
       <Status error={users.error} />
-      <table>
-        <caption>Users{current.users && ` matching “${current.users}”`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Full name</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">Created</th>
-            <th scope="col">Account</th>
-            <th scope="col">Tokens</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.page?.items.map((u) => (
-            <tr key={u.name}>
-              <td>{u.name}</td>
-              <td>{u.fullname}</td>
-              <td>{u.email}</td>
-              <td>{when(u.createdAt)}</td>
-              <td>{u.managedByOrganizationId ? `SCIM of organization ${u.managedByOrganizationId}` : 'hub'}</td>
-              <td>
-                <button type="button" onClick={() => set({ tokensOf: u.name })}>
-                  Show tokens<span class="sr-only"> of {u.name}</span>
-                </button>
-              </td>
+      <TableBox label="Users">
+        <table>
+          <caption>Users{current.users && ` matching “${current.users}”`}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Full name</th>
+              <th scope="col">E-mail</th>
+              <th scope="col">Created</th>
+              <th scope="col">Account</th>
+              <th scope="col">Tokens</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {users.page?.items.map((u) => (
+              <tr key={u.name}>
+                <td>{u.name}</td>
+                <td>{u.fullname}</td>
+                <td>{u.email}</td>
+                <td>{when(u.createdAt)}</td>
+                <td>{u.managedByOrganizationId ? `SCIM of organization ${u.managedByOrganizationId}` : 'hub'}</td>
+                <td>
+                  <button type="button" onClick={() => set({ tokensOf: u.name })}>
+                    Show tokens<span class="sr-only"> of {u.name}</span>
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableBox>
       {users.page?.items.length === 0 && <p>No users.</p>}
       <Pager of="users" paged={users} />
 
@@ -122,33 +124,35 @@ export function OperatorLists(props: { route: Route; version: number }): preact.
         <>
           <h2>Tokens of {current.tokensOf}</h2>
           <Status error={tokens.error} />
-          <table>
-            <caption>Tokens of {current.tokensOf}, newest first (their values are never shown again)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Ends with</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.page?.items.map((t) => (
-                <tr key={t.id}>
-                  <td>{t.displayName}</td>
-                  <td>{t.role}</td>
-                  <td>
-                    <code>…{t.last4}</code>
-                  </td>
-                  <td>{when(t.createdAt)}</td>
-                  <td>{when(t.lastUsedAt)}</td>
-                  <td>{t.revokedAt ? `revoked ${when(t.revokedAt)}` : 'active'}</td>
+          <TableBox label="Tokens">
+            <table>
+              <caption>Tokens of {current.tokensOf}, newest first (their values are never shown again)</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Ends with</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">State</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {tokens.page?.items.map((t) => (
+                  <tr key={t.id}>
+                    <td>{t.displayName}</td>
+                    <td>{t.role}</td>
+                    <td>
+                      <code>…{t.last4}</code>
+                    </td>
+                    <td>{when(t.createdAt)}</td>
+                    <td>{when(t.lastUsedAt)}</td>
+                    <td>{t.revokedAt ? `revoked ${when(t.revokedAt)}` : 'active'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableBox>
           {tokens.page?.items.length === 0 && <p>No tokens.</p>}
           <Pager of={`tokens of ${current.tokensOf}`} paged={tokens} />
           <button type="button" onClick={() => set({ tokensOf: '' })}>
@@ -160,29 +164,31 @@ export function OperatorLists(props: { route: Route; version: number }): preact.
       <h2>Organizations</h2>
       <Search key={current.orgs} of="organizations" value={current.orgs} onSearch={(orgs) => set({ orgs })} />
       <Status error={orgs.error} />
-      <table>
-        <caption>Organizations{current.orgs && ` matching “${current.orgs}”`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Full name</th>
-            <th scope="col">Plan</th>
-            <th scope="col">Members</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {orgs.page?.items.map((o) => (
-            <tr key={o.name}>
-              <td>{o.name}</td>
-              <td>{o.fullname}</td>
-              <td>{o.plan}</td>
-              <td>{o.memberCount}</td>
-              <td>{when(o.createdAt)}</td>
+      <TableBox label="Organizations">
+        <table>
+          <caption>Organizations{current.orgs && ` matching “${current.orgs}”`}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Full name</th>
+              <th scope="col">Plan</th>
+              <th scope="col">Members</th>
+              <th scope="col">Created</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {orgs.page?.items.map((o) => (
+              <tr key={o.name}>
+                <td>{o.name}</td>
+                <td>{o.fullname}</td>
+                <td>{o.plan}</td>
+                <td>{o.memberCount}</td>
+                <td>{when(o.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableBox>
       {orgs.page?.items.length === 0 && <p>No organizations.</p>}
       <Pager of="organizations" paged={orgs} />
     </>

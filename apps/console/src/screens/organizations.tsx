@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { go, type Route } from '../router';
-import { Screen, Status, useAction, useLoad, when } from '../ui';
+import { Screen, Status, TableBox, useAction, useLoad, when } from '../ui';
 
 interface Member {
   user: string;
@@ -62,46 +62,50 @@ function OrgDetails(props: { name: string; role: string; q: string }): preact.JS
     <>
       <p>Your role: {props.role}</p>
       <Status error={members.error ?? repos.error} />
-      <table>
-        <caption>Members and roles</caption>
-        <thead>
-          <tr>
-            <th scope="col">User</th>
-            <th scope="col">Role</th>
-          </tr>
-        </thead>
-        <tbody>
-          {members.data?.map((m) => (
-            <tr key={m.user}>
-              <td>{m.user}</td>
-              <td>{m.role}</td>
+      <TableBox label="Members and roles">
+        <table>
+          <caption>Members and roles</caption>
+          <thead>
+            <tr>
+              <th scope="col">User</th>
+              <th scope="col">Role</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-      <table>
-        <caption>Storage usage</caption>
-        <thead>
-          <tr>
-            <th scope="col">Repository</th>
-            <th scope="col">Type</th>
-            <th scope="col">Visibility</th>
-            <th scope="col">Storage</th>
-          </tr>
-        </thead>
-        <tbody>
-          {repos.data?.map((r) => (
-            <tr key={r.id}>
-              <td>{r.id}</td>
-              <td>{r.type}</td>
-              <td>{r.visibility}</td>
-              <td>
-                {bytes(r.storage)} ({r.storagePercent} %)
-              </td>
+          </thead>
+          <tbody>
+            {members.data?.map((m) => (
+              <tr key={m.user}>
+                <td>{m.user}</td>
+                <td>{m.role}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableBox>
+      <TableBox label="Storage usage">
+        <table>
+          <caption>Storage usage</caption>
+          <thead>
+            <tr>
+              <th scope="col">Repository</th>
+              <th scope="col">Type</th>
+              <th scope="col">Visibility</th>
+              <th scope="col">Storage</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {repos.data?.map((r) => (
+              <tr key={r.id}>
+                <td>{r.id}</td>
+                <td>{r.type}</td>
+                <td>{r.visibility}</td>
+                <td>
+                  {bytes(r.storage)} ({r.storagePercent} %)
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableBox>
       <p>Resource groups are managed by the hub's operator (the API lists none to members).</p>
       {props.role === 'admin' && <AuditLog name={props.name} q={props.q} />}
     </>
@@ -156,27 +160,29 @@ function AuditLog(props: { name: string; q: string }): preact.JSX.Element {
         </p>
       )}
       {events && (
-        <table>
-          <caption>Audit events (newest first, first 100)</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">What</th>
-              <th scope="col">By</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.slice(0, 100).map((ev, i) => (
-              <tr key={i}>
-                <td>{when(ev.createdAt)}</td>
-                <td>{ev.type}</td>
-                <td>{ev.message}</td>
-                <td>{ev.author?.user ?? ev.author?.name ?? ''}</td>
+        <TableBox label="Audit events">
+          <table>
+            <caption>Audit events (newest first, first 100)</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Event</th>
+                <th scope="col">What</th>
+                <th scope="col">By</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {events.slice(0, 100).map((ev, i) => (
+                <tr key={i}>
+                  <td>{when(ev.createdAt)}</td>
+                  <td>{ev.type}</td>
+                  <td>{ev.message}</td>
+                  <td>{ev.author?.user ?? ev.author?.name ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableBox>
       )}
     </section>
   );

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { Status, useAction, useLoad } from '../ui';
 import { type Job, useNamespaces } from './jobs';
+import { privateAddress } from './private-address';
 import {
   fieldError,
   jobBody,
@@ -118,8 +119,20 @@ export function WebhookForm(props: { webhook?: Webhook; onSaved: () => void }): 
       {kind === 'url' && (
         <label>
           Target URL
-          <input type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} {...aria('url')} />
+          <input
+            type="url"
+            required
+            value={url}
+            onInput={(e) => setUrl(e.currentTarget.value)}
+            {...aria('url', privateAddress(url) ? 'url-private' : undefined)}
+          />
         </label>
+      )}
+      {kind === 'url' && privateAddress(url) && (
+        <p id="url-private" class="warning">
+          This is a private address: the hub refuses to deliver to it unless its operator allows that network, so every
+          delivery may fail.
+        </p>
       )}
       {kind === 'job' && (
         <>
@@ -164,7 +177,9 @@ export function WebhookForm(props: { webhook?: Webhook; onSaved: () => void }): 
           {...aria('secret')}
         />
       </label>
-      <button type="submit">{w ? 'Save webhook' : 'Create webhook'}</button>
+      <button type="submit" disabled={action.busy}>
+        {w ? 'Save webhook' : 'Create webhook'}
+      </button>
       <Status id={ERROR_ID} error={action.error} message={action.message} />
     </form>
   );

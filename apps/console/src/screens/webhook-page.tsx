@@ -1,32 +1,10 @@
-import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { go, type Route } from '../router';
 import { Screen, Status, useAction, useLoad, when } from '../ui';
+import { Deliveries, groupDeliveries, type Log } from './deliveries';
+import { RecoveryForm } from './webhook-recovery';
 import { targetOf, type Webhook, WebhookForm } from './webhook-form';
 import { stateOf } from './webhooks';
-
-interface Log {
-  id: string;
-  deliveryId: string;
-  trigger: string;
-  attempt: number;
-  requestHeaders: Record<string, string>;
-  payload: Record<string, unknown>;
-  status: number | null;
-  responseHeaders: Record<string, string>;
-  responseBody: string;
-  durationMs: number;
-  error: string | null;
-  createdAt: string;
-}
-interface Recovery {
-  id: string;
-  state: string;
-  queued: number;
-  sent: number;
-  succeeded: number;
-  failed: number;
-}
 
 const FILTERS = ['status', 'httpStatus', 'event', 'repo', 'since', 'q'] as const;
 
@@ -35,10 +13,16 @@ export function WebhookPage(props: { id: string; route: Route }): preact.JSX.Ele
   const filters = Object.fromEntries(FILTERS.map((k) => [k, props.route.query.get(k) ?? undefined]));
   const query = new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => !!e[1])).toString();
   const hook = useLoad(() => api<{ webhook: Webhook }>('GET', base), [props.id]);
-  const logs = useLoad(() => api<Log[]>('GET', `${base}/logs?limit=50${query ? `&${query}` : ''}`), [props.id, query]);
+  // The last 100 attempts, and which deliveries are still queued for another try: together they
+  // say, per delivery, whether it is delivered, being retried, or has used up its retries.
+  const logs = useLoad(async () => {
+    const [attempts, pending] = await Promise.all([
+      api<Log[]>('GET', `${base}/logs?limit=100${query ? `&${query}` : ''}`),
+      api<Log[]>('GET', `${base}/logs?limit=100&status=pending`),
+    ]);
+    return groupDeliveries(attempts, new Set(pending.map((l) => l.deliveryId)));
+  }, [props.id, query]);
   const action = useAction();
-  const [recovery, setRecovery] = useState<Recovery | null>(null);
-  const [since, setSince] = useState('');
 
   const replay = (log: Log): Promise<void> =>
     action.run(async () => {
@@ -54,19 +38,6 @@ export function WebhookPage(props: { id: string; route: Route }): preact.JSX.Ele
       },
       w.disabled ? 'Enabled' : 'Disabled',
     );
-  const recover = (e: Event): void => {
-    e.preventDefault();
-    void action.run(async () => {
-      let r = await api<Recovery>('POST', `${base}/recover`, { since: new Date(since).toISOString() });
-      setRecovery(r);
-      while (r.state === 'queued' || r.state === 'running') {
-        await new Promise((done) => setTimeout(done, 1000));
-        r = await api<Recovery>('GET', `${base}/recoveries/${r.id}`);
-        setRecovery(r);
-      }
-      logs.reload();
-    }, 'Recovery finished');
-  };
   const filter = (e: Event): void => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
@@ -79,7 +50,7 @@ export function WebhookPage(props: { id: string; route: Route }): preact.JSX.Ele
       {w && (
         <p>
           State: <strong>{stateOf(w)}</strong> · last trigger {when(w.lastTriggerAt)}{' '}
-          <button type="button" onClick={() => void toggle(w)}>
+          <button type="button" disabled={action.busy} onClick={() => void toggle(w)}>
             {w.disabled ? 'Enable' : 'Disable'}
           </button>
         </p>
@@ -114,65 +85,10 @@ export function WebhookPage(props: { id: string; route: Route }): preact.JSX.Ele
         </label>
         <button type="submit">Filter</button>
       </form>
-      <form class="card" onSubmit={recover}>
-        <label>
-          Recover failed deliveries since
-          <input type="datetime-local" required value={since} onInput={(e) => setSince(e.currentTarget.value)} />
-        </label>
-        <button type="submit">Recover</button>
-        {recovery && (
-          <p aria-live="polite">
-            Recovery {recovery.state}: {recovery.sent} of {recovery.queued} sent, {recovery.succeeded} succeeded,{' '}
-            {recovery.failed} failed
-          </p>
-        )}
-      </form>
-      <table>
-        <caption>Delivery log</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Event</th>
-            <th scope="col">Trigger</th>
-            <th scope="col">HTTP status</th>
-            <th scope="col">Details</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {logs.data?.map((l) => (
-            <tr key={l.id} class={ok(l) ? 'ok' : 'failed'}>
-              <td>{when(l.createdAt)}</td>
-              <td>{eventOf(l)}</td>
-              <td>
-                {l.trigger} #{l.attempt}
-              </td>
-              <td>{l.status ?? `none${l.error ? ` (${l.error})` : ''}`}</td>
-              <td>
-                <details>
-                  <summary>Request and response</summary>
-                  <pre>{JSON.stringify({ headers: l.requestHeaders, payload: l.payload }, null, 2)}</pre>
-                  <pre>{JSON.stringify(l.responseHeaders, null, 2)}</pre>
-                  <pre>{l.responseBody}</pre>
-                </details>
-              </td>
-              <td>
-                <button type="button" onClick={() => void replay(l)}>
-                  Replay<span class="sr-only"> delivery {l.id}</span>
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RecoveryForm base={base} deliveries={logs.data ?? []} onDone={logs.reload} />
+      {logs.data && logs.data.length === 0 && <p>No deliveries{query ? ' match these filters' : ' yet'}.</p>}
+      <Deliveries deliveries={logs.data ?? []} busy={action.busy} onReplay={(l) => void replay(l)} />
       {w && <WebhookForm webhook={w} onSaved={hook.reload} />}
     </Screen>
   );
-}
-
-const ok = (l: Log): boolean => l.status !== null && l.status >= 200 && l.status < 300;
-
-function eventOf(l: Log): string {
-  const e = l.payload['event'] as { scope?: string; action?: string } | undefined;
-  return e ? `${e.scope ?? ''}.${e.action ?? ''}` : '';
 }

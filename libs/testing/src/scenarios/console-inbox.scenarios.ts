@@ -1,6 +1,7 @@
 import { makeUser, uniqueName } from '../hub-factory';
 import { discussionEvent, publishHubEvent } from '../notification-factory';
 import {
+  answerConfirm,
   type ConsoleBrowser,
   expectText,
   localMinute,
@@ -112,7 +113,12 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     const { page, csp } = await signedIn(c, owner.token);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await page.getByRole('button', { name: 'New webhook' }).click();
+    await page.getByLabel('Target URL').fill('https://hooks.example.com/in');
+    await expect(page.getByText('This is a private address').count()).resolves.toBe(0);
+    // The receiver is on loopback: the form says deliveries may be refused (this hub allows it).
     await page.getByLabel('Target URL').fill(c.t().capture.url(path));
+    await page.getByText('This is a private address').waitFor();
     await page.getByLabel('Watched items').fill(`model:${repo}`);
     await page.getByRole('button', { name: 'Create webhook' }).click();
     await page.getByText('Webhook created').waitFor();
@@ -126,7 +132,7 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     await c.t().capture.waitFor(path, 1, 30_000);
     await row.getByRole('link').click();
     await page.getByRole('heading', { name: /^Webhook / }).waitFor();
-    const failed = page.locator('tr.failed').filter({ hasText: '500' }).first();
+    const failed = page.locator('table.deliveries tr.failed').filter({ hasText: 'last 500' }).first();
     await waitForReload(page, failed);
     await noViolations(page, 'webhook');
     await shot(page, 'webhook');
@@ -162,7 +168,10 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     await page.getByLabel('Recover failed deliveries since').fill(localMinute(started - 60_000));
     await page.getByRole('button', { name: 'Recover', exact: true }).click();
     await page.getByText('Recovery finished').waitFor({ timeout: 30_000 });
-    await page.getByText(/^Recovery done: \d+ of \d+ sent, \d+ succeeded, 0 failed$/).waitFor();
+    // The replayed delivery may have been retried to success meanwhile (nothing left to take).
+    await page
+      .getByText(/^(Recovery done: \d+ of \d+ sent, \d+ succeeded, 0 failed|Nothing to recover since .+)$/)
+      .waitFor();
 
     // Back on the list: disable, enable, delete.
     await page.getByRole('link', { name: 'Webhooks' }).click();
@@ -172,6 +181,7 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     await listed.getByRole('button', { name: 'Enable' }).click();
     await listed.getByRole('cell', { name: 'active', exact: true }).waitFor();
     await listed.getByRole('button', { name: 'Delete' }).click();
+    await answerConfirm(page, 'stops receiving events', true);
     await page.getByText('Deleted').waitFor();
     // The list reloads after the answer: the row goes when it has.
     await listed.waitFor({ state: 'detached' });

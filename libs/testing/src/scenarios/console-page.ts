@@ -28,8 +28,9 @@ export async function signedIn(
   c: ConsoleBrowser,
   token: string,
   colorScheme: 'light' | 'dark' = 'light',
+  viewport = { width: 1200, height: 900 },
 ): Promise<{ page: Page; csp: string[] }> {
-  const page = await c.browser().newPage({ viewport: { width: 1200, height: 900 }, colorScheme });
+  const page = await c.browser().newPage({ viewport, colorScheme });
   // A step that cannot happen fails on its own, naming what it waited for, before the test's timeout.
   page.setDefaultTimeout(15_000);
   const csp: string[] = [];
@@ -66,4 +67,17 @@ export async function waitForReload(page: Page, row: ReturnType<Page['locator']>
     await page.reload();
     await page.getByRole('heading', { name: /^Webhook / }).waitFor();
   }
+}
+
+/** Answers the console's confirm dialog (decision 0802): checks it names `what`, then goes ahead or cancels. */
+export async function answerConfirm(page: Page, what: RegExp | string, go: boolean): Promise<void> {
+  const dialog = page.getByRole('dialog');
+  await dialog.filter({ hasText: what }).waitFor();
+  if (go)
+    await dialog
+      .getByRole('button')
+      .filter({ hasNotText: /^Cancel$/ })
+      .click();
+  else await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
 }

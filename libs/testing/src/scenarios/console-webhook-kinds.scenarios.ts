@@ -26,6 +26,7 @@ export function consoleWebhookKindsScenarios(c: ConsoleBrowser): void {
     const { page, csp } = await signedIn(c, owner.token);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await page.getByRole('button', { name: 'New webhook' }).click();
     // The kind is a radio group: the arrow keys move through it.
     await page.getByLabel('Post to a URL', { exact: true }).focus();
     await page.keyboard.press('ArrowRight');
@@ -106,6 +107,7 @@ export function consoleWebhookKindsScenarios(c: ConsoleBrowser): void {
     expect(source.status).toBe(200);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await page.getByRole('button', { name: 'New webhook' }).click();
     await page.getByLabel('Run a copy of an existing job', { exact: true }).check();
     const sourceField = page.getByLabel('Source job id');
     await sourceField.fill('0'.repeat(24));

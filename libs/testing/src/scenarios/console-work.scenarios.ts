@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createScheduledJob } from '@huggingface/hub';
 import { http } from '../http-client';
 import { addMember, makeOrg, makeUser } from '../hub-factory';
-import { type ConsoleBrowser, noViolations, shot, signedIn } from './console-page';
+import { answerConfirm, type ConsoleBrowser, noViolations, shot, signedIn } from './console-page';
 
 /** Jobs and a job's page, Organizations, Settings, Scheduled jobs: each screen's main flow. */
 export function consoleWorkScenarios(c: ConsoleBrowser): void {
@@ -44,6 +44,7 @@ export function consoleWorkScenarios(c: ConsoleBrowser): void {
     await page.getByRole('button', { name: 'Run job' }).click();
     await page.getByLabel('Job log').filter({ hasText: 'started' }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Cancel job' }).click();
+    await answerConfirm(page, 'stops now', true);
     await page.getByRole('listitem').filter({ hasText: 'CANCELED' }).waitFor({ timeout: 30_000 });
     await page.getByRole('link', { name: 'Jobs', exact: true }).click();
     const rows = page.getByRole('row').filter({ hasText: 'alpine:3' });
@@ -153,7 +154,11 @@ export function consoleWorkScenarios(c: ConsoleBrowser): void {
     await row.getByRole('button', { name: 'Run now' }).click();
     await page.getByText('Started a run').waitFor();
     await row.getByRole('button', { name: 'Delete' }).click();
+    await answerConfirm(page, '(0 0 1 1 *)', false);
+    await expect(row.count()).resolves.toBe(1);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await answerConfirm(page, '(0 0 1 1 *)', true);
     await page.getByText('No scheduled jobs.').waitFor();
     await page.close();
-  });
+  }, 60_000);
 }

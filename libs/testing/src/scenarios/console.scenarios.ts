@@ -1,5 +1,6 @@
 import { type Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../browser';
+import { consoleFixesScenarios } from './console-fixes.scenarios';
 import { type ConsoleTarget } from './console-helpers';
 import { consoleInboxScenarios } from './console-inbox.scenarios';
 import { consoleOperatorScenarios } from './console-operator.scenarios';
@@ -21,5 +22,6 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
     consoleWorkScenarios(c);
     consoleWebhookKindsScenarios(c);
     consoleOperatorScenarios(c);
+    consoleFixesScenarios(c);
   });
 }
