@@ -12,6 +12,7 @@ import {
   jobCapsScenarios,
   jobSourceReadScenarios,
   jobsBoundsScenarios,
+  jobsHfCliScenarios,
   liveStreamsScenarios,
   noAccessScenarios,
   jobsScenarios,
@@ -22,6 +23,7 @@ import {
   scheduledJobsScenarios,
   startApp,
   waitForStage,
+  webhookJobViewScenarios,
 } from '@hub/testing';
 
 const ADMIN = 'jobs-distributed-admin-token';
@@ -43,7 +45,8 @@ describeWithInfra('distributed hub: jobs', () => {
       // said, decision 0621); jobs-engine-distributed runs containers.
       HUB_JOBS_ENGINE: 'host',
     },
-    services: ['credentials', 'organizations', 'jobs'],
+    // webhooks too: a job webhook answers the job it starts, read from the jobs service (issue 37).
+    services: ['credentials', 'organizations', 'jobs', 'webhooks'],
     serviceEnv: {
       jobs: {
         HUB_JOBS_HEARTBEAT_MS: '300',
@@ -70,6 +73,8 @@ describeWithInfra('distributed hub: jobs', () => {
   jobsShapeScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   scheduledJobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobCapsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  jobsHfCliScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  webhookJobViewScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   noAccessScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
   liveStreamsScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
   foreignResourceGroupScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));

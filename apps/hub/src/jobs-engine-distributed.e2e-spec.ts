@@ -6,6 +6,7 @@ import {
   jobsAdmissionScenarios,
   jobsExposeScenarios,
   jobsIsolationScenarios,
+  jobsMetricsScenarios,
   jobsScenarios,
   killJobsServiceMidRun,
   processesWith,
@@ -49,6 +50,7 @@ describeWithEngine('distributed hub: jobs in containers', () => {
   jobsScenarios(target);
   jobsExposeScenarios(target);
   jobsIsolationScenarios(() => ({ ...target(), databaseUrl: hub.db.url }));
+  jobsMetricsScenarios(target);
 
   it('a jobs service killed -9 mid-run and restarted: the job is settled ERROR and its container removed', async () => {
     await killJobsServiceMidRun(target(), hub.process('jobs'), {
