@@ -5,6 +5,7 @@ import {
   JOB_ENGINE_TEST_ENV,
   jobsExposeScenarios,
   jobsIsolationScenarios,
+  jobsMetricsScenarios,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
@@ -38,4 +39,6 @@ withPodman('all-in-one hub: jobs in Podman containers', () => {
 
   jobsExposeScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsIsolationScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN, databaseUrl: t.db.url }));
+  // Podman's compatible stats API gives the same figures (issue 37 item 2).
+  jobsMetricsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
 });
