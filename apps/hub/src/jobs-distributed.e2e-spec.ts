@@ -12,6 +12,7 @@ import {
   jobCapsScenarios,
   jobSourceReadScenarios,
   jobsBoundsScenarios,
+  jobsHfCliScenarios,
   liveStreamsScenarios,
   noAccessScenarios,
   jobsScenarios,
@@ -23,6 +24,7 @@ import {
   startApp,
   streamCapScenarios,
   waitForStage,
+  webhookJobViewScenarios,
 } from '@hub/testing';
 
 const ADMIN = 'jobs-distributed-admin-token';
@@ -44,7 +46,8 @@ describeWithInfra('distributed hub: jobs', () => {
       // said, decision 0621); jobs-engine-distributed runs containers.
       HUB_JOBS_ENGINE: 'host',
     },
-    services: ['credentials', 'organizations', 'jobs'],
+    // webhooks too: a job webhook answers the job it starts, read from the jobs service (issue 37).
+    services: ['credentials', 'organizations', 'jobs', 'webhooks'],
     serviceEnv: {
       jobs: {
         HUB_JOBS_HEARTBEAT_MS: '300',
@@ -71,6 +74,8 @@ describeWithInfra('distributed hub: jobs', () => {
   jobsShapeScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   scheduledJobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobCapsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  jobsHfCliScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  webhookJobViewScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   noAccessScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
   liveStreamsScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));
   streamCapScenarios(() => ({ baseUrl: gateway, gateways: [gateway, gateway2], adminToken: ADMIN, jobs: true }));

@@ -7,6 +7,7 @@ import {
   jobsExposeScenarios,
   jobsImageScenarios,
   jobsIsolationScenarios,
+  jobsMetricsScenarios,
   jobsScenarios,
   killJobsServiceMidRun,
   processesWith,
@@ -51,6 +52,7 @@ describeWithEngine('distributed hub: jobs in containers', () => {
   jobsExposeScenarios(target);
   jobsImageScenarios(target);
   jobsIsolationScenarios(() => ({ ...target(), databaseUrl: hub.db.url }));
+  jobsMetricsScenarios(target);
 
   it('a jobs service killed -9 mid-run and restarted: the job is settled ERROR and its container removed', async () => {
     await killJobsServiceMidRun(target(), hub.process('jobs'), {

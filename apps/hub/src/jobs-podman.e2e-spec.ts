@@ -6,6 +6,7 @@ import {
   jobsExposeScenarios,
   jobsImageScenarios,
   jobsIsolationScenarios,
+  jobsMetricsScenarios,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
@@ -40,4 +41,6 @@ withPodman('all-in-one hub: jobs in Podman containers', () => {
   jobsExposeScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsImageScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobsIsolationScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN, databaseUrl: t.db.url }));
+  // Podman's compatible stats API gives the same figures (issue 37 item 2).
+  jobsMetricsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
 });

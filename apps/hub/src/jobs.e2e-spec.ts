@@ -7,6 +7,8 @@ import {
   JOB_CAPS_TEST_ENV,
   jobCapsScenarios,
   jobsBoundsScenarios,
+  jobsHfCliScenarios,
+  jobsMetricsScenarios,
   jobsScenarios,
   jobsShapeScenarios,
   makeUser,
@@ -14,6 +16,7 @@ import {
   readSse,
   scheduledJobsScenarios,
   waitForStage,
+  webhookJobViewScenarios,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
@@ -39,6 +42,9 @@ describeWithEngine('all-in-one hub: jobs', () => {
   jobsShapeScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   scheduledJobsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
   jobCapsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  jobsHfCliScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  jobsMetricsScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  webhookJobViewScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
 
   it('keeps job secrets sealed in the database; the job still reads them in its environment', async () => {
     const target = { baseUrl: t.baseUrl, adminToken: ADMIN };

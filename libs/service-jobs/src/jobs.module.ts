@@ -35,6 +35,8 @@ import { ListScheduledJobsUseCase } from './scheduled/list-scheduled-jobs.use-ca
 import { RunScheduledJobUseCase } from './scheduled/run-scheduled-job.use-case';
 import { ScheduledJobStore } from './scheduled/scheduled-job-store';
 import { SuspendScheduledJobUseCase } from './scheduled/suspend-scheduled-job.use-case';
+import { UpdateScheduleUseCase } from './scheduled/update-schedule.use-case';
+import { UpdateScheduledJobLabelsUseCase } from './scheduled/update-scheduled-job-labels.use-case';
 
 export const JOBS_SCHEMA = 'jobs';
 
@@ -84,6 +86,8 @@ export class JobsModule {
         GetScheduledJobUseCase,
         DeleteScheduledJobUseCase,
         SuspendScheduledJobUseCase,
+        UpdateScheduleUseCase,
+        UpdateScheduledJobLabelsUseCase,
         RunScheduledJobUseCase,
         FireScheduledJobUseCase,
         ScheduledJobsTicker,

@@ -103,9 +103,12 @@ export class ListJobsRpc {
   @Matches(NAME_PATTERN)
   namespace!: string;
 
+  /** Any of these stages (none: every stage but DELETED). */
   @IsOptional()
-  @IsIn(JOB_STAGES)
-  stage?: JobStage;
+  @IsArray()
+  @ArrayMaxSize(JOB_STAGES.length)
+  @IsIn(JOB_STAGES, { each: true })
+  stages?: JobStage[];
 
   /** `key=value` pairs, all of which must match. */
   @IsOptional()

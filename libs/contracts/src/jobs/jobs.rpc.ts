@@ -7,6 +7,8 @@ import {
   ListScheduledJobsRpc,
   ScheduledJobRefRpc,
   type ScheduledJobView,
+  UpdateScheduledJobLabelsRpc,
+  UpdateScheduleRpc,
 } from './scheduled-jobs.dto';
 import { type JobLogsChunk, type JobMetricsAnswer, type JobPage, type JobView } from './jobs.views';
 
@@ -36,4 +38,11 @@ export const ScheduledJobsRpc = {
   Resume: rpc<ScheduledJobRefRpc, ScheduledJobView>('jobs.scheduled-job.resume', ScheduledJobRefRpc),
   /** Runs now; 409 with concurrency false while the previous run is still going. */
   Run: rpc<ScheduledJobRefRpc, JobView>('jobs.scheduled-job.run', ScheduledJobRefRpc),
+  /** A new schedule (same bounds as on create); the next firing is computed from now. */
+  UpdateSchedule: rpc<UpdateScheduleRpc, ScheduledJobView>('jobs.scheduled-job.update-schedule', UpdateScheduleRpc),
+  /** Replaces `jobSpec.labels`: the labels every later run carries. */
+  UpdateLabels: rpc<UpdateScheduledJobLabelsRpc, ScheduledJobView>(
+    'jobs.scheduled-job.update-labels',
+    UpdateScheduledJobLabelsRpc,
+  ),
 } as const;

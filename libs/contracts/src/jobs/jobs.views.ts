@@ -10,6 +10,8 @@ export class JobOwnerView {
   @ApiProperty() id!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ enum: ['user', 'org'] }) type!: 'user' | 'org';
+  @ApiPropertyOptional({ format: 'uri', description: 'always on a job; a scheduled job answers without it' })
+  avatarUrl?: string;
 }
 
 @ClosedSchema()
@@ -23,6 +25,7 @@ export class JobInitiatorView {
   @ApiProperty({ enum: JOB_INITIATOR_TYPES }) type!: (typeof JOB_INITIATOR_TYPES)[number];
   @ApiProperty() id!: string;
   @ApiPropertyOptional() name?: string;
+  @ApiPropertyOptional({ format: 'uri', description: "with name: the initiating user's avatar" }) avatarUrl?: string;
 }
 
 @ClosedSchema()
@@ -53,8 +56,8 @@ export class JobView {
   @ApiProperty({ enum: ['job'] }) type!: 'job';
   @ApiProperty() id!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) startedAt?: string | null;
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) finishedAt?: string | null;
+  @ApiPropertyOptional({ format: 'date-time', description: 'absent until the job starts' }) startedAt?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'absent until the job ends' }) finishedAt?: string;
   @ApiProperty({ type: JobOwnerView }) owner!: JobOwnerView;
   @ApiProperty({ type: JobUserRefView }) createdBy!: JobUserRefView;
   @ApiProperty({ type: JobInitiatorView }) initiator!: JobInitiatorView;
@@ -122,10 +125,29 @@ export class JobHardwareView {
   @ApiProperty() unitLabel!: string;
 }
 
-/** One resource sample of a running job (the local runner reads its main process in /proc). */
-export class JobMetricsSample {
-  @ApiProperty() cpu_usage_pct!: number;
+/** One GPU of a job in a sample (none yet: no runner here has GPUs, so `gpus` is always empty). */
+@ClosedSchema()
+export class JobGpuSample {
+  @ApiProperty() utilization!: number;
   @ApiProperty() memory_used_bytes!: number;
+  @ApiProperty() memory_total_bytes!: number;
+}
+
+/**
+ * One resource sample of a running job, the `data:` of each metrics event, in the public hub's
+ * shape (what `hf jobs stats` reads). A figure the runner cannot know is 0, never missing
+ * (decision 0630); the totals are the job's allowance, so they are never 0.
+ */
+@ClosedSchema()
+@ApiExtraModels(JobGpuSample)
+export class JobMetricsSample {
+  @ApiProperty({ description: 'CPU in use, percent of one CPU (200 = two CPUs busy)' }) cpu_usage_pct!: number;
+  @ApiProperty({ description: 'CPUs the job may use, in millicores' }) cpu_millicores!: number;
+  @ApiProperty() memory_used_bytes!: number;
+  @ApiProperty({ description: 'memory the job may use' }) memory_total_bytes!: number;
+  @ApiProperty({ description: 'bytes per second received' }) rx_bps!: number;
+  @ApiProperty({ description: 'bytes per second sent' }) tx_bps!: number;
+  @ApiProperty({ type: [JobGpuSample], description: 'one per GPU; empty without' }) gpus!: JobGpuSample[];
   @ApiProperty({ format: 'date-time' }) timestamp!: string;
 }
 

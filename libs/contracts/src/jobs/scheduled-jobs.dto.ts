@@ -2,15 +2,19 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
-import { CreateJobDto } from './create-job.dto';
+import { CreateJobDto, IsJobLabels } from './create-job.dto';
 import { JobOwnerRef, JobUserRef } from './jobs-rpc.dto';
 import { JobOwnerView, JobUserRefView } from './jobs.views';
 
+const SCHEDULE_DOC = {
+  description: 'cron (5 fields, or 6 with seconds first; UTC) or @hourly, @daily, @weekly, @monthly, @yearly',
+  minLength: 1,
+  maxLength: 200,
+};
+
 /** `POST /api/scheduled-jobs/{namespace}`. */
 export class CreateScheduledJobDto {
-  @ApiProperty({
-    description: 'cron (5 fields, or 6 with seconds first; UTC) or @hourly, @daily, @weekly, @monthly, @yearly',
-  })
+  @ApiProperty(SCHEDULE_DOC)
   @IsString()
   @Length(1, 200)
   schedule!: string;
@@ -53,6 +57,26 @@ export class ScheduledJobRefRpc {
 
   @Matches(OBJECT_ID_PATTERN, { message: 'scheduledJobId must be a 24-character hex id' })
   scheduledJobId!: string;
+}
+
+/** `POST /api/scheduled-jobs/{namespace}/{id}/schedule`: a new schedule, the job unchanged. */
+export class UpdateScheduleDto {
+  @ApiProperty(SCHEDULE_DOC)
+  @IsString({ message: 'schedule must be a string' })
+  @Length(1, 200, { message: 'schedule must be 1 to 200 characters' })
+  schedule!: string;
+}
+
+export class UpdateScheduleRpc extends ScheduledJobRefRpc {
+  @IsString()
+  @Length(1, 200)
+  schedule!: string;
+}
+
+/** `PUT /api/scheduled-jobs/{namespace}/{id}/labels` (body as the job's: `{labels}`): the labels of each later run. */
+export class UpdateScheduledJobLabelsRpc extends ScheduledJobRefRpc {
+  @IsJobLabels()
+  labels!: Record<string, string>;
 }
 
 export class ListScheduledJobsRpc {

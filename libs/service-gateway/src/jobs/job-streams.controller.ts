@@ -1,9 +1,10 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 import {
   type AuthInfo,
   type JobOwnerRef,
+  JobMetricsSample,
   JobsRpc,
   type JobView,
   type RequestContext,
@@ -145,8 +146,19 @@ export class JobStreamsController {
   }
 
   @Get('metrics')
-  @ApiOperation({ summary: 'CPU and memory samples as server-sent events, one a second while the job runs' })
-  @ApiOkResponse(SSE_ANSWER)
+  @ApiOperation({
+    summary: 'Resource samples as server-sent events, one a second while the job runs',
+    description: `Each event's data is a JobMetricsSample (${getSchemaPath(JobMetricsSample)}): what is not measured is 0, never missing.`,
+  })
+  @ApiExtraModels(JobMetricsSample)
+  @ApiOkResponse({
+    description: 'server-sent events; each data line a JobMetricsSample',
+    content: {
+      'text/event-stream': {
+        schema: { type: 'string', description: `data: ${getSchemaPath(JobMetricsSample)}` },
+      },
+    },
+  })
   @ApiErrorResponse(404, 'No such job in this namespace')
   async metrics(
     @Param() p: JobParam,

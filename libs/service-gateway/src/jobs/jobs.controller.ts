@@ -72,7 +72,7 @@ export class JobsController {
   @Get(':namespace')
   @ApiOperation({ summary: 'Jobs of a namespace, newest first; next page in the Link header' })
   @ApiOkResponse({ description: 'A page of jobs', type: JobView, isArray: true })
-  @ApiErrorResponse(400, 'A bad filter or cursor')
+  @ApiErrorResponse(400, 'A bad filter (an unknown stage, a label not key=value) or cursor')
   @ApiErrorResponse(404, 'No such namespace (or not yours)')
   async list(
     @Param() p: NamespaceParam,
@@ -85,12 +85,12 @@ export class JobsController {
     const limit = q.limit ?? PAGE;
     const page = await this.rpc.call(
       JobsRpc.List,
-      { namespace: owner.name, stage: q.stage, labels: q.label, cursor: q.cursor, limit },
+      { namespace: owner.name, stages: q.stage, labels: q.label, cursor: q.cursor, limit },
       ctx,
     );
     if (page.nextCursor) {
       const next = new URLSearchParams();
-      if (q.stage) next.set('stage', q.stage);
+      for (const s of q.stage ?? []) next.append('stage', s);
       for (const l of q.label ?? []) next.append('label', l);
       next.set('limit', String(limit));
       next.set('cursor', page.nextCursor);

@@ -19,10 +19,18 @@ const asArray = ({ value }: { value: unknown }): unknown =>
   value === undefined ? undefined : Array.isArray(value) ? value : [value];
 
 export class ListJobsQuery {
-  @ApiPropertyOptional({ enum: JOB_STAGES })
+  // `hf jobs ps` asks for running and scheduling jobs at once: ?stage=RUNNING&stage=SCHEDULING (decision 0630).
+  @ApiPropertyOptional({
+    enum: JOB_STAGES,
+    isArray: true,
+    description: 'repeat for several: a job in any of them is listed',
+  })
   @IsOptional()
-  @IsIn(JOB_STAGES, { message: `stage must be one of ${JOB_STAGES.join(', ')}` })
-  stage?: JobStage;
+  @Transform(asArray)
+  @IsArray()
+  @ArrayMaxSize(JOB_STAGES.length)
+  @IsIn(JOB_STAGES, { each: true, message: `stage must be one of ${JOB_STAGES.join(', ')}` })
+  stage?: JobStage[];
 
   @ApiPropertyOptional({ type: [String], description: 'key=value; repeat for several (all must match)' })
   @IsOptional()

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import {
@@ -10,6 +10,8 @@ import {
   type RequestContext,
   ScheduledJobsRpc,
   ScheduledJobView,
+  UpdateJobLabelsDto,
+  UpdateScheduleDto,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth } from '../core';
@@ -139,5 +141,47 @@ export class ScheduledJobsController {
   ): Promise<JobView> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
     return this.rpc.call(ScheduledJobsRpc.Run, { namespace: owner.name, scheduledJobId: p.scheduledJobId }, ctx);
+  }
+
+  @Post(':scheduledJobId/schedule')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Change the schedule, keeping the job; the next run counts from now' })
+  @ApiOkResponse({ description: 'The scheduled job', type: ScheduledJobView })
+  @ApiErrorResponse(
+    400,
+    'A bad schedule (unreadable, never firing, or firing more often than HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS)',
+  )
+  @ApiErrorResponse(403, 'Read-only token, or a role that cannot change jobs')
+  async schedule(
+    @Param() p: ScheduledJobParam,
+    @Body() dto: UpdateScheduleDto,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ScheduledJobView> {
+    const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
+    return this.rpc.call(
+      ScheduledJobsRpc.UpdateSchedule,
+      { namespace: owner.name, scheduledJobId: p.scheduledJobId, schedule: dto.schedule },
+      ctx,
+    );
+  }
+
+  @Put(':scheduledJobId/labels')
+  @ApiOperation({ summary: "Replace the labels of the scheduled job's later runs (jobSpec.labels)" })
+  @ApiOkResponse({ description: 'The scheduled job with its new labels', type: ScheduledJobView })
+  @ApiErrorResponse(400, 'A label key or value out of bounds')
+  @ApiErrorResponse(403, 'Read-only token, or a role that cannot change jobs')
+  async labels(
+    @Param() p: ScheduledJobParam,
+    @Body() dto: UpdateJobLabelsDto,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ScheduledJobView> {
+    const owner = await this.namespaces.resolve(p.namespace, auth, ctx, true);
+    return this.rpc.call(
+      ScheduledJobsRpc.UpdateLabels,
+      { namespace: owner.name, scheduledJobId: p.scheduledJobId, labels: dto.labels },
+      ctx,
+    );
   }
 }

@@ -38,7 +38,8 @@ function hydrate(m: EntityManager, row: Record<string, unknown>): JobEntity {
 export interface JobPageQuery {
   namespace: string;
   limit: number;
-  stage?: JobStage;
+  /** Any of them. */
+  stages?: JobStage[];
   /** Every one must match (jsonb containment). */
   labels: Record<string, string>;
   /** Ids below this one (the previous page's last). */
@@ -69,7 +70,7 @@ export class JobStore {
       .andWhere(`j.stage <> 'DELETED'`)
       .orderBy('j.id', 'DESC')
       .take(q.limit + 1);
-    if (q.stage) query.andWhere('j.stage = :stage', { stage: q.stage });
+    if (q.stages) query.andWhere('j.stage IN (:...stages)', { stages: q.stages });
     if (Object.keys(q.labels).length > 0)
       query.andWhere('j.labels @> :labels::jsonb', { labels: JSON.stringify(q.labels) });
     if (q.cursor) query.andWhere('j.id < :cursor', { cursor: q.cursor });
@@ -180,7 +181,7 @@ export class JobStore {
    * A running replica's sign of life, with each job's resource sample (null: keep the last), in
    * one statement per heartbeat; returns those of the jobs that were canceled (by any replica).
    */
-  async heartbeat(beats: { id: string; metrics: NonNullable<JobEntity['metrics']> | null }[]): Promise<string[]> {
+  async heartbeat(beats: { id: string; metrics: JobEntity['metrics'] }[]): Promise<string[]> {
     if (beats.length === 0) return [];
     const rows = await this.ds.query<{ id: string }[]>(
       `WITH touched AS (

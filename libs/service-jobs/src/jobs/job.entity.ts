@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { type CreateJobDto, type JobStage } from '@hub/contracts';
+import { type CreateJobDto, type JobMetricsSample, type JobStage } from '@hub/contracts';
 import { type RunHandle } from '../runner/job-runner';
 import { type ProcessIdentity } from '../runner/process-identity';
 
@@ -39,12 +39,8 @@ export class JobEntity {
     (RunHandle & { supervisor?: ProcessIdentity }) | null;
   /** Touched by the running replica; a stale one means that replica died (the sweeper settles the job). */
   @Column({ name: 'heartbeat_at', type: 'timestamptz', nullable: true }) heartbeatAt!: Date | null;
-  /** The latest resource sample of the running job (written with the heartbeat). */
-  @Column({ type: 'jsonb', nullable: true }) metrics!: {
-    cpu_usage_pct: number;
-    memory_used_bytes: number;
-    timestamp: string;
-  } | null;
+  /** The latest resource sample of the running job (written with the heartbeat; older rows hold fewer fields). */
+  @Column({ type: 'jsonb', nullable: true }) metrics!: Partial<JobMetricsSample> | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true }) startedAt!: Date | null;

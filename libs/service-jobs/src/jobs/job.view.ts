@@ -1,16 +1,19 @@
-import { type JobView } from '@hub/contracts';
+import { avatarUrl, type JobView } from '@hub/contracts';
 import { type JobsConfig } from '../jobs.config';
 import { type JobEntity } from './job.entity';
 
 export interface ViewSettings {
   jobsDomain: string;
   sshHost: string;
+  /** Where avatars are served (HUB_PUBLIC_URL). */
+  publicUrl: string;
 }
 
-/** Where exposed ports and SSH are reached, from the service's configuration. */
+/** Where exposed ports, SSH and avatars are reached, from the service's configuration. */
 export const viewSettings = (config: JobsConfig): ViewSettings => ({
   jobsDomain: config.HUB_JOBS_DOMAIN,
   sshHost: config.HUB_JOBS_SSH_HOST,
+  publicUrl: config.publicUrl,
 });
 
 const secs = (from: Date, to: Date): number => Math.max(0, Math.round((to.getTime() - from.getTime()) / 100) / 10);
@@ -18,6 +21,8 @@ const secs = (from: Date, to: Date): number => Math.max(0, Math.round((to.getTim
 /**
  * Spec 2.2: secret names with null values, never the values; URLs only when exposed / ssh enabled.
  * `timeoutSeconds` of the spec is answered as `timeout`; attempts and ssh stay internal (decision 0620).
+ * `startedAt` / `finishedAt` are left out until they happen, and owner and a named (user) initiator
+ * carry their avatar, as on the public hub (decision 0630).
  */
 export function toJobView(j: JobEntity, s: ViewSettings): JobView {
   const spec = j.spec;
@@ -27,11 +32,13 @@ export function toJobView(j: JobEntity, s: ViewSettings): JobView {
     type: 'job',
     id: j.id,
     createdAt: j.createdAt.toISOString(),
-    startedAt: j.startedAt?.toISOString() ?? null,
-    finishedAt: j.finishedAt?.toISOString() ?? null,
-    owner: { id: j.owner.id, name: j.owner.name, type: j.owner.type },
+    ...(j.startedAt ? { startedAt: j.startedAt.toISOString() } : {}),
+    ...(j.finishedAt ? { finishedAt: j.finishedAt.toISOString() } : {}),
+    owner: { id: j.owner.id, name: j.owner.name, type: j.owner.type, avatarUrl: avatarUrl(s.publicUrl, j.owner.name) },
     createdBy: { id: j.createdBy.id, name: j.createdBy.name },
-    initiator: j.initiator.name ? { ...j.initiator } : { type: j.initiator.type, id: j.initiator.id },
+    initiator: j.initiator.name
+      ? { ...j.initiator, avatarUrl: avatarUrl(s.publicUrl, j.initiator.name) }
+      : { type: j.initiator.type, id: j.initiator.id },
     environment: spec.environment ?? {},
     flavor: spec.flavor,
     retry:

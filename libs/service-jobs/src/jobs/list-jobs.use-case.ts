@@ -6,7 +6,7 @@ import { JobStore } from './job-store';
 import { toJobView, viewSettings } from './job.view';
 import { LabelFilterError } from './jobs.errors';
 
-/** A page of a namespace's jobs, newest first, filtered by stage and `key=value` labels. */
+/** A page of a namespace's jobs, newest first, filtered by stages (any of them) and `key=value` labels. */
 @Injectable()
 export class ListJobsUseCase {
   constructor(
@@ -25,7 +25,7 @@ export class ListJobsUseCase {
       namespace: dto.namespace,
       limit: dto.limit,
       labels,
-      ...(dto.stage ? { stage: dto.stage } : {}),
+      ...(dto.stages?.length ? { stages: dto.stages } : {}),
       ...(dto.cursor ? { cursor: dto.cursor } : {}),
     });
     const page = rows.slice(0, dto.limit);

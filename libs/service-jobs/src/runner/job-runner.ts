@@ -53,8 +53,8 @@ export interface JobRun {
   pid?: number;
   /** Where the run lives, kept with the job so an orphan can be stopped after a crash. */
   handle?: RunHandle;
-  /** The run's CPU and memory now, when the runner reads them better than /proc/<pid> (a container's cgroup). */
-  sample?(): ProcSample | null;
+  /** The run's CPU, memory and traffic now, when the runner reads them better than /proc/<pid> (a container's stats). */
+  sample?(): Promise<ProcSample | null>;
   /** Stops the run and everything it started. */
   kill(): void;
 }

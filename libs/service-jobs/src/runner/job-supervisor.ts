@@ -6,12 +6,17 @@ import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.tokens';
 import { JobLogs } from '../logs/job-logs';
 import { type JobEntity } from '../jobs/job.entity';
 import { ACTIVE_STAGES, JobStore } from '../jobs/job-store';
-import { type JobFlavor } from '@hub/contracts';
+import { type JobFlavor, type JobMetricsSample } from '@hub/contracts';
+import { allowanceOf } from '../jobs/job-metrics';
 import { Admission } from './admission';
 import { JOB_RUNNER, type JobRun, type JobRunner, type RunExit } from './job-runner';
 import { JobSweeper } from './job-sweeper';
-import { cpuPercent, type ProcSample, readProc } from './proc-sample';
+import { cpuPercent, netRates, type ProcSample, readProc } from './proc-sample';
 import { identityOf } from './process-identity';
+
+/** How long a heartbeat waits for a runner's sample (an engine's stats answer in ~25 ms). */
+const SAMPLE_WAIT_MS = 1000;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 
 interface Running {
   job: JobEntity;
@@ -267,14 +272,29 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     });
   }
 
-  /** The run's resource sample since the last one; null without a process of its own here. */
-  private sample(r: Running): NonNullable<JobEntity['metrics']> | null {
+  /**
+   * The run's resource sample since the last one (decision 0630: the public hub's fields, the
+   * totals being the run's limit or its flavor's); null without a process or figures of its own here.
+   */
+  private async sample(r: Running): Promise<JobMetricsSample | null> {
     const pid = r.run?.pid;
-    const now = r.run?.sample ? r.run.sample() : pid ? readProc(pid) : null;
+    // Bounded: a heartbeat that waits on a slow engine would read as a dead replica.
+    const now = r.run?.sample
+      ? await Promise.race([r.run.sample(), sleep(SAMPLE_WAIT_MS).then(() => null)])
+      : pid
+        ? readProc(pid)
+        : null;
     if (!now) return null;
-    const metrics = {
+    const allowance = allowanceOf(r.job.spec.flavor);
+    const net = netRates(r.lastSample, now);
+    const metrics: JobMetricsSample = {
       cpu_usage_pct: cpuPercent(r.lastSample, now),
+      cpu_millicores: allowance.cpuMillicores,
       memory_used_bytes: now.rssBytes,
+      memory_total_bytes: now.memoryLimitBytes ?? allowance.memoryBytes,
+      rx_bps: net.rx,
+      tx_bps: net.tx,
+      gpus: [],
       timestamp: new Date(now.at).toISOString(),
     };
     r.lastSample = now;
@@ -283,7 +303,9 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
 
   /** Heartbeat and resource samples for ours, cancels from other replicas, and jobs whose replica went away. */
   private async tick(): Promise<void> {
-    const beats = [...this.running.values()].map((r) => ({ id: r.job.id, metrics: this.sample(r) }));
+    const beats = await Promise.all(
+      [...this.running.values()].map(async (r) => ({ id: r.job.id, metrics: await this.sample(r) })),
+    );
     for (const id of await this.store.heartbeat(beats)) this.stop(id);
     await this.sweeper.sweep(this.replica, new Set(this.running.keys()));
   }

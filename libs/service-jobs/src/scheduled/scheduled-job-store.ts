@@ -71,6 +71,24 @@ export class ScheduledJobStore {
     });
   }
 
+  /**
+   * Writes only `patch`'s columns (not the whole row, so a firing that moved `next_run_at`
+   * meanwhile is not undone) with the audit event; `s` is updated to match.
+   */
+  async update(
+    s: ScheduledJobEntity,
+    patch: Partial<Pick<ScheduledJobEntity, 'schedule' | 'jobSpec' | 'nextRunAt' | 'updatedAt'>>,
+    type: AuditEventType,
+    ctx: RequestContext,
+  ): Promise<void> {
+    Object.assign(s, patch);
+    await this.outbox.transaction(async (m) => {
+      const { affected } = await m.getRepository(ScheduledJobEntity).update({ id: s.id }, patch);
+      if (!affected) throw new ScheduledJobNotFoundError(s.id, s.namespace);
+      await this.audit(m, ctx, s, type);
+    });
+  }
+
   /** An audit event alone (a run-now). */
   async record(s: ScheduledJobEntity, type: AuditEventType, ctx: RequestContext): Promise<void> {
     await this.outbox.transaction((m) => this.audit(m, ctx, s, type));

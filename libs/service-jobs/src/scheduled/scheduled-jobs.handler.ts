@@ -6,6 +6,8 @@ import {
   ScheduledJobRefRpc,
   ScheduledJobsRpc,
   type ScheduledJobView,
+  UpdateScheduledJobLabelsRpc,
+  UpdateScheduleRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { CreateScheduledJobUseCase } from './create-scheduled-job.use-case';
@@ -14,6 +16,8 @@ import { GetScheduledJobUseCase } from './get-scheduled-job.use-case';
 import { ListScheduledJobsUseCase } from './list-scheduled-jobs.use-case';
 import { RunScheduledJobUseCase } from './run-scheduled-job.use-case';
 import { SuspendScheduledJobUseCase } from './suspend-scheduled-job.use-case';
+import { UpdateScheduleUseCase } from './update-schedule.use-case';
+import { UpdateScheduledJobLabelsUseCase } from './update-scheduled-job-labels.use-case';
 
 @RpcController()
 export class ScheduledJobsHandler {
@@ -24,6 +28,8 @@ export class ScheduledJobsHandler {
     private readonly deleteScheduledJob: DeleteScheduledJobUseCase,
     private readonly suspendScheduledJob: SuspendScheduledJobUseCase,
     private readonly runScheduledJob: RunScheduledJobUseCase,
+    private readonly updateSchedule: UpdateScheduleUseCase,
+    private readonly updateLabels: UpdateScheduledJobLabelsUseCase,
   ) {}
 
   @RpcHandler(ScheduledJobsRpc.Create)
@@ -59,5 +65,15 @@ export class ScheduledJobsHandler {
   @RpcHandler(ScheduledJobsRpc.Run)
   onRun(dto: ScheduledJobRefRpc, ctx: RequestContext): Promise<JobView> {
     return this.runScheduledJob.execute(dto, ctx);
+  }
+
+  @RpcHandler(ScheduledJobsRpc.UpdateSchedule)
+  onUpdateSchedule(dto: UpdateScheduleRpc, ctx: RequestContext): Promise<ScheduledJobView> {
+    return this.updateSchedule.execute(dto, ctx);
+  }
+
+  @RpcHandler(ScheduledJobsRpc.UpdateLabels)
+  onUpdateLabels(dto: UpdateScheduledJobLabelsRpc, ctx: RequestContext): Promise<ScheduledJobView> {
+    return this.updateLabels.execute(dto, ctx);
   }
 }

@@ -29,6 +29,6 @@ export class CreateWebhookUseCase {
       c.secret ? this.box.seal(c.secret) : null,
       this.config.HUB_WEBHOOKS_MAX_PER_USER,
     );
-    return this.getWebhook.execute({ ownerId: dto.ownerId, ownerName: dto.ownerName, id });
+    return this.getWebhook.execute({ ownerId: dto.ownerId, ownerName: dto.ownerName, id }, ctx);
   }
 }

@@ -1,19 +1,18 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { type WebhookRefRpc, type WebhookView } from '@hub/contracts';
-import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
-import { toView } from './webhook-row';
+import { Injectable } from '@nestjs/common';
+import { type RequestContext, type WebhookRefRpc, type WebhookView } from '@hub/contracts';
 import { WebhookStore } from './webhook.store';
+import { WebhookViews } from './webhook-views';
 
 /** One webhook of the caller; another user's is a 404 (WebhookNotFoundError). */
 @Injectable()
 export class GetWebhookUseCase {
   constructor(
     private readonly store: WebhookStore,
-    @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
+    private readonly views: WebhookViews,
   ) {}
 
-  async execute(dto: WebhookRefRpc): Promise<WebhookView> {
-    return toView(await this.store.get(dto.ownerId, dto.id), this.config.publicUrl);
+  async execute(dto: WebhookRefRpc, ctx: RequestContext): Promise<WebhookView> {
+    const [view] = await this.views.render([await this.store.get(dto.ownerId, dto.id)], dto, ctx);
+    return view;
   }
 }

@@ -1,19 +1,17 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { type WebhookOwnerRpc, type WebhookView } from '@hub/contracts';
-import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
-import { toView } from './webhook-row';
+import { Injectable } from '@nestjs/common';
+import { type RequestContext, type WebhookOwnerRpc, type WebhookView } from '@hub/contracts';
 import { WebhookStore } from './webhook.store';
+import { WebhookViews } from './webhook-views';
 
 /** Spec 4.5: the caller's webhooks, oldest first. */
 @Injectable()
 export class ListWebhooksUseCase {
   constructor(
     private readonly store: WebhookStore,
-    @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
+    private readonly views: WebhookViews,
   ) {}
 
-  async execute(dto: WebhookOwnerRpc): Promise<WebhookView[]> {
-    return (await this.store.list(dto.ownerId)).map((r) => toView(r, this.config.publicUrl));
+  async execute(dto: WebhookOwnerRpc, ctx: RequestContext): Promise<WebhookView[]> {
+    return this.views.render(await this.store.list(dto.ownerId), dto, ctx);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type SetWebhookStateRpc, type WebhookView } from '@hub/contracts';
+import { type RequestContext, type SetWebhookStateRpc, type WebhookView } from '@hub/contracts';
 import { GetWebhookUseCase } from './get-webhook.use-case';
 import { WebhookStore } from './webhook.store';
 
@@ -11,8 +11,8 @@ export class SetWebhookStateUseCase {
     private readonly getWebhook: GetWebhookUseCase,
   ) {}
 
-  async execute(dto: SetWebhookStateRpc): Promise<WebhookView> {
+  async execute(dto: SetWebhookStateRpc, ctx: RequestContext): Promise<WebhookView> {
     await this.store.setDisabled((await this.store.get(dto.ownerId, dto.id)).id, dto.action === 'disable');
-    return this.getWebhook.execute(dto);
+    return this.getWebhook.execute(dto, ctx);
   }
 }

@@ -27,6 +27,6 @@ export class UpdateWebhookUseCase {
       c,
       c.secret === undefined ? undefined : c.secret === null ? null : this.box.seal(c.secret),
     );
-    return this.getWebhook.execute(dto);
+    return this.getWebhook.execute(dto, ctx);
   }
 }

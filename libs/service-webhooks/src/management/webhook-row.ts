@@ -33,7 +33,7 @@ export function disabledOf(value: string): WebhookDisabled {
 }
 
 /** Spec 2.5 as returned: secrets by name only, the defaults filled in. */
-function jobView(job: CreateJobDto): WebhookJobView {
+function jobView(job: Omit<CreateJobDto, 'secrets'> & Pick<CreateJobDto, 'secrets'>): WebhookJobView {
   const view: WebhookJobView = {
     flavor: job.flavor,
     environment: job.environment ?? {},
@@ -48,7 +48,8 @@ function jobView(job: CreateJobDto): WebhookJobView {
   return view;
 }
 
-export function toView(row: WebhookRow, publicUrl: string): WebhookView {
+/** `source`: the spec of the row's jobSourceId, answered as its `job` (the job a trigger starts). */
+export function toView(row: WebhookRow, publicUrl: string, source?: Omit<CreateJobDto, 'secrets'>): WebhookView {
   const view: WebhookView = {
     id: row.id,
     disabled: disabledOf(row.disabled),
@@ -60,6 +61,7 @@ export function toView(row: WebhookRow, publicUrl: string): WebhookView {
   };
   if (row.url !== null) view.url = row.url;
   if (row.job !== null) view.job = jobView(row.job);
+  else if (source) view.job = jobView(source);
   if (row.job_source_id !== null) view.jobSourceId = row.job_source_id;
   if (row.last_trigger_at !== null) view.lastTriggerAt = new Date(row.last_trigger_at).toISOString();
   return view;

@@ -29,13 +29,13 @@ export class WebhooksHandler {
   ) {}
 
   @RpcHandler(WebhooksRpc.List)
-  onList(dto: WebhookOwnerRpc): Promise<WebhookView[]> {
-    return this.listWebhooks.execute(dto);
+  onList(dto: WebhookOwnerRpc, ctx: RequestContext): Promise<WebhookView[]> {
+    return this.listWebhooks.execute(dto, ctx);
   }
 
   @RpcHandler(WebhooksRpc.Get)
-  onGet(dto: WebhookRefRpc): Promise<WebhookView> {
-    return this.getWebhook.execute(dto);
+  onGet(dto: WebhookRefRpc, ctx: RequestContext): Promise<WebhookView> {
+    return this.getWebhook.execute(dto, ctx);
   }
 
   @RpcHandler(WebhooksRpc.Create)
@@ -54,7 +54,7 @@ export class WebhooksHandler {
   }
 
   @RpcHandler(WebhooksRpc.SetState)
-  onSetState(dto: SetWebhookStateRpc): Promise<WebhookView> {
-    return this.setWebhookState.execute(dto);
+  onSetState(dto: SetWebhookStateRpc, ctx: RequestContext): Promise<WebhookView> {
+    return this.setWebhookState.execute(dto, ctx);
   }
 }

@@ -151,6 +151,17 @@ export class OpenApiResponseValidator {
     }
   }
 
+  /**
+   * Throws when `value` breaks the document's component schema `name`: for what no JSON answer
+   * carries, such as the data of a server-sent event.
+   */
+  assertComponent(name: string, value: unknown): void {
+    const validate = this.validatorFor(`component ${name}`, { $ref: `#/components/schemas/${name}` });
+    if (validate(value)) return;
+    const problems = (validate.errors ?? []).map((e) => `${name}${e.instancePath} ${e.message ?? 'is invalid'}`);
+    throw new Error(`Breaks the OpenAPI document:\n  ${problems.join('\n  ')}\nvalue: ${JSON.stringify(value)}`);
+  }
+
   private bodyProblems(key: string, schema: unknown, r: ObservedResponse): string[] {
     const validate = this.validatorFor(key, schema);
     if (validate(r.body)) return [];
