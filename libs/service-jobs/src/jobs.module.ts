@@ -7,6 +7,7 @@ import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from './jobs.tokens';
 import { JobStore } from './jobs/job-store';
 import { JobEndpointHandler } from './jobs/job-endpoint.handler';
 import { JobsHandler } from './jobs/jobs.handler';
+import { JobsMetrics } from './jobs/jobs-metrics';
 import { CancelJobUseCase } from './jobs/cancel-job.use-case';
 import { CreateJobUseCase } from './jobs/create-job.use-case';
 import { DuplicateJobUseCase } from './jobs/duplicate-job.use-case';
@@ -62,6 +63,7 @@ export class JobsModule {
         { provide: JOBS_SECRETS, useValue: secrets },
         { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config, context) },
         JobStore,
+        JobsMetrics,
         JobLogs,
         JobSupervisor,
         JobSweeper,
