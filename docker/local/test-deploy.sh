@@ -30,10 +30,10 @@ for app in $apps; do
     say "$tag exists, reused"; continue
   fi
   b0=$SECONDS
-  nice -n 10 /usr/bin/docker build -f docker/Dockerfile --build-arg APP="$app" \
-    --build-arg NODE_IMAGE=hub-deploy/node:20-bookworm-slim -t "$tag" . >"/tmp/hub-deploy-build-$app.log" 2>&1 ||
-    { tail -40 "/tmp/hub-deploy-build-$app.log" >&2; exit 1; }
-  say "$tag built in $((SECONDS - b0)) s (DOCKER_BUILDKIT=$DOCKER_BUILDKIT)"
+  # Tagged with the release and the commit too, as a release is built (docker/build-images.sh).
+  tags=$(DOCKER=/usr/bin/docker NODE_IMAGE=hub-deploy/node:20-bookworm-slim HUB_BUILD_LOG_DIR=/tmp \
+    nice -n 10 bash docker/build-images.sh "$app")
+  say "$tags built in $((SECONDS - b0)) s (DOCKER_BUILDKIT=$DOCKER_BUILDKIT)"
 done
 
 status=0

@@ -276,6 +276,8 @@ Usage: npm run hubctl -- <command> [arguments] [options]
 
 Commands:
 ${list}
+  ${'backup <file>'.padEnd(width)}  Back up the hub's database (pg_dump, custom format) while it runs
+  ${'restore <file>'.padEnd(width)}  Restore a backup into an empty database or a new data directory
   ${'help [command]'.padEnd(width)}  Show this text, or one command's usage
 
 ${COMMON}
@@ -288,3 +290,26 @@ Exit status: 0 done, 1 the hub refused or could not be reached, 2 bad command li
 export function commandUsage(cmd) {
   return `Usage: npm run hubctl -- ${cmd.usage}\n\n${cmd.summary}.\n\n${COMMON}\n\n${ENVIRONMENT}`;
 }
+
+const DATABASE = `Where the database is:
+  DATABASE_URL     the hub's PostgreSQL (or --database-url URL); when unset, the all-in-one hub's
+                   embedded PostgreSQL in \${HUB_DATA_DIR:-./data}/postgres, on its Unix socket
+  HUB_PG_BIN       the folder of PostgreSQL's client tools (pg_dump, pg_restore, psql); default the
+                   newest found on PATH and in the usual system folders. pg_dump must be at least
+                   the server's version (the embedded PostgreSQL is 18)`;
+
+export const BACKUP_USAGE = `Usage: npm run hubctl -- backup <file> [--database-url URL]
+
+Writes every service's schema (and the all-in-one bus) to <file> in one consistent snapshot
+(pg_dump --format=custom) while the hub runs. The secret key (HUB_SECRET_KEY, or the all-in-one
+hub's \${HUB_DATA_DIR}/secret-key) is not in it: keep it apart.
+
+${DATABASE}`;
+
+export const RESTORE_USAGE = `Usage: npm run hubctl -- restore <file> [--database-url URL]
+
+Restores a backup in one transaction into an empty database (DATABASE_URL), or, without one,
+into a new all-in-one data directory (HUB_DATA_DIR, which must hold no database yet). Then start
+the hub on it with the backed-up hub's secret key.
+
+${DATABASE}`;

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, UsageError } from './args.mjs';
-import { commandUsage, findCommand, globalUsage } from './commands.mjs';
+import { backup, BackupError, restore } from './backup.mjs';
+import { BACKUP_USAGE, commandUsage, findCommand, globalUsage, RESTORE_USAGE } from './commands.mjs';
 
 /** The hub said no, or could not be asked: exit 1. */
 class HubError extends Error {}
@@ -80,9 +81,31 @@ async function run(cmd, argv, env) {
   else cmd.print(answer, io, args, flags);
 }
 
+/** backup and restore run PostgreSQL's tools on this machine, not an admin API call. */
+const DATABASE_COMMANDS = {
+  backup: { run: backup, usage: BACKUP_USAGE },
+  restore: { run: restore, usage: RESTORE_USAGE },
+};
+
+function runDatabaseCommand(name, argv, env) {
+  const cmd = DATABASE_COMMANDS[name];
+  try {
+    const { positionals, flags } = parseArgs(argv, { 'database-url': 'string', help: 'boolean' });
+    if (flags.help) return io.out(cmd.usage);
+    if (positionals.length !== 1)
+      throw new UsageError(positionals.length === 0 ? 'missing <file>' : `unexpected argument "${positionals[1]}"`);
+    cmd.run(positionals[0], env, flags, io);
+  } catch (e) {
+    if (e instanceof UsageError) e.usage ??= cmd.usage;
+    if (e instanceof BackupError) throw new HubError(e.message);
+    throw e;
+  }
+}
+
 async function main(argv, env) {
   const [group, verb, ...rest] = argv;
   if (group === undefined) throw new UsageError('no command given', globalUsage());
+  if (DATABASE_COMMANDS[group]) return runDatabaseCommand(group, argv.slice(1), env);
   if (group === 'help' || group === '--help' || group === '-h') {
     const cmd = verb && findCommand(verb, rest[0]);
     if (verb && !cmd)

@@ -8,7 +8,9 @@ import { JobsConfig } from '@hub/service-jobs';
 import { OrganizationsConfig } from '@hub/service-organizations';
 import { NotificationsConfig } from '@hub/service-notifications';
 import { WebhooksConfig } from '@hub/service-webhooks';
+import { HttpMetrics } from '@hub/observability';
 import { type AdminTokenSource, adminTokenFor, secretKeyFor } from './admin-token';
+import { registerEmbeddedPostgresMetric } from './embedded-postgres-metric';
 import { type HubConfigs, HubModule } from './hub.module';
 
 export interface Hub {
@@ -66,6 +68,7 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
   };
   const app = await createGatewayApp(HubModule.create(configs, mode, [stopDatabase]), gateway, 'hub');
   await app.init();
+  if (embeddedPostgres) registerEmbeddedPostgresMetric(app.get(HttpMetrics).registry, embeddedPostgres);
   await app.get(RpcServer).listen('hub');
   return { app, configs, mode, adminToken: admin.token, adminTokenSource: admin.source, embeddedPostgres };
 }

@@ -7,6 +7,7 @@ import { startTracing } from '@hub/observability';
 import { HubConfig, loadConfig } from '@hub/config';
 import { createHub } from './create-hub';
 import { ensureDemoUser } from './demo-user';
+import { restoreDataDir } from './restore-data-dir';
 
 /** `npm start`: the whole hub in one process. */
 async function main(): Promise<void> {
@@ -46,7 +47,13 @@ async function main(): Promise<void> {
   process.stdout.write(lines.join('\n') + '\n');
 }
 
-main().catch((err: unknown) => {
+/** `main.js restore <file> <pg_restore>`: hubctl restore's one-shot into a new data directory. */
+async function restore(file: string, pgRestore: string): Promise<void> {
+  await restoreDataDir(loadConfig(HubConfig).HUB_DATA_DIR, file, pgRestore);
+}
+
+const [command, ...args] = process.argv.slice(2);
+(command === 'restore' && args.length === 2 ? restore(args[0], args[1]) : main()).catch((err: unknown) => {
   // What the user can fix (an earlier version's data directory, no binaries, a database not migrated) is said plainly.
   console.error(err instanceof EmbeddedPostgresError || err instanceof UnmigratedDatabaseError ? err.message : err);
   process.exit(1);

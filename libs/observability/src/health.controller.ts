@@ -5,6 +5,16 @@ import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagg
 export interface ReadinessCheck {
   name: string;
   check(): Promise<void>;
+  /** The connection pool behind a database check: its use is exported as hub_db_pool_* (PlatformMetrics). */
+  pool?: PoolStats;
+}
+
+/** What pg's Pool tells about itself. */
+export interface PoolStats {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+  options: { max?: number };
 }
 
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');

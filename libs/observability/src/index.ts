@@ -7,3 +7,4 @@ export * from './create-fastify-app';
 export * from './run-service';
 export * from './metrics-access';
 export * from './tracing';
+export * from './platform-metrics';

@@ -5,6 +5,7 @@ import { HttpMetrics } from './http-metrics';
 import { METRICS_ACCESS, type MetricsAccess } from './metrics-access';
 import { MetricsController } from './metrics.controller';
 import { MetricsServer } from './metrics-server';
+import { PlatformMetrics } from './platform-metrics';
 
 export interface ReadinessChecksFactory {
   inject: InjectionToken[];
@@ -25,6 +26,7 @@ export class ObservabilityModule {
         { provide: HttpMetrics, useValue: new HttpMetrics(app) },
         { provide: METRICS_ACCESS, useValue: metrics },
         MetricsServer,
+        PlatformMetrics,
         { provide: READINESS_CHECKS, inject: checks.inject, useFactory: checks.useFactory },
       ],
       exports: [HttpMetrics],

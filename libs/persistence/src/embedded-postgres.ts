@@ -217,6 +217,11 @@ export class EmbeddedPostgres {
     }
   }
 
+  /** Whether the cluster answers on its socket now (hub_embedded_postgres_up). */
+  answers(): Promise<boolean> {
+    return canConnect(this.socketDir, DATABASE);
+  }
+
   /** Fast shutdown (SIGINT: open sessions are ended, everything committed is on disk), waiting for it. */
   async stop(): Promise<void> {
     if (this.stopped) return;

@@ -8,6 +8,7 @@ import { RegistryPolicy } from './jobs/registry-policy';
 import { JobStore } from './jobs/job-store';
 import { JobEndpointHandler } from './jobs/job-endpoint.handler';
 import { JobsHandler } from './jobs/jobs.handler';
+import { JobsMetrics } from './jobs/jobs-metrics';
 import { CancelJobUseCase } from './jobs/cancel-job.use-case';
 import { CreateJobUseCase } from './jobs/create-job.use-case';
 import { DuplicateJobUseCase } from './jobs/duplicate-job.use-case';
@@ -66,6 +67,7 @@ export class JobsModule {
         { provide: RegistryPolicy, useValue: config.registryPolicy() },
         { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config, context) },
         JobStore,
+        JobsMetrics,
         JobLogs,
         JobSupervisor,
         JobSweeper,

@@ -60,3 +60,4 @@ export * from './scenarios/console-sessions.scenarios';
 export * from './scenarios/console-helpers';
 export * from './otlp-collector';
 export * from './distributed-hub';
+export * from './promql-names';

@@ -57,6 +57,14 @@ export interface PublishedInOrder {
   error?: unknown;
 }
 
+/** How far one durable consumer of this process is behind its stream. */
+export interface ConsumerLag {
+  stream: string;
+  durable: string;
+  /** Messages not yet acknowledged: waiting to be delivered, or delivered and not acked. */
+  pending: number;
+}
+
 export interface Unsubscribe {
   (): Promise<void>;
 }
@@ -81,6 +89,8 @@ export abstract class EventBus {
   abstract consume<T>(options: DurableConsumerOptions<T>): Promise<Unsubscribe>;
   abstract listen<T>(source: EventSource<T>, handler: (payload: T, subject: string) => void): Unsubscribe;
   abstract close(): Promise<void>;
+  /** The lag of every durable consumer this process runs (hub_bus_consumer_pending). */
+  abstract consumerLag(): Promise<ConsumerLag[]>;
 
   /**
    * Publishes events in order, stopping at the first that fails, so a later one never goes out

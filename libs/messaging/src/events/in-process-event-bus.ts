@@ -1,5 +1,6 @@
 import { type EventDescriptor, type EventSource, subjectFilter } from '@hub/contracts';
 import {
+  type ConsumerLag,
   EventBus,
   type DurableConsumerOptions,
   type OutgoingEvent,
@@ -118,6 +119,12 @@ export class InProcessEventBus extends EventBus {
     for (const e of events)
       for (const l of this.listeners)
         if (subjectMatches(l.pattern, e.subject)) l.deliver(e.payload, e.subject, e.msgId);
+  }
+
+  async consumerLag(): Promise<ConsumerLag[]> {
+    return Promise.all(
+      [...this.groups.values()].map(async (g) => ({ ...g.ref, pending: await this.store.lag(g.ref, g.filter) })),
+    );
   }
 
   async consume<T>(options: DurableConsumerOptions<T>): Promise<Unsubscribe> {

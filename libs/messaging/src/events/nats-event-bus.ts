@@ -13,6 +13,7 @@ import {
 import { type EventDescriptor, type EventSource, ServiceUnavailableError, subjectFilter } from '@hub/contracts';
 import { errorText } from './dead-letter';
 import {
+  type ConsumerLag,
   DEFAULT_MAX_DELIVER,
   EventBus,
   type DurableConsumerOptions,
@@ -67,6 +68,8 @@ export async function ensureStream(
 export class NatsEventBus extends EventBus {
   private readonly js: JetStreamClient;
   private readonly stops = new Set<Unsubscribe>();
+  /** The durable consumers this process runs, by stream and name (for consumerLag). */
+  private readonly durables = new Map<string, { stream: string; durable: string }>();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -107,6 +110,10 @@ export class NatsEventBus extends EventBus {
       max_deliver: -1,
     });
     const consumer = await this.js.consumers.get(options.stream, options.durable);
+    this.durables.set(`${options.stream}\u0000${options.durable}`, {
+      stream: options.stream,
+      durable: options.durable,
+    });
     const limit = Math.max(1, options.concurrency ?? 1);
     // Pull at least as many as may be handled at once: with 64 a consumer of concurrency 128 never
     // had more than 64 messages to batch.
@@ -127,6 +134,16 @@ export class NatsEventBus extends EventBus {
     };
     this.stops.add(stop);
     return stop;
+  }
+
+  /** JetStream's own count per consumer: messages not yet delivered plus those delivered and not acked. */
+  async consumerLag(): Promise<ConsumerLag[]> {
+    return Promise.all(
+      [...this.durables.values()].map(async (d) => {
+        const info = await this.jsm.consumers.info(d.stream, d.durable);
+        return { ...d, pending: info.num_pending + info.num_ack_pending };
+      }),
+    );
   }
 
   /** One message: validate, handle, ack; a failure comes back later or, past the bound, is dead-lettered. */

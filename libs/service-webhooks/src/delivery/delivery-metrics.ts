@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { DELIVERY_TRIGGERS } from '@hub/contracts';
 import { HttpMetrics } from '@hub/observability';
 import { DeliveryQueue } from './delivery-queue';
 
@@ -34,20 +35,34 @@ export class DeliveryMetrics implements OnApplicationBootstrap {
   });
   /** Read from the queue at scrape time (one small query), so it is never stale. */
   readonly depth: Gauge<'state'>;
+  /** How long the oldest due delivery has waited, from the same query. */
+  readonly oldestDue: Gauge;
 
   constructor(
     private readonly moduleRef: ModuleRef,
     queue: DeliveryQueue,
   ) {
+    // One query per scrape for both gauges: the registry collects them side by side.
+    let reading: ReturnType<DeliveryQueue['depth']> | undefined;
+    const read = (): ReturnType<DeliveryQueue['depth']> =>
+      (reading ??= queue.depth().finally(() => setImmediate(() => (reading = undefined))));
     this.depth = new Gauge({
       name: 'hub_webhook_queue_depth',
       help: 'Pending deliveries: due now, or scheduled for later (retries waiting)',
       labelNames: ['state'],
       registers: [],
       async collect() {
-        const depth = await queue.depth();
+        const depth = await read();
         this.set({ state: 'due' }, depth.due);
         this.set({ state: 'scheduled' }, depth.scheduled);
+      },
+    });
+    this.oldestDue = new Gauge({
+      name: 'hub_webhook_oldest_due_seconds',
+      help: 'Age of the oldest pending delivery that is due (0 when none waits): deliveries falling behind',
+      registers: [],
+      async collect() {
+        this.set((await read()).oldestDueSeconds);
       },
     });
   }
@@ -60,9 +75,12 @@ export class DeliveryMetrics implements OnApplicationBootstrap {
       return; // no /metrics in this composition (unit tests)
     }
     registry.registerMetric(this.attempts);
+    // Successes start at 0 for every trigger, so a rate() of them reads 0 before the first delivery, not "no data".
+    for (const trigger of DELIVERY_TRIGGERS) this.attempts.inc({ outcome: 'success', trigger }, 0);
     registry.registerMetric(this.latency);
     registry.registerMetric(this.retries);
     registry.registerMetric(this.suspensions);
     registry.registerMetric(this.depth);
+    registry.registerMetric(this.oldestDue);
   }
 }

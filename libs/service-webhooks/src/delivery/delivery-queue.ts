@@ -207,16 +207,23 @@ export class DeliveryQueue {
     return rows.map((r) => r.owner_id);
   }
 
-  async depth(): Promise<{ due: number; scheduled: number }> {
+  /** Pending deliveries due now and scheduled later, and how long the oldest due one has waited (0 when none). */
+  async depth(): Promise<{ due: number; scheduled: number; oldestDueSeconds: number }> {
     // Two partial indexes between them hold every pending row (decision 0503): one count each.
-    const rows: { due: string; scheduled: string }[] = await this.ds.query(
-      `SELECT sum(due) AS due, sum(scheduled) AS scheduled FROM (
-         SELECT count(*) FILTER (WHERE due_at <= now()) AS due, count(*) FILTER (WHERE due_at > now()) AS scheduled
+    const rows: { due: string; scheduled: string; oldest: string | null }[] = await this.ds.query(
+      `SELECT sum(due) AS due, sum(scheduled) AS scheduled, EXTRACT(EPOCH FROM now() - min(oldest)) AS oldest FROM (
+         SELECT count(*) FILTER (WHERE due_at <= now()) AS due, count(*) FILTER (WHERE due_at > now()) AS scheduled,
+                min(due_at) FILTER (WHERE due_at <= now()) AS oldest
          FROM webhooks.deliveries WHERE state = 'pending' AND NOT paced
          UNION ALL
-         SELECT count(*) FILTER (WHERE due_at <= now()), count(*) FILTER (WHERE due_at > now())
+         SELECT count(*) FILTER (WHERE due_at <= now()), count(*) FILTER (WHERE due_at > now()),
+                min(due_at) FILTER (WHERE due_at <= now())
          FROM webhooks.deliveries WHERE state = 'pending' AND paced) c`,
     );
-    return { due: Number(rows[0]?.due ?? 0), scheduled: Number(rows[0]?.scheduled ?? 0) };
+    return {
+      due: Number(rows[0]?.due ?? 0),
+      scheduled: Number(rows[0]?.scheduled ?? 0),
+      oldestDueSeconds: Number(rows[0]?.oldest ?? 0),
+    };
   }
 }

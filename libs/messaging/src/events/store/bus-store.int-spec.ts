@@ -92,4 +92,24 @@ describeWithInfra('the all-in-one bus keeps events HUB_BUS_RETENTION_DAYS days',
       await store.ds.query(`ALTER TABLE bus.events DROP CONSTRAINT test_refuse`);
     }
   });
+
+  it("counts a consumer's lag: events past its cursor that match its filter, plus those taken and not acked", async () => {
+    const c = { stream: 'lag', durable: 'lagging' };
+    await store.ensureConsumer(c, 'lag.a.>');
+    for (const subject of ['lag.a.one', 'lag.b.one', 'lag.a.two', 'lag.a.three'])
+      await store.append(subject, undefined, '{}');
+    expect(await store.lag(c, 'lag.a.>')).toBe(3);
+    // Other tests' events come first: read the stream to its end, as a consumer does.
+    while ((await store.fetchNew(c, 'lag.a.>')) > 0);
+    const taken = await store.claimDue(c, 30_000, 2);
+    expect(taken).toHaveLength(2);
+    expect(await store.lag(c, 'lag.a.>')).toBe(3);
+    await store.ack(
+      c,
+      taken.map((m) => m.seq),
+    );
+    expect(await store.lag(c, 'lag.a.>')).toBe(1);
+    await store.append('lag.a.four', undefined, '{}');
+    expect(await store.lag(c, 'lag.a.>')).toBe(2);
+  });
 });

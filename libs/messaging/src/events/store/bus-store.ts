@@ -158,6 +158,20 @@ export class BusStore {
     );
   }
 
+  /**
+   * Messages the consumer has not acknowledged: taken and pending, plus stored events past its
+   * cursor that match its filter (read at scrape time for hub_bus_consumer_pending).
+   */
+  async lag(c: ConsumerRef, filter: string): Promise<number> {
+    const [row] = (await this.ds.query(
+      `SELECT (SELECT count(*) FROM bus.pending WHERE stream = $1 AND durable = $2)
+            + (SELECT count(*) FROM bus.events WHERE subject ~ $3
+                  AND seq > (SELECT cursor FROM bus.consumers WHERE stream = $1 AND durable = $2)) AS n`,
+      [c.stream, c.durable, subjectRegex(filter)],
+    )) as { n: string | number }[];
+    return Number(row?.n ?? 0);
+  }
+
   /** Milliseconds until the consumer's next pending message is due; null when none is pending. */
   async nextDueInMs(c: ConsumerRef): Promise<number | null> {
     const [row] = (await this.ds.query(
