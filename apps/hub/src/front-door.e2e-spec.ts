@@ -1,7 +1,18 @@
 import { whoAmI } from '@huggingface/hub';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as pg from 'pg';
 import { freePort, http, openApiCheckedFetch, type RunningProcess, startApp } from '@hub/testing';
 
 /** Every path under dir (itself included) whose mode lets its group or other users in. */
@@ -81,6 +92,22 @@ describe('all-in-one front door: no configuration, embedded database', () => {
     expect(res.status).toBe(200);
     expect(res.body.name).toBe('demo');
     expect(res.body.orgs.map((o) => o.name)).toEqual(['demo-org']);
+  });
+
+  it("runs its database as an unprivileged uid of its own: a superuser's COPY … TO PROGRAM is not root (issue 35 item 8)", async () => {
+    const socketDir = readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[4] ?? '';
+    const out = join(tmpdir(), `hub-front-door-copy-${process.pid}-${Date.now()}`);
+    const client = new pg.Client({ host: socketDir, user: 'postgres', database: 'hub' });
+    await client.connect();
+    try {
+      await client.query(`COPY (SELECT 1) TO PROGRAM 'id -u > ${out}'`);
+    } finally {
+      await client.end();
+    }
+    const uid = Number(readFileSync(out, 'utf8').trim());
+    expect(uid).not.toBe(0);
+    expect(statSync(out).uid).toBe(uid);
+    rmSync(out, { force: true });
   });
 
   it("answers @huggingface/hub's whoAmI", async () => {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +25,14 @@ describeWithInfra('all-in-one hub: jobs in host mode (bubblewrap)', () => {
 
   beforeAll(async () => {
     t = await startTestHub(
-      { HUB_ADMIN_TOKEN: ADMIN, HUB_JOBS_ENGINE: 'host', HUB_DATA_DIR: dataDir, HUB_JOBS_WORK_DIR: workDir },
+      {
+        HUB_ADMIN_TOKEN: ADMIN,
+        HUB_JOBS_ENGINE: 'host',
+        HUB_DATA_DIR: dataDir,
+        HUB_JOBS_WORK_DIR: workDir,
+        HUB_JOBS_MEMORY_LIMIT_MB: '128',
+        HUB_JOBS_TMP_SIZE_MB: '32',
+      },
       { listen: true },
     );
   });
@@ -108,5 +116,73 @@ describeWithInfra('all-in-one hub: jobs in host mode (bubblewrap)', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(processesWith(`sleep ${marker}`)).toEqual([]);
     expect(await logLines(user.name, user.token, job.id)).toEqual(['started']);
+  });
+
+  it("a job writing past its disk size gets ENOSPC in its home and /tmp, cannot write anywhere else, and nothing lands on the host's disk", async () => {
+    const user = await makeUser(target());
+    const write = (path: string): string =>
+      `dd if=/dev/zero of=${path} bs=1M count=100 2>&1 | grep -o 'No space left on device' | head -n 1; echo "${path} $(du -k ${path} | cut -f1)"`;
+    const job = await runJob({
+      namespace: user.name,
+      accessToken: user.token,
+      hubUrl: t.baseUrl,
+      dockerImage: 'alpine:3',
+      flavor: 'cpu-basic',
+      command: [
+        'sh',
+        '-c',
+        [
+          write('big'),
+          write('/tmp/big'),
+          'for p in /big /dev/big /usr/big; do echo x 2>/dev/null > $p && echo "$p written" || echo "$p refused"; done',
+          'echo written; sleep 3',
+        ].join('; '),
+      ],
+    });
+    // While it runs: the runs' folder on the host stays (nearly) empty, its home being a tmpfs.
+    let hostKb = 0;
+    const du = setInterval(() => {
+      const kb = Number(spawnSync('du', ['-sk', workDir], { encoding: 'utf8' }).stdout.split('\t')[0]) || 0;
+      hostKb = Math.max(hostKb, kb);
+    }, 100);
+    const done = await waitForStage(target(), user.token, user.name, job.id, ['COMPLETED', 'ERROR']).finally(() =>
+      clearInterval(du),
+    );
+    expect(done.status.stage).toBe('COMPLETED');
+    expect(hostKb).toBeLessThan(1024);
+    const seen = await logLines(user.name, user.token, job.id);
+    const mib32 = String(32 * 1024);
+    expect(seen).toEqual([
+      'No space left on device',
+      `big ${mib32}`,
+      'No space left on device',
+      `/tmp/big ${mib32}`,
+      '/big refused',
+      '/dev/big refused',
+      '/usr/big refused',
+      'written',
+    ]);
+  });
+
+  it("a job allocating past its memory is killed by the OOM killer and ends ERROR saying so; the hub's memory is untouched", async () => {
+    const user = await makeUser(target());
+    const job = await runJob({
+      namespace: user.name,
+      accessToken: user.token,
+      hubUrl: t.baseUrl,
+      dockerImage: 'alpine:3',
+      flavor: 'cpu-basic',
+      // The issue's case too: a shell string doubled without end (RLIMIT_AS alone let it run to the timeout).
+      command: [
+        'sh',
+        '-c',
+        `perl -e '$x = "a" x (400 * 1024 * 1024); print "allocated\\n"'; s=x; while :; do s="$s$s"; done`,
+      ],
+      timeoutSeconds: 600,
+    });
+    const done = await waitForStage(target(), user.token, user.name, job.id, ['COMPLETED', 'ERROR']);
+    expect(done.status.stage).toBe('ERROR');
+    expect(done.status.message).toBe('Job failed: ran out of memory: killed at its limit of 128 MiB');
+    expect(await logLines(user.name, user.token, job.id)).not.toContain('allocated');
   });
 });

@@ -9,6 +9,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -56,26 +57,80 @@ function binaries(): string {
 }
 
 /**
- * How a command runs: Postgres refuses to run as root, so as root it runs in a user namespace of
- * its own where it is `nobody` (65534); outside, its files and processes stay root's, so nothing
- * changes owner and no system user is made (decision 0016).
+ * The host uid (and gid) the cluster runs as when the hub runs as root: one of its own, below the
+ * host-mode jobs' range (HUB_JOBS_HOST_UID_BASE), so a superuser's `COPY … TO PROGRAM` is that
+ * uid's file access, not root's (issue 35 item 8, decision 0627). A cluster an operator gave to
+ * another non-root owner keeps that owner.
  */
-type Wrap = (command: string, args: string[]) => [string, string[]];
+export const EMBEDDED_PG_UID = 1_499_999_999;
 
-function runner(): Wrap {
-  if (process.getuid?.() !== 0) return (command, args) => [command, args];
-  const wrap: Wrap = (command, args) => [
-    'unshare',
-    ['--user', '--map-user=65534', '--map-group=65534', command, ...args],
-  ];
-  try {
-    execFileSync(...wrap('true', []), { stdio: 'pipe' });
-  } catch (err) {
-    throw new EmbeddedPostgresError(
-      `The hub runs as root and PostgreSQL refuses to; running it in a user namespace (unshare --user) failed: ${String(err)}. Run the hub as another user, or set DATABASE_URL`,
-    );
+/**
+ * How initdb and postgres run on a data directory. As another user: as they are, on it. As root
+ * (Postgres refuses to run as root): as the cluster's own uid, in a mount namespace of their own
+ * where the data directory is bound at `<a folder of the temp folder>/data`: that uid may not pass
+ * through the data directory's parents (/root for one), and a bind mount needs no path to it.
+ */
+class Wrap {
+  private constructor(
+    /** The uid the cluster runs as; null: this process's own. */
+    readonly uid: number | null,
+  ) {}
+
+  static for(pgData: string): Wrap {
+    if (process.getuid?.() !== 0) return new Wrap(null);
+    const owner = statSync(pgData, { throwIfNoEntry: false })?.uid;
+    const wrap = new Wrap(owner ? owner : EMBEDDED_PG_UID);
+    try {
+      const probe = wrap.folder();
+      execFileSync(...wrap.command(probe, probe, 'true', () => []), { stdio: 'pipe' });
+      rmSync(probe, { recursive: true, force: true });
+    } catch (err) {
+      throw new EmbeddedPostgresError(
+        `The hub runs as root and PostgreSQL refuses to; running it as uid ${wrap.uid} (unshare --mount, setpriv) failed: ${String(err)}. Run the hub as another user, or set DATABASE_URL`,
+      );
+    }
+    return wrap;
   }
-  return wrap;
+
+  /** A fresh private folder of the cluster's user under the temp folder (its socket, a mount point). */
+  folder(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'hub-pg-'));
+    this.own(dir);
+    return dir;
+  }
+
+  /** Gives a path (and, recursive, all under it) to the cluster's user. */
+  own(path: string, recursive = false): void {
+    if (this.uid !== null) execFileSync('chown', [...(recursive ? ['-R'] : []), `${this.uid}:${this.uid}`, path]);
+  }
+
+  /** `command` with the arguments `args` gives for where it sees `pgData`; `folder` holds the mount point. */
+  command(pgData: string, folder: string, command: string, args: (at: string) => string[]): [string, string[]] {
+    if (this.uid === null) return [command, args(pgData)];
+    const at = join(folder, 'data');
+    const id = String(this.uid);
+    return [
+      'unshare',
+      [
+        '--mount',
+        '--propagation',
+        'private',
+        '--',
+        '/bin/sh',
+        '-c',
+        // initdb and postgres look their uid up: a passwd naming it, seen in this namespace only (no system user is made).
+        `mkdir -p "$2" && mount --bind -- "$1" "$2" && ` +
+          `{ cat /etc/passwd; echo "hub-postgres:x:${id}:${id}::/nonexistent:/usr/sbin/nologin"; } > "$2.passwd" && ` +
+          `mount --bind -- "$2.passwd" /etc/passwd && ` +
+          `shift 2 && exec setpriv --reuid=${id} --regid=${id} --clear-groups -- "$@"`,
+        'embedded-postgres',
+        pgData,
+        at,
+        command,
+        ...args(at),
+      ],
+    ];
+  }
 }
 
 /** What earlier versions of the hub wrote in HUB_DATA_DIR, perhaps open to other users. */
@@ -172,7 +227,7 @@ export class EmbeddedPostgres {
     const pgData = join(dataDir, EMBEDDED_PG_DIR);
     if (existsSync(dataDir)) refusePglite(dataDir);
     const bin = binaries();
-    const wrap = runner();
+    const wrap = Wrap.for(pgData);
     protectDataDir(dataDir);
 
     const running = readPidFile(pgData);
@@ -194,7 +249,9 @@ export class EmbeddedPostgres {
     }
 
     if (!existsSync(join(pgData, 'PG_VERSION'))) initdb(bin, pgData, wrap, log);
-    const socketDir = socketDirFor(pgData);
+    // A cluster an earlier version ran as root (through a namespace mapping it to root) changes hands once.
+    if (wrap.uid !== null && statSync(pgData).uid !== wrap.uid) wrap.own(pgData, true);
+    const socketDir = wrap.uid !== null ? wrap.folder() : socketDirFor(pgData);
     const pid = await startPostgres(bin, dataDir, pgData, socketDir, wrap);
     const pgsql = new EmbeddedPostgres(pgData, socketDir, pid, false);
     pgsql.stopOnExit();
@@ -261,10 +318,13 @@ export class EmbeddedPostgres {
 function initdb(bin: string, pgData: string, wrap: Wrap, log: (m: string) => void): void {
   const making = `${pgData}.init`;
   rmSync(making, { recursive: true, force: true });
+  mkdirSync(making, { mode: 0o700 });
+  wrap.own(making);
+  const folder = wrap.uid !== null ? wrap.folder() : making;
   execFileSync(
-    ...wrap(join(bin, 'initdb'), [
+    ...wrap.command(making, folder, join(bin, 'initdb'), (at) => [
       '-D',
-      making,
+      at,
       '-U',
       SUPERUSER,
       '--auth=trust',
@@ -277,6 +337,7 @@ function initdb(bin: string, pgData: string, wrap: Wrap, log: (m: string) => voi
       stdio: 'pipe',
     },
   );
+  if (folder !== making) rmSync(folder, { recursive: true, force: true });
   renameSync(making, pgData);
   log(`created the embedded PostgreSQL cluster in ${pgData}`);
 }
@@ -299,9 +360,9 @@ async function startPostgres(
   // Its own process group: a Ctrl-C meant for the hub does not stop the database under it; the hub
   // stops it once its own connections are closed.
   const child = spawn(
-    ...wrap(join(bin, 'postgres'), [
+    ...wrap.command(pgData, socketDir, join(bin, 'postgres'), (at) => [
       '-D',
-      pgData,
+      at,
       '-k',
       socketDir,
       '-c',

@@ -133,6 +133,14 @@ export class JobsConfig extends HubConfig {
   @IsString()
   HUB_JOBS_WORK_DIR?: string;
 
+  /**
+   * Host mode: `required` (default) runs a job only where its memory (a cgroup of its own) and
+   * disk (sized tmpfs) are capped as in a container, and refuses it elsewhere with the reason;
+   * `best-effort` runs it anyway, with only what holds there (RLIMIT_AS for memory), said at start (decision 0626).
+   */
+  @IsIn(['required', 'best-effort'], { message: 'HUB_JOBS_HOST_LIMITS must be required or best-effort' })
+  HUB_JOBS_HOST_LIMITS: 'required' | 'best-effort' = 'required';
+
   /** Host mode, service running as root: each job runs as a host uid of its own, from this one up (HUB_JOBS_HOST_UID_COUNT of them). */
   @IsInt()
   @Min(1000)

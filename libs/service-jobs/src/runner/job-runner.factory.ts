@@ -4,7 +4,14 @@ import { connectEngine } from './engine/engine-connect';
 import { EngineRunner } from './engine/engine-runner';
 import { ensureJobNetwork } from './engine/job-network';
 import { HostRunner } from './host/host-runner';
-import { assertDistributedRunner, findBwrap } from './host/host-mode';
+import {
+  assertDistributedRunner,
+  bwrapSizesTmpfs,
+  findBwrap,
+  HostModeRefusedError,
+  uncappedReason,
+} from './host/host-mode';
+import { JobCgroups } from './host/job-cgroups';
 import { type JobRunner } from './job-runner';
 import { KubeClient } from './kubernetes/kube-client';
 import { inClusterConnection, kubeconfigConnection } from './kubernetes/kube-config';
@@ -57,10 +64,23 @@ export async function jobRunnerFor(config: JobsConfig, context: RunnerContext = 
       ? `jobs run in host mode (HUB_JOBS_ENGINE=host): on this machine, each in a bubblewrap sandbox${bwrap ? '' : ', which is not installed: every job will be refused'}`
       : `no container engine found: jobs run in host mode, on this machine, each in a bubblewrap sandbox with no network and the machine's own /usr (dockerImage is not used)${bwrap ? '' : '; bubblewrap is not installed, so every job will be refused'}`,
   );
+  const cgroups = bwrap ? JobCgroups.prepare() : undefined;
+  const sizedTmpfs = bwrap ? bwrapSizesTmpfs(bwrap) : false;
+  const reason = bwrap
+    ? uncappedReason({ cgroupsMissing: typeof cgroups === 'string' ? cgroups : null, sizedTmpfs })
+    : null;
+  const allowed = config.HUB_JOBS_HOST_LIMITS === 'best-effort';
+  // Decision 0626: a distributed service does not start to refuse every job; the all-in-one hub starts and says why.
+  if (reason && !allowed && context.distributed) throw new HostModeRefusedError(reason);
+  if (reason) logger[allowed ? 'warn' : 'error'](allowed ? `${reason} (best-effort: running them uncapped)` : reason);
   return new HostRunner({
     workDir: config.workDir,
     bwrap,
     uidBase: config.HUB_JOBS_HOST_UID_BASE,
     uidCount: config.HUB_JOBS_HOST_UID_COUNT,
+    ...(sizedTmpfs ? { diskBytes: config.HUB_JOBS_TMP_SIZE_MB * 1024 ** 2 } : {}),
+    ...(config.HUB_JOBS_MEMORY_LIMIT_MB ? { memoryLimitMb: config.HUB_JOBS_MEMORY_LIMIT_MB } : {}),
+    ...(cgroups instanceof JobCgroups ? { cgroups } : {}),
+    ...(reason ? { uncapped: { reason, allowed } } : {}),
   });
 }

@@ -4,12 +4,13 @@
  * layout, and loads nothing but Node's own modules (a heap of a few MB: its forks are cheap).
  *
  * Protocol over the IPC channel, JSON messages:
- *   service → helper  { op: 'spawn', id, file, args, dir, env, owner?: { uid, gid } }
+ *   service → helper  { op: 'spawn', id, file, args, dir, env, owner?: { uid, gid }, cgroupProcs?: [file] }
  *   helper → service  { op: 'spawned', id, pid, startTicks }   (pid null when it could not start)
  *                     { op: 'lines', id, lines }               (stdout and stderr, batched per loop turn)
  *                     { op: 'exit', id, code, signal, error? } (last for an id, after its lines)
  * It creates the scratch directory (owned by `owner` when set), spawns the command detached in its
- * own process group, and removes the directory when the command ends. When the service goes away
+ * own process group (with `cgroupProcs`: writes its pid there, then a line to its stdin, which the
+ * command waits for), and removes the directory when the command ends. When the service goes away
  * (the channel closes: exit, crash, kill -9) it kills every process group it started and exits,
  * so no run outlives its service untracked, whatever the database holds.
  */
@@ -18,7 +19,7 @@ export const SPAWN_HELPER_SOURCE = String.raw`
 // What ps shows instead of this whole program.
 process.title = 'hub-jobs-spawn-helper';
 const { execFile, execFileSync, spawn } = require('node:child_process');
-const { chownSync, lstatSync, mkdirSync, readFileSync, rmSync } = require('node:fs');
+const { chownSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { dirname } = require('node:path');
 const { createInterface } = require('node:readline');
 
@@ -79,7 +80,17 @@ function run(m) {
   let child;
   try {
     makeDir(m.dir, m.owner);
-    child = spawn(m.file, m.args, { cwd: m.dir, env: m.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(m.owner || {}) });
+    child = spawn(m.file, m.args, { cwd: m.dir, env: m.env, detached: true, stdio: [m.cgroupProcs ? 'pipe' : 'ignore', 'pipe', 'pipe'], ...(m.owner || {}) });
+    if (m.cgroupProcs && child.pid !== undefined) {
+      child.stdin.on('error', () => undefined);
+      try {
+        for (const file of m.cgroupProcs) writeFileSync(file, String(child.pid));
+      } catch (err) {
+        try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+        throw new Error('could not put the job in its cgroup: ' + err.message);
+      }
+      child.stdin.end('\n');
+    }
   } catch (err) {
     send({ op: 'spawned', id: m.id, pid: null, startTicks: null });
     end({ code: null, signal: null, error: err.message });

@@ -73,6 +73,22 @@ describe.each(['node'] as const)('SpawnHelper, %s (job processes spawned by a sm
     expect(lines).toEqual(['7', '4194304', '4194304', '4096']);
   });
 
+  it('writes the pid to the cgroup files before the command runs, and the command still reads an empty stdin', async () => {
+    const procs = [join(work, `${kind}-cgroup-a`), join(work, `${kind}-cgroup-b`)];
+    for (const f of procs) writeFileSync(f, '');
+    const lines: string[] = [];
+    const run = await helper.spawn({
+      file: '/bin/sh',
+      args: ['-c', `echo $$; cat ${procs.join(' ')}; echo; cat; echo end`],
+      dir: join(work, `${kind}-cgroup`),
+      env: { PATH: '/usr/bin:/bin' },
+      cgroupProcs: procs,
+      onLine: (l) => lines.push(l),
+    });
+    expect(await run.exit).toEqual({ code: 0, signal: null });
+    expect(lines).toEqual([String(run.pid), `${run.pid}${run.pid}`, 'end']);
+  });
+
   // Only root can switch users (CI runs as root here).
   (process.getuid?.() === 0 ? it : it.skip)(
     'runs as the given user and groups, in a scratch directory that user owns',

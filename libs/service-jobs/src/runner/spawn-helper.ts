@@ -23,6 +23,11 @@ export interface SpawnRequest {
   /** Run as this user (only when the service runs as root). */
   owner?: { uid: number; gid: number };
   limits?: SpawnLimits;
+  /**
+   * `cgroup.procs` files the helper writes the new process's pid to before it goes on (it waits
+   * for that on its stdin): everything the job starts is in its cgroups from its first instruction.
+   */
+  cgroupProcs?: string[];
   onLine(line: string): void;
 }
 
@@ -127,8 +132,9 @@ export class SpawnHelper {
     return {
       process: helper,
       send: (id, req) => {
-        const { file, args } = req.limits ? underShellLimits(req.file, req.args, req.limits) : req;
-        helper.send({ op: 'spawn', id, file, args, dir: req.dir, env: req.env, owner: req.owner });
+        const { file, args } = req.limits || req.cgroupProcs ? underShell(req) : req;
+        const { dir, env, owner, cgroupProcs } = req;
+        helper.send({ op: 'spawn', id, file, args, dir, env, owner, cgroupProcs });
       },
     };
   }
@@ -168,12 +174,18 @@ export class SpawnHelper {
   }
 }
 
-/** The Node helper's way to set limits: a `/bin/sh` that runs `ulimit`, then execs the command. */
-function underShellLimits(file: string, args: string[], limits: SpawnLimits): { file: string; args: string[] } {
-  const set = [`ulimit -t ${limits.cpuSeconds ?? 'unlimited'}`];
+/**
+ * The Node helper's way to set limits: a `/bin/sh` that waits for its cgroups (a line on stdin once
+ * the helper has written its pid; the command's stdin is /dev/null again), runs `ulimit`, then
+ * execs the command.
+ */
+function underShell(req: SpawnRequest): { file: string; args: string[] } {
+  const set = req.cgroupProcs ? ['read -r _', 'exec </dev/null'] : [];
+  const limits = req.limits ?? {};
+  set.push(`ulimit -t ${limits.cpuSeconds ?? 'unlimited'}`);
   if (limits.addressSpaceKb !== undefined) set.push(`ulimit -v ${limits.addressSpaceKb}`);
   // bash says -u, dash and busybox -p.
   if (limits.processes !== undefined)
     set.push(`{ ulimit -u ${limits.processes} || ulimit -p ${limits.processes}; } 2>/dev/null`);
-  return { file: '/bin/sh', args: ['-c', `${set.join(' && ')} && exec "$@"`, 'job', file, ...args] };
+  return { file: '/bin/sh', args: ['-c', `${set.join(' && ')} && exec "$@"`, 'job', req.file, ...req.args] };
 }

@@ -1,7 +1,7 @@
 /**
  * The bubblewrap sandbox of one host-mode job (decision 0621): new user, pid, mount, ipc, uts,
- * cgroup and network namespaces; the system directories read-only; a private /tmp; the run's
- * scratch directory as /job; nothing else of the machine (no home directories, no hub data
+ * cgroup and network namespaces; the system directories read-only; a private /tmp and /job (HOME),
+ * each a tmpfs of a fixed size, and nothing else writable (decision 0626); nothing else of the machine (no home directories, no hub data
  * directory, no /var, no /run with its sockets). The pid namespace ends with the job: when its
  * command exits, bubblewrap's init exits and the kernel kills whatever the job left (detached or
  * not); when bubblewrap itself is killed, `--die-with-parent` takes the namespace down with it.
@@ -10,8 +10,8 @@
 /** Where the scratch directory appears inside the sandbox (HOME and the working directory). */
 export const JOB_HOME = '/job';
 
-/** Size of the private /tmp (a tmpfs: it counts against memory). */
-export const JOB_TMP_BYTES = 512 * 1024 * 1024;
+/** Most of /dev/shm (as a container's default): it is a tmpfs, counted in the job's memory. */
+const JOB_SHM_BYTES = 64 * 1024 * 1024;
 
 /** Read-only system directories: bound when present (on merged-/usr systems /bin… are links, made as links). */
 export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/opt'];
@@ -36,13 +36,18 @@ export const ETC_ENTRIES = [
 ];
 
 export interface SandboxSpec {
-  /** The run's scratch directory on the host (bound read-write at JOB_HOME). */
-  scratchDir: string;
+  /**
+   * Size of each writable place (/tmp and JOB_HOME, tmpfs of their own: nothing is written to the
+   * host's disk); absent only where bwrap cannot size a tmpfs (HUB_JOBS_HOST_LIMITS=best-effort).
+   */
+  diskBytes?: number;
   /** The command and its arguments, run inside. */
   argv: string[];
   /** How a system directory appears on this machine: a link (its target) or a directory. */
   systemDir(path: string): { link: string } | 'dir' | 'absent';
 }
+
+const sized = (bytes: number | undefined): string[] => (bytes === undefined ? [] : ['--size', String(bytes)]);
 
 /** bwrap's arguments (after the program name) for one run. */
 export function bwrapArgs(spec: SandboxSpec): string[] {
@@ -72,17 +77,24 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
     '/proc',
     '--dev',
     '/dev',
+    ...sized(spec.diskBytes === undefined ? undefined : Math.min(JOB_SHM_BYTES, spec.diskBytes)),
+    '--tmpfs',
+    '/dev/shm',
     '--perms',
     '1777',
-    '--size',
-    String(JOB_TMP_BYTES),
+    ...sized(spec.diskBytes),
     '--tmpfs',
     '/tmp',
-    '--bind',
-    spec.scratchDir,
+    ...sized(spec.diskBytes),
+    '--tmpfs',
     JOB_HOME,
     '--chdir',
     JOB_HOME,
+    // The sandbox's own root and /dev are tmpfs without a size: read-only, nothing lands there.
+    '--remount-ro',
+    '/dev',
+    '--remount-ro',
+    '/',
     // No user namespaces inside: a job cannot build itself a new set of privileges.
     '--disable-userns',
     '--',

@@ -2,11 +2,13 @@ import { chmodSync, lstatSync, mkdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { hardwareOf } from '@hub/contracts';
+import { memoryBytesOf } from '../engine/container-options';
 import { type JobRun, type JobRunner, type RunExit, type RunHandle, type RunRequest } from '../job-runner';
 import { bootId, killGroup, stillRunning } from '../process-identity';
 import { SpawnHelper, type SpawnLimits } from '../spawn-helper';
 import { bwrapArgs, JOB_HOME, type SandboxSpec } from './bwrap-args';
 import { BWRAP_MISSING } from './host-mode';
+import { type JobCgroup, type JobCgroups } from './job-cgroups';
 import { JobUids } from './job-uids';
 
 /** A PATH for user commands; nothing else of the hub's environment reaches a job. */
@@ -21,6 +23,17 @@ export interface HostRunnerOptions {
   /** First host uid for jobs when the service runs as root, and how many. */
   uidBase: number;
   uidCount: number;
+  /** Size of the job's /tmp and of its home (tmpfs each), HUB_JOBS_TMP_SIZE_MB; absent where bwrap cannot size them. */
+  diskBytes?: number;
+  /** Caps the flavor's memory (HUB_JOBS_MEMORY_LIMIT_MB). */
+  memoryLimitMb?: number;
+  /**
+   * Where each run's memory is capped (decision 0626). Absent: the caps cannot hold on this
+   * machine, and `uncapped` says why: runs are refused with it, or run under RLIMIT_AS alone when
+   * the operator said so (HUB_JOBS_HOST_LIMITS=best-effort).
+   */
+  cgroups?: JobCgroups;
+  uncapped?: { reason: string; allowed: boolean };
 }
 
 const systemDir: SandboxSpec['systemDir'] = (path) => {
@@ -65,24 +78,43 @@ export class HostRunner implements JobRunner {
 
   async start(req: RunRequest): Promise<JobRun> {
     if (!this.options.bwrap) return refused(BWRAP_MISSING);
+    const { uncapped } = this.options;
+    if (uncapped && !uncapped.allowed) return refused(uncapped.reason);
     const uid = this.uids?.take();
     if (uid === null) return refused('every host uid for jobs is in use (HUB_JOBS_HOST_UID_COUNT)');
-    const dir = join(this.options.workDir, `${req.jobId}-${req.attempt}`);
+    const name = `${req.jobId}-${req.attempt}`;
+    const dir = join(this.options.workDir, name);
+    const memoryBytes = memoryBytesOf(req, this.options);
+    let cgroup: JobCgroup | undefined;
+    try {
+      cgroup = this.options.cgroups?.create(name, { memoryBytes, processes: MAX_PROCESSES });
+    } catch (err) {
+      if (uid !== undefined) this.uids?.release(uid);
+      return refused(`could not make the job's cgroup: ${(err as Error).message}`);
+    }
     // A shell execs the command, so one missing from PATH ends with 127 and "not found", as anywhere.
     const argv = ['/bin/sh', '-c', 'exec "$@"', 'job', ...(req.command ?? ['true']), ...(req.arguments ?? [])];
     const child = await this.helper.spawn({
       file: this.options.bwrap,
-      args: bwrapArgs({ scratchDir: dir, argv, systemDir }),
+      args: bwrapArgs({ ...(this.options.diskBytes ? { diskBytes: this.options.diskBytes } : {}), argv, systemDir }),
       dir,
       env: { PATH: JOB_PATH, HOME: JOB_HOME, TMPDIR: '/tmp', JOB_ID: req.jobId, ...req.env, ...req.secrets },
       ...(uid !== undefined ? { owner: { uid, gid: uid } } : {}),
-      limits: this.limits(req, uid !== undefined),
+      limits: this.limits(req, uid !== undefined, cgroup ? undefined : memoryBytes),
+      ...(cgroup ? { cgroupProcs: cgroup.procs } : {}),
       onLine: req.onLine,
     });
     let exited = false;
-    const done = child.exit.then((exit) => {
+    const done = child.exit.then((exit): RunExit => {
       exited = true;
       if (uid !== undefined) this.uids?.release(uid);
+      const oom = cgroup ? cgroup.oomKills() > 0 : false;
+      cgroup?.remove();
+      if (oom && exit.code !== 0)
+        return {
+          ...exit,
+          reason: `ran out of memory: killed at its limit of ${Math.round(memoryBytes / 1024 ** 2)} MiB`,
+        };
       return exit;
     });
     const pid = child.pid ?? undefined;
@@ -114,12 +146,16 @@ export class HostRunner implements JobRunner {
     if (handle.kind === 'process' && stillRunning(handle.process)) killGroup(handle.process.pid);
   }
 
-  /** CPU seconds (the timeout times the flavor's vCPUs), address space (its RAM), processes (own uid only). */
-  private limits(req: RunRequest, ownUid: boolean): SpawnLimits {
+  /**
+   * CPU seconds (the timeout times the flavor's vCPUs), processes (own uid only), and address space
+   * (its memory) only where no cgroup caps the memory: RLIMIT_AS is per process and counts what is
+   * reserved, not used, the fallback of HUB_JOBS_HOST_LIMITS=best-effort.
+   */
+  private limits(req: RunRequest, ownUid: boolean, addressSpaceBytes: number | undefined): SpawnLimits {
     const hw = hardwareOf(req.flavor);
     return {
       ...(req.timeoutSeconds ? { cpuSeconds: Math.ceil(req.timeoutSeconds * hw.vcpu) } : {}),
-      addressSpaceKb: hw.ramGb * 1024 * 1024,
+      ...(addressSpaceBytes !== undefined ? { addressSpaceKb: Math.ceil(addressSpaceBytes / 1024) } : {}),
       ...(ownUid ? { processes: MAX_PROCESSES } : {}),
     };
   }
