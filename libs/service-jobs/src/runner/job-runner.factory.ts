@@ -4,13 +4,7 @@ import { connectEngine } from './engine/engine-connect';
 import { EngineRunner } from './engine/engine-runner';
 import { ensureJobNetwork } from './engine/job-network';
 import { HostRunner } from './host/host-runner';
-import {
-  assertDistributedRunner,
-  bwrapSizesTmpfs,
-  findBwrap,
-  HostModeRefusedError,
-  uncappedReason,
-} from './host/host-mode';
+import { assertDistributedRunner, bwrapSizesTmpfs, findBwrap, uncappedReason } from './host/host-mode';
 import { JobCgroups } from './host/job-cgroups';
 import { type JobRunner } from './job-runner';
 import { KubeClient } from './kubernetes/kube-client';
@@ -70,8 +64,8 @@ export async function jobRunnerFor(config: JobsConfig, context: RunnerContext = 
     ? uncappedReason({ cgroupsMissing: typeof cgroups === 'string' ? cgroups : null, sizedTmpfs })
     : null;
   const allowed = config.HUB_JOBS_HOST_LIMITS === 'best-effort';
-  // Decision 0626: a distributed service does not start to refuse every job; the all-in-one hub starts and says why.
-  if (reason && !allowed && context.distributed) throw new HostModeRefusedError(reason);
+  // Decision 0626: where a cap cannot hold, jobs are refused with the reason (both run modes start:
+  // the Compose file's jobs container without the engine overlay must not stop the stack).
   if (reason) logger[allowed ? 'warn' : 'error'](allowed ? `${reason} (best-effort: running them uncapped)` : reason);
   return new HostRunner({
     workDir: config.workDir,
