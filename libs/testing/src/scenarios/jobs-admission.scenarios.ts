@@ -87,7 +87,11 @@ export function jobsAdmissionScenarios(target: () => JobTarget): void {
       await cancel(b, b1);
       await waitForStage(t, b.token, b.name, b2, ['RUNNING']);
       const gone = await stage(a, a4);
-      expect({ stage: gone.status.stage, startedAt: gone.startedAt }).toEqual({ stage: 'CANCELED', startedAt: null });
+      // Never started: no startedAt at all (decision 0630).
+      expect({ stage: gone.status.stage, startedAt: gone.startedAt }).toEqual({
+        stage: 'CANCELED',
+        startedAt: undefined,
+      });
     } finally {
       for (const [u, id] of all) await cancel(u, id).catch(() => undefined);
     }

@@ -276,7 +276,12 @@ export function jobsScenarios(target: () => JobTarget): void {
       flavor: 'cpu-basic',
       command: ['true'],
     });
-    expect(inOrg.owner).toEqual({ id: org.id, name: org.name, type: 'org' });
+    expect(inOrg.owner).toEqual({
+      id: org.id,
+      name: org.name,
+      type: 'org',
+      avatarUrl: expect.stringMatching(new RegExp(`/avatars/${org.name}\\.svg$`)),
+    });
     expect(
       (
         await http(t.baseUrl, 'POST', `/api/jobs/${org.name}`, {
