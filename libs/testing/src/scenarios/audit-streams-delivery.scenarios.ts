@@ -156,19 +156,17 @@ export function auditStreamDeliveryScenarios(target: () => AuditStreamTarget): v
       expect(arrived(https, fresh)).toEqual(fresh);
       expect(arrived(https, old)).toEqual([]);
       const view = await http<StreamView>(t.baseUrl, 'GET', path(''), { token: admin.token });
-      expect(view.body.dropped).toBe(old.length);
+      // The organization's own first events may still have been on their way when the stream was made: they wait and drop too.
+      expect(view.body.dropped).toBeGreaterThanOrEqual(old.length);
       const log = await http<{ items: { kind: string; records: number; error: string }[] }>(
         t.baseUrl,
         'GET',
         path('/deliveries'),
-        {
-          token: admin.token,
-        },
+        { token: admin.token },
       );
-      expect(log.body.items.find((d) => d.kind === 'dropped')).toMatchObject({
-        records: old.length,
-        error: expect.stringMatching(/waited longer than .* days and were dropped/),
-      });
+      const drops = log.body.items.filter((d) => d.kind === 'dropped');
+      expect(drops.reduce((n, d) => n + d.records, 0)).toBe(view.body.dropped);
+      expect(drops[0]).toMatchObject({ error: expect.stringMatching(/waited longer than .* days and were dropped/) });
     }, 120_000);
 
     it('a stream failing past the threshold turns failing with its error, retries, and recovers by itself', async () => {
