@@ -12,6 +12,11 @@ import {
   queryDatabase,
   type SmtpCapture,
   startSmtpCapture,
+  AUDIT_STREAM_TEST_ENV,
+  auditStreamsScenarios,
+  auditStreamDeliveryScenarios,
+  startDatadogReceiver,
+  type StreamReceiver,
 } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
@@ -20,13 +25,21 @@ const ADMIN = 'all-in-one-admin-token-for-tests';
 /** The all-in-one composition (in-process bus) against a real Postgres database. */
 describeWithInfra('all-in-one hub: every service in one process', () => {
   let smtp: SmtpCapture;
+  let datadog: StreamReceiver;
   let t: TestHub;
   let baseUrl = '';
 
   beforeAll(async () => {
     smtp = await startSmtpCapture();
+    datadog = await startDatadogReceiver('dd-api-key-for-tests');
     t = await startTestHub(
-      { HUB_ADMIN_TOKEN: ADMIN, SMTP_URL: smtp.url, HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000' },
+      {
+        HUB_ADMIN_TOKEN: ADMIN,
+        SMTP_URL: smtp.url,
+        HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000',
+        ...AUDIT_STREAM_TEST_ENV,
+        HUB_AUDIT_STREAM_DATADOG_URL: datadog.url,
+      },
       { listen: true },
     );
     baseUrl = t.baseUrl;
@@ -35,11 +48,14 @@ describeWithInfra('all-in-one hub: every service in one process', () => {
   afterAll(async () => {
     await t?.close();
     await smtp?.close();
+    await datadog?.close();
   });
 
   credentialsScenarios(() => ({ baseUrl, adminToken: ADMIN, smtp }));
   repositoriesScenarios(() => ({ baseUrl, adminToken: ADMIN }));
   auditScenarios(() => ({ baseUrl, adminToken: ADMIN }));
+  auditStreamsScenarios(() => ({ baseUrl, adminToken: ADMIN, databaseUrl: t.db.url, datadog, smtp }));
+  auditStreamDeliveryScenarios(() => ({ baseUrl, adminToken: ADMIN, databaseUrl: t.db.url, datadog, smtp }));
   resourceGroupsScenarios(() => ({ baseUrl, adminToken: ADMIN }));
   papersScenarios(() => ({ baseUrl, adminToken: ADMIN }));
   mcpScenarios(() => ({ baseUrl, adminToken: ADMIN }));

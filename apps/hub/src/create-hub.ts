@@ -51,6 +51,7 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
   // Like the admin token: one generated and kept under the data dir when unset (architecture section 8).
   configs.webhooks.HUB_SECRET_KEY ??= secretKeyFor(gateway.HUB_DATA_DIR);
   configs.jobs.HUB_SECRET_KEY ??= configs.webhooks.HUB_SECRET_KEY;
+  configs.organizations.HUB_SECRET_KEY ??= configs.webhooks.HUB_SECRET_KEY;
   // One process, one address: links point at this hub's own port unless told otherwise.
   for (const c of Object.values(configs)) c.HUB_PUBLIC_URL ??= `http://localhost:${gateway.PORT}`;
   if (embeddedPostgres) {

@@ -6,6 +6,7 @@ import { GatewayCoreModule } from './core/gateway-core.module';
 import { CredentialsApiModule } from './credentials/credentials.module';
 import { JobsApiModule } from './jobs/jobs.module';
 import { OrganizationsApiModule } from './organizations/organizations.module';
+import { AuditStreamsApiModule } from './audit-streams/audit-streams.module';
 import { NotificationsApiModule } from './notifications/notifications.module';
 import { WebhooksApiModule } from './webhooks/webhooks.module';
 import { ScimApiModule } from './scim/scim.module';
@@ -17,6 +18,7 @@ import { ScimApiModule } from './scim/scim.module';
 const AREAS = [
   CredentialsApiModule,
   OrganizationsApiModule,
+  AuditStreamsApiModule,
   AdminApiModule,
   NotificationsApiModule,
   JobsApiModule,

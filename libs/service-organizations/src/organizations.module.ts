@@ -14,6 +14,8 @@ import { OrganizationsHandler } from './organizations/organizations.handler';
 import { AuditHandler } from './audit/audit.handler';
 import { AuditIngestConsumer } from './audit/audit-ingest.consumer';
 import { AuditLog } from './audit/audit-log';
+import { AuditStreamsHandler } from './audit-streams/audit-streams.handler';
+import { AUDIT_STREAMS_PROVIDERS } from './audit-streams/audit-streams.providers';
 import { ResourceGroupsHandler } from './resource-groups/resource-groups.handler';
 import { McpHandler } from './mcp/mcp.handler';
 import { PaperEventsConsumer } from './papers/paper-events.consumer';
@@ -85,6 +87,7 @@ export class OrganizationsModule {
         MembersHandler,
         RepositoriesHandler,
         AuditHandler,
+        AuditStreamsHandler,
         ResourceGroupsHandler,
         PapersHandler,
         McpHandler,
@@ -134,6 +137,7 @@ export class OrganizationsModule {
         ReplaceScimGroupUseCase,
         PatchScimGroupUseCase,
         DeleteScimGroupUseCase,
+        ...AUDIT_STREAMS_PROVIDERS,
       ],
     };
   }

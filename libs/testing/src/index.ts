@@ -61,3 +61,7 @@ export * from './scenarios/console-helpers';
 export * from './otlp-collector';
 export * from './distributed-hub';
 export * from './promql-names';
+export * from './audit-stream-receivers';
+export * from './scenarios/audit-streams-helpers';
+export * from './scenarios/audit-streams.scenarios';
+export * from './scenarios/audit-streams-delivery.scenarios';

@@ -2,6 +2,7 @@ import { JobsRpc, ScheduledJobsRpc } from '../jobs/jobs.rpc';
 import { NotificationSourceEvents } from '../notifications/notification-events';
 import { WebhookEvents } from '../webhooks/webhook-events';
 import { WebhooksRpc } from '../webhooks/webhooks-rpc';
+import { AuditStreamsRpc } from '../organizations/audit-streams-rpc';
 import { type EventSource, type RpcDescriptor } from './descriptors';
 import { Events, Streams } from './events';
 import { NotificationsRpc } from './notifications-rpc';
@@ -59,7 +60,7 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
   gateway: {
     handles: [],
     calls: [
-      ...rpcs(OrganizationsRpc, RepositoriesRpc, AuditRpc, PapersRpc, McpRpc, ScimRpc, HubEventsRpc),
+      ...rpcs(OrganizationsRpc, RepositoriesRpc, AuditRpc, AuditStreamsRpc, PapersRpc, McpRpc, ScimRpc, HubEventsRpc),
       // Resource groups: all but the lookup the jobs service makes for a job's resourceGroupId.
       ...all(ResourceGroupsRpc).filter((r) => r !== ResourceGroupsRpc.Get),
       ...rpcs(NotificationsRpc, WebhooksRpc, ScheduledJobsRpc),
@@ -92,6 +93,7 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
       OrganizationsRpc,
       RepositoriesRpc,
       AuditRpc,
+      AuditStreamsRpc,
       ResourceGroupsRpc,
       PapersRpc,
       McpRpc,

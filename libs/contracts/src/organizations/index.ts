@@ -5,3 +5,5 @@ export * from './audit.dto';
 export * from './resource-groups.dto';
 export * from './papers.dto';
 export * from './mcp.dto';
+export * from './audit-streams.dto';
+export * from './audit-streams-rpc';

@@ -10,6 +10,7 @@ import { CreateScim1764100100000 } from './1764100100000-create-scim';
 import { AuditFilterIndexes1764200100000 } from './1764200100000-audit-filter-indexes';
 import { ScimManagedAccounts1795700100000 } from './1795700100000-scim-managed-accounts';
 import { ScimDeprovisioned1795800100000 } from './1795800100000-scim-deprovisioned';
+import { CreateAuditStreams1796000100000 } from './1796000100000-create-audit-streams';
 
 /** In order. Never edit one that has landed; add a new one (style.md rule 7). */
 export const ORGANIZATIONS_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const ORGANIZATIONS_MIGRATIONS = [
   AuditFilterIndexes1764200100000,
   ScimManagedAccounts1795700100000,
   ScimDeprovisioned1795800100000,
+  CreateAuditStreams1796000100000,
 ];

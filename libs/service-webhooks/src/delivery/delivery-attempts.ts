@@ -4,13 +4,12 @@ import { RpcClient } from '@hub/messaging';
 import { type BlockList } from 'node:net';
 import { type CustomHeader, CustomHeaders } from '../management/custom-headers';
 import { type WebhookRow } from '../management/webhook-row';
-import { SecretBox } from '@hub/config';
+import { parseNetworks, SecretBox } from '@hub/config';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
 import { DeliveryLogStore, type LoggedAttempt } from './delivery-log.store';
 import { postJson, type SendResult } from './http-sender';
 import { standardWebhookHeaders } from './signature';
-import { parseNetworks } from './ssrf-guard';
 
 export interface AttemptInput {
   webhook: WebhookRow;

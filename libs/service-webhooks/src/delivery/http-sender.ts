@@ -1,8 +1,7 @@
-import { lookup as dnsLookup } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { type BlockList, isIP, type LookupFunction } from 'node:net';
-import { isBlockedAddress } from './ssrf-guard';
+import { type BlockList, isIP } from 'node:net';
+import { guardedLookup, isBlockedAddress } from '@hub/config';
 
 export const MAX_LOGGED_BODY = 20 * 1024;
 
@@ -20,23 +19,6 @@ export interface SendResult {
   body: string;
   error: string | null;
   durationMs: number;
-}
-
-export class BlockedAddressError extends Error {}
-
-/** Resolves like Node does, then refuses blocked addresses before any connection is made. */
-function guardedLookup(allowed: BlockList): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      const list = addresses as unknown as { address: string; family: number }[];
-      const bad = list.find((a) => isBlockedAddress(a.address, allowed));
-      if (bad)
-        return callback(new BlockedAddressError(`${hostname} resolves to ${bad.address}, a blocked address`), '', 0);
-      if (options.all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-      return callback(null, list[0].address, list[0].family);
-    });
-  };
 }
 
 function flatHeaders(h: IncomingHttpHeaders): Record<string, string> {

@@ -1,8 +1,10 @@
-import { BlockList, isIP } from 'node:net';
+import { lookup as dnsLookup } from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
  * Architecture section 7: no delivery reaches loopback, private, link-local (metadata), CGNAT or
- * ULA addresses unless HUB_WEBHOOK_ALLOWED_NETWORKS lists them. Decided on the resolved address,
+ * ULA addresses unless the operator's allowed networks (HUB_WEBHOOK_ALLOWED_NETWORKS for webhooks,
+ * HUB_AUDIT_STREAM_ALLOWED_NETWORKS for audit streams) list them. Decided on the resolved address,
  * at connect time, so a name that resolves to 127.0.0.1 is refused like the literal.
  */
 const BLOCKED = new BlockList();
@@ -36,7 +38,8 @@ for (const [net, prefix] of [
   BLOCKED.addSubnet(net, prefix, 'ipv6');
 }
 
-export function parseNetworks(list: string | undefined): BlockList {
+/** The allowed networks of a comma-separated CIDR list; `setting` names the variable in errors. */
+export function parseNetworks(list: string | undefined, setting = 'HUB_WEBHOOK_ALLOWED_NETWORKS'): BlockList {
   const allowed = new BlockList();
   for (const item of (list ?? '')
     .split(',')
@@ -44,7 +47,7 @@ export function parseNetworks(list: string | undefined): BlockList {
     .filter(Boolean)) {
     const [addr, bits] = item.split('/');
     const family = isIP(addr);
-    if (family === 0) throw new Error(`HUB_WEBHOOK_ALLOWED_NETWORKS: ${item} is not an address or CIDR`);
+    if (family === 0) throw new Error(`${setting}: ${item} is not an address or CIDR`);
     allowed.addSubnet(
       addr,
       bits === undefined ? (family === 4 ? 32 : 128) : Number(bits),
@@ -103,4 +106,24 @@ export function isBlockedAddress(address: string, allowed: BlockList): boolean {
   // operator allowed for the plain address: it is refused when that IPv4 is in a blocked range,
   // whatever IPv4 networks are allowed (an IPv6 entry covering it allows it, above). Decision 0015.
   return (embeddedIpv4(address) ?? []).some((v4) => BLOCKED.check(v4, 'ipv4'));
+}
+
+export class BlockedAddressError extends Error {}
+
+/**
+ * A `lookup` for sockets (http.request, an Agent): resolves like Node does, then refuses blocked
+ * addresses before any connection is made, so a name resolving to 127.0.0.1 is refused like the literal.
+ */
+export function guardedLookup(allowed: BlockList): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const list = addresses as unknown as { address: string; family: number }[];
+      const bad = list.find((a) => isBlockedAddress(a.address, allowed));
+      if (bad)
+        return callback(new BlockedAddressError(`${hostname} resolves to ${bad.address}, a blocked address`), '', 0);
+      if (options.all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+      return callback(null, list[0].address, list[0].family);
+    });
+  };
 }
