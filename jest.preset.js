@@ -21,6 +21,11 @@ module.exports = {
       },
     ],
   },
+  // @kubernetes/client-node 1.x and the OIDC libraries it imports are ES modules only: jest (CommonJS
+  // here) has swc turn them into CommonJS like our own files; everything else in node_modules is
+  // loaded as it is. Node itself requires them natively (require(esm), Node 20.19+), so the
+  // webpack builds keep them external (decision 0629).
+  transformIgnorePatterns: ['/node_modules/(?!(@kubernetes/client-node|openid-client|oauth4webapi|jose)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testTimeout: 30000,
   setupFiles: [require.resolve('./libs/testing/src/jest-setup.ts')],

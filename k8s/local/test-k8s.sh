@@ -4,8 +4,10 @@
 # node.sh: a CRI containerd and the kubelet), with the images `npm run test:deploy` built
 # (hub-rollout.sh: imported into containerd, Postgres and NATS as pods, the overlay applied in
 # k8s/README.md's order, every Deployment Available). Then the jobs service account's RBAC as
-# applied, and apps/e2e-deploy/src/k8s/*.k8s-spec.ts through the gateway pod: a job run by the
-# Kubernetes runner as a Job whose pod really runs on the node. Everything started is stopped by pid.
+# applied, and apps/e2e-deploy/src/k8s/*.k8s-spec.ts through the gateway pod: jobs run by the
+# Kubernetes runner as Jobs whose pods really run on the node (a secret, the restricted profile,
+# retries, the deadline, cancel, the jobs service killed mid-run: decision 0629). Everything started
+# is stopped by pid.
 # Env: HUB_K8S_WORK, HUB_K8S_TARBALL, HUB_IMAGE_TAG, HUB_K8S_ROLLOUT_S; HUB_K8S_KEEP=1 keeps the
 # cluster up at the end until Enter is pressed (to look around: KUBECONFIG=$HUB_K8S_WORK/kubeconfig).
 set -euo pipefail

@@ -38,7 +38,6 @@ export * from './scenarios/webhooks-tracing';
 export * from './scenarios/caps.scenarios';
 export * from './scenarios/webhook-ssrf.scenarios';
 export * from './scenarios/event-validation.scenarios';
-export * from './fake-kube/fake-kube-api';
 export * from './scenarios/scim-helpers';
 export * from './scenarios/scim.scenarios';
 export * from './scenarios/scim-idp.scenarios';

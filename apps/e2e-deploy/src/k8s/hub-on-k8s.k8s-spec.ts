@@ -1,15 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { http, makeUser, readSse, waitForStage } from '@hub/testing';
+import { env, type KubeList, kubectl } from './cluster';
 
-const env = (name: string): string => {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set: run this through npm run test:k8s (k8s/local/test-k8s.sh)`);
-  return v;
-};
-
-interface KubeList<T> {
-  items: T[];
-}
 interface KubeJob {
   metadata: { name: string; labels: Record<string, string> };
   spec: { suspend?: boolean; ttlSecondsAfterFinished?: number };
@@ -20,8 +11,6 @@ interface KubePod {
   spec: { nodeName: string; securityContext: { runAsUser?: number } };
   status: { phase: string };
 }
-const kubectl = <T>(...args: string[]): T =>
-  JSON.parse(execFileSync('kubectl', [...args, '-o', 'json'], { encoding: 'utf8' })) as T;
 
 /**
  * The hub as k8s/overlays/dev deploys it, on a real Kubernetes 1.20.2 node (kubelet, containerd,
@@ -49,7 +38,8 @@ describe('the hub on Kubernetes 1.20, for real', () => {
         command: [
           'sh',
           '-c',
-          'echo hello-from-kubernetes; echo "secret of ${#GREETING} characters"; id -u; cat /etc/hostname',
+          'echo hello-from-kubernetes; echo "secret of ${#GREETING} characters"; id -u; cat /etc/hostname; ' +
+            "grep -E '^(CapEff|NoNewPrivs|Seccomp):' /proc/self/status",
         ],
         secrets: { GREETING: 'seventeen-chars!!' },
       },
@@ -69,6 +59,11 @@ describe('the hub on Kubernetes 1.20, for real', () => {
       'secret of 17 characters',
       '1000',
       expect.stringMatching(new RegExp(`^hub-job-${id}-[a-z0-9]{5}$`)),
+      // The restricted profile as the kernel applies it (decision 0622): no capability, no privilege
+      // gain, the runtime's seccomp filter (mode 2).
+      expect.stringMatching(/^CapEff:\s+0{16}$/),
+      expect.stringMatching(/^NoNewPrivs:\s+1$/),
+      expect.stringMatching(/^Seccomp:\s+2$/),
     ]);
 
     // What the cluster holds: the Job, labelled with the hub's id, complete; its pod ran on this node

@@ -7,8 +7,7 @@ import { HostRunner } from './host/host-runner';
 import { assertDistributedRunner, bwrapSizesTmpfs, findBwrap, uncappedReason } from './host/host-mode';
 import { JobCgroups } from './host/job-cgroups';
 import { type JobRunner } from './job-runner';
-import { KubeClient } from './kubernetes/kube-client';
-import { inClusterConnection, kubeconfigConnection } from './kubernetes/kube-config';
+import { inClusterConfig, kubeconfigFileConfig } from './kubernetes/kube-config';
 import { KubernetesRunner } from './kubernetes/kubernetes-runner';
 
 export interface RunnerContext {
@@ -22,9 +21,9 @@ export interface RunnerContext {
  */
 export async function jobRunnerFor(config: JobsConfig, context: RunnerContext = {}): Promise<JobRunner> {
   if (config.HUB_JOBS_RUNNER === 'kubernetes') {
-    const conn =
-      config.HUB_JOBS_K8S_AUTH === 'kubeconfig' ? kubeconfigConnection(config.KUBECONFIG) : inClusterConnection();
-    return new KubernetesRunner(new KubeClient(conn), {
+    const kube =
+      config.HUB_JOBS_K8S_AUTH === 'kubeconfig' ? kubeconfigFileConfig(config.KUBECONFIG) : inClusterConfig();
+    return new KubernetesRunner(kube, {
       namespace: config.HUB_JOBS_K8S_NAMESPACE,
       spaceImage: config.HUB_JOBS_K8S_SPACE_IMAGE,
       podServiceAccount: config.HUB_JOBS_K8S_POD_SERVICE_ACCOUNT,

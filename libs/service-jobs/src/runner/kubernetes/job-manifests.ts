@@ -1,3 +1,4 @@
+import { type V1Job, type V1OwnerReference, type V1Secret, type V1Service } from '@kubernetes/client-node';
 import { type RunRequest } from '../job-runner';
 import { flavorResources } from './flavor-resources';
 
@@ -17,14 +18,6 @@ export const JOB_POD_UID = 1000;
 /** One name for the Job, its Secret and Service (ids are 24 lowercase hex: a valid DNS label). */
 export const kubeName = (jobId: string): string => `hub-job-${jobId}`;
 
-export interface OwnerRef {
-  apiVersion: 'batch/v1';
-  kind: 'Job';
-  name: string;
-  uid: string;
-  blockOwnerDeletion: boolean;
-}
-
 const labelsOf = (jobId: string): Record<string, string> => ({ ...MANAGED_BY, [JOB_ID_LABEL]: jobId });
 
 /**
@@ -32,7 +25,7 @@ const labelsOf = (jobId: string): Record<string, string> => ({ ...MANAGED_BY, [J
  * `activeDeadlineSeconds`, secrets from the Secret by reference (never in the Job's spec). Created
  * suspended when a Secret or Service must exist first (the runner resumes it once they do).
  */
-export function jobManifest(req: RunRequest, s: ManifestSettings, suspend: boolean): Record<string, unknown> {
+export function jobManifest(req: RunRequest, s: ManifestSettings, suspend: boolean): V1Job {
   const name = kubeName(req.jobId);
   const { resources, nodeSelector } = flavorResources(req.flavor);
   const env = [
@@ -81,7 +74,7 @@ export function jobManifest(req: RunRequest, s: ManifestSettings, suspend: boole
 }
 
 /** The job's secrets, owned by its Job (garbage-collected with it). */
-export function secretManifest(req: RunRequest, s: ManifestSettings, owner: OwnerRef): Record<string, unknown> {
+export function secretManifest(req: RunRequest, s: ManifestSettings, owner: V1OwnerReference): V1Secret {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -102,8 +95,8 @@ export function secretManifest(req: RunRequest, s: ManifestSettings, owner: Owne
 export function serviceManifest(
   req: RunRequest & { expose: { ports: number[] } },
   s: ManifestSettings,
-  owner: OwnerRef,
-): Record<string, unknown> {
+  owner: V1OwnerReference,
+): V1Service {
   return {
     apiVersion: 'v1',
     kind: 'Service',
