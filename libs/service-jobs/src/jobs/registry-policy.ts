@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { isBlockedAddress } from '@hub/config';
 import { hostname } from 'node:os';
 import { type ImageReference, parseImageReference } from '@hub/contracts';
 
@@ -12,33 +13,14 @@ import { type ImageReference, parseImageReference } from '@hub/contracts';
  * `team/app:1`) is always allowed: the engine runs its local copy, else pulls from Docker Hub
  * (Podman: its configured search registries).
  */
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['224.0.0.0', 3],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 127],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv6');
+const NOTHING_ALLOWED = new BlockList();
 
-/** True for an address no registry may have unless allowed (IPv4-mapped IPv6 judged as its IPv4). */
+/**
+ * True for an address no registry may have unless allowed: the webhooks' SSRF ranges (loopback,
+ * private, link-local, CGNAT, multicast, IPv6 transition addresses to those), from @hub/config.
+ */
 export function isInternalAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isInternalAddress(mapped[1]);
-  const family = isIP(address);
-  return family === 0 || BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return isBlockedAddress(address, NOTHING_ALLOWED);
 }
 
 export interface RegistryPolicyOptions {
