@@ -33,11 +33,12 @@ const KINDS: [Kind, string][] = [
   ['job', 'Run a job'],
   ['copy', 'Run a copy of an existing job'],
 ];
-const kindOf = (w?: Webhook): Kind => (w?.job ? 'job' : w?.jobSourceId ? 'copy' : 'url');
+// A copy of a job also answers its `job` (decision 0630): `jobSourceId` says which kind it is.
+const kindOf = (w?: Webhook): Kind => (w?.jobSourceId ? 'copy' : w?.job ? 'job' : 'url');
 
 /** What a webhook does on a trigger, in a word (lists and titles). */
 export const targetOf = (w: Webhook): string =>
-  w.url ?? (w.job ? `job ${w.job.dockerImage ?? w.job.spaceId ?? ''}` : `copy of job ${w.jobSourceId ?? ''}`);
+  w.url ?? (w.jobSourceId ? `copy of job ${w.jobSourceId}` : `job ${w.job?.dockerImage ?? w.job?.spaceId ?? ''}`);
 
 const ERROR_ID = 'webhook-form-error';
 
@@ -64,13 +65,15 @@ export function WebhookForm(props: { webhook?: Webhook; onSaved: () => void }): 
   const invalid = (path: string): boolean =>
     !!errorPath && (errorPath === path || errorPath.startsWith(`${path}.`) || path.startsWith(`${errorPath}.`));
   const aria = (path: string, help?: string): FieldError => fieldError(invalid(path), ERROR_ID, help);
-  const heldSecrets = w?.job?.secrets ?? [];
+  // The job this webhook holds itself (a copy's `job` is its source's, decision 0630).
+  const ownJob = w?.jobSourceId ? undefined : w?.job;
+  const heldSecrets = ownJob?.secrets ?? [];
 
   const target = (): Record<string, unknown> => {
     if (kind === 'url') return { url };
     if (kind === 'copy') return { jobSourceId: sourceId.trim() };
-    if (w?.job && !jobChanged(job, w.job) && !dropSecrets) return {};
-    if (w?.job && heldSecrets.length && !job.secrets.trim() && !dropSecrets)
+    if (ownJob && !jobChanged(job, ownJob) && !dropSecrets) return {};
+    if (ownJob && heldSecrets.length && !job.secrets.trim() && !dropSecrets)
       throw new Error(
         `The job's secrets (${heldSecrets.join(', ')}) are never shown again: type them again under Secrets, or tick “Remove the job's secrets”.`,
       );
