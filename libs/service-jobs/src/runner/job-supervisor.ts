@@ -24,6 +24,8 @@ interface Running {
   /** Why we stopped it ourselves (cancel, timeout, shutdown), so its exit is not read as a failure. */
   stopping?: 'cancel' | 'timeout' | 'shutdown';
   lastSample?: ProcSample;
+  /** A runner's sample still being read (a slow engine): the next heartbeat takes it, none is started meanwhile. */
+  pendingSample?: Promise<ProcSample | null>;
 }
 
 /**
@@ -279,11 +281,16 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
   private async sample(r: Running): Promise<JobMetricsSample | null> {
     const pid = r.run?.pid;
     // Bounded: a heartbeat that waits on a slow engine would read as a dead replica.
-    const now = r.run?.sample
-      ? await Promise.race([r.run.sample(), sleep(SAMPLE_WAIT_MS).then(() => null)])
-      : pid
-        ? readProc(pid)
-        : null;
+    // A sample slower than the wait is kept for the next heartbeat, not dropped: under load an
+    // engine's stats can take longer than a heartbeat, and dropping each one left no sample at all.
+    let now: ProcSample | null;
+    if (r.run?.sample) {
+      const pending = (r.pendingSample ??= r.run.sample().catch(() => null));
+      const got = await Promise.race([pending, sleep(SAMPLE_WAIT_MS).then(() => 'waiting' as const)]);
+      if (got === 'waiting') return null;
+      r.pendingSample = undefined;
+      now = got;
+    } else now = pid ? readProc(pid) : null;
     if (!now) return null;
     const allowance = allowanceOf(r.job.spec.flavor);
     const net = netRates(r.lastSample, now);
