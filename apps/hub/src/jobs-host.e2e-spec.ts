@@ -18,6 +18,19 @@ describeWithInfra('all-in-one hub: jobs in host mode (bubblewrap)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'hub-host-data-'));
   const workDir = mkdtempSync(join(tmpdir(), 'hub-host-work-'));
   const target = (): { baseUrl: string; adminToken: string } => ({ baseUrl: t.baseUrl, adminToken: ADMIN });
+  /** A cpu-basic job of `alpine:3` run as `user` through the public client (host mode ignores the image). */
+  const runAs = (
+    user: { name: string; token: string },
+    job: Omit<Parameters<typeof runJob>[0], 'namespace' | 'accessToken' | 'hubUrl' | 'dockerImage' | 'flavor'>,
+  ): ReturnType<typeof runJob> =>
+    runJob({
+      ...job,
+      namespace: user.name,
+      accessToken: user.token,
+      hubUrl: t.baseUrl,
+      dockerImage: 'alpine:3',
+      flavor: 'cpu-basic',
+    } as Parameters<typeof runJob>[0]);
   const logLines = async (ns: string, token: string, id: string): Promise<string[]> =>
     (await readSse(`${t.baseUrl}/api/jobs/${ns}/${id}/logs`, token)).data.map(
       (d) => (JSON.parse(d) as { data: string }).data,
@@ -45,12 +58,7 @@ describeWithInfra('all-in-one hub: jobs in host mode (bubblewrap)', () => {
     const victim = await makeUser(target());
     const attacker = await makeUser(target());
     const secret = `victim-secret-${Date.now()}`;
-    const running = await runJob({
-      namespace: victim.name,
-      accessToken: victim.token,
-      hubUrl: t.baseUrl,
-      dockerImage: 'alpine:3',
-      flavor: 'cpu-basic',
+    const running = await runAs(victim, {
       secrets: { VICTIM_SECRET: secret },
       command: ['sh', '-c', 'id -u; echo "$VICTIM_SECRET" > mine.txt; sleep 4; cat mine.txt; echo alive'],
     });
@@ -67,12 +75,7 @@ describeWithInfra('all-in-one hub: jobs in host mode (bubblewrap)', () => {
       // Everything it may signal (in its own pid namespace: only itself).
       'kill -9 -1 2>/dev/null && echo signalled-some || echo signalled-none',
     ].join('; ');
-    const attack = await runJob({
-      namespace: attacker.name,
-      accessToken: attacker.token,
-      hubUrl: t.baseUrl,
-      dockerImage: 'alpine:3',
-      flavor: 'cpu-basic',
+    const attack = await runAs(attacker, {
       command: ['sh', '-c', probe],
     });
     await waitForStage(target(), attacker.token, attacker.name, attack.id, ['COMPLETED', 'ERROR']);
@@ -103,12 +106,7 @@ describeWithInfra('all-in-one hub: jobs in host mode (bubblewrap)', () => {
     const user = await makeUser(target());
     const marker = `33.${Date.now() % 100_000}`;
     const started = Date.now();
-    const job = await runJob({
-      namespace: user.name,
-      accessToken: user.token,
-      hubUrl: t.baseUrl,
-      dockerImage: 'alpine:3',
-      flavor: 'cpu-basic',
+    const job = await runAs(user, {
       command: ['sh', '-c', `(setsid sleep ${marker} > /dev/null 2>&1 &); echo started`],
     });
     const done = await waitForStage(target(), user.token, user.name, job.id, ['COMPLETED', 'ERROR']);
@@ -122,12 +120,7 @@ describeWithInfra('all-in-one hub: jobs in host mode (bubblewrap)', () => {
     const user = await makeUser(target());
     const write = (path: string): string =>
       `dd if=/dev/zero of=${path} bs=1M count=100 2>&1 | grep -o 'No space left on device' | head -n 1; echo "${path} $(du -k ${path} | cut -f1)"`;
-    const job = await runJob({
-      namespace: user.name,
-      accessToken: user.token,
-      hubUrl: t.baseUrl,
-      dockerImage: 'alpine:3',
-      flavor: 'cpu-basic',
+    const job = await runAs(user, {
       command: [
         'sh',
         '-c',
@@ -166,12 +159,7 @@ describeWithInfra('all-in-one hub: jobs in host mode (bubblewrap)', () => {
 
   it("a job allocating past its memory is killed by the OOM killer and ends ERROR saying so; the hub's memory is untouched", async () => {
     const user = await makeUser(target());
-    const job = await runJob({
-      namespace: user.name,
-      accessToken: user.token,
-      hubUrl: t.baseUrl,
-      dockerImage: 'alpine:3',
-      flavor: 'cpu-basic',
+    const job = await runAs(user, {
       // The issue's case too: a shell string doubled without end (RLIMIT_AS alone let it run to the timeout).
       command: [
         'sh',
