@@ -39,6 +39,8 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
   private readonly replica = `${process.pid}-${randomBytes(4).toString('hex')}`;
   private readonly running = new Map<string, Running>();
   private timer: NodeJS.Timeout | undefined;
+  /** A heartbeat still running (a slow engine's sample, a busy database): the next one waits its turn. */
+  private ticking = false;
   /** This service process, recorded with each run: a restart on this machine sees it is gone and kills the orphans. */
   private readonly self = identityOf(process.pid) ?? undefined;
   /** HUB_JOBS_MAX_RUNNING and the per-namespace cap: the rest wait SCHEDULING, in order. */
@@ -62,10 +64,15 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
 
   onApplicationBootstrap(): void {
     this.runner.open?.();
-    this.timer = setInterval(
-      () => void this.tick().catch((e: unknown) => this.logger.warn(`tick failed: ${String(e)}`)),
-      this.config.HUB_JOBS_HEARTBEAT_MS,
-    );
+    // One heartbeat at a time: two at once took the same sample (the second read 0 % CPU, as two
+    // samples at the same instant) and their writes raced, the later, zero one stored.
+    this.timer = setInterval(() => {
+      if (this.ticking) return;
+      this.ticking = true;
+      void this.tick()
+        .catch((e: unknown) => this.logger.warn(`tick failed: ${String(e)}`))
+        .finally(() => (this.ticking = false));
+    }, this.config.HUB_JOBS_HEARTBEAT_MS);
     this.timer.unref();
     // A restart kills what the previous process of this machine left running, without waiting for staleness.
     void this.sweeper
