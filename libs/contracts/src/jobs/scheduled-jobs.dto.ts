@@ -7,7 +7,8 @@ import { JobOwnerRef, JobUserRef } from './jobs-rpc.dto';
 import { JobOwnerView, JobUserRefView } from './jobs.views';
 
 const SCHEDULE_DOC = {
-  description: 'cron (5 fields, or 6 with seconds first; UTC) or @hourly, @daily, @weekly, @monthly, @yearly',
+  description:
+    'cron (5 fields, 6 with seconds first, or 7 with a year last) or @hourly, @daily, @weekly, @monthly, @yearly; UTC, or the zone of a leading `CRON_TZ=<IANA zone> ` (DST followed)',
   minLength: 1,
   maxLength: 200,
 };

@@ -119,7 +119,16 @@ export function jobCapsScenarios(target: () => JobTarget): void {
       `schedule "0,1 * * * * *" fires 1 s apart; the shortest interval allowed is ${minInterval} s (HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS)`,
     ],
     ['never fires', '0 0 30 2 *', 'schedule "0 0 30 2 *" never fires'],
-    ['cannot be read', '*/999999999999 * * * *', 'schedule: bad step "999999999999" in the minute field (1-59)'],
+    [
+      'cannot be read',
+      '*/999999999999 * * * *',
+      'schedule: Syntax error, steps cannot be greater than maximum value of part (60)',
+    ],
+    [
+      'names no time zone',
+      'CRON_TZ=Mars/Base 0 * * * *',
+      'schedule: "Mars/Base" is not a time zone (an IANA name such as Europe/Paris)',
+    ],
   ])('refuses a schedule that %s with a 400 naming schedule', async (_what, schedule, error) => {
     const t = target();
     const user: TestUser = await makeUser(t);

@@ -96,4 +96,30 @@ export function scheduledJobsScenarios(target: () => JobTarget): void {
     expect(badSpec.status).toBe(400);
     expect(badSpec.body.error).toMatch(/flavor/);
   });
+
+  it('a schedule in a named zone fires on the clock of that zone: 09:00 New York is 14:00 UTC in winter, 13:00 in summer', async () => {
+    const t = target();
+    const user = await makeUser(t);
+    const auth = { accessToken: user.token, hubUrl: t.baseUrl, namespace: user.name };
+    const jobSpec = { dockerImage: 'alpine:3', flavor: 'cpu-basic' as const, command: ['true'] };
+    const s = await createScheduledJob({
+      ...auth,
+      schedule: 'CRON_TZ=America/New_York 0 9 * * *',
+      suspend: false,
+      jobSpec,
+    });
+    expect(s.schedule).toBe('CRON_TZ=America/New_York 0 9 * * *');
+    const got = await http<{ status: { nextJobRunAt: string } }>(
+      t.baseUrl,
+      'GET',
+      `/api/scheduled-jobs/${user.name}/${s.id}`,
+      { token: user.token },
+    );
+    const next = new Date(got.body.status.nextJobRunAt);
+    const offset = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', timeZoneName: 'shortOffset' })
+      .formatToParts(next)
+      .find((p) => p.type === 'timeZoneName')?.value;
+    expect([next.getUTCHours(), next.getUTCMinutes()]).toEqual([offset === 'GMT-4' ? 13 : 14, 0]);
+    await deleteScheduledJob({ ...auth, jobId: s.id });
+  });
 }
