@@ -130,7 +130,7 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
     publishes: [WebhookEvents.Suspended],
     listens: [],
     consumes: [
-      { stream: Streams.Events, durable: 'webhooks-repo', source: WebhookEvents.Repo },
+      { stream: Streams.Events, durable: 'webhooks-repo', source: RepoEvents },
       { stream: Streams.Events, durable: 'webhooks-discussion', source: WebhookEvents.Discussion },
     ],
   },

@@ -118,8 +118,7 @@ export class WebhookSuspendedEvent {
 }
 
 export const WebhookEvents = {
-  /** What webhooks consume: one family per domain (spec 6.1). */
-  Repo: eventFamily<WebhookPayloadV3>('hub.events.repo', WebhookPayloadV3),
+  /** What webhooks consume besides `RepoEvents` (bus/repo-events.ts): one family per domain (spec 6.1). */
   Discussion: eventFamily<WebhookPayloadV3>('hub.events.discussion', WebhookPayloadV3),
   Suspended: event<WebhookSuspendedEvent>('hub.webhooks.webhook.suspended', WebhookSuspendedEvent),
 } as const;

@@ -1,4 +1,4 @@
-import { NotificationSourceEvents, PaperEvents, RepoEvents, WebhookEvents } from '@hub/contracts';
+import { NotificationSourceEvents, PaperEvents, RepoEvents } from '@hub/contracts';
 import { parseEventPayload, validateEventPayload } from './payload-validation';
 
 const ACTOR = { _id: 'abcdefabcdefabcdefabcdef', avatar: '', user: 'alice' };
@@ -48,7 +48,7 @@ describe('event payload validation', () => {
         paper: { _id: 'abcdefabcdefabcdefabcdef', title: 't' },
       }),
     ).toMatchObject({ ok: false, error: 'paperDiscussion must be an object' });
-    expect(validateEventPayload(WebhookEvents.Repo.payload, { repo: REPO })).toMatchObject({
+    expect(validateEventPayload(RepoEvents.payload, { repo: REPO })).toMatchObject({
       ok: false,
       error: 'event must be an object',
     });

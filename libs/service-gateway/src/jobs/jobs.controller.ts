@@ -11,7 +11,7 @@ import {
   UpdateJobLabelsDto,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, Ctx, CurrentAuth } from '../core';
+import { ApiErrorResponse, Ctx, CurrentAuth, nextLink } from '../core';
 import { hardwareViews } from './job-hardware.view';
 import { JobNamespaces } from './job-namespaces';
 import { JobParam, ListJobsQuery, NamespaceParam } from './jobs.params';
@@ -88,15 +88,7 @@ export class JobsController {
       { namespace: owner.name, stages: q.stage, labels: q.label, cursor: q.cursor, limit },
       ctx,
     );
-    if (page.nextCursor) {
-      const next = new URLSearchParams();
-      for (const s of q.stage ?? []) next.append('stage', s);
-      for (const l of q.label ?? []) next.append('label', l);
-      next.set('limit', String(limit));
-      next.set('cursor', page.nextCursor);
-      const base = reply.request.headers.host ? `${reply.request.protocol}://${reply.request.headers.host}` : '';
-      void reply.header('Link', `<${base}/api/jobs/${encodeURIComponent(owner.name)}?${next.toString()}>; rel="next"`);
-    }
+    if (page.nextCursor) void reply.header('link', nextLink(reply.request, page.nextCursor));
     return page.jobs;
   }
 

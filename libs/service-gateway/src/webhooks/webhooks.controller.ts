@@ -19,7 +19,7 @@ import {
   WebhookView,
 } from '@hub/contracts';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, Ctx, CurrentAuth, GATEWAY_CONFIG, type GatewayConfig } from '../core';
+import { ApiErrorResponse, Ctx, CurrentAuth, GATEWAY_CONFIG, type GatewayConfig, nextLink } from '../core';
 import {
   WebhookActionParam,
   WebhookIdParam,
@@ -130,24 +130,16 @@ export class WebhooksController {
   ): Promise<WebhookLogView[]> {
     const limit = q.limit ?? 20;
     const filter: WebhookLogFilterDto = {};
-    const carried = new URLSearchParams({ limit: String(limit) });
     for (const key of LOG_FILTER_KEYS) {
       if (q[key] === undefined) continue;
       Object.assign(filter, { [key]: q[key] });
-      carried.set(key, String(q[key]));
     }
     const page = await this.rpc.call(
       WebhooksRpc.ListLogs,
       { ...owner(auth), id: p.webhookId, limit, filter, ...(q.cursor ? { cursor: q.cursor } : {}) },
       ctx,
     );
-    if (page.next) {
-      carried.set('cursor', page.next);
-      void reply.header(
-        'Link',
-        `<${this.config.publicUrl}/api/settings/webhooks/${encodeURIComponent(p.webhookId)}/logs?${carried.toString()}>; rel="next"`,
-      );
-    }
+    if (page.next) void reply.header('link', nextLink(reply.request, page.next));
     return page.items;
   }
 

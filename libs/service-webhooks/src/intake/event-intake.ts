@@ -1,5 +1,12 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type EventFamily, type WebhookPayloadV3, Streams, type WebhookDomain, WebhookEvents } from '@hub/contracts';
+import {
+  type EventFamily,
+  RepoEvents,
+  type WebhookPayloadV3,
+  Streams,
+  type WebhookDomain,
+  WebhookEvents,
+} from '@hub/contracts';
 import { SpanKind } from '@opentelemetry/api';
 import {
   contextFromTraceparent,
@@ -36,7 +43,7 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
 
   async onApplicationBootstrap(): Promise<void> {
     const families: [EventFamily<WebhookPayloadV3>, WebhookDomain][] = [
-      [WebhookEvents.Repo, 'repo'],
+      [RepoEvents, 'repo'],
       [WebhookEvents.Discussion, 'discussion'],
     ];
     for (const [source, domain] of families) {
