@@ -28,6 +28,8 @@ export interface StreamReceiver {
   problems: string[];
   /** While set, answers 503 and keeps nothing (an outage). */
   down: boolean;
+  /** Keeps what arrives at once but answers this much later (a slow destination: a batch stays in flight). */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ async function serve(check: Check): Promise<StreamReceiver> {
     requests: 0,
     problems: [],
     down: false,
+    delayMs: 0,
     close: async () => undefined,
   };
   const server: Server = createServer((req, res) => {
@@ -57,7 +60,9 @@ async function serve(check: Check): Promise<StreamReceiver> {
         const { events, answer } = check(req, body);
         r.requests++;
         r.events.push(...events);
-        res.writeHead(answer[0], { 'content-type': 'application/json' }).end(answer[1]);
+        const answered = () => res.writeHead(answer[0], { 'content-type': 'application/json' }).end(answer[1]);
+        if (r.delayMs > 0) setTimeout(answered, r.delayMs);
+        else answered();
       } catch (err) {
         r.problems.push((err as Error).message);
         res.writeHead(400).end(JSON.stringify({ error: (err as Error).message }));

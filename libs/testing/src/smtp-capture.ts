@@ -27,7 +27,9 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        const subject = /^Subject: (.*)$/im.exec(raw)?.[1]?.trim() ?? '';
+        // Headers unfolded first (RFC 5322: a long Subject continues on lines starting with white space).
+        const headers = raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
+        const subject = /^Subject: (.*)$/im.exec(headers)?.[1]?.trim() ?? '';
         mails.push({ to: session.envelope.rcptTo.map((r) => r.address), subject, raw });
         callback();
       });

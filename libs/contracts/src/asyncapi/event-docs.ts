@@ -43,6 +43,20 @@ export const EVENT_DOCS: Record<string, EventDoc> = {
     publishedBy: 'organizations',
     example: { organizationId: ID(3), userIds: [ID(1)] },
   },
+  'hub.organizations.audit-stream.health': {
+    name: 'auditStreamHealth',
+    summary:
+      "An organization's audit log stream turned failing (no delivery for HUB_AUDIT_STREAM_FAILING_AFTER_S) or delivers again; the organization's admins are mailed.",
+    publishedBy: 'organizations',
+    example: {
+      organization: 'acme',
+      streamId: ID(4),
+      type: 'splunk',
+      state: 'failing',
+      error: 'HTTP 503: Service Unavailable',
+      at: AT,
+    },
+  },
   'hub.notifications.inbox.changed': {
     name: 'inboxChanged',
     summary:

@@ -2,6 +2,7 @@ import { JobsRpc, ScheduledJobsRpc } from '../jobs/jobs.rpc';
 import { NotificationSourceEvents } from '../notifications/notification-events';
 import { WebhookEvents } from '../webhooks/webhook-events';
 import { WebhooksRpc } from '../webhooks/webhooks-rpc';
+import { AuditStreamEvents } from '../organizations/audit-stream-events';
 import { AuditStreamsRpc } from '../organizations/audit-streams-rpc';
 import { type EventSource, type RpcDescriptor } from './descriptors';
 import { Events, Streams } from './events';
@@ -102,7 +103,7 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
     ),
     calls: [CredentialsRpc.ProvisionUser, CredentialsRpc.ReserveName, CredentialsRpc.ReleaseName],
     // hub.events.>: the admin API's "publish a hub event" (HubEventsRpc.Publish).
-    publishes: [Events.MembershipChanged, Events.Audit, Events.Hub],
+    publishes: [Events.MembershipChanged, Events.Audit, Events.Hub, AuditStreamEvents.Health],
     listens: [],
     consumes: [
       { stream: Streams.Audit, durable: 'organizations-audit-ingest', source: Events.Audit },
@@ -122,6 +123,11 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
       { stream: Streams.Events, durable: 'notifications-blog', source: NotificationSourceEvents.Blog },
       { stream: Streams.Webhooks, durable: 'notifications-webhook-suspended', source: WebhookEvents.Suspended },
       { stream: Streams.Jobs, durable: 'notifications-job-status', source: Events.JobStatus },
+      {
+        stream: Streams.Organizations,
+        durable: 'notifications-audit-stream-health',
+        source: AuditStreamEvents.Health,
+      },
     ],
   },
   webhooks: {

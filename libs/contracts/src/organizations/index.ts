@@ -7,3 +7,4 @@ export * from './papers.dto';
 export * from './mcp.dto';
 export * from './audit-streams.dto';
 export * from './audit-streams-rpc';
+export * from './audit-stream-events';

@@ -2,6 +2,8 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import {
+  AuditStreamEvents,
+  type AuditStreamHealthEvent,
   CredentialsRpc,
   Events,
   type JobStage,
@@ -19,12 +21,13 @@ import { type NotificationsConfig } from '../notifications.config';
 import { NOTIFICATIONS_CONFIG, NOTIFICATIONS_DS } from '../notifications.di';
 import { settingOf } from '../settings/settings.defaults';
 import { SettingsStore } from '../settings/settings.store';
-import { jobStatusMail, type MailText, webhookSuspendedMail } from './mail-templates';
+import { auditStreamHealthMail, jobStatusMail, type MailText, webhookSuspendedMail } from './mail-templates';
 import { NotificationsMailer } from './notifications-mailer';
 
 /**
  * E-mails for facts of other services: a suspended webhook (to its owner, or an organization's
- * admins) and a job's end (to the user who started it when job_status is on). Each event mails
+ * admins), an audit log stream failing or recovering (to its organization's admins) and a job's
+ * end (to the user who started it when job_status is on). Each event mails
  * once: its id is recorded with the mails in one statement.
  */
 @Injectable()
@@ -53,6 +56,12 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
         source: Events.JobStatus,
         handler: (e, meta) => this.onJobStatus(e, meta),
       }),
+      this.bus.consume({
+        stream: Streams.Organizations.name,
+        durable: 'notifications-audit-stream-health',
+        source: AuditStreamEvents.Health,
+        handler: (e, meta) => this.onAuditStreamHealth(e, meta),
+      }),
     ]);
   }
 
@@ -69,6 +78,14 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
       `webhook-suspended:${meta.msgId ?? `${e.webhookId}:${e.suspendedAt}`}`,
       recipients,
       webhookSuspendedMail(e, this.config.publicUrl),
+    );
+  }
+
+  private async onAuditStreamHealth(e: AuditStreamHealthEvent, meta: EventMeta): Promise<void> {
+    await this.send(
+      `audit-stream-health:${meta.msgId ?? `${e.streamId}:${e.state}:${e.at}`}`,
+      await this.orgAdmins(e.organization, contextFor(meta)),
+      auditStreamHealthMail(e, this.config.publicUrl),
     );
   }
 

@@ -1,4 +1,4 @@
-import { type JobStatusEvent, type WebhookSuspendedEvent } from '@hub/contracts';
+import { type AuditStreamHealthEvent, type JobStatusEvent, type WebhookSuspendedEvent } from '@hub/contracts';
 
 export interface MailText {
   subject: string;
@@ -24,6 +24,28 @@ export function jobStatusMail(e: JobStatusEvent, publicUrl: string): MailText {
       ...(e.message ? [e.message] : []),
       `Details: ${publicUrl}/jobs/${e.namespace}/${e.jobId}`,
       'You get these mails because job_status is on in your notification settings.',
+    ].join('\n\n'),
+  };
+}
+
+export function auditStreamHealthMail(e: AuditStreamHealthEvent, publicUrl: string): MailText {
+  const where = `${publicUrl}/api/organizations/${e.organization}/audit-log/streams/${e.streamId}/deliveries`;
+  if (e.state === 'active') {
+    return {
+      subject: `The audit log stream ${e.streamId} of ${e.organization} delivers again`,
+      body: [
+        `The ${e.type} audit log stream ${e.streamId} of ${e.organization} delivered again at ${e.at}; the events it held back are being sent in order.`,
+        `Its delivery log: ${where}`,
+      ].join('\n\n'),
+    };
+  }
+  return {
+    subject: `The audit log stream ${e.streamId} of ${e.organization} is failing`,
+    body: [
+      `The ${e.type} audit log stream ${e.streamId} of ${e.organization} has not delivered since it started failing; it is marked failing as of ${e.at}.`,
+      ...(e.error ? [`Last error: ${e.error}`] : []),
+      'It keeps retrying and keeps the events it could not send up to its retention window (HUB_AUDIT_STREAM_RETENTION_DAYS); fix the destination or its credentials and it catches up by itself.',
+      `The stream and its delivery log: ${where}`,
     ].join('\n\n'),
   };
 }

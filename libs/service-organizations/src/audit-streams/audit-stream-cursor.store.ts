@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource } from 'typeorm';
+import { type DataSource, type EntityManager } from 'typeorm';
 import { ORGANIZATIONS_DS } from '../organizations.di';
 import { type AuditStreamRow, AuditStreamsStore, type DeliveryEntry } from './audit-streams.store';
 
@@ -86,6 +86,8 @@ export class AuditStreamCursorStore {
     to: Position,
     entry: DeliveryEntry | null,
     change: { delivered?: boolean; dropped?: number },
+    /** Runs in the same transaction when the position moved (the health event of a recovered stream). */
+    moved?: (m: EntityManager) => Promise<void>,
   ): Promise<boolean> {
     return this.ds.transaction(async (m) => {
       const [, count] = (await m.query(
@@ -102,6 +104,7 @@ export class AuditStreamCursorStore {
       )) as [unknown, number];
       if (count === 0) return false;
       if (entry) await this.streams.logDelivery(s.id, entry, m);
+      await moved?.(m);
       return true;
     });
   }
@@ -116,6 +119,8 @@ export class AuditStreamCursorStore {
     entry: DeliveryEntry,
     retryMs: number,
     failingAfterS: number,
+    /** Runs in the same transaction when this failure made it failing (the health event). */
+    turnedFailing?: (m: EntityManager) => Promise<void>,
   ): Promise<boolean> {
     return this.ds.transaction(async (m) => {
       const [rows] = (await m.query(
@@ -129,7 +134,9 @@ export class AuditStreamCursorStore {
       )) as [{ failing: boolean; was_failing: boolean }[], number];
       if (rows.length === 0) return false;
       await this.streams.logDelivery(s.id, entry, m);
-      return rows[0].failing && !rows[0].was_failing;
+      const turned = rows[0].failing && !rows[0].was_failing;
+      if (turned) await turnedFailing?.(m);
+      return turned;
     });
   }
 

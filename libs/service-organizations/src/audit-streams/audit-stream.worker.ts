@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type EntityManager } from 'typeorm';
 import { type OrganizationsConfig } from '../organizations.config';
 import { ORGANIZATIONS_CONFIG } from '../organizations.di';
 import { AuditStreamAccess } from './audit-stream-access';
@@ -136,12 +137,19 @@ export class AuditStreamWorker implements OnApplicationBootstrap, OnApplicationS
     };
     if (!r.ok) {
       const retryMs = streamBackoffMs(s.attempts + 1);
-      if (await this.cursor.failed(s, this.owner, entry, retryMs, this.config.HUB_AUDIT_STREAM_FAILING_AFTER_S))
-        await this.health.becameFailing(s, r.error ?? 'failed');
+      const failingAfter = this.config.HUB_AUDIT_STREAM_FAILING_AFTER_S;
+      const error = r.error ?? 'failed';
+      if (
+        await this.cursor.failed(s, this.owner, entry, retryMs, failingAfter, (m) =>
+          this.health.becameFailing(m, s, error),
+        )
+      )
+        this.health.published();
       return null;
     }
-    if (!(await this.cursor.advance(s, this.owner, to, entry, { delivered: true }))) return null;
-    if (s.failing) await this.health.recovered(s);
+    const recovered = s.failing ? (m: EntityManager) => this.health.recovered(m, s) : undefined;
+    if (!(await this.cursor.advance(s, this.owner, to, entry, { delivered: true }, recovered))) return null;
+    if (recovered) this.health.published();
     return events.length < max ? null : this.moved(s, to, true);
   }
 

@@ -17,6 +17,7 @@ import {
   makeAuditEvents,
   SECRET,
   type StreamView,
+  streamOrder,
   streamsPath,
 } from './audit-streams-helpers';
 
@@ -73,7 +74,7 @@ export function auditStreamDeliveryScenarios(target: () => AuditStreamTarget): v
         () => exportedIds(t, admin.token, org.name),
         (ids) => ids.length >= before.length + 12,
       );
-      const sent = all.slice(before.length);
+      const sent = await streamOrder(t, all.slice(before.length));
       expect(sent).toHaveLength(12);
       const s3Events = async (): Promise<string[]> =>
         arrived({ events: (await s3.objects(org.name)).flatMap((o) => o.events) }, sent);
@@ -153,7 +154,7 @@ export function auditStreamDeliveryScenarios(target: () => AuditStreamTarget): v
         (ids) => ids.length === fresh.length,
         30_000,
       );
-      expect(arrived(https, fresh)).toEqual(fresh);
+      expect(arrived(https, fresh)).toEqual(await streamOrder(t, fresh));
       expect(arrived(https, old)).toEqual([]);
       const view = await http<StreamView>(t.baseUrl, 'GET', path(''), { token: admin.token });
       // The organization's own first events may still have been on their way when the stream was made: they wait and drop too.
@@ -169,7 +170,7 @@ export function auditStreamDeliveryScenarios(target: () => AuditStreamTarget): v
       expect(drops[0]).toMatchObject({ error: expect.stringMatching(/waited longer than .* days and were dropped/) });
     }, 120_000);
 
-    it('a stream failing past the threshold turns failing with its error, retries, and recovers by itself', async () => {
+    it('a stream failing past the threshold turns failing with its error, mails the admins, retries, and recovers by itself', async () => {
       const down = await startHttpsReceiver(SECRET);
       try {
         down.down = true;
@@ -179,9 +180,27 @@ export function auditStreamDeliveryScenarios(target: () => AuditStreamTarget): v
         await makeAuditEvents(t, org.name, 1);
         const failing = await eventually(get, (r) => r.body.state === 'failing', 30_000);
         expect(failing.body).toMatchObject({ state: 'failing', lastError: expect.stringMatching(/^HTTP 503/) });
+        // The organization's admins hear of it by mail (through the notifications service), once.
+        const mailsFor = (state: RegExp) =>
+          t.smtp.mails.filter(
+            (m) => m.to.includes(`${admin.name}@example.com`) && m.subject.includes(s.id) && state.test(m.subject),
+          );
+        const failingMail = await eventually(
+          async () => mailsFor(/is failing$/),
+          (m) => m.length > 0,
+          30_000,
+        );
+        expect(failingMail[0].subject).toBe(`The audit log stream ${s.id} of ${org.name} is failing`);
+        expect(failingMail[0].raw).toContain('Last error: HTTP 503');
         down.down = false;
         const recovered = await eventually(get, (r) => r.body.state === 'active', 90_000, 250);
         expect(recovered.body).toMatchObject({ state: 'active', lastError: null });
+        await eventually(
+          async () => mailsFor(/delivers again$/),
+          (m) => m.length > 0,
+          30_000,
+        );
+        expect(mailsFor(/is failing$/)).toHaveLength(1);
         expect(down.problems).toEqual([]);
         const ids = await exportedIds(t, admin.token, org.name);
         expect(arrived(down, ids).length).toBeGreaterThanOrEqual(2);

@@ -2,6 +2,7 @@ import { type StreamReceiver } from '../audit-stream-receivers';
 import { http } from '../http-client';
 import { addMember, type HubTarget, makeUser } from '../hub-factory';
 import { type SmtpCapture } from '../smtp-capture';
+import { queryDatabase } from '../test-database';
 
 /** A hub with audit streams on: its settings (AUDIT_STREAM_TEST_ENV) and the Datadog receiver its intake override points at. */
 export interface AuditStreamTarget extends HubTarget {
@@ -66,4 +67,17 @@ export async function exportedIds(t: HubTarget, token: string, org: string): Pro
 export function arrived(r: { events: { _id: string }[] }, ids: string[]): string[] {
   const wanted = new Set(ids);
   return [...new Set(r.events.map((e) => e._id).filter((id) => wanted.has(id)))];
+}
+
+/**
+ * `ids` in the order a stream sends them: the order their transactions committed (tx, then id),
+ * which is the export's order in one process but not across replicas ingesting side by side.
+ */
+export async function streamOrder(t: AuditStreamTarget, ids: string[]): Promise<string[]> {
+  const rows = await queryDatabase<{ id: string }>(
+    t.databaseUrl,
+    'SELECT id FROM organizations.audit_events WHERE id = ANY($1) ORDER BY tx, id',
+    [ids],
+  );
+  return rows.map((r) => r.id);
 }
