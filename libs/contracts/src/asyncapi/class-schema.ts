@@ -23,7 +23,7 @@ const RULES: Record<string, Rule> = {
   isObject: (s) => (s['type'] = 'object'),
   isIn: (s, [values]) => (s['enum'] = [...(values as unknown[])]),
   isEnum: (s, [entity]) => (s['enum'] = Object.values(entity as object)),
-  matches: (s, [pattern]) => Object.assign(s, { type: 'string', pattern: (pattern as RegExp).source }),
+  matches: (s, [pattern]) => addPattern(s, (pattern as RegExp).source),
   isIso8601: ISO_DATE,
   isDateString: ISO_DATE,
   isEmail: (s) => Object.assign(s, { type: 'string', format: 'email' }),
@@ -38,6 +38,23 @@ const RULES: Record<string, Rule> = {
   isPositive: (s) => (s['exclusiveMinimum'] = 0),
   isNotEmpty: (s) => (s['not'] = { enum: ['', null] }),
 };
+
+/**
+ * A property with several `@Matches` (a subclass narrowing an inherited pattern) must match each:
+ * the first is `pattern`, every other one a conjunct of `allOf`, as class-validator checks them.
+ */
+function addPattern(s: JsonSchema, pattern: string): void {
+  s['type'] = 'string';
+  const all = (s['allOf'] as JsonSchema[] | undefined) ?? [];
+  if (s['pattern'] === undefined && all.length === 0) {
+    s['pattern'] = pattern;
+    return;
+  }
+  if (s['pattern'] === pattern || all.some((c) => c['pattern'] === pattern)) return;
+  if (s['pattern'] !== undefined) all.push({ type: 'string', pattern: s['pattern'] });
+  delete s['pattern'];
+  s['allOf'] = [...all, { type: 'string', pattern }];
+}
 
 /** Rules on the array itself rather than on each item. */
 const ARRAY_RULES: Record<string, Rule> = {

@@ -6,6 +6,8 @@ import { eventFamily } from './descriptors';
 
 /** The catalogue keeps only repository ids the hub could have made (owner and name rules). */
 export class RepoEventRepo extends WebhookPayloadRepo {
+  // Both patterns, as the released contract states them (allOf): the payload's own, and ours.
+  @Matches(/^[^/\s]+\/[^/\s]+$/, { message: 'repo.name must be owner/name' })
   @Matches(REPO_ID_PATTERN, { message: 'repo.name must be owner/name' })
   @IsString({ message: 'repo.name must be owner/name' })
   declare name: string;
