@@ -6,8 +6,9 @@
  * the live rows use. A `DEFAULT` partition takes any row outside the ranges (an event stamped far
  * in the past or future): it stays small and is trimmed by a plain `DELETE`.
  *
- * Partitions are named `<table>_p<YYYYMMDD>` after the first day of their range (UTC), so the range
- * of each is read from its name.
+ * Partitions are named `<table>_p<YYYYMMDD>` after the first day of their range (UTC); what the
+ * passes read is each partition's range in the catalog, so a partition attached by a migration
+ * (an old table holding every row before the switch) is dropped like any other once past retention.
  */
 
 /** Anything that runs SQL: a DataSource, an EntityManager or a migration's QueryRunner. */
@@ -54,23 +55,29 @@ export function partitionName(t: PartitionedTable, start: Date): string {
   return `${t.table}_p${start.toISOString().slice(0, 10).replace(/-/g, '')}`;
 }
 
-/** The start of a partition's range, read from its name; null for the default partition or a stranger. */
-export function partitionStart(t: PartitionedTable, name: string): Date | null {
-  const m = new RegExp(`^${t.table}_p(\\d{4})(\\d{2})(\\d{2})$`).exec(name);
-  return m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
-}
-
 const qualified = (t: PartitionedTable, name = t.table): string => `"${t.schema}"."${name}"`;
 const defaultName = (t: PartitionedTable): string => `${t.table}_default`;
 
-/** The partitions of the table, by name (the default one included). */
-export async function listPartitions(q: SqlRunner, t: PartitionedTable): Promise<string[]> {
+export interface Partition {
+  name: string;
+  /** The range, read from the catalog; null for an open end (MINVALUE, MAXVALUE) and both for the default partition. */
+  from: Date | null;
+  to: Date | null;
+  isDefault: boolean;
+}
+
+/** The partitions of the table with their ranges, oldest first (the default partition last). */
+export async function listPartitions(q: SqlRunner, t: PartitionedTable): Promise<Partition[]> {
   const rows = (await q.query(
-    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-      WHERE i.inhparent = $1::regclass ORDER BY c.relname`,
+    `SELECT name, bound = 'DEFAULT' AS "isDefault",
+            (regexp_match(bound, 'FROM \\(''([^'']+)''\\)'))[1]::timestamptz AS "from",
+            (regexp_match(bound, 'TO \\(''([^'']+)''\\)'))[1]::timestamptz AS "to"
+       FROM (SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound
+               FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass) p
+      ORDER BY bound = 'DEFAULT', "to" NULLS LAST`,
     [qualified(t)],
-  )) as { name: string }[];
-  return rows.map((r) => r.name);
+  )) as Partition[];
+  return rows;
 }
 
 /** Creates the default partition when missing. */
@@ -86,12 +93,14 @@ export async function createDefaultPartition(q: SqlRunner, t: PartitionedTable):
  */
 export async function createPartition(q: SqlRunner, t: PartitionedTable, start: Date): Promise<string | null> {
   const name = partitionName(t, start);
-  const exists = (await q.query(`SELECT to_regclass($1) IS NOT NULL AS yes`, [qualified(t, name)])) as {
-    yes: boolean;
-  }[];
-  if (exists[0].yes) return null;
+  const end = nextUnit(t.unit, start);
+  const existing = await listPartitions(q, t);
+  const overlaps = (p: Partition): boolean =>
+    !p.isDefault && (p.from === null || p.from < end) && (p.to === null || p.to > start);
+  // A partition already holds (part of) this range: the unit's own, or one attached by a migration.
+  if (existing.some(overlaps)) return null;
   const from = start.toISOString();
-  const to = nextUnit(t.unit, start).toISOString();
+  const to = end.toISOString();
   const bounds = `FOR VALUES FROM ('${from}') TO ('${to}')`;
   const def = qualified(t, defaultName(t));
   const hasDefault = (await q.query(`SELECT to_regclass($1) IS NOT NULL AS yes`, [def])) as { yes: boolean }[];
@@ -164,10 +173,9 @@ export async function keepPartitions(
     const name = await locked((q) => createPartition(q, t, s));
     if (name) pass.created.push(name);
   }
-  const names = await locked((q) => listPartitions(q, t));
-  for (const name of names ?? []) {
-    const s = partitionStart(t, name);
-    if (!s || nextUnit(t.unit, s).getTime() > cutoff.getTime()) continue;
+  const partitions = await locked((q) => listPartitions(q, t));
+  for (const { name, to } of partitions ?? []) {
+    if (to === null || to.getTime() > cutoff.getTime()) continue;
     const dropped = await locked(async (q) => {
       await q.query(`DROP TABLE IF EXISTS ${qualified(t, name)}`);
       return true;
