@@ -199,3 +199,17 @@ export async function keepPartitions(
   pass.trimmed = trimmed ?? 0;
   return pass;
 }
+
+/**
+ * Runs a `DELETE` of at most `batch` rows (its statement takes the batch size as its last
+ * parameter) until one deletes fewer: a small table's retention, each batch its own short
+ * transaction so that no lock is held long. Resolves with the rows deleted.
+ */
+export async function deleteInBatches(q: SqlRunner, sql: string, parameters: unknown[], batch = 1000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const [, count] = (await q.query(sql, [...parameters, batch])) as [unknown, number];
+    total += count;
+    if (count < batch) return total;
+  }
+}
