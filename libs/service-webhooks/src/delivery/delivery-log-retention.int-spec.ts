@@ -23,7 +23,7 @@ const attempt = (i: number) => ({
   result: { status: 200, headers: {}, body: '', durationMs: 1, error: null },
 });
 
-/** The delivery log partitioned by day (decision 0206): an upgrade keeps every row; retention drops whole days. */
+/** The delivery log partitioned by week (decision 0206): an upgrade keeps every row; retention drops whole weeks. */
 describeWithInfra('delivery log partitions and retention (webhooks, real Postgres)', () => {
   let db: TestDatabase;
   let ds: DataSource;
@@ -72,7 +72,7 @@ describeWithInfra('delivery log partitions and retention (webhooks, real Postgre
     }
   }
 
-  it('keeps every attempt logged before the upgrade; new ones go to the day partitions, newest first, searchable', async () => {
+  it('keeps every attempt logged before the upgrade; new ones go to the week partitions, newest first, searchable', async () => {
     expect(await everyPage()).toHaveLength(960);
     const added = [await store.add(attempt(1)), await store.add(attempt(2))];
     const all = await everyPage();
@@ -87,15 +87,15 @@ describeWithInfra('delivery log partitions and retention (webhooks, real Postgre
     expect(parts).toEqual([{ part: expect.stringMatching(/^webhooks\.delivery_logs_(p|until_)\d{8}$/) }]);
   });
 
-  it('drops whole days past retention (the old table once all of it is), creates the days ahead', async () => {
+  it('drops whole weeks past retention (the old table once all of it is), creates the weeks ahead', async () => {
     const pass = await store.purgeOlderThan(30);
-    // The old table holds up to tomorrow: nothing of it goes before that is 30 days old.
+    // The old table holds up to next Monday: nothing of it goes before that is 30 days old.
     expect(pass?.dropped).toEqual([]);
     expect(await everyPage()).toHaveLength(962);
-    // 32 days on: the old table (up to tomorrow) and every day before then are past 30 days.
-    const later = await new DeliveryLogStore(ds).purgeOlderThan(30, new Date(Date.now() + 32 * DAY));
+    // 40 days on: the old table (up to next Monday at most 7 days on) is past 30 days.
+    const later = await new DeliveryLogStore(ds).purgeOlderThan(30, new Date(Date.now() + 40 * DAY));
     expect(later?.dropped).toContainEqual(expect.stringMatching(/^delivery_logs_until_\d{8}$/));
-    expect(later?.created).toHaveLength(8);
+    expect(later?.created).toHaveLength(3);
     const [{ n }] = (await ds.query(`SELECT count(*)::int AS n FROM webhooks.delivery_logs`)) as { n: number }[];
     expect(n).toBe(0);
     // The id sequence outlived the old table it was made for.
@@ -103,5 +103,35 @@ describeWithInfra('delivery log partitions and retention (webhooks, real Postgre
       kept: boolean;
     }[];
     expect(seq.kept).toBe(true);
+  });
+});
+
+describeWithInfra('delivery log partitions on a new install (webhooks, real Postgres)', () => {
+  it('starts with the weeks from the current one on, no old partition, and logs into the current week', async () => {
+    const db = await createTestDatabase();
+    const ds = await open(db.url, WEBHOOKS_MIGRATIONS);
+    try {
+      await runMigrations(ds, 'webhooks');
+      await ds.query(
+        `INSERT INTO webhooks.webhooks (id, owner_id, owner_name, url, domains, disabled)
+         VALUES ($1, $1, 'alice', 'http://127.0.0.1/a', ARRAY['repo'], false)`,
+        [A],
+      );
+      const id = await new DeliveryLogStore(ds).add(attempt(1));
+      const parts = (await ds.query(
+        `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+          WHERE i.inhparent = 'webhooks.delivery_logs'::regclass ORDER BY 1`,
+      )) as { name: string }[];
+      // This week and the weeks to two after the next.
+      expect(parts.map((p) => p.name)).toEqual(Array(4).fill(expect.stringMatching(/^delivery_logs_p\d{8}$/)));
+      const [row] = (await ds.query(
+        `SELECT tableoid::regclass::text AS part, seq::int AS seq FROM webhooks.delivery_logs WHERE id = $1`,
+        [id],
+      )) as { part: string; seq: number }[];
+      expect(row).toEqual({ part: `webhooks.${parts[0].name}`, seq: 1 });
+    } finally {
+      await ds.destroy();
+      await db.drop();
+    }
   });
 });

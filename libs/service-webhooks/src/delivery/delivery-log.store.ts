@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type DeliveryTrigger, type WebhookLogFilterDto, type WebhookLogView } from '@hub/contracts';
 import { keepPartitions, newObjectId, type PartitionPass } from '@hub/persistence';
-import { DELIVERY_LOG_DAYS_AHEAD, DELIVERY_LOGS_PARTITIONS } from '../migrations/1797000100000-partition-delivery-logs';
+import { DELIVERY_LOG_WEEKS_AHEAD, DELIVERY_LOGS_PARTITIONS } from '../migrations/1797000100000-partition-delivery-logs';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
 import { DeliveryLogNotFoundError } from './deliveries.errors';
 import { type SendResult } from './http-sender';
@@ -194,8 +194,8 @@ export class DeliveryLogStore {
   }
 
   /**
-   * Retention (decision 0206): the log's days wholly past `days` are dropped as partitions and the
-   * days ahead created, at boot and then hourly (one replica at a time); finished deliveries and
+   * Retention (decision 0206): the log's weeks wholly past `days` are dropped as partitions and the
+   * weeks ahead created, at boot and then hourly (one replica at a time); finished deliveries and
    * old trigger counts are deleted on every call.
    */
   async purgeOlderThan(days: number, now = new Date()): Promise<PartitionPass | null> {
@@ -204,7 +204,7 @@ export class DeliveryLogStore {
       this.lastPartitionPass = now.getTime();
       pass = await keepPartitions((work) => this.ds.transaction((m) => work(m)), DELIVERY_LOGS_PARTITIONS, {
         retentionDays: days,
-        ahead: DELIVERY_LOG_DAYS_AHEAD,
+        ahead: DELIVERY_LOG_WEEKS_AHEAD,
         now,
       });
     }
