@@ -6,3 +6,4 @@ export * from './vacuum';
 export * from './embedded-postgres';
 export * from './transaction-lock';
 export * from './unique-violation';
+export * from './partitions';

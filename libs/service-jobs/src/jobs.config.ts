@@ -1,4 +1,4 @@
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRegistry } from '@hub/contracts';
@@ -180,6 +180,12 @@ export class JobsConfig extends HubConfig {
   @Min(500)
   @Max(3_600_000)
   HUB_JOBS_STALE_MS: number = 15_000;
+
+  /** Days a finished job (COMPLETED, ERROR, CANCELED) is kept after it finished (decision 0206). */
+  @IsNumber()
+  @Min(1)
+  @Max(3650)
+  HUB_JOBS_FINISHED_RETENTION_DAYS: number = 90;
 
   /** How often each replica looks for due scheduled jobs (a firing is claimed once across replicas). */
   @IsInt()

@@ -24,6 +24,7 @@ import { JobLogs } from './logs/job-logs';
 import { jobsMigrations } from './migrations';
 import { JOB_RUNNER } from './runner/job-runner';
 import { JobSupervisor } from './runner/job-supervisor';
+import { FinishedJobsRetention } from './jobs/finished-jobs-retention';
 import { JobSweeper } from './runner/job-sweeper';
 import { jobRunnerFor, type RunnerContext } from './runner/job-runner.factory';
 import { ScheduledJobsHandler } from './scheduled/scheduled-jobs.handler';
@@ -71,6 +72,7 @@ export class JobsModule {
         JobLogs,
         JobSupervisor,
         JobSweeper,
+        FinishedJobsRetention,
         NamespaceResolver,
         ResourceGroupCheck,
         CreateJobUseCase,

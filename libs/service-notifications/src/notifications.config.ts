@@ -1,4 +1,4 @@
-import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsNumber, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { HubConfig } from '@hub/config';
 
 export class NotificationsConfig extends HubConfig {
@@ -9,4 +9,10 @@ export class NotificationsConfig extends HubConfig {
 
   @IsString()
   SMTP_FROM: string = 'Hub <no-reply@hub.local>';
+
+  /** Days a read notification is kept after its last activity (decision 0206); unread ones stay. */
+  @IsNumber()
+  @Min(1)
+  @Max(3650)
+  HUB_NOTIFICATIONS_READ_RETENTION_DAYS: number = 180;
 }

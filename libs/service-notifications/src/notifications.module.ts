@@ -13,6 +13,7 @@ import { PrivateRepoReaders } from './ingest/private-repo-readers';
 import { HubEventsConsumer } from './ingest/hub-events.consumer';
 import { ThreadEventBatcher } from './ingest/thread-event-batcher';
 import { MailEventsConsumer } from './mail/mail-events.consumer';
+import { NotificationsRetention } from './inbox/notifications-retention';
 import { NotificationsMailer } from './mail/notifications-mailer';
 import { GetNotificationSettingsUseCase } from './settings/get-notification-settings.use-case';
 import { UpdateNotificationSettingsUseCase } from './settings/update-notification-settings.use-case';
@@ -52,6 +53,7 @@ export class NotificationsModule {
         HubEventsConsumer,
         NotificationsMailer,
         MailEventsConsumer,
+        NotificationsRetention,
       ],
     };
   }

@@ -9,6 +9,15 @@ export class OrganizationsConfig extends HubConfig {
   @MinLength(16, { message: 'HUB_SECRET_KEY must be at least 16 characters' })
   HUB_SECRET_KEY?: string;
 
+  /**
+   * Days an organization's audit log keeps an event (decision 0206): the log is partitioned by
+   * month, and a month is dropped once all of it is older than this.
+   */
+  @IsNumber()
+  @Min(1)
+  @Max(3650)
+  HUB_AUDIT_RETENTION_DAYS: number = 180;
+
   /** Audit log streams an organization may have. */
   @IsInt()
   @Min(0)

@@ -21,6 +21,7 @@ import { McpHandler } from './mcp/mcp.handler';
 import { PaperEventsConsumer } from './papers/paper-events.consumer';
 import { PapersHandler } from './papers/papers.handler';
 import { RepoEventIdsPruner } from './repositories/repo-event-ids.pruner';
+import { AuditRetention } from './audit/audit-retention';
 import { RepoEventsConsumer } from './repositories/repo-events.consumer';
 import { RepositoriesHandler } from './repositories/repositories.handler';
 import { ListRepositoriesUseCase } from './repositories/list-repositories.use-case';
@@ -104,6 +105,7 @@ export class OrganizationsModule {
         RepoEventsConsumer,
         RepoEventIdsPruner,
         AuditLog,
+        AuditRetention,
         GetAuditPageUseCase,
         PublishHubEventUseCase,
         AuditIngestConsumer,

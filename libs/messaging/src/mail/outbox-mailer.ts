@@ -19,6 +19,9 @@ type PendingMail = OutgoingMail;
 
 const POLL_MS = 2000;
 const BATCH = 20;
+/** Sent mails (and ones given up after 10 attempts) are kept this long, then deleted (decision 0206). */
+const KEEP_DONE = `interval '7 days'`;
+const PRUNE_EVERY_MS = 3600_000;
 
 /**
  * A service's e-mail outbox (`<schema>.email_outbox`, one of its migrations): mails are written
@@ -30,6 +33,7 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
   private transport: Transporter | null = null;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
+  private lastPrune = 0;
   private again = false;
   private stopped = false;
 
@@ -107,6 +111,7 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async drain(): Promise<void> {
+    await this.prune();
     if (!this.transport) return this.drainToLog();
     for (;;) {
       const sent = await this.ds.transaction(async (m) => {
@@ -153,6 +158,16 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
       for (const mail of batch) await this.send(mail);
       if (batch.length < BATCH || this.stopped) return;
     }
+  }
+
+  /** Deletes what is done with, hourly: the table holds what waits and a week of what was sent. */
+  private async prune(): Promise<void> {
+    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    await this.ds.query(
+      `DELETE FROM ${this.schema}.email_outbox
+        WHERE (sent_at < now() - ${KEEP_DONE}) OR (sent_at IS NULL AND attempts >= 10 AND created_at < now() - ${KEEP_DONE})`,
+    );
   }
 
   private async send(mail: PendingMail): Promise<'smtp' | 'log'> {

@@ -77,7 +77,7 @@ function joinedBytes(rows: { doc: string; bytes: number }[]): Buffer {
 
 const INSERT_EVENTS = `INSERT INTO organizations.audit_events (id, organization_id, created_at, type, author, ip, doc)
   SELECT * FROM unnest($1::char(24)[], $2::char(24)[], $3::timestamptz[], $4::varchar[], $5::varchar[], $6::varchar[], $7::text[])
-  ON CONFLICT (id) DO NOTHING`;
+  ON CONFLICT (id, created_at) DO NOTHING`;
 
 /** Organizations' audit log: written by the ingest, read newest first by the export. */
 @Injectable()

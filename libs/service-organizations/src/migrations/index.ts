@@ -11,6 +11,7 @@ import { AuditFilterIndexes1764200100000 } from './1764200100000-audit-filter-in
 import { ScimManagedAccounts1795700100000 } from './1795700100000-scim-managed-accounts';
 import { ScimDeprovisioned1795800100000 } from './1795800100000-scim-deprovisioned';
 import { CreateAuditStreams1796000100000 } from './1796000100000-create-audit-streams';
+import { PartitionAuditEvents1797000100000 } from './1797000100000-partition-audit-events';
 
 /** In order. Never edit one that has landed; add a new one (style.md rule 7). */
 export const ORGANIZATIONS_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const ORGANIZATIONS_MIGRATIONS = [
   ScimManagedAccounts1795700100000,
   ScimDeprovisioned1795800100000,
   CreateAuditStreams1796000100000,
+  PartitionAuditEvents1797000100000,
 ];

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type DeliveryTrigger, type WebhookLogFilterDto, type WebhookLogView } from '@hub/contracts';
-import { newObjectId } from '@hub/persistence';
+import { keepPartitions, newObjectId, type PartitionPass } from '@hub/persistence';
+import { DELIVERY_LOG_WEEKS_AHEAD, DELIVERY_LOGS_PARTITIONS } from '../migrations/1797000100000-partition-delivery-logs';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
 import { DeliveryLogNotFoundError } from './deliveries.errors';
 import { type SendResult } from './http-sender';
@@ -99,6 +100,8 @@ function words(param: string): string {
  * N x (limit + 1) / walk of the webhook's N attempts match (spread evenly), which the GIN fetches.
  */
 const WALK_PER_ROW = 250;
+/** How often the log's partitions are kept (created ahead, dropped past retention). */
+const PARTITION_PASS_EVERY_MS = 3600_000;
 const MAX_WALK = 20_000;
 
 type Query = (sql: string, args: unknown[]) => Promise<unknown[]>;
@@ -113,6 +116,8 @@ const view = (t: string): string =>
 /** One row per attempt (architecture section 7); the secret never reaches it. */
 @Injectable()
 export class DeliveryLogStore {
+  private lastPartitionPass = 0;
+
   constructor(@InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource) {}
 
   async add(a: LoggedAttempt): Promise<string> {
@@ -188,15 +193,27 @@ export class DeliveryLogStore {
     return { payload: rows[0].payload, deliveryId: rows[0].delivery_id };
   }
 
-  async purgeOlderThan(days: number): Promise<void> {
-    await this.ds.query(`DELETE FROM webhooks.delivery_logs WHERE created_at < now() - make_interval(days => $1)`, [
-      days,
-    ]);
+  /**
+   * Retention (decision 0206): the log's weeks wholly past `days` are dropped as partitions and the
+   * weeks ahead created, at boot and then hourly (one replica at a time); finished deliveries and
+   * old trigger counts are deleted on every call.
+   */
+  async purgeOlderThan(days: number, now = new Date()): Promise<PartitionPass | null> {
+    let pass: PartitionPass | null = null;
+    if (now.getTime() - this.lastPartitionPass >= PARTITION_PASS_EVERY_MS) {
+      this.lastPartitionPass = now.getTime();
+      pass = await keepPartitions((work) => this.ds.transaction((m) => work(m)), DELIVERY_LOGS_PARTITIONS, {
+        retentionDays: days,
+        ahead: DELIVERY_LOG_WEEKS_AHEAD,
+        now,
+      });
+    }
     await this.ds.query(
       `DELETE FROM webhooks.deliveries WHERE state <> 'pending' AND created_at < now() - make_interval(days => $1)`,
       [days],
     );
     await this.ds.query(`DELETE FROM webhooks.trigger_counts WHERE hour < now() - interval '25 hours'`);
+    return pass;
   }
 }
 

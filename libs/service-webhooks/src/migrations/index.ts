@@ -9,6 +9,7 @@ import { DeliveryTrace1795697703961 } from './1795697703961-delivery-trace';
 import { DeliveryLogWords1795718431720 } from './1795718431720-delivery-log-words';
 import { FairClaim1795800000000 } from './1795800000000-fair-claim';
 import { RecoverySkipped1795800000001 } from './1795800000001-recovery-skipped';
+import { PartitionDeliveryLogs1797000100000 } from './1797000100000-partition-delivery-logs';
 
 /** In order. Never edit one that has landed; add a new one (style.md rule 7). */
 export const WEBHOOKS_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const WEBHOOKS_MIGRATIONS = [
   DeliveryLogWords1795718431720,
   FairClaim1795800000000,
   RecoverySkipped1795800000001,
+  PartitionDeliveryLogs1797000100000,
 ];

@@ -1,0 +1,55 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+import { deleteInBatches } from '@hub/persistence';
+import { type JobsConfig } from '../jobs.config';
+import { JOBS_CONFIG, JOBS_DS } from '../jobs.tokens';
+
+const FIRST_PASS_AFTER_MS = 60_000;
+const PASS_EVERY_MS = 3600_000;
+
+/**
+ * Finished jobs go HUB_JOBS_FINISHED_RETENTION_DAYS after they finished (decision 0206), in
+ * batches of 1,000, hourly: never an active one, nor the last run of a scheduled job (its view
+ * names it). Their log lines are the job logs' own retention.
+ */
+@Injectable()
+export class FinishedJobsRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('FinishedJobsRetention');
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
+    @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const run = (): void =>
+      void this.pass().catch((err: unknown) => this.logger.warn({ err }, 'finished jobs retention pass failed'));
+    this.timer = setTimeout(() => {
+      run();
+      this.timer = setInterval(run, PASS_EVERY_MS).unref();
+    }, FIRST_PASS_AFTER_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearTimeout(this.timer);
+    clearInterval(this.timer);
+  }
+
+  /** One pass; resolves with the jobs deleted. */
+  async pass(): Promise<number> {
+    const deleted = await deleteInBatches(
+      this.ds,
+      `DELETE FROM jobs.jobs WHERE id IN (
+         SELECT j.id FROM jobs.jobs j
+          WHERE j.stage NOT IN ('SCHEDULING', 'RUNNING') AND j.finished_at IS NOT NULL
+            AND j.finished_at < now() - make_interval(secs => $1::float8 * 86400)
+            AND NOT EXISTS (SELECT 1 FROM jobs.scheduled_jobs s WHERE s.last_job_id = j.id)
+          LIMIT $2)`,
+      [this.config.HUB_JOBS_FINISHED_RETENTION_DAYS],
+    );
+    if (deleted > 0) this.logger.log(`deleted ${deleted} finished jobs past retention`);
+    return deleted;
+  }
+}
