@@ -2,7 +2,6 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import {
-  CredentialsRpc,
   Events,
   type JobStage,
   type JobStatusEvent,
@@ -10,9 +9,9 @@ import {
   OrganizationsRpc,
   type RequestContext,
   Streams,
-  type UserView,
   type WebhookSuspendedEvent,
 } from '@hub/contracts';
+import { CredentialsRpc, type UserView } from '@hub/credentials-contract';
 import { EventBus, type EventMeta, RpcClient, type Unsubscribe } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { type NotificationsConfig } from '../notifications.config';
