@@ -1,13 +1,5 @@
 import { type BusAccess, BUS_SERVICES, BusAccessByService, busAccessOf } from './access';
-import {
-  Events,
-  Streams,
-  streamNameIn,
-  subjectFilter,
-  subjectIn,
-  unprefixedStream,
-  unprefixedSubject,
-} from '@hub/contracts';
+import { Events, Streams, streamNameIn, subjectFilter, subjectIn, unprefixedStream, unprefixedSubject } from '@hub/contracts';
 
 /** One NATS user's permissions, as nats-server's `authorization.users[].permissions` takes them. */
 export interface NatsPermissions {
@@ -47,9 +39,7 @@ class Names {
   /** The stream whose subjects hold this subject or filter. */
   streamOf(filter: string): string | undefined {
     const bare = unprefixedSubject(filter);
-    const found = Object.values(Streams).find((s) =>
-      s.subjects.some((p) => bare.startsWith(unprefixedSubject(p).slice(0, -1))),
-    );
+    const found = Object.values(Streams).find((s) => s.subjects.some((p) => bare.startsWith(unprefixedSubject(p).slice(0, -1))));
     return found && this.stream(found.name);
   }
 }
@@ -57,12 +47,9 @@ class Names {
 /** The consumer API subjects of one durable (create in both forms nats.js uses, info, pull, ack). */
 function consumerSubjects(stream: string, durable: string): string[] {
   return [
-    `$JS.API.CONSUMER.CREATE.${stream}.${durable}`,
-    `$JS.API.CONSUMER.CREATE.${stream}.${durable}.>`,
-    `$JS.API.CONSUMER.DURABLE.CREATE.${stream}.${durable}`,
-    `$JS.API.CONSUMER.INFO.${stream}.${durable}`,
-    `$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`,
-    `$JS.ACK.${stream}.${durable}.>`,
+    `$JS.API.CONSUMER.CREATE.${stream}.${durable}`, `$JS.API.CONSUMER.CREATE.${stream}.${durable}.>`,
+    `$JS.API.CONSUMER.DURABLE.CREATE.${stream}.${durable}`, `$JS.API.CONSUMER.INFO.${stream}.${durable}`,
+    `$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`, `$JS.ACK.${stream}.${durable}.>`,
   ];
 }
 
@@ -70,10 +57,7 @@ function consumerSubjects(stream: string, durable: string): string[] {
 export function streamsOf(access: BusAccess, prefix: string): { owned: string[]; read: string[] } {
   const n = new Names(prefix);
   const deadLetter = n.stream(Streams.DeadLetter.name);
-  const owned = new Set([
-    deadLetter,
-    ...access.publishes.map((e) => n.streamOf(subjectFilter(e))).filter((s): s is string => !!s),
-  ]);
+  const owned = new Set([deadLetter, ...access.publishes.map((e) => n.streamOf(subjectFilter(e))).filter((s): s is string => !!s)]);
   const read = new Set(access.consumes.map((c) => n.stream(c.stream.name)).filter((s) => !owned.has(s)));
   return { owned: sorted(owned), read: sorted(read) };
 }
@@ -115,22 +99,15 @@ export function subscriberPermissions(prefix: string): NatsPermissions {
   const allow = [
     '$JS.API.INFO',
     ...streams.flatMap((s) => [
-      `$JS.API.STREAM.INFO.${s}`,
-      `$JS.API.CONSUMER.CREATE.${s}.>`,
-      `$JS.API.CONSUMER.DURABLE.CREATE.${s}.>`,
-      `$JS.API.CONSUMER.INFO.${s}.>`,
-      `$JS.API.CONSUMER.MSG.NEXT.${s}.>`,
-      `$JS.API.CONSUMER.DELETE.${s}.>`,
-      `$JS.ACK.${s}.>`,
+      `$JS.API.STREAM.INFO.${s}`, `$JS.API.CONSUMER.CREATE.${s}.>`, `$JS.API.CONSUMER.DURABLE.CREATE.${s}.>`,
+      `$JS.API.CONSUMER.INFO.${s}.>`, `$JS.API.CONSUMER.MSG.NEXT.${s}.>`, `$JS.API.CONSUMER.DELETE.${s}.>`, `$JS.ACK.${s}.>`,
     ]),
     n.subject(subjectFilter(Events.DeadLetter)),
   ];
-  const deny = Object.values(BusAccessByService)
-    .flatMap((a) => a.consumes)
-    .flatMap((c) => {
-      const s = n.stream(c.stream.name);
-      return [...consumerSubjects(s, c.durable), `$JS.API.CONSUMER.DELETE.${s}.${c.durable}`];
-    });
+  const deny = Object.values(BusAccessByService).flatMap((a) => a.consumes).flatMap((c) => {
+    const s = n.stream(c.stream.name);
+    return [...consumerSubjects(s, c.durable), `$JS.API.CONSUMER.DELETE.${s}.${c.durable}`];
+  });
   return {
     publish: { allow: sorted(allow), deny: sorted(deny) },
     subscribe: { allow: [subjectIn(prefix, 'hub.>'), `${natsInboxPrefix(BUS_SUBSCRIBER_USER)}.>`] },
@@ -160,18 +137,13 @@ const list = (xs: readonly string[], indent: string): string =>
   `[\n${xs.map((x) => `${indent}  ${JSON.stringify(x)}`).join(',\n')}\n${indent}]`;
 
 function renderPermissions(p: NatsPermissions, indent: string): string {
-  const part = (name: string, rule: { allow: string[]; deny?: string[] }): string =>
-    [
-      `${indent}${name}: {`,
-      `${indent}  allow: ${list(rule.allow, `${indent}  `)}`,
-      ...(rule.deny ? [`${indent}  deny: ${list(rule.deny, `${indent}  `)}`] : []),
-      `${indent}}`,
-    ].join('\n');
-  return [
-    part('publish', p.publish),
-    part('subscribe', p.subscribe),
-    ...(p.allow_responses ? [`${indent}allow_responses: true`] : []),
+  const part = (name: string, rule: { allow: string[]; deny?: string[] }): string => [
+    `${indent}${name}: {`,
+    `${indent}  allow: ${list(rule.allow, `${indent}  `)}`,
+    ...(rule.deny ? [`${indent}  deny: ${list(rule.deny, `${indent}  `)}`] : []),
+    `${indent}}`,
   ].join('\n');
+  return [part('publish', p.publish), part('subscribe', p.subscribe), ...(p.allow_responses ? [`${indent}allow_responses: true`] : [])].join('\n');
 }
 
 /**
@@ -181,26 +153,22 @@ function renderPermissions(p: NatsPermissions, indent: string): string {
  */
 export function renderNatsAuthorization(options: RenderOptions = {}): string {
   const users = natsPermissionsByUser(options.prefix ?? '');
-  const entries = Object.entries(users).map(([user, p]) =>
-    [
-      '    {',
-      `      user: ${JSON.stringify(user)}`,
-      `      password: $${natsPasswordVariable(user)}`,
-      '      permissions: {',
-      renderPermissions(p, '        '),
-      '      }',
-      '    }',
-    ].join('\n'),
-  );
+  const entries = Object.entries(users).map(([user, p]) => [
+    '    {',
+    `      user: ${JSON.stringify(user)}`,
+    `      password: $${natsPasswordVariable(user)}`,
+    '      permissions: {',
+    renderPermissions(p, '        '),
+    '      }',
+    '    }',
+  ].join('\n'));
   if (options.allRightsUser) {
-    entries.push(
-      `    {\n      user: ${JSON.stringify(options.allRightsUser)}\n      password: $${natsPasswordVariable(options.allRightsUser)}\n    }`,
-    );
+    entries.push(`    {\n      user: ${JSON.stringify(options.allRightsUser)}\n      password: $${natsPasswordVariable(options.allRightsUser)}\n    }`);
   }
   return [
-    '# Generated by `npm run bus:generate` from libs/contracts/src/bus/access.ts: do not edit.',
+    '# Generated by `npm run bus:generate` from libs/bus-access/src/access.ts: do not edit.',
     `# One NATS user per app (decision 0013), for subjects prefixed with "${options.prefix ?? ''}".`,
-    "# Each password comes from the server's environment: NATS_PASSWORD_<USER>.",
+    '# Each password comes from the server\'s environment: NATS_PASSWORD_<USER>.',
     'authorization {',
     '  users: [',
     entries.join('\n'),
