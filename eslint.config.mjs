@@ -15,14 +15,23 @@ export default [
           enforceBuildableLibDependency: true,
           allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$', '^(\\.\\./)+tools/webpack/'],
           depConstraints: [
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:testing'] },
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:testing'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
+            // Feature first, tier second (decision 0019): libs/<feature>/{contract,http,service}.
+            // A contract (libs/contracts is the shared one) holds descriptors, DTOs and views only.
+            { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:contract'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:testing'] },
+            // The walls: `http` and `service` never import each other, only contracts and shared libs.
+            // `type:edge` is the gateway's core (libs/service-gateway) every `http` tier builds on.
+            {
+              sourceTag: 'type:http',
+              onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:testing', 'type:edge'],
+            },
+            { sourceTag: 'type:edge', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:testing'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contract', 'type:util', 'type:testing'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contract', 'type:util'] },
             { sourceTag: 'type:package', onlyDependOnLibsWithTags: [] },
             // Examples use only what a subscriber outside this repository could install.
             { sourceTag: 'type:example', onlyDependOnLibsWithTags: ['type:package', 'type:testing'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts', 'type:util'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contract', 'type:util'] },
             { sourceTag: 'scope:deploy', onlyDependOnLibsWithTags: ['scope:shared'] },
             {
               sourceTag: 'scope:hub',
@@ -38,7 +47,14 @@ export default [
             },
             {
               sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['type:service', 'type:contracts', 'type:util', 'type:testing'],
+              onlyDependOnLibsWithTags: [
+                'type:service',
+                'type:http',
+                'type:edge',
+                'type:contract',
+                'type:util',
+                'type:testing',
+              ],
             },
             { sourceTag: 'scope:credentials', onlyDependOnLibsWithTags: ['scope:credentials', 'scope:shared'] },
             { sourceTag: 'scope:organizations', onlyDependOnLibsWithTags: ['scope:organizations', 'scope:shared'] },

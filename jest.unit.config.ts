@@ -11,11 +11,18 @@ import type { Config } from 'jest';
  */
 process.env['HUB_TEST_TIER'] = 'unit';
 
-// Each project's own jest config (apps/*, libs/*, tools/*), with only its unit specs.
+const subdirs = (dir: string): string[] =>
+  existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => join(dir, d.name))
+    : [];
+
+// Each project's own jest config (apps/*, libs/*, tools/*, and a feature's tiers libs/<feature>/*),
+// with only its unit specs.
 const projects = ['apps', 'libs', 'tools']
-  .flatMap((top) =>
-    existsSync(join(__dirname, top)) ? readdirSync(join(__dirname, top)).map((d) => join(__dirname, top, d)) : [],
-  )
+  .flatMap((top) => subdirs(join(__dirname, top)))
+  .flatMap((dir) => (existsSync(join(dir, 'jest.config.cts')) ? [dir] : subdirs(dir)))
   .filter((dir) => existsSync(join(dir, 'jest.config.cts')))
   .map((dir) => ({
     ...(require(join(dir, 'jest.config.cts')) as Config),

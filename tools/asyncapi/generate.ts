@@ -10,12 +10,8 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  buildAsyncApiDocument,
-  NATS_AUTHORIZATION_FILES,
-  renderCatalogue,
-  renderNatsAuthorization,
-} from '@hub/contracts';
+import { NATS_AUTHORIZATION_FILES, renderNatsAuthorization } from '@hub/bus-access';
+import { buildAsyncApiDocument, renderCatalogue } from '@hub/contracts';
 
 const root = resolve(__dirname, '../..');
 const prefixAt = process.argv.indexOf('--prefix');

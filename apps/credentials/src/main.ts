@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { runService } from '@hub/observability';
-import { CredentialsConfig, CredentialsModule, credentialsPersistence } from '@hub/service-credentials';
+import { CredentialsConfig, CredentialsModule, credentialsPersistence } from '@hub/credentials-service';
 
 runService({
   name: 'credentials',

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { type NatsConnection } from 'nats';
 import { loadConfig } from '@hub/config';
+import { CredentialsApiModule } from '@hub/credentials-http';
 import { busModeFrom, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
 import { metricsAccess, natsCheck, ObservabilityModule, startTracing } from '@hub/observability';
 import { createGatewayApp, GatewayConfig, GatewayModule, installRequestErrorBackstop } from '@hub/service-gateway';
@@ -18,7 +19,7 @@ class GatewayApp {
           name: 'gateway',
           retentionDays: config.HUB_BUS_RETENTION_DAYS,
         }),
-        GatewayModule.forRoot(config),
+        GatewayModule.forRoot(config, [CredentialsApiModule]),
         ObservabilityModule.forApp(
           'gateway',
           { inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection | null) => natsCheck(nc) },

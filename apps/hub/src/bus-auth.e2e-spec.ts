@@ -1,5 +1,7 @@
 import { AckPolicy, type NatsConnection } from 'nats';
-import { CredentialsRpc, Events, natsInboxPrefix, type RequestContext, Streams, subject } from '@hub/contracts';
+import { natsInboxPrefix } from '@hub/bus-access';
+import { Events, type RequestContext, Streams, subject } from '@hub/contracts';
+import { CredentialsRpc } from '@hub/credentials-contract';
 import { NatsRpcClient } from '@hub/messaging';
 import {
   type AuthenticatedNats,

@@ -2,7 +2,7 @@ import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@hub/config';
 import { type BusMode, busModeFrom, RpcServer } from '@hub/messaging';
 import { EmbeddedPostgres, protectDataDir } from '@hub/persistence';
-import { CredentialsConfig } from '@hub/service-credentials';
+import { CredentialsConfig } from '@hub/credentials-service';
 import { createGatewayApp, GatewayConfig } from '@hub/service-gateway';
 import { JobsConfig } from '@hub/service-jobs';
 import { OrganizationsConfig } from '@hub/service-organizations';

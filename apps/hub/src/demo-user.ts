@@ -1,4 +1,5 @@
-import { CredentialsRpc, HubError, OrganizationsRpc, type RequestContext, type UserView } from '@hub/contracts';
+import { HubError, OrganizationsRpc, type RequestContext } from '@hub/contracts';
+import { CredentialsRpc, type UserView } from '@hub/credentials-contract';
 import { type RpcClient } from '@hub/messaging';
 
 export interface DemoUser {

@@ -3,8 +3,9 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { type NatsConnection } from 'nats';
 import { type DataSource } from 'typeorm';
 import { type BusMode, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
+import { CredentialsApiModule } from '@hub/credentials-http';
 import { databaseCheck, metricsAccess, natsCheck, ObservabilityModule } from '@hub/observability';
-import { CREDENTIALS_DS, type CredentialsConfig, CredentialsModule } from '@hub/service-credentials';
+import { CREDENTIALS_DS, type CredentialsConfig, CredentialsModule } from '@hub/credentials-service';
 import { type GatewayConfig, GatewayModule } from '@hub/service-gateway';
 import { JOBS_DS, type JobsConfig, JobsModule } from '@hub/service-jobs';
 import { ORGANIZATIONS_DS, type OrganizationsConfig, OrganizationsModule } from '@hub/service-organizations';
@@ -41,7 +42,7 @@ export class HubModule {
         NotificationsModule.forRoot(configs.notifications),
         JobsModule.forRoot(configs.jobs),
         WebhooksModule.forRoot(configs.webhooks),
-        GatewayModule.forRoot(configs.gateway),
+        GatewayModule.forRoot(configs.gateway, [CredentialsApiModule]),
         ObservabilityModule.forApp(
           'hub',
           {

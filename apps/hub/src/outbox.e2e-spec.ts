@@ -25,7 +25,8 @@ import {
   RpcServer,
 } from '@hub/messaging';
 import { metricsAccess, ObservabilityModule } from '@hub/observability';
-import { CredentialsConfig, CredentialsModule } from '@hub/service-credentials';
+import { CredentialsConfig, CredentialsModule } from '@hub/credentials-service';
+import { CredentialsApiModule } from '@hub/credentials-http';
 import { createGatewayApp, GatewayConfig, GatewayModule } from '@hub/service-gateway';
 import { OrganizationsConfig, OrganizationsModule } from '@hub/service-organizations';
 import {
@@ -110,7 +111,7 @@ describeWithInfra('transactional outbox: nothing lost between a commit and the b
         InProcessRpcJetStreamEvents.forRoot(mode, new NatsEventBus(nc, jsm)),
         CredentialsModule.forRoot(loadConfig(CredentialsConfig, env)),
         OrganizationsModule.forRoot(loadConfig(OrganizationsConfig, env)),
-        GatewayModule.forRoot(gateway),
+        GatewayModule.forRoot(gateway, [CredentialsApiModule]),
         ObservabilityModule.forApp('hub', { inject: [], useFactory: () => [] }, metricsAccess(gateway, true)),
       ],
     };

@@ -8,7 +8,8 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { connect, type NatsConnection } from 'nats';
-import { BUS_PREFIX, busAccessOf, natsInboxPrefix, Streams, streamsOf } from '@hub/contracts';
+import { busAccessOf, natsInboxPrefix, streamsOf } from '@hub/bus-access';
+import { BUS_PREFIX, Streams } from '@hub/contracts';
 import { type BusMode } from './bus-mode';
 import { EventBus } from './events/event-bus';
 import { InProcessEventBus } from './events/in-process-event-bus';

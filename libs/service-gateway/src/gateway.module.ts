@@ -1,9 +1,8 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { AdminApiModule } from './admin/admin.module';
 import { ConsoleApiModule } from './console/console.module';
 import { type GatewayConfig } from './core/gateway.config';
 import { GatewayCoreModule } from './core/gateway-core.module';
-import { CredentialsApiModule } from './credentials/credentials.module';
 import { JobsApiModule } from './jobs/jobs.module';
 import { OrganizationsApiModule } from './organizations/organizations.module';
 import { AuditStreamsApiModule } from './audit-streams/audit-streams.module';
@@ -12,11 +11,11 @@ import { WebhooksApiModule } from './webhooks/webhooks.module';
 import { ScimApiModule } from './scim/scim.module';
 
 /**
- * The HTTP edge: owns no tables, reaches services only through the RPC client. One folder and
- * one module per service area; a new area is one more import here.
+ * The HTTP edge: owns no tables, reaches services only through the RPC client. The areas not yet
+ * in a feature folder have one folder and one module here; a feature's `http` tier
+ * (`libs/<feature>/http`, decision 0019) is given by the app that composes it.
  */
 const AREAS = [
-  CredentialsApiModule,
   OrganizationsApiModule,
   AuditStreamsApiModule,
   AdminApiModule,
@@ -29,7 +28,8 @@ const AREAS = [
 
 @Module({})
 export class GatewayModule {
-  static forRoot(config: GatewayConfig): DynamicModule {
-    return { module: GatewayModule, imports: [GatewayCoreModule.forRoot(config), ...AREAS] };
+  /** `features`: the `http` modules of the feature folders, e.g. `CredentialsApiModule`. */
+  static forRoot(config: GatewayConfig, features: readonly Type[] = []): DynamicModule {
+    return { module: GatewayModule, imports: [GatewayCoreModule.forRoot(config), ...features, ...AREAS] };
   }
 }

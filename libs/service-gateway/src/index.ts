@@ -1,3 +1,4 @@
 export * from './gateway.module';
-export { GatewayConfig, createGatewayApp, buildOpenApiDocument, serveOpenApi, toOpenApi31 } from './core';
+// The shared edge every feature's `http` tier builds on: auth, org access, rate limits, params, OpenAPI.
+export * from './core';
 export { installRequestErrorBackstop } from './core/http/request-error-backstop';

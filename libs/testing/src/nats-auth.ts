@@ -4,13 +4,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type ConnectionOptions, type NatsConnection } from 'nats';
-import {
-  BUS_PREFIX,
-  natsInboxPrefix,
-  natsPasswordVariable,
-  natsPermissionsByUser,
-  renderNatsAuthorization,
-} from '@hub/contracts';
+import { natsInboxPrefix, natsPasswordVariable, natsPermissionsByUser, renderNatsAuthorization } from '@hub/bus-access';
+import { BUS_PREFIX } from '@hub/contracts';
 import { portOpen } from './infra';
 import { freePort } from './processes';
 

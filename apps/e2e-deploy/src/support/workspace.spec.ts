@@ -30,7 +30,7 @@ describe('workspace discovery (the deployment specs are only as good as it is)',
     expect(distributedApps()).not.toContain(ALL_IN_ONE);
   });
 
-  it('finds HubConfig and the config classes extending it, wherever they sit under libs/*/src', () => {
+  it('finds HubConfig and the config classes extending it, wherever they sit under libs/*/src or libs/*/*/src', () => {
     const found = configClasses();
     expect(found).toEqual(
       expect.arrayContaining([
@@ -38,7 +38,7 @@ describe('workspace discovery (the deployment specs are only as good as it is)',
         { name: 'GatewayConfig', file: expect.stringMatching(/^libs\/service-gateway\/src\/.*gateway\.config\.ts$/) },
         {
           name: 'CredentialsConfig',
-          file: expect.stringMatching(/^libs\/service-credentials\/src\/.*credentials\.config\.ts$/),
+          file: expect.stringMatching(/^libs\/credentials\/service\/src\/.*credentials\.config\.ts$/),
         },
         {
           name: 'OrganizationsConfig',

@@ -43,18 +43,27 @@ export interface ConfigClass {
   file: string;
 }
 
+/** Every lib's `src`: `libs/<lib>/src`, and a feature folder's tiers `libs/<feature>/<tier>/src` (decision 0019). */
+function libSources(): string[] {
+  return repoDir('libs')
+    .flatMap((lib) =>
+      repoExists(`libs/${lib}/src`) ? [`libs/${lib}`] : repoDir(`libs/${lib}`).map((t) => `libs/${lib}/${t}`),
+    )
+    .filter((dir) => repoExists(`${dir}/src`))
+    .map((dir) => `${dir}/src`);
+}
+
 /**
- * HubConfig and every class in a `*.config.ts` under libs/<lib>/src that extends it, directly
- * or through another config class.
+ * HubConfig and every class in a `*.config.ts` under a lib's `src` (libs/<lib>/src or
+ * libs/<feature>/<tier>/src) that extends it, directly or through another config class.
  */
 export function configClasses(): ConfigClass[] {
-  const sources = repoDir('libs')
-    .filter((lib) => repoExists(`libs/${lib}/src`))
-    .flatMap((lib) => repoTree(`libs/${lib}/src`))
+  const sources = libSources()
+    .flatMap((src) => repoTree(src))
     .filter((f) => f.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(f));
   const base = sources.filter((f) => /^export class HubConfig\b/m.test(repoFile(f)));
   if (base.length !== 1)
-    throw new Error(`expected one file declaring class HubConfig under libs/*/src, found ${base.length}`);
+    throw new Error(`expected one file declaring class HubConfig under a lib's src, found ${base.length}`);
 
   const found: ConfigClass[] = [{ name: 'HubConfig', file: base[0] }];
   const candidates = sources

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { TokenView, UserView } from '../credentials/credentials.views';
 import { ClosedSchema } from '../http/closed-schema';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
 import { OrganizationView } from '../organizations/organizations.views';
@@ -56,30 +55,6 @@ export class AdminListTokensRpc extends AdminTokensQueryDto {
   @Matches(NAME_PATTERN, { message: 'user is not a valid user name' })
   @IsString()
   user!: string;
-}
-
-/** A user as the operator sees it: which organization's SCIM made the account, if one did (decision 0421). */
-@ClosedSchema()
-export class AdminUserView extends UserView {
-  @ApiProperty({
-    type: String,
-    pattern: OBJECT_ID_PATTERN.source,
-    nullable: true,
-    description: "the organization whose SCIM provisioning made this account; null for the hub's own accounts",
-  })
-  managedByOrganizationId!: string | null;
-}
-
-/** A token as the operator sees it: never its value or its hash, and revoked ones too. */
-@ClosedSchema()
-export class AdminTokenView extends TokenView {
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
-    nullable: true,
-    description: 'when it was revoked (leaked, or by the operator); null while it works',
-  })
-  revokedAt!: string | null;
 }
 
 @ClosedSchema()

@@ -1,31 +1,4 @@
-import {
-  AdminCreateUserDto,
-  AdminListTokensRpc,
-  AdminNamesQueryDto,
-  type AdminOrganizationView,
-  type AdminPage,
-  AdminPublishEventDto,
-  type AdminTokenView,
-  type AdminUserView,
-} from '../admin';
-import {
-  type AuthInfo,
-  type CreatedToken,
-  CreateTokenRpc,
-  GetUserRpc,
-  type OrgRevocationView,
-  type ProvisionedUser,
-  ProvisionUserRpc,
-  RevokeMemberTokenRpc,
-  ReleaseNameRpc,
-  ReserveNameRpc,
-  RevokeLeakedRpc,
-  type UserView,
-  VerifyTokenRpc,
-  CreateSessionRpc,
-  type SessionInfo,
-  SessionRefRpc,
-} from '../credentials';
+import { AdminNamesQueryDto, type AdminOrganizationView, type AdminPage, AdminPublishEventDto } from '../admin';
 import {
   AddMemberRpc,
   CreateOrganizationRpc,
@@ -73,28 +46,6 @@ import {
 import { rpc } from './descriptors';
 
 /** RPCs `<service>.<resource>.<verb>` with their request and reply types, declared once (style.md rule 2). */
-export const CredentialsRpc = {
-  CreateUser: rpc<AdminCreateUserDto, UserView>('credentials.user.create', AdminCreateUserDto),
-  GetUser: rpc<GetUserRpc, UserView>('credentials.user.get', GetUserRpc),
-  /** The admin API's lists: users by name, a user's tokens newest first (never a value or a hash). */
-  ListUsers: rpc<AdminNamesQueryDto, AdminPage<AdminUserView>>('credentials.user.list', AdminNamesQueryDto),
-  ListTokens: rpc<AdminListTokensRpc, AdminPage<AdminTokenView>>('credentials.token.list', AdminListTokensRpc),
-  CreateToken: rpc<CreateTokenRpc, CreatedToken>('credentials.token.create', CreateTokenRpc),
-  VerifyToken: rpc<VerifyTokenRpc, AuthInfo>('credentials.token.verify', VerifyTokenRpc),
-  RevokeLeaked: rpc<RevokeLeakedRpc, { accepted: true }>('credentials.token.revoke-leaked', RevokeLeakedRpc),
-  /** The whole organization revocation: token lookup, "not your own", "held by a member", the revocation. */
-  RevokeForOrg: rpc<RevokeMemberTokenRpc, OrgRevocationView>('credentials.token.revoke-for-org', RevokeMemberTokenRpc),
-  /** Users and organizations share one case-insensitive name space (409 when taken). */
-  ReserveName: rpc<ReserveNameRpc, { reserved: true }>('credentials.name.reserve', ReserveNameRpc),
-  ReleaseName: rpc<ReleaseNameRpc, { released: boolean }>('credentials.name.release', ReleaseNameRpc),
-  /** SCIM provisioning: the user of that name (any case), or a new one (decision 0420). */
-  ProvisionUser: rpc<ProvisionUserRpc, ProvisionedUser>('credentials.user.provision', ProvisionUserRpc),
-  /** Console sessions (decision 0800): made from a verified token, checked on every request, ended by sign-out. */
-  CreateSession: rpc<CreateSessionRpc, SessionInfo>('credentials.session.create', CreateSessionRpc),
-  VerifySession: rpc<SessionRefRpc, SessionInfo>('credentials.session.verify', SessionRefRpc),
-  EndSession: rpc<SessionRefRpc, { ended: boolean }>('credentials.session.end', SessionRefRpc),
-} as const;
-
 export const OrganizationsRpc = {
   Create: rpc<CreateOrganizationRpc, OrganizationView>('organizations.organization.create', CreateOrganizationRpc),
   /** The admin API's list: organizations by name, with their member counts. */

@@ -14,13 +14,12 @@ import {
   AdminCreateOrganizationDto,
   AdminNamesQueryDto,
   AdminOrganizationView,
-  CredentialsRpc,
   MemberView,
   OrganizationsRpc,
   OrganizationView,
   type RequestContext,
-  type UserView,
 } from '@hub/contracts';
+import { CredentialsRpc, type UserView } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { AdminOnly, ApiErrorResponse, Ctx, MembershipCache, OrgNameParam, pagedAnswer } from '../core';
 import { AdminListRoute } from './admin-list.decorator';

@@ -4,11 +4,11 @@ import {
   AdminCreateResourceGroupDto,
   AdminResourceGroupReposDto,
   AdminResourceGroupUsersDto,
-  CredentialsRpc,
   type RequestContext,
   ResourceGroupsRpc,
   ResourceGroupView,
 } from '@hub/contracts';
+import { CredentialsRpc } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { AdminOnly, ApiErrorResponse, Ctx, OrgNameParam } from '../core';
 import { ResourceGroupParam } from '../organizations/resource-group.params';

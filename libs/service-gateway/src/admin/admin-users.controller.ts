@@ -6,12 +6,9 @@ import {
   AdminCreateUserDto,
   AdminNamesQueryDto,
   AdminTokensQueryDto,
-  AdminTokenView,
-  AdminUserView,
-  CredentialsRpc,
   type RequestContext,
-  UserView,
 } from '@hub/contracts';
+import { AdminTokenView, AdminUserView, CredentialsRpc, UserView } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { AdminOnly, ApiErrorResponse, Ctx, pagedAnswer, UserNameParam } from '../core';
 import { AdminListRoute } from './admin-list.decorator';

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ClosedSchema, TokenView } from '@hub/contracts';
+import { ClosedSchema } from '@hub/contracts';
+import { TokenView } from '@hub/credentials-contract';
 
 /** POST /admin/users/{name}/tokens: the token's view plus, this once, its raw value. */
 @ClosedSchema()

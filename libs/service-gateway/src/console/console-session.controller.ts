@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { CredentialsRpc, ForbiddenError, type SessionInfo, tokenHash } from '@hub/contracts';
+import { ForbiddenError } from '@hub/contracts';
+import { CredentialsRpc, type SessionInfo, tokenHash } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, GATEWAY_CONFIG, type GatewayConfig, Public, StrictRateLimit } from '../core';
 import { Authenticator } from '../core/auth/authenticator';

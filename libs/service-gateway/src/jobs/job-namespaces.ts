@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import {
-  type AuthInfo,
   ForbiddenError,
   HubError,
   type JobOwnerRef,
@@ -8,6 +7,7 @@ import {
   type RequestContext,
   roleGrantsAccess,
 } from '@hub/contracts';
+import { type AuthInfo } from '@hub/credentials-contract';
 import { MembershipDirectory } from '../core';
 
 const WRITE_ROLES: ReadonlySet<string> = new Set(['admin', 'write', 'contributor']);

@@ -2,7 +2,6 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 import {
-  type AuthInfo,
   type JobOwnerRef,
   JobMetricsSample,
   JobsRpc,
@@ -10,6 +9,7 @@ import {
   type RequestContext,
   TERMINAL_JOB_STAGES,
 } from '@hub/contracts';
+import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth, LiveAnswers, StreamSlots } from '../core';
 import { JobNamespaces } from './job-namespaces';

@@ -2,7 +2,6 @@ import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 import {
-  type AuthInfo,
   CreateJobDto,
   JobHardwareView,
   JobsRpc,
@@ -10,6 +9,7 @@ import {
   type RequestContext,
   UpdateJobLabelsDto,
 } from '@hub/contracts';
+import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth, nextLink } from '../core';
 import { hardwareViews } from './job-hardware.view';

@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import {
-  type AuthInfo,
   CreateScheduledJobDto,
   EmptyAnswer,
   JobView,
@@ -13,6 +12,7 @@ import {
   UpdateJobLabelsDto,
   UpdateScheduleDto,
 } from '@hub/contracts';
+import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth } from '../core';
 import { JobNamespaces } from './job-namespaces';

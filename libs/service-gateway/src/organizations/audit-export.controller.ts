@@ -5,7 +5,6 @@ import { type FastifyReply } from 'fastify';
 import {
   AUDIT_EXPORT_MAX,
   AuditExportQueryDto,
-  type AuthInfo,
   type AuditFilter,
   AuditLogEventView,
   type AuditPage,
@@ -14,6 +13,7 @@ import {
   parseAuditQuery,
   type RequestContext,
 } from '@hub/contracts';
+import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import {
   ApiErrorResponse,

@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type AuthInfo, McpRpc, McpSettingsView, type RequestContext } from '@hub/contracts';
+import { McpRpc, McpSettingsView, type RequestContext } from '@hub/contracts';
+import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { Ctx, CurrentAuth } from '../core';
 

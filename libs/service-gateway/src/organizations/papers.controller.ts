@@ -1,13 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import {
-  type AuthInfo,
-  ClaimPaperDto,
-  ClaimPaperView,
-  ForbiddenError,
-  PapersRpc,
-  type RequestContext,
-} from '@hub/contracts';
+import { ClaimPaperDto, ClaimPaperView, ForbiddenError, PapersRpc, type RequestContext } from '@hub/contracts';
+import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth } from '../core';
 

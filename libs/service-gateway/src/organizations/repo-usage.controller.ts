@@ -1,7 +1,8 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { type AuthInfo, RepositoriesRpc, RepoUsageQueryDto, RepoUsageView, type RequestContext } from '@hub/contracts';
+import { RepositoriesRpc, RepoUsageQueryDto, RepoUsageView, type RequestContext } from '@hub/contracts';
+import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth, LINK_HEADER, OrgNameParam, OrgScoped, pagedAnswer } from '../core';
 

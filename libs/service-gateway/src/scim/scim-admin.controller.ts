@@ -1,7 +1,8 @@
 import { Body, Controller, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyRequest } from 'fastify';
-import { AdminScimLinkDto, CredentialsRpc, type RequestContext, ScimRpc } from '@hub/contracts';
+import { AdminScimLinkDto, type RequestContext, ScimRpc } from '@hub/contracts';
+import { CredentialsRpc } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { AdminOnly, ApiErrorResponse, Ctx, MembershipCache, OrgNameParam } from '../core';
 import { renderUser, scimBase } from './scim-render';

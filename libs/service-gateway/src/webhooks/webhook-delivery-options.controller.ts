@@ -2,7 +2,6 @@ import { Body, Controller, Get, Param, Put, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyRequest } from 'fastify';
 import {
-  type AuthInfo,
   BadRequestError,
   DELIVERY_OPTION_KEYS,
   type RequestContext,
@@ -10,6 +9,7 @@ import {
   WebhookDeliveryOptionsView,
   WebhooksRpc,
 } from '@hub/contracts';
+import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth } from '../core';
 import { WebhookIdParam } from './webhook.params';

@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Quer
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 import {
-  type AuthInfo,
   EmptyAnswer,
   LOG_FILTER_KEYS,
   RecoverBodyDto,
@@ -18,6 +17,7 @@ import {
   WebhooksRpc,
   WebhookView,
 } from '@hub/contracts';
+import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth, GATEWAY_CONFIG, type GatewayConfig, nextLink } from '../core';
 import {

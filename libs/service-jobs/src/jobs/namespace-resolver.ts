@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { CredentialsRpc, type RequestContext } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { CredentialsRpc } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { type JobOwner } from './job.entity';
 

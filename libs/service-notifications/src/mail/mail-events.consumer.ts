@@ -4,7 +4,6 @@ import { type DataSource } from 'typeorm';
 import {
   AuditStreamEvents,
   type AuditStreamHealthEvent,
-  CredentialsRpc,
   Events,
   type JobStage,
   type JobStatusEvent,
@@ -12,9 +11,9 @@ import {
   OrganizationsRpc,
   type RequestContext,
   Streams,
-  type UserView,
   type WebhookSuspendedEvent,
 } from '@hub/contracts';
+import { CredentialsRpc, type UserView } from '@hub/credentials-contract';
 import { EventBus, type EventMeta, RpcClient, type Unsubscribe } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { type NotificationsConfig } from '../notifications.config';

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type CreateOrganizationRpc, CredentialsRpc, type OrganizationView, type RequestContext } from '@hub/contracts';
+import { type CreateOrganizationRpc, type OrganizationView, type RequestContext } from '@hub/contracts';
+import { CredentialsRpc } from '@hub/credentials-contract';
 import { Outbox, RpcClient } from '@hub/messaging';
 import { newObjectId, isUniqueViolation } from '@hub/persistence';
 import { recordAudit } from '../audit/record-audit';

@@ -1,7 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { CredentialsRpc, HubError, type RequestContext } from '@hub/contracts';
+import { HubError, type RequestContext } from '@hub/contracts';
+import { CredentialsRpc } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { OrganizationsStore } from './organizations.store';
 import { ORGANIZATIONS_DS } from '../organizations.di';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { CredentialsRpc, type RequestContext, type ScimUserRecord, type ScimWriteRpc } from '@hub/contracts';
+import { type RequestContext, type ScimUserRecord, type ScimWriteRpc } from '@hub/contracts';
+import { CredentialsRpc } from '@hub/credentials-contract';
 import { Outbox, RpcClient } from '@hub/messaging';
 import { isUniqueViolation, newObjectId } from '@hub/persistence';
 import { ORGANIZATIONS_DS } from '../organizations.di';

@@ -1,5 +1,6 @@
 import { type ArgumentsHost } from '@nestjs/common';
-import { InvalidCredentialsError, UnauthorizedError } from '@hub/contracts';
+import { UnauthorizedError } from '@hub/contracts';
+import { InvalidCredentialsError } from '@hub/credentials-contract';
 import { HttpErrorFilter } from '../http/http-error.filter';
 import { TooManyRequestsError } from '../rate-limit/rate-limit.errors';
 import { NotAMemberError, PlanRequiredError, ReadOnlyTokenError } from './auth.errors';

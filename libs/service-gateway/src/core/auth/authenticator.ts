@@ -1,16 +1,14 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
+import { Events, HubError, TOKEN_PATTERN } from '@hub/contracts';
 import {
   type AuthInfo,
   CredentialsRpc,
-  Events,
-  HubError,
   InvalidCredentialsError,
   type SessionInfo,
-  TOKEN_PATTERN,
   tokenHash,
-} from '@hub/contracts';
+} from '@hub/credentials-contract';
 import { EventBus, RpcClient } from '@hub/messaging';
 import { type GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';

@@ -1,4 +1,4 @@
-import { type AuthInfo } from '@hub/contracts';
+import { type AuthInfo } from '@hub/credentials-contract';
 import { TokenCache } from './token-cache';
 
 const info = (tokenId: string): AuthInfo => ({

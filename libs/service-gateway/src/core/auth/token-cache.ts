@@ -1,4 +1,4 @@
-import { type AuthInfo } from '@hub/contracts';
+import { type AuthInfo } from '@hub/credentials-contract';
 import { TtlCache } from './ttl-cache';
 
 /**

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage } from 'node:http';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { type AuthInfo, type RequestContext } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type AuthInfo } from '@hub/credentials-contract';
 
 declare module 'fastify' {
   interface FastifyRequest {

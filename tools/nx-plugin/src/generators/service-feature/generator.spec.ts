@@ -9,10 +9,10 @@ const WORKSPACE = resolve(__dirname, '../../../../..');
 
 /** The real files the generator reads and edits, copied into the in-memory tree. */
 const SEEDED = [
-  'libs/service-credentials/src/credentials.module.ts',
-  'libs/service-credentials/src/credentials.di.ts',
-  'libs/contracts/src/credentials/index.ts',
-  'libs/contracts/src/bus/rpc.ts',
+  'libs/credentials/service/src/credentials.module.ts',
+  'libs/credentials/service/src/credentials.di.ts',
+  'libs/credentials/contract/src/index.ts',
+  'libs/credentials/contract/src/credentials.rpc.ts',
 ];
 
 function seededTree(): Tree {
@@ -59,7 +59,7 @@ function typeErrors(tree: Tree, files: string[]): string[] {
 
 describe('service-feature generator', () => {
   const options = { service: 'credentials', feature: 'badges', verb: 'get', thing: 'badge' };
-  const dir = 'libs/service-credentials/src/badges';
+  const dir = 'libs/credentials/service/src/badges';
 
   it('writes handler, use case, store, errors and spec, the contract, and registers them', async () => {
     const tree = seededTree();
@@ -78,17 +78,21 @@ describe('service-feature generator', () => {
     expect(tree.read(`${dir}/badges.store.ts`, 'utf-8')).toContain('FROM credentials.badges WHERE id = $1');
     expect(tree.read(`${dir}/badges.errors.ts`, 'utf-8')).toContain("'BADGE_NOT_FOUND'");
 
-    const rpc = tree.read('libs/contracts/src/bus/rpc.ts', 'utf-8') as string;
+    const rpc = tree.read('libs/credentials/contract/src/credentials.rpc.ts', 'utf-8') as string;
     expect(rpc).toMatch(/GetBadge: rpc<GetBadgeRpc, BadgeView>\('credentials\.badge\.get', GetBadgeRpc\)/);
     expect(rpc.indexOf('GetBadge: rpc')).toBeGreaterThan(rpc.indexOf('export const CredentialsRpc = {'));
-    expect(tree.read('libs/contracts/src/credentials/index.ts', 'utf-8')).toContain("export * from './get-badge.rpc';");
+    expect(tree.read('libs/credentials/contract/src/index.ts', 'utf-8')).toContain("export * from './get-badge.rpc';");
 
-    const module = tree.read('libs/service-credentials/src/credentials.module.ts', 'utf-8') as string;
+    const module = tree.read('libs/credentials/service/src/credentials.module.ts', 'utf-8') as string;
     expect(module).toMatch(/controllers: \[[^\]]*BadgesHandler/);
     expect(module).toMatch(/providers: \[[^\]]*GetBadgeUseCase/);
 
     // Everything it wrote or edited compiles where it lands, against the real libraries.
-    const changed = [...written.map((f) => `${dir}/${f}`), 'libs/service-credentials/src/credentials.module.ts'];
+    const changed = [
+      ...written.map((f) => `${dir}/${f}`),
+      'libs/credentials/service/src/credentials.module.ts',
+      'libs/credentials/contract/src/credentials.rpc.ts',
+    ];
     expect(typeErrors(tree, changed)).toEqual([]);
   }, 120_000);
 
@@ -100,7 +104,7 @@ describe('service-feature generator', () => {
 
     expect(tree.exists(`${dir}/revoke-badge.use-case.ts`)).toBe(true);
     expect(tree.read(`${dir}/badges.handler.ts`, 'utf-8')).toBe(handler);
-    const module = tree.read('libs/service-credentials/src/credentials.module.ts', 'utf-8') as string;
+    const module = tree.read('libs/credentials/service/src/credentials.module.ts', 'utf-8') as string;
     expect(module.match(/BadgesHandler/g)).toHaveLength(2); // its import and one listing, not two
     expect(module).toContain('RevokeBadgeUseCase');
     const info = jest.spyOn(console, 'info').mockImplementation(() => undefined);

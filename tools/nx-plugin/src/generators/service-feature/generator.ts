@@ -18,6 +18,10 @@ export interface FeatureNames {
   thing: string;
   serviceRoot: string;
   contractsFolder: string;
+  /** Where the descriptor group is declared. */
+  rpcFile: string;
+  /** What the service code imports the contract from. */
+  contractImport: string;
   diFile: string;
   dataSourceToken: string;
   rpcGroup: string;
@@ -36,10 +40,35 @@ export interface FeatureNames {
   notFoundCode: string;
 }
 
-const RPC_FILE = 'libs/contracts/src/bus/rpc.ts';
+const LEGACY_RPC_FILE = 'libs/contracts/src/bus/rpc.ts';
+
+/**
+ * A feature folder (`libs/<service>/service`, `libs/<service>/contract`, decision 0019) or a service
+ * lib not yet moved (`libs/service-<service>`, its contract in `libs/contracts`).
+ */
+function layoutOf(
+  tree: Tree,
+  service: string,
+): Pick<FeatureNames, 'serviceRoot' | 'contractsFolder' | 'rpcFile' | 'contractImport'> {
+  if (tree.exists(`libs/${service}/service/src/${service}.module.ts`)) {
+    return {
+      serviceRoot: `libs/${service}/service/src`,
+      contractsFolder: `libs/${service}/contract/src`,
+      rpcFile: `libs/${service}/contract/src/${service}.rpc.ts`,
+      contractImport: `@hub/${service}-contract`,
+    };
+  }
+  return {
+    serviceRoot: `libs/service-${service}/src`,
+    contractsFolder: `libs/contracts/src/${service}`,
+    rpcFile: LEGACY_RPC_FILE,
+    contractImport: '@hub/contracts',
+  };
+}
 
 export function featureNames(tree: Tree, o: ServiceFeatureOptions): FeatureNames {
-  const serviceRoot = `libs/service-${o.service}/src`;
+  const layout = layoutOf(tree, o.service);
+  const { serviceRoot } = layout;
   const diFile = [`${o.service}.di`, `${o.service}.tokens`].find((f) => tree.exists(`${serviceRoot}/${f}.ts`));
   if (!tree.exists(`${serviceRoot}/${o.service}.module.ts`) || !diFile) {
     throw new Error(`No service ${o.service}: expected ${serviceRoot}/${o.service}.module.ts and ${o.service}.di.ts`);
@@ -54,8 +83,7 @@ export function featureNames(tree: Tree, o: ServiceFeatureOptions): FeatureNames
   const thingWords = o.thing.replace(/-/g, ' ');
   return {
     ...o,
-    serviceRoot,
-    contractsFolder: `libs/contracts/src/${o.service}`,
+    ...layout,
     diFile,
     dataSourceToken,
     rpcGroup: o.rpcGroup ?? `${names(o.service).className}Rpc`,
@@ -78,8 +106,9 @@ export function featureNames(tree: Tree, o: ServiceFeatureOptions): FeatureNames
 /**
  * `nx g @hub/tools:service-feature --service=credentials --feature=api-keys --verb=get --thing=api-key`:
  * a feature folder in the shape of decision 0002 (handler → use case → store → errors, and a unit
- * spec), the RPC's request and reply in libs/contracts with its descriptor, and the handler and use
- * case listed in the service module. Existing files are never overwritten: what it could not do
+ * spec), the RPC's request and reply in the feature's contract (`libs/<service>/contract`, or
+ * libs/contracts for a service not yet in a feature folder) with its descriptor, and the handler
+ * and use case listed in the service module. Existing files are never overwritten: what it could not do
  * is printed.
  */
 export async function serviceFeatureGenerator(tree: Tree, options: ServiceFeatureOptions): Promise<GeneratorCallback> {
@@ -115,7 +144,7 @@ export async function serviceFeatureGenerator(tree: Tree, options: ServiceFeatur
     for (const line of [
       ...todo,
       `a migration creating ${n.schema}.${n.table} in ${n.serviceRoot}/migrations (listed in migrations/index.ts)`,
-      `libs/contracts/src/bus/access.ts: the callers of ${n.rpcGroup}.${n.operation} (a service that handles rpcs(${n.rpcGroup}) has it already)`,
+      `libs/bus-access/src/access.ts: the callers of ${n.rpcGroup}.${n.operation} (a service that handles rpcs(${n.rpcGroup}) has it already)`,
       'npm run bus:generate (the contracts tests fail while the bus catalogue is stale)',
     ]) {
       logger.info(`  - ${line}`);
@@ -128,27 +157,33 @@ function exportContract(tree: Tree, n: FeatureNames, todo: string[]): void {
   const line = `export * from './${n.verb}-${n.thing}.rpc';\n`;
   if (!tree.exists(index)) {
     tree.write(index, line);
-    todo.push(`export ${index} from libs/contracts/src/index.ts`);
+    if (n.contractImport === '@hub/contracts') todo.push(`export ${index} from libs/contracts/src/index.ts`);
     return;
   }
   tree.write(index, `${tree.read(index, 'utf-8')}${line}`);
 }
 
 function addDescriptor(tree: Tree, n: FeatureNames, todo: string[]): void {
-  const source = tree.exists(RPC_FILE) ? (tree.read(RPC_FILE, 'utf-8') as string) : '';
+  const file = n.rpcFile;
+  const source = tree.exists(file) ? (tree.read(file, 'utf-8') as string) : '';
   const start = source.indexOf(`export const ${n.rpcGroup} = {`);
   const end = start < 0 ? -1 : source.indexOf('\n}', start); // the object's closing line: `};` or `} as const;`
   const descriptor = `  ${n.operation}: rpc<${n.requestClass}, ${n.replyType}>('${n.subject}', ${n.requestClass}),`;
-  const anchor = "import { rpc } from './descriptors';";
-  if (end < 0 || !source.includes(anchor)) {
-    todo.push(`${RPC_FILE}: add ${descriptor.trim()} to ${n.rpcGroup}`);
+  const legacy = file === LEGACY_RPC_FILE;
+  // The legacy file imports `rpc` from './descriptors'; a feature's contract imports it from @hub/contracts.
+  const anchor = legacy ? "import { rpc } from './descriptors';" : source.slice(0, source.indexOf('import '));
+  if (end < 0 || (legacy && !source.includes(anchor))) {
+    todo.push(`${file}: add ${descriptor.trim()} to ${n.rpcGroup}`);
     return;
   }
-  const contract = `../${n.service}/${n.verb}-${n.thing}.rpc`;
+  const contract = legacy ? `../${n.service}/${n.verb}-${n.thing}.rpc` : `./${n.verb}-${n.thing}.rpc`;
+  const importLine = `import { ${n.requestClass}, type ${n.replyType} } from '${contract}';\n`;
   const withDescriptor = `${source.slice(0, end)}\n${descriptor}${source.slice(end)}`;
   tree.write(
-    RPC_FILE,
-    withDescriptor.replace(anchor, `import { ${n.requestClass}, type ${n.replyType} } from '${contract}';\n${anchor}`),
+    file,
+    legacy
+      ? withDescriptor.replace(anchor, `${importLine}${anchor}`)
+      : `${anchor}${importLine}${withDescriptor.slice(anchor.length)}`,
   );
 }
 

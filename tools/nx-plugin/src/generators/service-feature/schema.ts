@@ -1,11 +1,11 @@
 export interface ServiceFeatureOptions {
-  /** libs/service-<service> */
+  /** libs/<service>/service (a feature folder) or libs/service-<service> */
   service: string;
   /** The feature folder, plural kebab-case. */
   feature: string;
   verb: string;
   /** Singular kebab-case. */
   thing: string;
-  /** The descriptor group in libs/contracts/src/bus/rpc.ts; default `<Service>Rpc`. */
+  /** The descriptor group (in the feature's contract, or libs/contracts/src/bus/rpc.ts); default `<Service>Rpc`. */
   rpcGroup?: string;
 }

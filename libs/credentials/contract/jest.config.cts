@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'credentials-contract',
+  preset: '../../../jest.preset.js',
+  coverageDirectory: '../../../coverage/libs/credentials/contract',
+};

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'credentials-http',
+  preset: '../../../jest.preset.js',
+  coverageDirectory: '../../../coverage/libs/credentials/http',
+};

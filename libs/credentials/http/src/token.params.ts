@@ -1,0 +1,11 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Matches } from 'class-validator';
+import { OBJECT_ID_PATTERN } from '@hub/contracts';
+import { OrgNameParam } from '@hub/service-gateway';
+
+/** `/api/organizations/{name}/settings/tokens/{tokenId}/revoke`. */
+export class TokenIdParam extends OrgNameParam {
+  @ApiProperty({ pattern: OBJECT_ID_PATTERN.source })
+  @Matches(OBJECT_ID_PATTERN, { message: 'tokenId must be a 24-character hexadecimal id' })
+  tokenId!: string;
+}

@@ -1,0 +1,16 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+import { type ReleaseNameRpc } from '@hub/credentials-contract';
+import { CREDENTIALS_DS } from '../credentials.di';
+import { NamesStore } from './names.store';
+
+/** Undoes a reservation whose organization was never created. Users' names are never released here. */
+@Injectable()
+export class ReleaseNameUseCase {
+  constructor(@InjectDataSource(CREDENTIALS_DS) private readonly ds: DataSource) {}
+
+  async execute(dto: ReleaseNameRpc): Promise<{ released: boolean }> {
+    return { released: await NamesStore.releaseOrganization(this.ds.manager, dto.ownerId) };
+  }
+}

@@ -1,0 +1,23 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+import { type UserView } from '@hub/credentials-contract';
+import { type CredentialsConfig } from '../credentials.config';
+import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.di';
+import { UsersStore } from './users.store';
+import { toUserView } from './user.view';
+import { UserNotFoundError } from './users.errors';
+
+@Injectable()
+export class GetUserUseCase {
+  constructor(
+    @InjectDataSource(CREDENTIALS_DS) private readonly ds: DataSource,
+    @Inject(CREDENTIALS_CONFIG) private readonly config: CredentialsConfig,
+  ) {}
+
+  async execute(name: string): Promise<UserView> {
+    const user = await UsersStore.byName(this.ds.manager, name);
+    if (!user) throw new UserNotFoundError(name);
+    return toUserView(user, this.config.publicUrl);
+  }
+}
