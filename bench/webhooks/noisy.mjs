@@ -12,6 +12,7 @@ import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
 import { api } from './api.mjs';
 import { ADMIN, root, start, wallNow, withRetries } from './servers.mjs';
 import { createServer } from 'node:http';
+import pg from 'pg';
 
 const VICTIM_EVENTS = Number(process.env.BENCH_NOISY_VICTIM_EVENTS ?? 150);
 const VICTIM_RATE = Number(process.env.BENCH_NOISY_VICTIM_RATE ?? 10);
@@ -77,6 +78,7 @@ async function hook(url, user, repo, target, options) {
     url: target,
   });
   if (options) await api(url, 'PUT', `/api/settings/webhooks/${h.webhook.id}/delivery-options`, user.token, options);
+  return h.webhook.id;
 }
 
 /** Publishes the victim's events at VICTIM_RATE and answers each kind's latencies (ms, sorted). */
@@ -94,13 +96,56 @@ async function victimWindow(url, victim, rx, tag) {
   const deadline = Date.now() + 120_000;
   const done = () => kinds.every((k) => [...published.keys()].every((a) => rx.seen.has(`${k}|${a}`)));
   while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  return Object.fromEntries(
+  const latencies = Object.fromEntries(
     kinds.map((k) => {
       const l = [...published].map(([a, at]) => (rx.seen.get(`${k}|${a}`) ?? Infinity) - at).sort((x, y) => x - y);
-      const q = (p) => Math.round(l[Math.min(l.length - 1, Math.floor(p * l.length))]);
-      return [k, { p50: q(0.5), p99: q(0.99), max: q(1), missing: l.filter((x) => x === Infinity).length }];
+      return [
+        k,
+        { p50: pct(l, 0.5), p99: pct(l, 0.99), max: pct(l, 1), missing: l.filter((x) => x === Infinity).length },
+      ];
     }),
   );
+  return { latencies, published };
+}
+
+const pct = (sorted, p) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
+
+/**
+ * Where the victim's time went, per kind: publish → its delivery row (intake) and row → receipt
+ * (claim and attempt), p50/p99 ms, from the rows' created_at.
+ */
+async function victimStages(dbUrl, ids, window, rx) {
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  try {
+    const r = await c.query(
+      `SELECT webhook_id, payload::json->'event'->>'action' AS action, extract(epoch from created_at) * 1000 AS queued
+       FROM webhooks.deliveries WHERE webhook_id = ANY($1)`,
+      [Object.values(ids)],
+    );
+    const kindOf = new Map(Object.entries(ids).map(([k, id]) => [id, k]));
+    const out = {};
+    for (const k of Object.keys(ids)) {
+      const intake = [];
+      const deliver = [];
+      for (const row of r.rows.filter((x) => kindOf.get(x.webhook_id) === k)) {
+        const sent = window.published.get(row.action);
+        const got = rx.seen.get(`${k}|${row.action}`);
+        if (sent === undefined) continue;
+        intake.push(Number(row.queued) - sent);
+        if (got !== undefined) deliver.push(got - Number(row.queued));
+      }
+      intake.sort((a, b) => a - b);
+      deliver.sort((a, b) => a - b);
+      out[k] = {
+        publishToQueued: `${pct(intake, 0.5)}/${pct(intake, 0.99)}`,
+        queuedToReceived: `${pct(deliver, 0.5)}/${pct(deliver, 0.99)}`,
+      };
+    }
+    return out;
+  } finally {
+    await c.end();
+  }
 }
 
 async function run(mode) {
@@ -115,11 +160,14 @@ async function run(mode) {
     const stamp = Date.now();
     const victim = await makeUser(env.url, `victim${stamp}`);
     victim.repo = `${victim.name}/model`;
-    await hook(env.url, victim, victim.repo, fast.url('plain'));
-    await hook(env.url, victim, victim.repo, fast.url('paced'), { maxPerSecond: 50 });
-    await hook(env.url, victim, victim.repo, fast.url('ordered'), { ordered: true });
+    const ids = {
+      plain: await hook(env.url, victim, victim.repo, fast.url('plain')),
+      paced: await hook(env.url, victim, victim.repo, fast.url('paced'), { maxPerSecond: 50 }),
+      ordered: await hook(env.url, victim, victim.repo, fast.url('ordered'), { ordered: true }),
+    };
     const loadBefore = load();
-    const alone = await victimWindow(env.url, victim, fast, 'alone');
+    const aloneWindow = await victimWindow(env.url, victim, fast, 'alone');
+    const alone = aloneWindow.latencies;
 
     const noisy = await makeUser(env.url, `noisy${stamp}`);
     const noisyRepo = `${noisy.name}/model`;
@@ -144,9 +192,12 @@ async function run(mode) {
     })();
     // The noise first fills what it can hold (slow attempts run 10 s): measured once it has.
     await new Promise((r) => setTimeout(r, 12_000));
-    const among = await victimWindow(env.url, victim, fast, 'noisy');
+    const amongWindow = await victimWindow(env.url, victim, fast, 'noisy');
+    const among = amongWindow.latencies;
     stopNoise = true;
     await noise;
+    const stagesAlone = await victimStages(databaseUrl(name), ids, aloneWindow, fast);
+    const stagesAmong = await victimStages(databaseUrl(name), ids, amongWindow, fast);
     const ratios = Object.fromEntries(
       Object.keys(alone).map((k) => [k, +(among[k].p99 / Math.max(1, alone[k].p99)).toFixed(2)]),
     );
@@ -162,6 +213,7 @@ async function run(mode) {
         noisyRequests: { slow: slow.requests(), failing: failing.requests() },
         aloneMs: alone,
         amongNoiseMs: among,
+        victimStagesP50P99Ms: { alone: stagesAlone, amongNoise: stagesAmong },
         p99Ratio: ratios,
         within2x: Object.values(ratios).every((r) => r <= 2),
         loadAverageBefore: loadBefore,

@@ -27,6 +27,12 @@ export interface ClaimedDelivery {
   due_ms: number;
 }
 
+/** What the intake queued for one event: how many deliveries, and the owners of their webhooks. */
+export interface Queued {
+  count: number;
+  owners: string[];
+}
+
 export interface MatchInput {
   eventId: string;
   subject: string;
@@ -62,13 +68,14 @@ export class DeliveryQueue {
    * (hourly counters, bumped in the same statement; events of one batch count in order). The
    * delivery id is derived from (event, webhook), so a repeat of the event inserts nothing and a
    * retry keeps its `webhook-id`. Rows are written in key order, so two replicas' batches never
-   * lock the same rows in opposite orders. Answers the deliveries queued per event id.
+   * lock the same rows in opposite orders. Answers the deliveries queued per event id, with their
+   * webhooks' owners (the worker's wake-up skips owners held at their in-flight cap, decision 0505).
    */
-  async enqueue(events: MatchInput[]): Promise<Map<string, number>> {
+  async enqueue(events: MatchInput[]): Promise<Map<string, Queued>> {
     const column = <K extends keyof MatchInput>(k: K): MatchInput[K][] => events.map((e) => e[k]);
     // Planned on every call, not prepared: a generic plan made while the tables were small kept
     // probing `deliveries` through (webhook_id, created_at), all of a webhook's rows per event.
-    const rows: { event_id: string; queued: string }[] = await this.ds.query(
+    const rows: { event_id: string; queued: string; owners: string[] }[] = await this.ds.query(
       `WITH e AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $10::int8[], $11::text[])
            WITH ORDINALITY AS e(event_id, subject, payload, domain, repo_type, repo_name, owner_name, allowed, seq, traceparent, n)),
@@ -98,7 +105,8 @@ export class DeliveryQueue {
          INSERT INTO webhooks.trigger_counts (webhook_id, hour, count)
          SELECT webhook_id, date_trunc('hour', now()), count(*) FROM ins GROUP BY webhook_id ORDER BY webhook_id
          ON CONFLICT (webhook_id, hour) DO UPDATE SET count = webhooks.trigger_counts.count + EXCLUDED.count)
-       SELECT event_id, count(*) AS queued FROM ins GROUP BY event_id`,
+       SELECT i.event_id, count(*) AS queued, array_agg(DISTINCT w.owner_id) AS owners
+       FROM ins i JOIN webhooks.webhooks w ON w.id = i.webhook_id GROUP BY i.event_id`,
       [
         column('eventId'),
         column('subject'),
@@ -113,13 +121,13 @@ export class DeliveryQueue {
         events.map((e) => e.traceparent ?? null),
       ],
     );
-    return new Map(rows.map((r) => [r.event_id, Number(r.queued)]));
+    return new Map(rows.map((r) => [r.event_id, { count: Number(r.queued), owners: r.owners }]));
   }
 
   /**
    * The fair claim (decision 0505), one statement: a skip scan walks the webhooks with plain
    * deliveries pending (one index probe each), takes each one's oldest due deliveries up to the
-   * room its cap leaves in this process, then deals them out in turns: every user's first, then
+   * room its cap and its owner's leave in this process (none read for either at its cap), then deals them out in turns: every user's first, then
    * every user's second…, a user's own turns going round their webhooks. So a webhook whose
    * receiver is slow or failing holds at most its cap of slots, and a backlog of one webhook is
    * never in front of another's. The chosen rows only are locked (SKIP LOCKED: another replica's
@@ -138,16 +146,20 @@ export class DeliveryQueue {
          busy AS (SELECT * FROM unnest($4::text[], $5::int[]) AS b(id, n)),
          owners AS (SELECT * FROM unnest($6::text[], $7::int[]) AS b(id, n)),
          a AS (
-           SELECT w.webhook_id, h.owner_id,
-                  LEAST($1::int, $3::int - COALESCE((SELECT b.n FROM busy b WHERE b.id = w.webhook_id), 0)) AS room
-           FROM w JOIN webhooks.webhooks h ON h.id = w.webhook_id),
+           SELECT * FROM (
+             SELECT w.webhook_id, h.owner_id,
+                    LEAST($1::int, $3::int - COALESCE((SELECT b.n FROM busy b WHERE b.id = w.webhook_id), 0),
+                          $8::int - COALESCE((SELECT o.n FROM owners o WHERE o.id = h.owner_id), 0)) AS room
+             FROM w JOIN webhooks.webhooks h ON h.id = w.webhook_id) r
+           -- A webhook or owner at its cap reads none of its rows.
+           WHERE r.room > 0),
          due AS (
            SELECT x.id, x.due_at, a.webhook_id, a.owner_id FROM a
            CROSS JOIN LATERAL (
              SELECT d.id, d.due_at FROM webhooks.deliveries d
              WHERE d.webhook_id = a.webhook_id AND d.state = 'pending' AND NOT d.paced AND d.due_at <= now()
                AND (d.lease_until IS NULL OR d.lease_until < now())
-             ORDER BY d.due_at LIMIT GREATEST(a.room, 0)) x),
+             ORDER BY d.due_at LIMIT a.room) x),
          turns AS (
            SELECT t.id, t.due_at, t.owner_id, row_number() OVER (PARTITION BY t.owner_id ORDER BY t.k, t.due_at) AS turn
            FROM (SELECT due.*, row_number() OVER (PARTITION BY due.webhook_id ORDER BY due.due_at) AS k FROM due) t),

@@ -39,7 +39,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private lastOptionsLook = 0;
   private pacedWake?: NodeJS.Timeout;
   private readonly held: InFlight;
-  /** Set while a wake is due because an attempt freed room under a cap (decision 0505); one per 10 ms at most. */
+  /** Set while a wake is due because a quarter of a cap was freed (decision 0505); one per 10 ms at most. */
   private roomWake?: NodeJS.Timeout;
 
   constructor(
@@ -72,8 +72,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     while (this.inFlight > 0) await sleep(20);
   }
 
-  /** New rows were queued: look now rather than at the next poll. */
-  poke(): void {
+  /**
+   * New rows were queued: look now rather than at the next poll. With the owners of the new rows'
+   * webhooks: none is looked for while every one of them is held at its in-flight cap (a claim
+   * could take none of theirs); letting go of them wakes the worker (decision 0505).
+   */
+  poke(owners?: readonly string[]): void {
+    if (owners && owners.length > 0 && owners.every((o) => !this.held.hasRoomFor(o))) return;
     this.poked = true;
     this.wake?.();
   }
@@ -150,9 +155,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         sealed.set(webhook.id, { secret: this.attempts.secretOf(webhook), custom: this.attempts.customOf(webhook) });
       this.inFlight++;
       this.held.started(d.webhook_id, webhook?.owner_id);
-      void this.deliver(d, webhook, webhook && sealed.get(webhook.id)).finally(() => {
-        this.inFlight--;
+      // The caps count the attempt until its receiver answered (decision 0507); the slot until its
+      // outcome is written.
+      let holding = true;
+      const answered = (): void => {
+        if (!holding) return;
+        holding = false;
         if (this.held.finished(d.webhook_id, webhook?.owner_id)) this.roomFreed();
+      };
+      void this.deliver(d, webhook, webhook && sealed.get(webhook.id), answered).finally(() => {
+        answered();
+        this.inFlight--;
         if (this.waitingForRoom && this.inFlight <= concurrencyFloor(this.config.HUB_WEBHOOK_CONCURRENCY))
           this.wake?.();
       });
@@ -160,9 +173,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /**
-   * An attempt ended under a cap that may have held due work back: look again soon. Gathered over
-   * 10 ms, so a webhook at its cap with a fast receiver costs at most a claim per 10 ms, not one per
-   * attempt.
+   * Attempts ended under a cap that may have held due work back, and a quarter of it is free
+   * (InFlight): look again soon. Gathered over 10 ms as well, so a user at its cap with a fast
+   * receiver costs a claim per quarter of the cap at most, not one per attempt.
    */
   private roomFreed(): void {
     if (this.roomWake || !this.running) return;
@@ -176,6 +189,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     d: ClaimedDelivery,
     webhook: WebhookRow | undefined,
     opened: { secret: string | undefined; custom: CustomHeader[] } | undefined,
+    answered: () => void,
   ): Promise<void> {
     let traced: DeliveryTrace | undefined;
     try {
@@ -196,6 +210,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           opened?.custom,
         );
       const { ok, log } = await (traced ? traced.within(send) : send());
+      answered();
       const result = log.result;
       traced?.answered(result, ok);
       this.metrics.latency.observe(result.durationMs / 1000);
@@ -207,7 +222,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       // An ordered webhook's next delivery may go once this one is settled.
       if (ok) {
         traced?.settled('delivered');
-        return d.paced ? this.poke() : undefined;
+        return d.paced ? this.poke([webhook.owner_id]) : undefined;
       }
       const why = result.error ?? `HTTP ${result.status}`;
       const suspended = await this.health.failed(webhook.id, why, result.status === 410);
@@ -219,9 +234,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       if (delay !== null) this.metrics.retries.inc();
       await this.queue.failed(d.id, delay);
       traced?.settled(delay === null ? 'failed' : 'retry', delay);
-      if (d.paced) this.poke();
+      if (d.paced) this.poke([webhook.owner_id]);
       // A retry due before the next poll (the schedule starts at 0 s) is looked for when due.
-      if (delay !== null && delay < this.config.HUB_WEBHOOK_POLL_MS) setTimeout(() => this.poke(), delay).unref();
+      if (delay !== null && delay < this.config.HUB_WEBHOOK_POLL_MS)
+        setTimeout(() => this.poke([webhook.owner_id]), delay).unref();
     } catch (err) {
       // The row keeps its lease and comes back when it runs out.
       traced?.settled('error');

@@ -108,9 +108,9 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
     if (payload.repo['private'] === true)
       match.allowedOwners = await this.visibility.allowedOwners(match, payload.repo);
     const queued = await this.batch.add(match);
-    if (queued > 0) {
-      this.logger.debug({ eventId, queued }, 'deliveries queued');
-      this.worker.poke();
+    if (queued.count > 0) {
+      this.logger.debug({ eventId, queued: queued.count }, 'deliveries queued');
+      this.worker.poke(queued.owners);
     }
   }
 }

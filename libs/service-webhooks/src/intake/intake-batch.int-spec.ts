@@ -65,7 +65,7 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
   beforeEach(() => statements.mockClear());
 
   it('queues each event for its webhooks in one statement, the daily limit counted in publish order within the batch', async () => {
-    const queued = await Promise.all([1, 2, 3, 4, 5].map((n) => batch.add(event(n))));
+    const queued = (await Promise.all([1, 2, 3, 4, 5].map((n) => batch.add(event(n))))).map((q) => q.count);
 
     expect(queued).toEqual([2, 2, 2, 0, 0]);
     expect(statements).toHaveBeenCalledTimes(1);
@@ -91,7 +91,9 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
 
   it('queues nothing again for a repeated event, even twice in one batch, and counts nothing', async () => {
     await ds.query(`UPDATE webhooks.trigger_counts SET count = 0`);
-    const queued = await Promise.all([batch.add(event(1)), batch.add(event(1)), batch.add(event(6))]);
+    const queued = (await Promise.all([batch.add(event(1)), batch.add(event(1)), batch.add(event(6))])).map(
+      (q) => q.count,
+    );
 
     expect(queued).toEqual([0, 0, 2]);
     expect(await queryDatabase(db.url, `SELECT sum(count)::int AS n FROM webhooks.trigger_counts`)).toEqual([{ n: 2 }]);
@@ -99,11 +101,13 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
 
   it("a private repo: only the allowed owners' webhooks match; a discussion event only webhooks with that domain", async () => {
     await ds.query(`UPDATE webhooks.trigger_counts SET count = 0`);
-    const queued = await Promise.all([
-      batch.add(event(7, { allowedOwners: [BOB] })),
-      batch.add(event(8, { allowedOwners: [] })),
-      batch.add(event(9, { domain: 'discussion' })),
-    ]);
+    const queued = (
+      await Promise.all([
+        batch.add(event(7, { allowedOwners: [BOB] })),
+        batch.add(event(8, { allowedOwners: [] })),
+        batch.add(event(9, { domain: 'discussion' })),
+      ])
+    ).map((q) => q.count);
 
     expect(queued).toEqual([1, 0, 1]);
     const rows = await queryDatabase<{ event_id: string; webhook_id: string }>(

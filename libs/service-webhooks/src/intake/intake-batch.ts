@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DeliveryQueue, type MatchInput } from '../delivery/delivery-queue';
+import { DeliveryQueue, type MatchInput, type Queued } from '../delivery/delivery-queue';
 
 interface Waiting {
   match: MatchInput;
-  done: (queued: number) => void;
+  done: (queued: Queued) => void;
   fail: (err: unknown) => void;
 }
 
@@ -26,7 +26,7 @@ export class IntakeBatch {
   constructor(private readonly queue: DeliveryQueue) {}
 
   /** Resolves with the deliveries queued for this event once its rows are committed. */
-  add(match: MatchInput): Promise<number> {
+  add(match: MatchInput): Promise<Queued> {
     return new Promise((done, fail) => {
       this.waiting.push({ match, done, fail });
       this.schedule();
@@ -57,14 +57,14 @@ export class IntakeBatch {
   private async write(group: Waiting[]): Promise<void> {
     try {
       const queued = await this.queue.enqueue(unique(group.map((w) => w.match)));
-      for (const w of group) w.done(queued.get(w.match.eventId) ?? 0);
+      for (const w of group) w.done(queued.get(w.match.eventId) ?? NONE);
     } catch (err) {
       if (group.length === 1) return group[0]?.fail(err);
       // One event the statement refuses must not fail its neighbours (they would come back from
       // the bus with it, and be dead-lettered with it): each alone, so only that one fails.
       for (const w of group) {
         try {
-          w.done((await this.queue.enqueue([w.match])).get(w.match.eventId) ?? 0);
+          w.done((await this.queue.enqueue([w.match])).get(w.match.eventId) ?? NONE);
         } catch (e) {
           w.fail(e);
         }
@@ -72,6 +72,8 @@ export class IntakeBatch {
     }
   }
 }
+
+const NONE: Queued = { count: 0, owners: [] };
 
 /** A redelivered event may meet its first copy in a batch: it is matched once. */
 function unique(matches: MatchInput[]): MatchInput[] {
