@@ -257,7 +257,7 @@ async function main() {
       `
       SELECT extract(epoch FROM j.created_at) * 1000 AS created_ms, (j.run_handle->'process'->>'startTicks')::bigint AS start_ticks,
              extract(epoch FROM j.started_at - j.created_at) * 1000 AS running,
-             extract(epoch FROM (SELECT min(l.ts) FROM jobs.job_logs l WHERE l.job_id = j.id) - j.created_at) * 1000 AS first_line,
+             extract(epoch FROM (SELECT min(l.ts[1]) FROM jobs.job_log_chunks l WHERE l.job_id = j.id) - j.created_at) * 1000 AS first_line,
              extract(epoch FROM j.finished_at - j.created_at) * 1000 AS finished
         FROM jobs.jobs j WHERE j.id = ANY($1)`,
       [ids],

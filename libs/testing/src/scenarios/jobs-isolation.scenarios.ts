@@ -56,9 +56,11 @@ export function jobsIsolationScenarios(target: () => EngineJobTarget): void {
       await until(
         async () =>
           (
-            await queryDatabase(t.databaseUrl, `SELECT 1 FROM jobs.job_logs WHERE job_id = $1 AND line = 'ready'`, [
-              victim.id,
-            ])
+            await queryDatabase(
+              t.databaseUrl,
+              `SELECT 1 FROM jobs.job_log_chunks WHERE job_id = $1 AND 'ready' = ANY(lines)`,
+              [victim.id],
+            )
           ).length > 0,
       );
       const attacker = await runJob({
@@ -227,7 +229,7 @@ export function jobsIsolationScenarios(target: () => EngineJobTarget): void {
     for (;;) {
       const [row] = await queryDatabase<{ bytes: number }>(
         t.databaseUrl,
-        `SELECT coalesce(sum(octet_length(line)), 0)::int AS bytes FROM jobs.job_logs WHERE job_id = $1`,
+        `SELECT coalesce(sum(bytes), 0)::int AS bytes FROM jobs.job_log_chunks WHERE job_id = $1`,
         [job.id],
       );
       most = Math.max(most, row.bytes);
