@@ -16,6 +16,8 @@
 //   HUB_JOBS_ENGINE [auto]        passed to the hub: docker / podman (containers of the local alpine:3 image, which
 //                                 .ci/engine-up.sh builds) or host (bubblewrap); the engine daemons' CPU is printed beside the hub's
 //   BENCH_HUB_NODE_ARGS [unset]   node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
+//   BENCH_FLOOD [unset]           1: instead, the log-flood mode (flood.mjs): one job prints BENCH_FLOOD_LINES [10000000]
+//                                 lines of 100 bytes while another user calls whoami; database growth and whoami p95
 // create-to-RUNNING / -COMPLETED come from the job's own timestamps (createdAt, startedAt,
 // finishedAt, set by the jobs service); first-line latency is measured by this client, from
 // sending the POST to reading the first `data:` line of /logs.
@@ -28,6 +30,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { hubNodeArgs } from '../../tools/start.mjs';
+import { flood } from './flood.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -199,6 +202,17 @@ async function main() {
     await call(base, 'POST', '/admin/users', ADMIN, { name, email: `${name}@example.com` });
     const { token } = await call(base, 'POST', `/admin/users/${name}/tokens`, ADMIN, { role: 'write' });
     const spec = { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', 'echo hello'] };
+    if (process.env.BENCH_FLOOD === '1') {
+      const db = new pg.Client({ connectionString: dbUrl });
+      await db.connect();
+      try {
+        const adminCall = (method, path, tok, body) => call(base, method, path, tok ?? ADMIN, body);
+        await flood({ base, call: adminCall, admin, dbName, db, hubPid: hub.pid, cpuOf, cpuSpent, spec });
+      } finally {
+        await db.end();
+      }
+      return;
+    }
 
     console.log(`launching ${JOBS} jobs, ${CONCURRENCY} POSTs in flight…`);
     const ids = [];

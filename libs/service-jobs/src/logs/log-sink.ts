@@ -21,7 +21,10 @@ export interface LogSinkOptions {
  * in the same transaction. A flood thus costs a few rows a second, whatever the job prints.
  */
 export class LogSink {
-  /** The gate's bounds: a ring of 8 s of the rate (at least 64 KiB), within the byte and line budget. */
+  /**
+   * The gate's bounds: a ring of 8 s of the rate (at least 64 KiB), within half the byte and line
+   * budget (the ring handed on at the end, its marker first, fits in what is kept).
+   */
   readonly gateOptions: LogGateOptions;
   private readonly gate: LogGate;
   private buffer: string[] = [];
@@ -41,8 +44,8 @@ export class LogSink {
   ) {
     this.gateOptions = {
       rateBytes: o.rateBytes,
-      ringLines: o.maxLines,
-      ringBytes: Math.min(o.maxBytes, Math.max(8 * o.rateBytes, 64 * 1024)),
+      ringLines: Math.max(1, Math.floor(o.maxLines / 2)),
+      ringBytes: Math.min(Math.floor(o.maxBytes / 2), Math.max(8 * o.rateBytes, 64 * 1024)),
     };
     this.gate = new LogGate(this.gateOptions);
     // Whole chunks are dropped: at least 15/16 of the budget stays filled.
