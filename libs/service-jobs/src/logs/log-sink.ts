@@ -54,7 +54,8 @@ export class LogSink {
   }
 
   write(raw: string): void {
-    this.gate.push((raw.length > this.o.maxLength ? raw.slice(0, this.o.maxLength) : raw).replace(/\0/g, ''));
+    const line = raw.length > this.o.maxLength ? raw.slice(0, this.o.maxLength) : raw;
+    this.gate.push(line.includes('\0') ? line.replace(/\0/g, '') : line);
     this.pumpTimer ??= setImmediate(() => this.pump());
   }
 
