@@ -10,6 +10,8 @@ import { loadavg } from 'node:os';
 const FLOOD_LINES = Number(process.env.BENCH_FLOOD_LINES ?? 10_000_000);
 /** Seconds of whoami calls before the flood (the baseline). */
 const BASELINE_S = Number(process.env.BENCH_FLOOD_BASELINE_S ?? 10);
+/** 1: the control run, the same job with its output to /dev/null (what the job's own CPU costs the machine). */
+const QUIET = process.env.BENCH_FLOOD_QUIET === '1';
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -64,7 +66,7 @@ function whoamiLoop(base, token, phase) {
   };
 }
 
-export async function flood({ base, call, admin, dbName, db, hubPid, cpuOf, cpuSpent, spec }) {
+export async function flood({ base, call, admin, dbName, db, hubPid, cpuOf, cpuSpent, spec, enginePids, engineCpu }) {
   const dataDir = (await admin.query('SHOW data_directory')).rows[0].data_directory;
   const other = `bench-other-${randomBytes(3).toString('hex')}`;
   await call('POST', '/admin/users', undefined, { name: other, email: `${other}@example.com` });
@@ -80,12 +82,18 @@ export async function flood({ base, call, admin, dbName, db, hubPid, cpuOf, cpuS
   await db.query('CHECKPOINT').catch(() => undefined);
   const before = await sizes(admin, db, dbName, dataDir);
   const cpu0 = cpuOf(hubPid);
+  const engine = enginePids();
+  const engine0 = engineCpu(engine);
   const t0 = performance.now();
   phase = 'during';
-  console.log(`flood: ${FLOOD_LINES} lines of 100 bytes…`);
+  console.log(`flood: ${FLOOD_LINES} lines of 100 bytes${QUIET ? ' to /dev/null (the control run)' : ''}…`);
   const job = await call('POST', `/api/jobs/${flooder}`, token, {
     ...spec,
-    command: ['sh', '-c', `yes ${'x'.repeat(99)} | head -n ${FLOOD_LINES}; echo last-line`],
+    command: [
+      'sh',
+      '-c',
+      `yes ${'x'.repeat(99)} | head -n ${FLOOD_LINES}${QUIET ? ' >/dev/null' : ''}; echo last-line`,
+    ],
   });
   let stage = '';
   while (!['COMPLETED', 'ERROR', 'CANCELED'].includes(stage)) {
@@ -95,6 +103,7 @@ export async function flood({ base, call, admin, dbName, db, hubPid, cpuOf, cpuS
   const seconds = (performance.now() - t0) / 1000;
   phase = 'after';
   const cpu = cpuSpent(hubPid, cpu0, cpuOf(hubPid));
+  const engineSpent = engineCpu(engine) - engine0;
   await loop.stop();
   const after = await sizes(admin, db, dbName, dataDir);
   const none = { rows: [{ chunks: 0, bytes: 0, lines: 0 }] };
@@ -124,7 +133,7 @@ export async function flood({ base, call, admin, dbName, db, hubPid, cpuOf, cpuS
   const n = (tag) => loop.samples.filter((s) => s.tag === tag).length;
   console.log('');
   console.log(
-    `flood job ${stage} in ${seconds.toFixed(1)} s (POST → final stage); hub CPU (user+system) ${(cpu.hub / 1000).toFixed(1)} s, its spawn helper ${(cpu.helpers / 1000).toFixed(1)} s`,
+    `flood job ${stage} in ${seconds.toFixed(1)} s (POST → final stage); hub CPU (user+system) ${(cpu.hub / 1000).toFixed(1)} s, its spawn helper ${(cpu.helpers / 1000).toFixed(1)} s, the engine's daemons ${(engineSpent / 1000).toFixed(1)} s`,
   );
   console.log(
     `kept: ${kept.lines} lines, ${mb(kept.bytes)} in ${kept.chunks} chunks; last marker: ${tail[0]?.l ?? '(none)'}`,

@@ -18,6 +18,7 @@
 //   BENCH_HUB_NODE_ARGS [unset]   node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
 //   BENCH_FLOOD [unset]           1: instead, the log-flood mode (flood.mjs): one job prints BENCH_FLOOD_LINES [10000000]
 //                                 lines of 100 bytes while another user calls whoami; database growth and whoami p95
+//                                 (BENCH_FLOOD_QUIET=1: the same job printing to /dev/null, the control run)
 // create-to-RUNNING / -COMPLETED come from the job's own timestamps (createdAt, startedAt,
 // finishedAt, set by the jobs service); first-line latency is measured by this client, from
 // sending the POST to reading the first `data:` line of /logs.
@@ -207,7 +208,19 @@ async function main() {
       await db.connect();
       try {
         const adminCall = (method, path, tok, body) => call(base, method, path, tok ?? ADMIN, body);
-        await flood({ base, call: adminCall, admin, dbName, db, hubPid: hub.pid, cpuOf, cpuSpent, spec });
+        await flood({
+          base,
+          call: adminCall,
+          admin,
+          dbName,
+          db,
+          hubPid: hub.pid,
+          cpuOf,
+          cpuSpent,
+          spec,
+          enginePids,
+          engineCpu,
+        });
       } finally {
         await db.end();
       }
