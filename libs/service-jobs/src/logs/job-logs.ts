@@ -33,6 +33,7 @@ export class JobLogs {
       maxLines: c.HUB_JOBS_LOG_MAX_LINES,
       maxBytes: c.HUB_JOBS_LOG_MAX_BYTES,
       rateBytes: c.HUB_JOBS_LOG_RATE_BYTES,
+      readBytes: c.HUB_JOBS_LOG_READ_BYTES,
     });
   }
 

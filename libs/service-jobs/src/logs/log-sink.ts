@@ -12,6 +12,8 @@ export interface LogSinkOptions {
   maxLines: number;
   maxBytes: number;
   rateBytes: number;
+  /** Bytes a second runners read from a job's output at most (back-pressure past it). */
+  readBytes: number;
 }
 
 /**
@@ -27,6 +29,7 @@ export class LogSink {
    */
   readonly gateOptions: LogGateOptions;
   private readonly gate: LogGate;
+  readonly readBytes: number;
   private buffer: string[] = [];
   private bufferBytes = 0;
   private pumpTimer: NodeJS.Timeout | NodeJS.Immediate | undefined;
@@ -48,6 +51,7 @@ export class LogSink {
       ringBytes: Math.min(Math.floor(o.maxBytes / 2), Math.max(8 * o.rateBytes, 64 * 1024)),
     };
     this.gate = new LogGate(this.gateOptions);
+    this.readBytes = o.readBytes;
     // Whole chunks are dropped: at least 15/16 of the budget stays filled.
     this.chunkLines = Math.max(1, Math.min(CHUNK_LINES, Math.floor(o.maxLines / 16)));
     this.chunkBytes = Math.max(1024, Math.floor(o.maxBytes / 16));

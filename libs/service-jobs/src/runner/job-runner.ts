@@ -22,6 +22,11 @@ export interface RunRequest {
   onLine(line: string): void;
   /** How the log store gates lines (decision 0631): a runner with a process of its own between the job and the service (the spawn helper) applies it there too. */
   log?: LogGateOptions;
+  /**
+   * Bytes a second to read from the job's output at most (HUB_JOBS_LOG_READ_BYTES): past it the
+   * runner stops reading for a moment and the job's writes wait (decision 0631).
+   */
+  readBytes?: number;
   /** Lines such a process dropped already (counted, named in the log's next marker). */
   onDropped?(lines: number, bytes: number): void;
   /** Progress before the run starts (an image pull), shown as the job's status message while it is SCHEDULING. */

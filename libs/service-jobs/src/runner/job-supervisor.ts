@@ -204,6 +204,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
       secrets: this.secrets.openMap(job.secretValues),
       onLine: (line) => sink.write(line),
       log: sink.gateOptions,
+      readBytes: sink.readBytes,
       onDropped: (lines, bytes) => sink.dropped(lines, bytes),
       onProgress: (message) => {
         if (attempt === 1) this.tell(r, message);

@@ -6,7 +6,7 @@ import { LogGate } from '../logs/log-gate';
  * layout, and loads nothing but Node's own modules (a heap of a few MB: its forks are cheap).
  *
  * Protocol over the IPC channel, JSON messages:
- *   service → helper  { op: 'spawn', id, file, args, dir, env, owner?: { uid, gid }, cgroupProcs?: [file], log? }
+ *   service → helper  { op: 'spawn', id, file, args, dir, env, owner?: { uid, gid }, cgroupProcs?: [file], log?, readBytes? }
  *   helper → service  { op: 'spawned', id, pid, startTicks }   (pid null when it could not start)
  *                     { op: 'lines', id, lines, dropped? }     (stdout and stderr, batched per loop turn)
  *                     { op: 'exit', id, code, signal, error? } (last for an id, after its lines)
@@ -17,7 +17,8 @@ import { LogGate } from '../logs/log-gate';
  * so no run outlives its service untracked, whatever the database holds.
  * With `log` (LogGate's options), a run's lines go through the same LogGate as in the service,
  * without markers: a flood is cut here, and `dropped` ({ lines, bytes }) counts what was cut before
- * the lines of its message (decision 0631).
+ * the lines of its message (decision 0631). With `readBytes`, each output stream is read at most that
+ * many bytes a second (in 100 ms windows): past it the command's writes wait.
  */
 export const SPAWN_HELPER_SOURCE =
   `const LogGate = (${LogGate.toString()});
@@ -30,6 +31,7 @@ const { execFile, execFileSync, spawn } = require('node:child_process');
 const { chownSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { dirname } = require('node:path');
 const { createInterface } = require('node:readline');
+const { Transform } = require('node:stream');
 
 const live = new Map();
 const pending = new Map();
@@ -63,6 +65,21 @@ const addLine = (id, line) => {
   if (lines) lines.push(line);
   else pending.set(id, [line]);
   if (!flushQueued) { flushQueued = true; setImmediate(flushLines); }
+};
+// The output stream read at most bytesPerSecond, in 100 ms windows (logs/read-cap.ts, in plain JS).
+const capped = (input, bytesPerSecond) => {
+  const perWindow = Math.max(1, Math.floor(bytesPerSecond / 10));
+  let opened = Date.now();
+  let used = 0;
+  return input.pipe(new Transform({
+    transform(chunk, _encoding, done) {
+      const now = Date.now();
+      if (now - opened >= 100) { opened = now; used = 0; }
+      used += chunk.length;
+      if (used <= perWindow) done(null, chunk);
+      else setTimeout(() => done(null, chunk), opened + 100 - now);
+    },
+  }));
 };
 const startTicks = (pid) => {
   try {
@@ -128,7 +145,7 @@ function run(m) {
   send({ op: 'spawned', id: m.id, pid: child.pid ?? null, startTicks: child.pid === undefined ? null : startTicks(child.pid) });
   if (child.pid !== undefined) live.set(m.id, { pid: child.pid, dir: m.dir, owner: m.owner });
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => addLine(m.id, line));
+    createInterface({ input: m.readBytes ? capped(stream, m.readBytes) : stream, crlfDelay: Infinity }).on('line', (line) => addLine(m.id, line));
   }
   child.on('error', (err) => end({ code: null, signal: null, error: err.message }));
   child.on('close', (code, signal) => end({ code, signal }));

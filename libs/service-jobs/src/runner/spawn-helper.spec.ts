@@ -70,6 +70,8 @@ describe.each(['node'] as const)('SpawnHelper, %s (job processes spawned by a sm
       dir: join(work, `${kind}-flood`),
       env: { PATH: '/usr/bin:/bin' },
       log: { rateBytes: 64 * 1024, ringLines: 1000, ringBytes: 64 * 1024 },
+      // Read at 128 MB/s at most: the command's writes wait past it, nothing is lost.
+      readBytes: 128 * 1024 * 1024,
       onLine: (l) => lines.push(l),
       onDropped: (n, b) => {
         droppedLines += n;

@@ -31,6 +31,8 @@ export interface SpawnRequest {
   cgroupProcs?: string[];
   /** The log gate the helper applies before lines cross to the service (decision 0631). */
   log?: LogGateOptions;
+  /** Bytes a second the helper reads from the command's output at most (its writes wait past it). */
+  readBytes?: number;
   onLine(line: string): void;
   onDropped?(lines: number, bytes: number): void;
 }
@@ -137,8 +139,8 @@ export class SpawnHelper {
       process: helper,
       send: (id, req) => {
         const { file, args } = req.limits || req.cgroupProcs ? underShell(req) : req;
-        const { dir, env, owner, cgroupProcs, log } = req;
-        helper.send({ op: 'spawn', id, file, args, dir, env, owner, cgroupProcs, log });
+        const { dir, env, owner, cgroupProcs, log, readBytes } = req;
+        helper.send({ op: 'spawn', id, file, args, dir, env, owner, cgroupProcs, log, readBytes });
       },
     };
   }

@@ -103,6 +103,7 @@ export class HostRunner implements JobRunner {
       limits: this.limits(req, uid !== undefined, cgroup ? undefined : memoryBytes),
       ...(cgroup ? { cgroupProcs: cgroup.procs } : {}),
       ...(req.log ? { log: req.log } : {}),
+      ...(req.readBytes ? { readBytes: req.readBytes } : {}),
       onLine: req.onLine,
       ...(req.onDropped ? { onDropped: req.onDropped } : {}),
     });
