@@ -171,7 +171,8 @@ describeWithInfra('all-in-one hub: jobs in host mode (bubblewrap)', () => {
     const markers = lines.filter((l) => l.startsWith('[hub] '));
     const total = /\((\d+) lines, [\d.]+ MB dropped so far\)$/.exec(markers[markers.length - 1] ?? '');
     expect(Number(total?.[1])).toBeGreaterThan(900_000);
-  });
+    // Read at HUB_JOBS_LOG_READ_BYTES (4 MiB/s): about 25 s.
+  }, 120_000);
 
   it("a job allocating past its memory is killed by the OOM killer and ends ERROR saying so; the hub's memory is untouched", async () => {
     const user = await makeUser(target());
