@@ -16,6 +16,9 @@
 //   HUB_JOBS_ENGINE [auto]        passed to the hub: docker / podman (containers of the local alpine:3 image, which
 //                                 .ci/engine-up.sh builds) or host (bubblewrap); the engine daemons' CPU is printed beside the hub's
 //   BENCH_HUB_NODE_ARGS [unset]   node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
+//   BENCH_FLOOD [unset]           1: instead, the log-flood mode (flood.mjs): one job prints BENCH_FLOOD_LINES [10000000]
+//                                 lines of 100 bytes while another user calls whoami; database growth and whoami p95
+//                                 (BENCH_FLOOD_QUIET=1: the same job printing to /dev/null, the control run)
 // create-to-RUNNING / -COMPLETED come from the job's own timestamps (createdAt, startedAt,
 // finishedAt, set by the jobs service); first-line latency is measured by this client, from
 // sending the POST to reading the first `data:` line of /logs.
@@ -28,6 +31,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { hubNodeArgs } from '../../tools/start.mjs';
+import { flood } from './flood.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -199,6 +203,29 @@ async function main() {
     await call(base, 'POST', '/admin/users', ADMIN, { name, email: `${name}@example.com` });
     const { token } = await call(base, 'POST', `/admin/users/${name}/tokens`, ADMIN, { role: 'write' });
     const spec = { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', 'echo hello'] };
+    if (process.env.BENCH_FLOOD === '1') {
+      const db = new pg.Client({ connectionString: dbUrl });
+      await db.connect();
+      try {
+        const adminCall = (method, path, tok, body) => call(base, method, path, tok ?? ADMIN, body);
+        await flood({
+          base,
+          call: adminCall,
+          admin,
+          dbName,
+          db,
+          hubPid: hub.pid,
+          cpuOf,
+          cpuSpent,
+          spec,
+          enginePids,
+          engineCpu,
+        });
+      } finally {
+        await db.end();
+      }
+      return;
+    }
 
     console.log(`launching ${JOBS} jobs, ${CONCURRENCY} POSTs in flight…`);
     const ids = [];
@@ -257,7 +284,7 @@ async function main() {
       `
       SELECT extract(epoch FROM j.created_at) * 1000 AS created_ms, (j.run_handle->'process'->>'startTicks')::bigint AS start_ticks,
              extract(epoch FROM j.started_at - j.created_at) * 1000 AS running,
-             extract(epoch FROM (SELECT min(l.ts) FROM jobs.job_logs l WHERE l.job_id = j.id) - j.created_at) * 1000 AS first_line,
+             extract(epoch FROM (SELECT min(l.ts[1]) FROM jobs.job_log_chunks l WHERE l.job_id = j.id) - j.created_at) * 1000 AS first_line,
              extract(epoch FROM j.finished_at - j.created_at) * 1000 AS finished
         FROM jobs.jobs j WHERE j.id = ANY($1)`,
       [ids],

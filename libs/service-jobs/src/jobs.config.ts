@@ -170,6 +170,24 @@ export class JobsConfig extends HubConfig {
   @Max(1_073_741_824)
   HUB_JOBS_LOG_MAX_BYTES: number = 16 * 1024 * 1024;
 
+  /**
+   * Bytes a second of one job's output stored, sustained (decision 0631): past it, lines wait in a
+   * ring of the newest and the oldest are dropped, a marker line saying how many.
+   */
+  @IsInt()
+  @Min(1024)
+  @Max(1_073_741_824)
+  HUB_JOBS_LOG_RATE_BYTES: number = 128 * 1024;
+
+  /**
+   * Bytes a second read from one job's output at most (decision 0631): past it the runner pauses
+   * reading and the job's writes wait, so a flood costs the engine and the service bounded work.
+   */
+  @IsInt()
+  @Min(65_536)
+  @Max(1_073_741_824)
+  HUB_JOBS_LOG_READ_BYTES: number = 4 * 1024 * 1024;
+
   /** A running job's replica touches it this often; one silent for HUB_JOBS_STALE_MS is settled as ERROR. */
   @IsInt()
   @Min(100)

@@ -1,4 +1,5 @@
 import { type JobFlavor } from '@hub/contracts';
+import { type LogGateOptions } from '../logs/log-gate';
 import { type ProcSample } from './proc-sample';
 import { type ProcessIdentity } from './process-identity';
 
@@ -19,6 +20,15 @@ export interface RunRequest {
   /** The decrypted secrets, set in the environment too (the Kubernetes runner keeps them in a Secret). */
   secrets: Record<string, string>;
   onLine(line: string): void;
+  /** How the log store gates lines (decision 0631): a runner with a process of its own between the job and the service (the spawn helper) applies it there too. */
+  log?: LogGateOptions;
+  /**
+   * Bytes a second to read from the job's output at most (HUB_JOBS_LOG_READ_BYTES): past it the
+   * runner stops reading for a moment and the job's writes wait (decision 0631).
+   */
+  readBytes?: number;
+  /** Lines such a process dropped already (counted, named in the log's next marker). */
+  onDropped?(lines: number, bytes: number): void;
   /** Progress before the run starts (an image pull), shown as the job's status message while it is SCHEDULING. */
   onProgress?(message: string): void;
   /** Runners retrying by themselves report each failed attempt (count so far) while the run goes on. */

@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.tokens';
 import { JobLogs } from '../logs/job-logs';
+import { type LogSink } from '../logs/log-sink';
 import { type JobEntity } from '../jobs/job.entity';
 import { ACTIVE_STAGES, JobStore } from '../jobs/job-store';
 import { type JobFlavor, type JobMetricsSample } from '@hub/contracts';
@@ -136,7 +137,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     let failures = r.job.failureCount;
     for (let attempt = 1; ; attempt++) {
       if (r.stopping) break;
-      const exit = await this.attempt(r, attempt, (line) => sink.write(line));
+      const exit = await this.attempt(r, attempt, sink);
       await sink.flush();
       // Canceled (by another replica) while its first run was being started: that run was killed.
       if (!exit) break;
@@ -192,7 +193,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
    * A crash before that UPDATE leaves no orphan: the spawn helper kills its runs when the service
    * goes away.
    */
-  private async attempt(r: Running, attempt: number, onLine: (l: string) => void): Promise<RunExit | null> {
+  private async attempt(r: Running, attempt: number, sink: LogSink): Promise<RunExit | null> {
     const job = r.job;
     const spec = job.spec;
     const run = await this.runner.start({
@@ -208,7 +209,10 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
       expose: spec.expose,
       env: { ...(spec.environment ?? {}), ...job.extraEnv },
       secrets: this.secrets.openMap(job.secretValues),
-      onLine,
+      onLine: (line) => sink.write(line),
+      log: sink.gateOptions,
+      readBytes: sink.readBytes,
+      onDropped: (lines, bytes) => sink.dropped(lines, bytes),
       onProgress: (message) => {
         if (attempt === 1) this.tell(r, message);
       },

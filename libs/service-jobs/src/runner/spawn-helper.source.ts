@@ -1,20 +1,29 @@
+import { LogGate } from '../logs/log-gate';
+
 /**
  * The spawn helper's program, run as `node -e` (see SpawnHelper): plain CommonJS in a string, so
  * it runs the same from the webpack bundle, from Jest's transpiled sources and from any dist
  * layout, and loads nothing but Node's own modules (a heap of a few MB: its forks are cheap).
  *
  * Protocol over the IPC channel, JSON messages:
- *   service → helper  { op: 'spawn', id, file, args, dir, env, owner?: { uid, gid }, cgroupProcs?: [file] }
+ *   service → helper  { op: 'spawn', id, file, args, dir, env, owner?: { uid, gid }, cgroupProcs?: [file], log?, readBytes? }
  *   helper → service  { op: 'spawned', id, pid, startTicks }   (pid null when it could not start)
- *                     { op: 'lines', id, lines }               (stdout and stderr, batched per loop turn)
+ *                     { op: 'lines', id, lines, dropped? }     (stdout and stderr, batched per loop turn)
  *                     { op: 'exit', id, code, signal, error? } (last for an id, after its lines)
  * It creates the scratch directory (owned by `owner` when set), spawns the command detached in its
  * own process group (with `cgroupProcs`: writes its pid there, then a line to its stdin, which the
  * command waits for), and removes the directory when the command ends. When the service goes away
  * (the channel closes: exit, crash, kill -9) it kills every process group it started and exits,
  * so no run outlives its service untracked, whatever the database holds.
+ * With `log` (LogGate's options), a run's lines go through the same LogGate as in the service,
+ * without markers: a flood is cut here, and `dropped` ({ lines, bytes }) counts what was cut before
+ * the lines of its message (decision 0631). With `readBytes`, each output stream is read at most that
+ * many bytes a second (in 100 ms windows): past it the command's writes wait.
  */
-export const SPAWN_HELPER_SOURCE = String.raw`
+export const SPAWN_HELPER_SOURCE =
+  `const LogGate = (${LogGate.toString()});
+` +
+  String.raw`
 'use strict';
 // What ps shows instead of this whole program.
 process.title = 'hub-jobs-spawn-helper';
@@ -22,6 +31,7 @@ const { execFile, execFileSync, spawn } = require('node:child_process');
 const { chownSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { dirname } = require('node:path');
 const { createInterface } = require('node:readline');
+const { Transform } = require('node:stream');
 
 const live = new Map();
 const pending = new Map();
@@ -33,11 +43,43 @@ const flushLines = () => {
   for (const [id, lines] of pending) send({ op: 'lines', id, lines });
   pending.clear();
 };
+// A run with a log gate: its lines wait in the gate, taken at its rate (every 200 ms while it holds more).
+const gates = new Map();
+const pumpGate = (id, all) => {
+  const g = gates.get(id);
+  if (!g) return;
+  if (g.timer) { clearTimeout(g.timer); clearImmediate(g.timer); g.timer = undefined; }
+  const lines = all ? g.gate.rest() : g.gate.take();
+  const gap = g.gate.takeGap();
+  if (lines.length > 0 || gap.lines > 0) send({ op: 'lines', id, lines, ...(gap.lines > 0 ? { dropped: gap } : {}) });
+  if (!all && g.gate.waiting) g.timer = setTimeout(() => pumpGate(id, false), 200);
+};
 const addLine = (id, line) => {
+  const g = gates.get(id);
+  if (g) {
+    g.gate.push(line);
+    if (!g.timer) g.timer = setImmediate(() => pumpGate(id, false));
+    return;
+  }
   const lines = pending.get(id);
   if (lines) lines.push(line);
   else pending.set(id, [line]);
   if (!flushQueued) { flushQueued = true; setImmediate(flushLines); }
+};
+// The output stream read at most bytesPerSecond, in 100 ms windows (logs/read-cap.ts, in plain JS).
+const capped = (input, bytesPerSecond) => {
+  const perWindow = Math.max(1, Math.floor(bytesPerSecond / 10));
+  let opened = Date.now();
+  let used = 0;
+  return input.pipe(new Transform({
+    transform(chunk, _encoding, done) {
+      const now = Date.now();
+      if (now - opened >= 100) { opened = now; used = 0; }
+      used += chunk.length;
+      if (used <= perWindow) done(null, chunk);
+      else setTimeout(() => done(null, chunk), opened + 100 - now);
+    },
+  }));
 };
 const startTicks = (pid) => {
   try {
@@ -73,10 +115,13 @@ function run(m) {
     ended = true;
     live.delete(m.id);
     removeDir(m.dir, m.owner);
+    pumpGate(m.id, true);
+    gates.delete(m.id);
     const lines = pending.get(m.id);
     if (lines) { pending.delete(m.id); send({ op: 'lines', id: m.id, lines }); }
     send({ op: 'exit', id: m.id, code: exit.code, signal: exit.signal, error: exit.error });
   };
+  if (m.log) gates.set(m.id, { gate: new LogGate({ ...m.log, mark: false }), timer: undefined });
   let child;
   try {
     makeDir(m.dir, m.owner);
@@ -100,7 +145,7 @@ function run(m) {
   send({ op: 'spawned', id: m.id, pid: child.pid ?? null, startTicks: child.pid === undefined ? null : startTicks(child.pid) });
   if (child.pid !== undefined) live.set(m.id, { pid: child.pid, dir: m.dir, owner: m.owner });
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => addLine(m.id, line));
+    createInterface({ input: m.readBytes ? capped(stream, m.readBytes) : stream, crlfDelay: Infinity }).on('line', (line) => addLine(m.id, line));
   }
   child.on('error', (err) => end({ code: null, signal: null, error: err.message }));
   child.on('close', (code, signal) => end({ code, signal }));

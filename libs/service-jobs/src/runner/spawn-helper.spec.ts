@@ -59,6 +59,33 @@ describe.each(['node'] as const)('SpawnHelper, %s (job processes spawned by a sm
     expect(existsSync(dir)).toBe(false);
   });
 
+  it('with a log gate, cuts a flood before it crosses to the service: the newest lines and the last one arrive, the rest counted', async () => {
+    const lines: string[] = [];
+    let droppedLines = 0;
+    let droppedBytes = 0;
+    const run = await helper.spawn({
+      file: '/bin/sh',
+      // 2,000,000 lines of 100 bytes (200 MB), then a last line.
+      args: ['-c', `yes ${'x'.repeat(99)} | head -n 2000000; echo last-line`],
+      dir: join(work, `${kind}-flood`),
+      env: { PATH: '/usr/bin:/bin' },
+      log: { rateBytes: 64 * 1024, ringLines: 1000, ringBytes: 64 * 1024 },
+      // Read at 128 MB/s at most: the command's writes wait past it, nothing is lost.
+      readBytes: 128 * 1024 * 1024,
+      onLine: (l) => lines.push(l),
+      onDropped: (n, b) => {
+        droppedLines += n;
+        droppedBytes += b;
+      },
+    });
+    expect(await run.exit).toEqual({ code: 0, signal: null });
+    expect(lines[lines.length - 1]).toBe('last-line');
+    // Every line either arrived or was counted.
+    expect(lines.length + droppedLines).toBe(2_000_001);
+    expect(droppedBytes).toBe(droppedLines * 100);
+    expect(lines.length).toBeLessThan(200_000);
+  });
+
   it('finds the command on the given PATH and sets the CPU, address-space and process limits before it starts', async () => {
     const lines: string[] = [];
     const run = await helper.spawn({

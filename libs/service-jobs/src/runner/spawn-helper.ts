@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type RunExit } from './job-runner';
 import { killGroup } from './process-identity';
+import { type LogGateOptions } from '../logs/log-gate';
 import { SPAWN_HELPER_SOURCE } from './spawn-helper.source';
 
 /** Resource limits of a job's process, set before it starts (inherited by its children). */
@@ -28,7 +29,12 @@ export interface SpawnRequest {
    * for that on its stdin): everything the job starts is in its cgroups from its first instruction.
    */
   cgroupProcs?: string[];
+  /** The log gate the helper applies before lines cross to the service (decision 0631). */
+  log?: LogGateOptions;
+  /** Bytes a second the helper reads from the command's output at most (its writes wait past it). */
+  readBytes?: number;
   onLine(line: string): void;
+  onDropped?(lines: number, bytes: number): void;
 }
 
 export interface Spawned {
@@ -41,7 +47,7 @@ export interface Spawned {
 
 type HelperMessage =
   | { op: 'spawned'; id: number; pid: number | null; startTicks: number | null }
-  | { op: 'lines'; id: number; lines: string[] }
+  | { op: 'lines'; id: number; lines: string[]; dropped?: { lines: number; bytes: number } }
   | { op: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null; error?: string };
 
 interface Pending {
@@ -133,8 +139,8 @@ export class SpawnHelper {
       process: helper,
       send: (id, req) => {
         const { file, args } = req.limits || req.cgroupProcs ? underShell(req) : req;
-        const { dir, env, owner, cgroupProcs } = req;
-        helper.send({ op: 'spawn', id, file, args, dir, env, owner, cgroupProcs });
+        const { dir, env, owner, cgroupProcs, log, readBytes } = req;
+        helper.send({ op: 'spawn', id, file, args, dir, env, owner, cgroupProcs, log, readBytes });
       },
     };
   }
@@ -152,6 +158,7 @@ export class SpawnHelper {
       if (m.pid !== null) run.pid = m.pid;
       run.started({ pid: m.pid, startTicks: m.startTicks });
     } else if (m.op === 'lines') {
+      if (m.dropped) run.req.onDropped?.(m.dropped.lines, m.dropped.bytes);
       for (const line of m.lines) run.req.onLine(line);
     } else {
       this.runs.delete(m.id);

@@ -56,9 +56,11 @@ export function jobsIsolationScenarios(target: () => EngineJobTarget): void {
       await until(
         async () =>
           (
-            await queryDatabase(t.databaseUrl, `SELECT 1 FROM jobs.job_logs WHERE job_id = $1 AND line = 'ready'`, [
-              victim.id,
-            ])
+            await queryDatabase(
+              t.databaseUrl,
+              `SELECT 1 FROM jobs.job_log_chunks WHERE job_id = $1 AND 'ready' = ANY(lines)`,
+              [victim.id],
+            )
           ).length > 0,
       );
       const attacker = await runJob({
@@ -227,7 +229,7 @@ export function jobsIsolationScenarios(target: () => EngineJobTarget): void {
     for (;;) {
       const [row] = await queryDatabase<{ bytes: number }>(
         t.databaseUrl,
-        `SELECT coalesce(sum(octet_length(line)), 0)::int AS bytes FROM jobs.job_logs WHERE job_id = $1`,
+        `SELECT coalesce(sum(bytes), 0)::int AS bytes FROM jobs.job_log_chunks WHERE job_id = $1`,
         [job.id],
       );
       most = Math.max(most, row.bytes);
@@ -239,4 +241,48 @@ export function jobsIsolationScenarios(target: () => EngineJobTarget): void {
     expect(lines[lines.length - 1]).toBe('last-line');
     expect(lines.length).toBeGreaterThan(100);
   });
+
+  it('a 100 MB log flood: the kept log within budget, a marker naming what was dropped, the log table grows by at most the budget and a few MB', async () => {
+    const { t, user, ns, auth } = await client();
+    const budget = Number(JOB_ENGINE_TEST_ENV.HUB_JOBS_LOG_MAX_BYTES);
+    const size = async () =>
+      Number(
+        (
+          await queryDatabase<{ bytes: string }>(
+            t.databaseUrl,
+            `SELECT pg_total_relation_size('jobs.job_log_chunks') AS bytes`,
+          )
+        )[0].bytes,
+      );
+    const before = await size();
+    const job = await runJob({
+      ...auth,
+      namespace: ns,
+      dockerImage: TEST_JOB_IMAGE,
+      flavor: 'cpu-basic',
+      // 1,000,000 lines of 100 bytes, then a last line.
+      command: sh(`yes ${'x'.repeat(99)} | head -n 1000000; echo last-line`),
+    });
+    const done = await waitForStage(t, user.token, ns, job.id, ['COMPLETED', 'ERROR'], 120_000);
+    expect(done.status.stage).toBe('COMPLETED');
+    const [kept] = await queryDatabase<{ bytes: number }>(
+      t.databaseUrl,
+      `SELECT coalesce(sum(bytes), 0)::int AS bytes FROM jobs.job_log_chunks WHERE job_id = $1`,
+      [job.id],
+    );
+    expect(kept.bytes).toBeLessThanOrEqual(budget);
+    // What hf jobs logs shows: the newest lines, the last one kept, and the gaps marked.
+    const lines = await logLines(t, user.token, ns, job.id);
+    expect(lines[lines.length - 1]).toBe('last-line');
+    const markers = lines.filter((l) => l.startsWith('[hub] '));
+    expect(markers.length).toBeGreaterThan(0);
+    const total = /\((\d+) lines, [\d.]+ MB dropped so far\)$/.exec(markers[markers.length - 1]);
+    expect(markers[markers.length - 1]).toMatch(
+      /^\[hub\] \d+ lines \([\d.]+ MB\) dropped here: the job logged faster than/,
+    );
+    // Most of the million lines were dropped before the database saw them.
+    expect(Number(total?.[1])).toBeGreaterThan(900_000);
+    expect((await size()) - before).toBeLessThanOrEqual(budget + 4 * 1024 * 1024);
+    // Read at HUB_JOBS_LOG_READ_BYTES (4 MiB/s): about 25 s.
+  }, 120_000);
 }

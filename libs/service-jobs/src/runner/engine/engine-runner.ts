@@ -10,6 +10,7 @@ import { type Engine } from './engine-connect';
 import { type EngineStats, fromEngineStats } from './engine-stats';
 import { ensureImage } from './image-pull';
 import { LineSplitter } from './line-splitter';
+import { readCap } from '../../logs/read-cap';
 
 export interface EngineRunnerOptions extends ContainerSettings {
   maxLineLength: number;
@@ -101,9 +102,12 @@ export class EngineRunner implements JobRunner {
     const err = new LineSplitter(this.options.maxLineLength, req.onLine);
     const stdout = new PassThrough().on('data', (c: Buffer) => out.write(c));
     const stderr = new PassThrough().on('data', (c: Buffer) => err.write(c));
-    this.engine.api.modem.demuxStream(stream, stdout, stderr);
+    // Decision 0631: read at most HUB_JOBS_LOG_READ_BYTES a second (a flood waits on its own writes).
+    const capped = req.readBytes ? stream.pipe(readCap(req.readBytes)) : stream;
+    this.engine.api.modem.demuxStream(capped, stdout, stderr);
     const streamEnded = new Promise<void>((resolve) => {
-      stream
+      stream.on('error', () => resolve());
+      capped
         .on('end', resolve)
         .on('close', resolve)
         .on('error', () => resolve());

@@ -17,6 +17,12 @@ export class LineSplitter {
     for (;;) {
       const nl = chunk.indexOf(10, from);
       const end = nl === -1 ? chunk.length : nl;
+      // The common case, a whole line inside the chunk: decoded in place (a flood is millions of these).
+      if (nl !== -1 && !this.skipping && this.size === 0 && end - from < this.maxLength) {
+        this.onLine(chunk.toString('utf8', from, end > from && chunk[end - 1] === 13 ? end - 1 : end));
+        from = nl + 1;
+        continue;
+      }
       if (!this.skipping) this.take(chunk.subarray(from, end));
       if (nl === -1) return;
       this.emit();

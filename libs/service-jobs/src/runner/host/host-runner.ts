@@ -102,7 +102,10 @@ export class HostRunner implements JobRunner {
       ...(uid !== undefined ? { owner: { uid, gid: uid } } : {}),
       limits: this.limits(req, uid !== undefined, cgroup ? undefined : memoryBytes),
       ...(cgroup ? { cgroupProcs: cgroup.procs } : {}),
+      ...(req.log ? { log: req.log } : {}),
+      ...(req.readBytes ? { readBytes: req.readBytes } : {}),
       onLine: req.onLine,
+      ...(req.onDropped ? { onDropped: req.onDropped } : {}),
     });
     let exited = false;
     const done = child.exit.then((exit): RunExit => {

@@ -14,6 +14,7 @@ import {
   Watch,
 } from '@kubernetes/client-node';
 import { type JobRun, type JobRunner, type RunExit, type RunHandle, type RunRequest } from '../job-runner';
+import { readCap } from '../../logs/read-cap';
 import {
   JOB_ID_LABEL,
   jobManifest,
@@ -208,7 +209,8 @@ class KubeRun {
 
   /** A pod's log, followed (streamed) line by line until the container's output ends, the run is canceled or it ends. */
   private async followLog(pod: string): Promise<void> {
-    const out = new PassThrough();
+    // Decision 0631: read at most HUB_JOBS_LOG_READ_BYTES a second (the log request waits past it).
+    const out = this.req.readBytes ? readCap(this.req.readBytes) : new PassThrough();
     const lines = createInterface({ input: out, crlfDelay: Infinity });
     lines.on('line', (l) => this.req.onLine(l));
     const closed = new Promise<void>((r) => lines.once('close', r));
