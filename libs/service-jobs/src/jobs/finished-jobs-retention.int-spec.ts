@@ -35,6 +35,11 @@ describeWithInfra('finished jobs retention (real Postgres)', () => {
        VALUES ('6d0000000000000000000001', 'alice', '{}', '{}', '@hourly', '{}', $1)`,
       [id(7)],
     );
+    // A chunk of log lines for an old job and for one finished yesterday.
+    await ds.query(
+      `INSERT INTO jobs.job_log_chunks (job_id, ts, lines, bytes) VALUES ($1, ARRAY[now()], ARRAY['old'], 3), ($2, ARRAY[now()], ARRAY['new'], 3)`,
+      [id(1), id(1505)],
+    );
   });
 
   afterAll(async () => {
@@ -42,11 +47,13 @@ describeWithInfra('finished jobs retention (real Postgres)', () => {
     await db?.drop();
   });
 
-  it('deletes jobs finished longer ago than the retention, never an active one nor the last run of a schedule', async () => {
+  it('deletes jobs finished longer ago than the retention with their logs, never an active one nor the last run of a schedule', async () => {
     const retention = new FinishedJobsRetention(ds, loadConfig(JobsConfig, { HUB_JOBS_FINISHED_RETENTION_DAYS: '90' }));
     expect(await retention.pass()).toBe(1499);
     const left = (await ds.query(`SELECT id FROM jobs.jobs ORDER BY id`)) as { id: string }[];
     expect(left.map((r) => r.id)).toEqual([7, 1500, 1501, 1502, 1503, 1504, 1505, 1506, 1507, 1508, 1509].map(id));
+    // The deleted jobs' logs go with them; a kept job's stay.
+    expect(await ds.query(`SELECT job_id FROM jobs.job_log_chunks`)).toEqual([{ job_id: id(1505) }]);
     expect(await retention.pass()).toBe(0);
   });
 });
