@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from './args.mjs';
+import { auditStreamCommands } from './audit-stream-commands.mjs';
 
 const enc = encodeURIComponent;
 
@@ -252,6 +253,7 @@ export const commands = [
     request: ({ subject }, f) => ({ path: '/admin/events', body: { subject, payload: readPayload(f) } }),
     print: (e, io) => io.out(`Published ${e.subject} (id ${e.id})`),
   },
+  ...auditStreamCommands(readPayload, printTable),
 ];
 
 export function findCommand(group, verb) {
@@ -261,7 +263,8 @@ export function findCommand(group, verb) {
 const ENVIRONMENT = `Environment:
   HUB_URL          the hub's address (default http://localhost:8080)
   HUB_ADMIN_TOKEN  the admin token; when unset, read from \${HUB_DATA_DIR:-./data}/admin-token,
-                   where the all-in-one hub keeps the one it generated`;
+                   where the all-in-one hub keeps the one it generated
+  HUB_TOKEN        for audit-streams: an organization admin's access token (they act as that admin)`;
 
 const COMMON = `Options of every command:
   --json           print the hub's JSON answer instead of a summary

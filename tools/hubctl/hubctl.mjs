@@ -28,9 +28,15 @@ function adminToken(env) {
   }
 }
 
-async function callHub(env, { method = 'POST', path, body }) {
+/** An organization admin's token, for the commands that act as one (audit-streams). */
+function userToken(env) {
+  if (env.HUB_TOKEN) return env.HUB_TOKEN;
+  throw new HubError("this command acts as an organization admin: set HUB_TOKEN to that admin's access token");
+}
+
+async function callHub(env, { method = 'POST', path, body }, auth = 'admin') {
   const base = (env.HUB_URL || 'http://localhost:8080').replace(/\/+$/, '');
-  const token = adminToken(env);
+  const token = auth === 'user' ? userToken(env) : adminToken(env);
   let res;
   try {
     res = await fetch(`${base}${path}`, {
@@ -76,7 +82,7 @@ async function run(cmd, argv, env) {
   const missing = (cmd.required ?? []).filter((name) => flags[name] === undefined);
   if (missing.length > 0) throw new UsageError(`missing ${missing.map((m) => `--${m}`).join(' and ')}`);
   const args = Object.fromEntries(cmd.args.map((name, i) => [name, positionals[i]]));
-  const answer = await callHub(env, await cmd.request(args, flags));
+  const answer = await callHub(env, await cmd.request(args, flags), cmd.auth);
   if (flags.json) io.out(JSON.stringify(answer, null, 2));
   else cmd.print(answer, io, args, flags);
 }

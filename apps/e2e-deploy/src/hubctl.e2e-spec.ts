@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { builtApp, freePort, type RunningProcess, startApp } from '@hub/testing';
+import { builtApp, eventually, freePort, type RunningProcess, startApp, startHttpsReceiver } from '@hub/testing';
 import { type CliResult, runHubctl } from './support/hubctl-runner';
 
 /**
@@ -22,7 +22,14 @@ describe('hubctl against the all-in-one hub', () => {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     dataDir = mkdtempSync(join(tmpdir(), 'e2e-deploy-hub-'));
-    hub = startApp('hub', { PORT: String(port), HOST: '127.0.0.1', HUB_DATA_DIR: dataDir });
+    hub = startApp('hub', {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      HUB_DATA_DIR: dataDir,
+      // The audit-streams commands stream to a receiver on loopback, flushed at once.
+      HUB_AUDIT_STREAM_ALLOWED_NETWORKS: '127.0.0.1/32',
+      HUB_AUDIT_STREAM_FLUSH_MS: '200',
+    });
     // Printed after the listener is up and the demo user exists.
     await hub.waitForOutput(/Admin token/, 120_000);
   }, 150_000);
@@ -223,6 +230,66 @@ describe('hubctl against the all-in-one hub', () => {
       HUB_DATA_DIR: join(dataDir, 'nowhere'),
     });
     expect(none).toMatchObject({ code: 1, stderr: expect.stringContaining('no admin token') });
+  });
+
+  it("manages an organization's audit log streams as one of its admins (HUB_TOKEN): create from stdin, list, test, pause, resume", async () => {
+    const secret = 'hubctl-audit-stream-secret-0123';
+    const receiver = await startHttpsReceiver(secret);
+    try {
+      expect((await cli(['users', 'create', 'carol', '--email', 'carol@example.com'])).code).toBe(0);
+      expect((await cli(['orgs', 'create', 'ledger', '--plan', 'enterprise', '--admin', 'carol'])).code).toBe(0);
+      const token = (await cli(['tokens', 'create', 'carol', '--role', 'write'])).stdout.trim();
+      const noToken = await cli(['audit-streams', 'list', 'ledger']);
+      expect(noToken).toMatchObject({ code: 1, stderr: expect.stringContaining('set HUB_TOKEN') });
+      const as = { HUB_TOKEN: token };
+      expect(await cli(['audit-streams', 'list', 'ledger'], as)).toMatchObject({
+        code: 0,
+        stdout: 'no audit log streams\n',
+      });
+
+      const destination = JSON.stringify({ type: 'https', url: `${receiver.url}/siem`, secret });
+      const created = await cli(['audit-streams', 'create', 'ledger', '--payload-file', '-'], as, destination);
+      expect(created).toMatchObject({
+        code: 0,
+        stdout: expect.stringMatching(/^Created audit log stream [0-9a-f]{24} \(https\): active\n$/),
+      });
+      const id = /stream ([0-9a-f]{24})/.exec(created.stdout)?.[1] ?? '';
+      const list = await cli(['audit-streams', 'list', 'ledger'], as);
+      expect(list.stdout.split('\n')[0]).toMatch(/^ID +TYPE +STATE +LAST DELIVERED +DROPPED$/);
+      expect(list.stdout.split('\n')[1]).toMatch(new RegExp(`^${id} +https +active `));
+
+      expect(await cli(['audit-streams', 'test', 'ledger', id], as)).toMatchObject({
+        code: 0,
+        stdout: 'Delivered: 200\n',
+      });
+      expect(await cli(['audit-streams', 'pause', 'ledger', id], as)).toMatchObject({
+        code: 0,
+        stdout: `Audit log stream ${id} paused: paused\n`,
+      });
+      expect(await cli(['audit-streams', 'resume', 'ledger', id], as)).toMatchObject({
+        code: 0,
+        stdout: `Audit log stream ${id} resumed: active\n`,
+      });
+      // The stream carries what happens next in the organization.
+      expect((await cli(['orgs', 'add-member', 'ledger', 'alice', '--role', 'read'])).code).toBe(0);
+      await eventually(
+        async () => receiver.events.filter((e) => e['type'] === 'org.add_user'),
+        (events) => events.length > 0,
+        30_000,
+      );
+      expect(receiver.problems).toEqual([]);
+      // Another organization's stream, or a bad body, is the hub's clear refusal.
+      expect(await cli(['audit-streams', 'create', 'ledger', '--payload', '{"url":"x"}'], as)).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('needs a "type"'),
+      });
+      expect(await cli(['audit-streams', 'pause', 'acme', id], as)).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/HTTP 40[34]/),
+      });
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('exits 1 with a hint when the hub cannot be reached', async () => {
