@@ -3,7 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type DeliveryTrigger, type WebhookLogFilterDto, type WebhookLogView } from '@hub/contracts';
 import { keepPartitions, newObjectId, type PartitionPass } from '@hub/persistence';
-import { DELIVERY_LOG_WEEKS_AHEAD, DELIVERY_LOGS_PARTITIONS } from '../migrations/1797000100000-partition-delivery-logs';
+import {
+  DELIVERY_LOG_WEEKS_AHEAD,
+  DELIVERY_LOGS_PARTITIONS,
+} from '../migrations/1797000100000-partition-delivery-logs';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
 import { DeliveryLogNotFoundError } from './deliveries.errors';
 import { type SendResult } from './http-sender';
