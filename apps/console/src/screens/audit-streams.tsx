@@ -167,28 +167,30 @@ export function AuditStreams(props: { org: string }): preact.JSX.Element {
                   </td>
                   <td>{s.filter?.join(', ') ?? 'all'}</td>
                   <td>{when(s.lastDeliveredAt)}</td>
-                  <td class="log">
-                    <button
-                      type="button"
-                      disabled={action.busy}
-                      onClick={() => act(s, s.state === 'paused' ? 'resume' : 'pause')}
-                    >
-                      {s.state === 'paused' ? 'Resume' : 'Pause'}
-                      <span class="sr-only"> stream to {label(s)}</span>
-                    </button>
-                    <button type="button" disabled={action.busy} onClick={() => test(s)}>
-                      Test<span class="sr-only"> stream to {label(s)}</span>
-                    </button>
-                    <button
-                      type="button"
-                      aria-pressed={logOf?.id === s.id}
-                      onClick={() => setLogOf(logOf?.id === s.id ? undefined : s)}
-                    >
-                      Delivery log<span class="sr-only"> of stream to {label(s)}</span>
-                    </button>
-                    <button type="button" class="danger" disabled={action.busy} onClick={() => void remove(s)}>
-                      Delete<span class="sr-only"> stream to {label(s)}</span>
-                    </button>
+                  <td>
+                    <div class="row-actions">
+                      <button
+                        type="button"
+                        disabled={action.busy}
+                        onClick={() => act(s, s.state === 'paused' ? 'resume' : 'pause')}
+                      >
+                        {s.state === 'paused' ? 'Resume' : 'Pause'}
+                        <span class="sr-only"> stream to {label(s)}</span>
+                      </button>
+                      <button type="button" disabled={action.busy} onClick={() => test(s)}>
+                        Test<span class="sr-only"> stream to {label(s)}</span>
+                      </button>
+                      <button
+                        type="button"
+                        aria-pressed={logOf?.id === s.id}
+                        onClick={() => setLogOf(logOf?.id === s.id ? undefined : s)}
+                      >
+                        Delivery log<span class="sr-only"> of stream to {label(s)}</span>
+                      </button>
+                      <button type="button" class="danger" disabled={action.busy} onClick={() => void remove(s)}>
+                        Delete<span class="sr-only"> stream to {label(s)}</span>
+                      </button>
+                    </div>
                   </td>
                 </tr>
               ))}

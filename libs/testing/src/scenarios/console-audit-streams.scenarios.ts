@@ -19,14 +19,24 @@ const row = (page: Page, text: string): ReturnType<Page['locator']> =>
     .getByRole('row')
     .filter({ hasText: text });
 
+/** The list is read when the page opens: reload until the stream's pill says `state` (the worker changes it). */
+async function reloadUntil(page: Page, stream: ReturnType<Page['locator']>, state: string): Promise<void> {
+  await until(`the stream ${state}`, async () => {
+    await page.reload();
+    await page.getByRole('table', { name: /^Audit log streams/ }).waitFor();
+    return (await stream.locator('.pill').filter({ hasText: state }).count()) > 0;
+  });
+}
+
 /**
  * Audit log streams on the organization page (issue 39 item 5, issue 42's rules): an Enterprise
- * organization's admin creates an HTTPS stream from the form, tests it, sees events arrive, pauses,
+ * organization's admin creates an HTTPS stream from the form, tests it, sees events arrive, sees it
+ * fail through an outage and recover, pauses,
  * resumes, reads its delivery log and deletes it after confirming; a member is offered none of it.
  * The hub runs with AUDIT_STREAM_TEST_ENV and HUB_SECRET_KEY.
  */
 export function consoleAuditStreamsScenarios(c: ConsoleBrowser): void {
-  it('lets an Enterprise admin create, test, pause, resume, read the log of and delete an audit stream; a member sees none of it', async () => {
+  it('lets an Enterprise admin create, test, pause, resume, read the log of and delete an audit stream, seen failing and recovering; a member sees none of it', async () => {
     const t = c.t();
     const receiver = await startHttpsReceiver(SECRET);
     try {
@@ -70,6 +80,17 @@ export function consoleAuditStreamsScenarios(c: ConsoleBrowser): void {
       await addMember(t, org.name, member.name, 'read');
       await until('org.add_user at the receiver', () => receiver.events.some((e) => e.type === 'org.add_user'));
 
+      // An outage: the stream turns failing with its last error under the pill, and recovers by itself.
+      receiver.down = true;
+      await addMember(t, org.name, (await makeUser(t)).name, 'read');
+      await reloadUntil(page, stream, 'failing');
+      await stream
+        .locator('small.field-error')
+        .filter({ hasText: /^HTTP 503/ })
+        .waitFor();
+      receiver.down = false;
+      await reloadUntil(page, stream, 'active');
+
       await stream.getByRole('button', { name: /^Pause/ }).click();
       await stream.locator('.pill').filter({ hasText: 'paused' }).waitFor();
       await stream.getByRole('button', { name: /^Resume/ }).click();
@@ -90,6 +111,12 @@ export function consoleAuditStreamsScenarios(c: ConsoleBrowser): void {
       expect(receiver.problems).toEqual([]);
       await noViolations(page, 'audit streams with a delivery log');
       await shot(page, 'audit-streams');
+      // On a phone the streams and the log scroll in their own boxes: the page stays 390 px wide.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
+      await stream.getByRole('button', { name: /^Delete/ }).scrollIntoViewIfNeeded();
+      await shot(page, 'phone-audit-streams');
+      await page.setViewportSize({ width: 1200, height: 900 });
 
       // Delete asks first: cancelled, the stream stays; confirmed, it goes.
       await stream.getByRole('button', { name: /^Delete/ }).click();
