@@ -36,7 +36,7 @@ async function reloadUntil(page: Page, stream: ReturnType<Page['locator']>, stat
  * The hub runs with AUDIT_STREAM_TEST_ENV and HUB_SECRET_KEY.
  */
 export function consoleAuditStreamsScenarios(c: ConsoleBrowser): void {
-  it('lets an Enterprise admin create, test, pause, resume, read the log of and delete an audit stream, seen failing and recovering; a member sees none of it', async () => {
+  it('lets an Enterprise admin create, test, pause, resume, read the log of and delete an audit stream, seen failing and recovering; a member, or an admin of a Team organization, is offered none of it', async () => {
     const t = c.t();
     const receiver = await startHttpsReceiver(SECRET);
     try {
@@ -126,6 +126,13 @@ export function consoleAuditStreamsScenarios(c: ConsoleBrowser): void {
       await answerConfirm(page, receiver.url, true);
       await page.getByText('No streams yet.').waitFor();
       await page.getByRole('status').filter({ hasText: 'Stream deleted' }).waitFor();
+      // An admin of a Team organization is told streaming needs Enterprise, and offered nothing.
+      const team = await makeOrg(t, 'team', [admin.name], 'unstreamed');
+      // Made after the page read the caller's organizations: loaded again.
+      await page.goto(`${t.baseUrl}/#/organizations?org=${team.name}`);
+      await page.reload();
+      await page.getByText(/needs the Enterprise plan\.$/).waitFor();
+      await expect(page.getByRole('button', { name: 'New stream' }).count()).resolves.toBe(0);
       expect(csp).toEqual([]);
       await page.close();
 
