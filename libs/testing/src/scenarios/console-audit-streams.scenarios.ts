@@ -13,6 +13,11 @@ async function until(what: string, check: () => Promise<boolean> | boolean): Pro
   }
 }
 
+/** In-app navigation: the hash changes, the page is not loaded again (a string: this file has no DOM types). */
+const goHash = async (page: Page, hash: string): Promise<void> => {
+  await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
+};
+
 const row = (page: Page, text: string): ReturnType<Page['locator']> =>
   page
     .getByRole('table', { name: /^Audit log streams/ })
@@ -46,7 +51,7 @@ export function consoleAuditStreamsScenarios(c: ConsoleBrowser): void {
 
       const { page, csp } = await signedIn(c, admin.token);
       await page.getByRole('heading', { name: 'Notifications' }).waitFor();
-      await page.evaluate((h) => (location.hash = h), `#/organizations?org=${org.name}`);
+      await goHash(page, `#/organizations?org=${org.name}`);
       await page.getByRole('heading', { name: 'Audit log streams' }).waitFor();
       await page.getByText('No streams yet.').waitFor();
 
@@ -139,7 +144,7 @@ export function consoleAuditStreamsScenarios(c: ConsoleBrowser): void {
       // A read member is offered no stream and no action that could only fail.
       const other = await signedIn(c, member.token);
       await other.page.getByRole('heading', { name: 'Notifications' }).waitFor();
-      await other.page.evaluate((h) => (location.hash = h), `#/organizations?org=${org.name}`);
+      await goHash(other.page, `#/organizations?org=${org.name}`);
       await other.page
         .getByRole('table', { name: /^Members and roles/ })
         .getByText(member.name)
