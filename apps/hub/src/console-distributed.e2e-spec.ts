@@ -1,4 +1,5 @@
 import {
+  AUDIT_STREAM_TEST_ENV,
   consoleScenarios,
   consoleSessionScenarios,
   consoleSignIn,
@@ -27,6 +28,11 @@ describeWithInfra('distributed hub: the web console', () => {
       HUB_RATE_LIMIT_PER_MINUTE: '100000',
       HUB_REVOKE_RATE_LIMIT_PER_MINUTE: '100000',
       ...WEBHOOK_TEST_ENV,
+      // Audit log streams (their credentials are sealed) to a receiver on loopback, flushed quickly.
+      HUB_SECRET_KEY: 'console-distributed-secret-key',
+      HUB_AUDIT_STREAM_ALLOWED_NETWORKS: AUDIT_STREAM_TEST_ENV.HUB_AUDIT_STREAM_ALLOWED_NETWORKS,
+      HUB_AUDIT_STREAM_FLUSH_MS: AUDIT_STREAM_TEST_ENV.HUB_AUDIT_STREAM_FLUSH_MS,
+      HUB_AUDIT_STREAM_FAILING_AFTER_S: AUDIT_STREAM_TEST_ENV.HUB_AUDIT_STREAM_FAILING_AFTER_S,
       // A failing delivery runs its whole retry schedule (the deliveries page shows "retries used up").
       HUB_WEBHOOK_SUSPEND_AFTER_FAILURES: '0',
     },

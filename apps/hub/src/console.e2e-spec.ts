@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import {
+  AUDIT_STREAM_TEST_ENV,
   consoleScenarios,
   consoleSignIn,
   makeUser,
@@ -26,6 +27,11 @@ describeWithInfra('all-in-one hub: the web console', () => {
       {
         HUB_ADMIN_TOKEN: ADMIN,
         ...WEBHOOK_TEST_ENV,
+        // Audit log streams (their credentials are sealed) to a receiver on loopback, flushed quickly.
+        HUB_SECRET_KEY: 'console-all-in-one-secret-key',
+        HUB_AUDIT_STREAM_ALLOWED_NETWORKS: AUDIT_STREAM_TEST_ENV.HUB_AUDIT_STREAM_ALLOWED_NETWORKS,
+        HUB_AUDIT_STREAM_FLUSH_MS: AUDIT_STREAM_TEST_ENV.HUB_AUDIT_STREAM_FLUSH_MS,
+        HUB_AUDIT_STREAM_FAILING_AFTER_S: AUDIT_STREAM_TEST_ENV.HUB_AUDIT_STREAM_FAILING_AFTER_S,
         // A failing delivery runs its whole retry schedule (the deliveries page shows "retries used up").
         HUB_WEBHOOK_SUSPEND_AFTER_FAILURES: '0',
         HUB_JOBS_HEARTBEAT_MS: '300',

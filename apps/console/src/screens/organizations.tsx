@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { go, type Route } from '../router';
+import { AuditStreams } from './audit-streams';
 import { Screen, Status, TableBox, useAction, useLoad, when } from '../ui';
 
 interface Member {
@@ -24,10 +25,15 @@ interface AuditEvent {
   author?: { user?: string; name?: string };
 }
 
+const ENTERPRISE = ['enterprise', 'enterprise_plus'];
+
 const bytes = (n: number): string =>
   n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 ** 2).toFixed(1)} MB`;
 
-/** What the API shows a member: members and roles, storage; an admin also reads and exports the audit log. */
+/**
+ * What the API shows a member: members and roles, storage; an admin also reads and exports the
+ * audit log, and an Enterprise organization's admin manages its audit log streams.
+ */
 export function Organizations(props: { route: Route }): preact.JSX.Element {
   const me = useLoad(() => api<WhoAmI>('GET', '/api/whoami-v2'), []);
   const orgs = me.data?.orgs ?? [];
@@ -49,12 +55,20 @@ export function Organizations(props: { route: Route }): preact.JSX.Element {
           </select>
         </label>
       )}
-      {org && <OrgDetails key={org.name} name={org.name} role={org.roleInOrg} q={props.route.query.get('q') ?? ''} />}
+      {org && (
+        <OrgDetails
+          key={org.name}
+          name={org.name}
+          role={org.roleInOrg}
+          plan={org.plan ?? ''}
+          q={props.route.query.get('q') ?? ''}
+        />
+      )}
     </Screen>
   );
 }
 
-function OrgDetails(props: { name: string; role: string; q: string }): preact.JSX.Element {
+function OrgDetails(props: { name: string; role: string; plan: string; q: string }): preact.JSX.Element {
   const base = `/api/organizations/${encodeURIComponent(props.name)}`;
   const members = useLoad(() => api<Member[]>('GET', `${base}/members`), [base]);
   const repos = useLoad(() => api<Repo[]>('GET', `${base}/settings/repositories`), [base]);
@@ -108,6 +122,11 @@ function OrgDetails(props: { name: string; role: string; q: string }): preact.JS
       </TableBox>
       <p>Resource groups are managed by the hub's operator (the API lists none to members).</p>
       {props.role === 'admin' && <AuditLog name={props.name} q={props.q} />}
+      {/* Streams are for the admins of Enterprise organizations (the API refuses anyone else). */}
+      {props.role === 'admin' && ENTERPRISE.includes(props.plan) && <AuditStreams org={props.name} />}
+      {props.role === 'admin' && !ENTERPRISE.includes(props.plan) && (
+        <p>Streaming the audit log to S3, Splunk, Datadog or an HTTPS endpoint needs the Enterprise plan.</p>
+      )}
     </>
   );
 }

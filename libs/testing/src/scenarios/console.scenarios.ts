@@ -1,5 +1,6 @@
 import { type Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../browser';
+import { consoleAuditStreamsScenarios } from './console-audit-streams.scenarios';
 import { consoleFixesScenarios } from './console-fixes.scenarios';
 import { type ConsoleTarget } from './console-helpers';
 import { consoleInboxScenarios } from './console-inbox.scenarios';
@@ -23,5 +24,6 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
     consoleWebhookKindsScenarios(c);
     consoleOperatorScenarios(c);
     consoleFixesScenarios(c);
+    consoleAuditStreamsScenarios(c);
   });
 }
