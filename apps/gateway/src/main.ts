@@ -3,6 +3,7 @@ import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { type NatsConnection } from 'nats';
 import { loadConfig } from '@hub/config';
 import { CredentialsApiModule } from '@hub/credentials-http';
+import { NotificationsApiModule } from '@hub/notifications-http';
 import { busModeFrom, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
 import { metricsAccess, natsCheck, ObservabilityModule, startTracing } from '@hub/observability';
 import { createGatewayApp, GatewayConfig, GatewayModule, installRequestErrorBackstop } from '@hub/service-gateway';
@@ -19,7 +20,7 @@ class GatewayApp {
           name: 'gateway',
           retentionDays: config.HUB_BUS_RETENTION_DAYS,
         }),
-        GatewayModule.forRoot(config, [CredentialsApiModule]),
+        GatewayModule.forRoot(config, [CredentialsApiModule, NotificationsApiModule]),
         ObservabilityModule.forApp(
           'gateway',
           { inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection | null) => natsCheck(nc) },

@@ -6,7 +6,7 @@ import { CredentialsConfig } from '@hub/credentials-service';
 import { createGatewayApp, GatewayConfig } from '@hub/service-gateway';
 import { JobsConfig } from '@hub/service-jobs';
 import { OrganizationsConfig } from '@hub/service-organizations';
-import { NotificationsConfig } from '@hub/service-notifications';
+import { NotificationsConfig } from '@hub/notifications-service';
 import { WebhooksConfig } from '@hub/service-webhooks';
 import { HttpMetrics } from '@hub/observability';
 import { type AdminTokenSource, adminTokenFor, secretKeyFor } from './admin-token';

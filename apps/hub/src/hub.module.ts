@@ -4,12 +4,13 @@ import { type NatsConnection } from 'nats';
 import { type DataSource } from 'typeorm';
 import { type BusMode, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
 import { CredentialsApiModule } from '@hub/credentials-http';
+import { NotificationsApiModule } from '@hub/notifications-http';
 import { databaseCheck, metricsAccess, natsCheck, ObservabilityModule } from '@hub/observability';
 import { CREDENTIALS_DS, type CredentialsConfig, CredentialsModule } from '@hub/credentials-service';
 import { type GatewayConfig, GatewayModule } from '@hub/service-gateway';
 import { JOBS_DS, type JobsConfig, JobsModule } from '@hub/service-jobs';
 import { ORGANIZATIONS_DS, type OrganizationsConfig, OrganizationsModule } from '@hub/service-organizations';
-import { NOTIFICATIONS_DS, type NotificationsConfig, NotificationsModule } from '@hub/service-notifications';
+import { NOTIFICATIONS_DS, type NotificationsConfig, NotificationsModule } from '@hub/notifications-service';
 import { WEBHOOKS_DS, type WebhooksConfig, WebhooksModule } from '@hub/service-webhooks';
 
 export interface HubConfigs {
@@ -42,7 +43,7 @@ export class HubModule {
         NotificationsModule.forRoot(configs.notifications),
         JobsModule.forRoot(configs.jobs),
         WebhooksModule.forRoot(configs.webhooks),
-        GatewayModule.forRoot(configs.gateway, [CredentialsApiModule]),
+        GatewayModule.forRoot(configs.gateway, [CredentialsApiModule, NotificationsApiModule]),
         ObservabilityModule.forApp(
           'hub',
           {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { runService } from '@hub/observability';
-import { NotificationsConfig, NotificationsModule, notificationsPersistence } from '@hub/service-notifications';
+import { NotificationsConfig, NotificationsModule, notificationsPersistence } from '@hub/notifications-service';
 
 runService({
   name: 'notifications',

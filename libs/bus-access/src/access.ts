@@ -8,7 +8,6 @@ import {
   JobsRpc,
   McpRpc,
   NotificationSourceEvents,
-  NotificationsRpc,
   OrganizationsRpc,
   PaperEvents,
   PapersRpc,
@@ -22,6 +21,7 @@ import {
   WebhookEvents,
   WebhooksRpc,
 } from '@hub/contracts';
+import { NotificationsRpc } from '@hub/notifications-contract';
 import { CredentialsRpc } from '@hub/credentials-contract';
 
 type AnyRpc = RpcDescriptor<unknown, unknown>;

@@ -7,7 +7,6 @@ export * from './organizations';
 export * from './admin';
 export * from './http';
 export * from './validation';
-export * from './notifications';
 export * from './webhooks';
 export * from './jobs';
 export * from './validation-metadata-cache';

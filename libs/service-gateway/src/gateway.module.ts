@@ -6,7 +6,6 @@ import { GatewayCoreModule } from './core/gateway-core.module';
 import { JobsApiModule } from './jobs/jobs.module';
 import { OrganizationsApiModule } from './organizations/organizations.module';
 import { AuditStreamsApiModule } from './audit-streams/audit-streams.module';
-import { NotificationsApiModule } from './notifications/notifications.module';
 import { WebhooksApiModule } from './webhooks/webhooks.module';
 import { ScimApiModule } from './scim/scim.module';
 
@@ -19,7 +18,6 @@ const AREAS = [
   OrganizationsApiModule,
   AuditStreamsApiModule,
   AdminApiModule,
-  NotificationsApiModule,
   JobsApiModule,
   WebhooksApiModule,
   ScimApiModule,

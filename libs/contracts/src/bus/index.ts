@@ -3,7 +3,7 @@ export * from './rpc';
 export * from './events';
 export * from './context';
 export * from './descriptors';
-export * from './notifications-rpc';
+export * from './notification-events';
 export * from './repo-events';
 export * from './audit-event';
 export * from './paper-events';

@@ -12,6 +12,7 @@ export * from './http/stream-slots';
 export * from './auth/membership-cache';
 export * from './auth/membership-directory';
 export * from './auth/token-cache';
+export * from './auth/ttl-cache';
 export * from './http/params';
 export * from './http/request-context';
 export * from './openapi/openapi';

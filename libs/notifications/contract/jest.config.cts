@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'notifications-contract',
+  preset: '../../../jest.preset.js',
+  coverageDirectory: '../../../coverage/libs/notifications/contract',
+};

@@ -1,8 +1,0 @@
-import { type NotificationSettingsView } from '@hub/contracts';
-import { withDefaults } from './settings.defaults';
-import { type SettingsRow } from './settings.store';
-
-/** What the user sees: every setting (defaults for those never set) and the prepaid amount. */
-export function toSettingsView(row: SettingsRow | undefined): NotificationSettingsView {
-  return { notifications: withDefaults(row?.values ?? {}), prepaidAmount: row?.prepaid_amount ?? null };
-}
