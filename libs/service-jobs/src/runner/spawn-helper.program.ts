@@ -187,15 +187,28 @@ export function spawnHelperProgram(Gate: typeof LogGate): void {
     const pid = child.pid;
     send({ op: 'spawned', id: m.id, pid: pid ?? null, startTicks: pid === undefined ? null : startTicks(pid) });
     if (pid !== undefined) live.set(m.id, { pid, dir: m.dir, owner: m.owner });
+    // The run ends once the command has exited and every line it printed was read: with a read
+    // cap, the last lines can still wait in it when the pipes close.
+    let exited: Exit | undefined;
+    let reading = 0;
+    const finish = (): void => {
+      if (exited && reading === 0) end(exited);
+    };
     for (const stream of [child.stdout, child.stderr]) {
       if (!stream) continue;
-      createInterface({ input: m.readBytes ? capped(stream, m.readBytes) : stream, crlfDelay: Infinity }).on(
-        'line',
-        (line) => addLine(m.id, line),
-      );
+      reading++;
+      createInterface({ input: m.readBytes ? capped(stream, m.readBytes) : stream, crlfDelay: Infinity })
+        .on('line', (line) => addLine(m.id, line))
+        .on('close', () => {
+          reading--;
+          finish();
+        });
     }
     child.on('error', (err) => end({ code: null, signal: null, error: err.message }));
-    child.on('close', (code, signal) => end({ code, signal }));
+    child.on('close', (code, signal) => {
+      exited = { code, signal };
+      finish();
+    });
   };
 
   const killAll = (): void => {

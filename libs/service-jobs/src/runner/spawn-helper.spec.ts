@@ -86,6 +86,22 @@ describe.each(['node'] as const)('SpawnHelper, %s (job processes spawned by a sm
     expect(lines.length).toBeLessThan(200_000);
   });
 
+  it('with a read cap, a run ends only after the lines still held in the cap: the last one is never lost', async () => {
+    const lines: string[] = [];
+    const run = await helper.spawn({
+      file: '/bin/sh',
+      // 20 kB at once, read at 10 kB/s: the command has exited long before its last line is read.
+      args: ['-c', `for i in $(seq 1 20); do printf '%01000d\\n' $i; done; echo last-line`],
+      dir: join(work, `${kind}-capped`),
+      env: { PATH: '/usr/bin:/bin' },
+      readBytes: 10_000,
+      onLine: (l) => lines.push(l),
+    });
+    expect(await run.exit).toEqual({ code: 0, signal: null });
+    expect(lines).toHaveLength(21);
+    expect(lines[lines.length - 1]).toBe('last-line');
+  });
+
   it('finds the command on the given PATH and sets the CPU, address-space and process limits before it starts', async () => {
     const lines: string[] = [];
     const run = await helper.spawn({
