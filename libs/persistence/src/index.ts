@@ -7,3 +7,4 @@ export * from './embedded-postgres';
 export * from './transaction-lock';
 export * from './unique-violation';
 export * from './partitions';
+export * from './housekeeping';

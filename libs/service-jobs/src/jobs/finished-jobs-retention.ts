@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { deleteInBatches } from '@hub/persistence';
+import { deleteInBatches, repeatPass } from '@hub/persistence';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS } from '../jobs.tokens';
 
@@ -16,7 +16,7 @@ const PASS_EVERY_MS = 3600_000;
 @Injectable()
 export class FinishedJobsRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('FinishedJobsRetention');
-  private timer?: NodeJS.Timeout;
+  private stop?: () => void;
 
   constructor(
     @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
@@ -24,17 +24,18 @@ export class FinishedJobsRetention implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   onApplicationBootstrap(): void {
-    const run = (): void =>
-      void this.pass().catch((err: unknown) => this.logger.warn({ err }, 'finished jobs retention pass failed'));
-    this.timer = setTimeout(() => {
-      run();
-      this.timer = setInterval(run, PASS_EVERY_MS).unref();
-    }, FIRST_PASS_AFTER_MS).unref();
+    this.stop = repeatPass(
+      () => this.pass(),
+      (err: unknown) => this.logger.warn({ err }, 'finished jobs retention pass failed'),
+      {
+        firstAfterMs: FIRST_PASS_AFTER_MS,
+        everyMs: PASS_EVERY_MS,
+      },
+    );
   }
 
   onApplicationShutdown(): void {
-    clearTimeout(this.timer);
-    clearInterval(this.timer);
+    this.stop?.();
   }
 
   /** One pass; resolves with the jobs deleted. */

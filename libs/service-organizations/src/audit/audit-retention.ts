@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { keepPartitions, type PartitionPass } from '@hub/persistence';
+import { keepPartitions, type PartitionPass, repeatPass } from '@hub/persistence';
 import { AUDIT_EVENTS_PARTITIONS, AUDIT_MONTHS_AHEAD } from '../migrations/1797000100000-partition-audit-events';
 import { type OrganizationsConfig } from '../organizations.config';
 import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.di';
@@ -16,7 +16,7 @@ const PASS_EVERY_MS = 3600_000;
 @Injectable()
 export class AuditRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('AuditRetention');
-  private timer?: NodeJS.Timeout;
+  private stop?: () => void;
 
   constructor(
     @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
@@ -24,14 +24,18 @@ export class AuditRetention implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    const run = (): void =>
-      void this.pass().catch((err: unknown) => this.logger.warn({ err }, 'audit log partition pass failed'));
-    run();
-    this.timer = setInterval(run, PASS_EVERY_MS).unref();
+    this.stop = repeatPass(
+      () => this.pass(),
+      (err: unknown) => this.logger.warn({ err }, 'audit log partition pass failed'),
+      {
+        firstAfterMs: 0,
+        everyMs: PASS_EVERY_MS,
+      },
+    );
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.timer);
+    this.stop?.();
   }
 
   async pass(now?: Date): Promise<PartitionPass> {

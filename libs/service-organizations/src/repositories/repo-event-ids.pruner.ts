@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
+import { repeatPass } from '@hub/persistence';
 import { type OrganizationsConfig } from '../organizations.config';
 import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.di';
 import { RepositoriesStore } from './repositories.store';
@@ -18,7 +19,7 @@ const PRUNE_EVERY_MS = 3600_000;
 @Injectable()
 export class RepoEventIdsPruner implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('RepoEventIdsPruner');
-  private timer?: NodeJS.Timeout;
+  private stop?: () => void;
 
   constructor(
     @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
@@ -26,17 +27,18 @@ export class RepoEventIdsPruner implements OnApplicationBootstrap, OnApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    const run = (): void =>
-      void this.prune().catch((err: unknown) => this.logger.warn({ err }, 'pruning repo event ids failed'));
-    this.timer = setTimeout(() => {
-      run();
-      this.timer = setInterval(run, PRUNE_EVERY_MS).unref();
-    }, FIRST_PRUNE_AFTER_MS).unref();
+    this.stop = repeatPass(
+      () => this.prune(),
+      (err: unknown) => this.logger.warn({ err }, 'pruning repo event ids failed'),
+      {
+        firstAfterMs: FIRST_PRUNE_AFTER_MS,
+        everyMs: PRUNE_EVERY_MS,
+      },
+    );
   }
 
   onApplicationShutdown(): void {
-    clearTimeout(this.timer);
-    clearInterval(this.timer);
+    this.stop?.();
   }
 
   /** Deletes the ids applied longer ago than the bus keeps events; resolves with how many. */

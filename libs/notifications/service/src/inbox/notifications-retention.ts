@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { deleteInBatches } from '@hub/persistence';
+import { deleteInBatches, repeatPass } from '@hub/persistence';
 import { type NotificationsConfig } from '../notifications.config';
 import { NOTIFICATIONS_CONFIG, NOTIFICATIONS_DS } from '../notifications.di';
 
@@ -19,7 +19,7 @@ const PASS_EVERY_MS = 3600_000;
 @Injectable()
 export class NotificationsRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('NotificationsRetention');
-  private timer?: NodeJS.Timeout;
+  private stop?: () => void;
 
   constructor(
     @InjectDataSource(NOTIFICATIONS_DS) private readonly ds: DataSource,
@@ -27,17 +27,18 @@ export class NotificationsRetention implements OnApplicationBootstrap, OnApplica
   ) {}
 
   onApplicationBootstrap(): void {
-    const run = (): void =>
-      void this.pass().catch((err: unknown) => this.logger.warn({ err }, 'notifications retention pass failed'));
-    this.timer = setTimeout(() => {
-      run();
-      this.timer = setInterval(run, PASS_EVERY_MS).unref();
-    }, FIRST_PASS_AFTER_MS).unref();
+    this.stop = repeatPass(
+      () => this.pass(),
+      (err: unknown) => this.logger.warn({ err }, 'notifications retention pass failed'),
+      {
+        firstAfterMs: FIRST_PASS_AFTER_MS,
+        everyMs: PASS_EVERY_MS,
+      },
+    );
   }
 
   onApplicationShutdown(): void {
-    clearTimeout(this.timer);
-    clearInterval(this.timer);
+    this.stop?.();
   }
 
   /** One pass; resolves with the rows deleted. */
