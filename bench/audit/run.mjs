@@ -9,7 +9,9 @@
 //   BENCH_EXPORTS [3]       runs of each export after a warm-up (the best and the worst are printed)
 //   BENCH_REUSE [0]         1: keep the database (BENCH_DB [bench_audit_reuse]) and its seeded events
 //                           for the next run, which seeds only when the organization has too few
-//   BENCH_ONLY [all]        export (exports only) or ingest (ingest only)
+//   BENCH_ONLY [all]        export (exports only), ingest (ingest only) or stream (audit log streaming only)
+//   BENCH_STREAM_RATE [5000] audit events per second published while one stream sends them (stream.mjs)
+//   BENCH_STREAM_SECONDS [20] how long they are published
 //   BENCH_CPU_PROF [0]      1: V8 CPU profiles of the gateway and organizations over the measured full exports,
 //                           or of organizations over the ingest with BENCH_ONLY=ingest (profiling slows them:
 //                           the times of that run are not comparable)
@@ -28,6 +30,7 @@ import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
 import { startDistributed } from '../gateway/setups.mjs';
 import { withClient } from '../notifications/seed.mjs';
 import { countOf, deleteOrganizationEvents, seedAuditEvents } from './seed.mjs';
+import { measureStream } from './stream.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -38,6 +41,8 @@ const cfg = {
   reuse: process.env.BENCH_REUSE === '1',
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
   only: process.env.BENCH_ONLY ?? 'all',
+  streamRate: num('BENCH_STREAM_RATE', 5000),
+  streamSeconds: num('BENCH_STREAM_SECONDS', 20),
 };
 const TARGETS = { exportSeconds: 2, rssMb: 64, ingestPerSecond: 5000 };
 const MB = 1024 * 1024;
@@ -273,6 +278,26 @@ function printExports(results) {
   }
 }
 
+function printStream(s) {
+  const rate = (s.received / s.seconds).toFixed(0);
+  console.log(
+    `\naudit log stream (https, one stream, default flush and batch): ${s.total} events published at ${cfg.streamRate}/s in ${s.publishedSeconds.toFixed(1)} s; ${s.received} received (${s.duplicates} duplicates) in ${s.requests} batches, the last ${s.seconds.toFixed(1)} s after the first publish = ${rate} events/s (target >= ${TARGETS.ingestPerSecond}); load ${s.load}`,
+  );
+  console.log(
+    `  the ingest had stored them all ${s.storedSeconds?.toFixed(1) ?? '(never)'} s after the first publish = ${s.storedSeconds ? (s.total / s.storedSeconds).toFixed(0) : '-'} events/s: the stream's last batch came ${s.storedSeconds ? (s.seconds - s.storedSeconds).toFixed(1) : '-'} s after that`,
+  );
+  console.log(
+    `  lag createdAt -> received: p50 ${s.lag.p50} ms, p99 ${s.lag.p99} ms, max ${s.lag.max} ms (target: within 60 s); events of the last quarter: p50 ${s.lateLag.p50} ms, p99 ${s.lateLag.p99} ms`,
+  );
+  console.log(
+    `  delivery log: ${s.log.batches} batches, send p50 ${Math.round(s.log.send_p50)} ms, max ${s.log.send_max} ms; mean time from one batch to the next ${Math.round(s.log.gap_mean)} ms`,
+  );
+  const ms = (v) => `${((v ?? 0) / 1000).toFixed(2)}`;
+  console.log(
+    `  CPU s over the run: organizations ${ms(s.cpu.byServer.organizations)}, nats ${ms(s.cpu.ms.nats)}, bench (publisher + receiver) ${ms(s.cpu.ms.loadgen)}; machine busy ${s.cpu.busyCores.toFixed(2)} cores`,
+  );
+}
+
 async function main() {
   if (process.env.BENCH_SKIP_BUILD !== '1') {
     execFileSync('npx', ['nx', 'run-many', '-t', 'build', '-p', 'gateway', 'credentials', 'organizations'], {
@@ -294,11 +319,16 @@ async function main() {
   let ingestOrgId;
   const profileDir = join(logDir, 'profiles');
   if (cfg.cpuProfile) enableProfiling(profileDir);
+  // The stream's receiver listens on loopback, which the SSRF guard refuses unless allowed.
+  process.env.HUB_AUDIT_STREAM_ALLOWED_NETWORKS ??= '127.0.0.1/32';
+  process.env.HUB_SECRET_KEY ??= randomBytes(32).toString('hex'); // seals the stream's secret
   try {
     const stack = await startDistributed({ root, logDir, adminToken, databaseUrl: url, busPrefix });
     const { token, org } = await exportingOrg(stack, adminToken, url, cfg.reuse ? 'reuse' : tag);
     const have = await countOf(url, org.id);
-    if (have < cfg.events) {
+    if (cfg.only === 'stream') {
+      // Nothing to seed: the stream sends only what is recorded after it was made.
+    } else if (have < cfg.events) {
       const t0 = performance.now();
       if (have > 0) await deleteOrganizationEvents(url, org.id);
       await seedAuditEvents(url, {
@@ -314,7 +344,7 @@ async function main() {
     console.log(`load average at start: ${load()}`);
 
     const results = [];
-    if (cfg.only !== 'ingest') {
+    if (cfg.only === 'all' || cfg.only === 'export') {
       for (const [label, q] of EXPORTS) {
         const all = [];
         try {
@@ -342,7 +372,7 @@ async function main() {
     }
     let ing;
     let backlog;
-    if (cfg.only !== 'export') {
+    if (cfg.only === 'all' || cfg.only === 'ingest') {
       // Its own organization, so the exported one keeps exactly its seeded events run after run.
       const ingestOrg = await admin(stack.url, adminToken, '/admin/organizations', {
         name: `bench-ingest-${tag}`,
@@ -363,7 +393,45 @@ async function main() {
       ing.stored -= base;
     }
 
-    printExports(results);
+    let streamed;
+    if (cfg.only === 'all' || cfg.only === 'stream') {
+      const streamOrg = await admin(stack.url, adminToken, '/admin/organizations', {
+        name: `bench-stream-${tag}`,
+        plan: 'enterprise',
+        admins: [`bench-${cfg.reuse ? 'reuse' : tag}`],
+      });
+      streamed = await measureStream({
+        stack,
+        post: (path, body, t) => admin(stack.url, t, path, body),
+        stored: () => countOf(url, streamOrg.id),
+        org: streamOrg,
+        token,
+        busPrefix,
+        tag,
+        rate: cfg.streamRate,
+        seconds: cfg.streamSeconds,
+        cpuAccount,
+      });
+      streamed.load = load();
+      // Where a batch's time went: the send (latency_ms) against the time between batches.
+      streamed.log = await withClient(
+        url,
+        async (c) =>
+          (
+            await c.query(
+              `SELECT count(*)::int AS batches,
+                      percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS send_p50,
+                      max(latency_ms) AS send_max,
+                      EXTRACT(EPOCH FROM max(at) - min(at)) * 1000 / GREATEST(count(*) - 1, 1) AS gap_mean
+                 FROM organizations.audit_stream_deliveries WHERE stream_id = $1 AND kind = 'batch'`,
+              [streamed.streamId],
+            )
+          ).rows[0],
+      );
+      await deleteOrganizationEvents(url, streamOrg.id);
+    }
+
+    if (results.length > 0) printExports(results);
     if (ing) {
       console.log(
         `\ningest: ${ing.stored}/${cfg.ingest} events from hub.audit.* stored in ${ing.seconds.toFixed(2)} s (published in ${ing.published.toFixed(2)} s) = ${(ing.stored / ing.seconds).toFixed(0)} events/s (target >= ${TARGETS.ingestPerSecond}); load ${ing.load}`,
@@ -380,6 +448,7 @@ async function main() {
         `  CPU per event: organizations ${((backlog.cpuMs * 1000) / backlog.counted).toFixed(0)} us (${backlog.stored}/${cfg.ingest} stored)`,
       );
     }
+    if (streamed) printStream(streamed);
     await stack.stop();
   } finally {
     await stopAll();
