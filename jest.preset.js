@@ -1,11 +1,19 @@
 const nxPreset = require('@nx/jest/preset').default;
 
+// The tier a run takes (decision 0017): `nx test <project>` the unit specs, `nx test-int` and
+// `nx test-e2e` (tools/nx-plugin's test-tiers plugin sets HUB_TEST_TIER) the other two. Set here,
+// in the jest process, so its workers and the global setup see the same tier.
+const TIER_FILES = { unit: '**/*.spec.ts', int: '**/*.int-spec.ts', e2e: '**/*.e2e-spec.ts' };
+process.env.HUB_TEST_TIER ??= 'unit';
+const tierFiles = TIER_FILES[process.env.HUB_TEST_TIER];
+if (!tierFiles) throw new Error(`HUB_TEST_TIER=${process.env.HUB_TEST_TIER}: expected unit, int or e2e`);
+
 // swc instead of ts-jest: much faster on 2 cores. Decorator metadata must stay on, or
 // ValidationPipe loses the DTO types and silently validates nothing (toolchain trap 2).
 module.exports = {
   ...nxPreset,
   testEnvironment: 'node',
-  testMatch: ['**/?(*.)+(spec|int-spec|e2e-spec).ts'],
+  testMatch: [tierFiles],
   transform: {
     '^.+\\.[tj]s$': [
       '@swc/jest',

@@ -18,7 +18,7 @@ describe('hubctl against the all-in-one hub', () => {
 
   beforeAll(async () => {
     if (!existsSync(builtApp('hub')))
-      throw new Error(`${builtApp('hub')} is missing: run \`npx nx build hub\` (nx test e2e-deploy does)`);
+      throw new Error(`${builtApp('hub')} is missing: run \`npx nx build hub\` (nx test-e2e e2e-deploy does)`);
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     dataDir = mkdtempSync(join(tmpdir(), 'e2e-deploy-hub-'));
