@@ -43,8 +43,62 @@ export function Status(props: { error?: string; message?: string; id?: string })
   );
 }
 
-export function when(iso?: string | null): string {
-  return iso ? new Date(iso).toLocaleString() : '—';
+/** Every relative time on screen is redrawn from one timer (decision 0804). */
+const ticking = new Set<() => void>();
+let timer: ReturnType<typeof setInterval> | undefined;
+
+function useMinuteTick(): void {
+  const [, setN] = useState(0);
+  useEffect(() => {
+    const tick = (): void => setN((x) => x + 1);
+    ticking.add(tick);
+    timer ??= setInterval(() => ticking.forEach((t) => t()), 30_000);
+    return () => {
+      ticking.delete(tick);
+      if (ticking.size === 0 && timer) {
+        clearInterval(timer);
+        timer = undefined;
+      }
+    };
+  }, []);
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400_000],
+  ['month', 30 * 86_400_000],
+  ['week', 7 * 86_400_000],
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1000],
+];
+
+/** "3 minutes ago", "in 2 hours", "now": the largest unit that is at least one. */
+export function relative(ms: number, now = Date.now()): string {
+  const d = ms - now;
+  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  if (Math.abs(d) < 10_000) return format.format(0, 'second');
+  const [unit, size] = UNITS.find(([, s]) => Math.abs(d) >= s) ?? UNITS[UNITS.length - 1];
+  return format.format(Math.trunc(d / size), unit);
+}
+
+/** The exact time with its timezone: what a hover on a relative time shows. */
+export function exact(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' });
+}
+
+function When(props: { iso: string }): preact.JSX.Element {
+  useMinuteTick();
+  return (
+    <time dateTime={props.iso} title={exact(props.iso)}>
+      {relative(Date.parse(props.iso))}
+    </time>
+  );
+}
+
+/** A time as people read it: relative, the exact time and timezone on hover; "—" when there is none. */
+export function when(iso?: string | null): preact.JSX.Element | string {
+  return iso ? <When iso={iso} /> : '—';
 }
 
 /**

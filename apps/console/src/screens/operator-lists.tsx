@@ -147,7 +147,7 @@ export function OperatorLists(props: { route: Route; version: number }): preact.
                     </td>
                     <td>{when(t.createdAt)}</td>
                     <td>{when(t.lastUsedAt)}</td>
-                    <td>{t.revokedAt ? `revoked ${when(t.revokedAt)}` : 'active'}</td>
+                    <td>{t.revokedAt ? <>revoked {when(t.revokedAt)}</> : 'active'}</td>
                   </tr>
                 ))}
               </tbody>

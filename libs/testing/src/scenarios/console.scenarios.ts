@@ -1,6 +1,7 @@
 import { type Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../browser';
 import { consoleAuditStreamsScenarios } from './console-audit-streams.scenarios';
+import { consoleDeliveriesScenarios } from './console-deliveries.scenarios';
 import { consoleFixesScenarios } from './console-fixes.scenarios';
 import { type ConsoleTarget } from './console-helpers';
 import { consoleInboxScenarios } from './console-inbox.scenarios';
@@ -25,5 +26,6 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
     consoleOperatorScenarios(c);
     consoleFixesScenarios(c);
     consoleAuditStreamsScenarios(c);
+    consoleDeliveriesScenarios(c);
   });
 }
