@@ -179,3 +179,11 @@ export function Pager(props: { of: string; paged: ReturnType<typeof usePaged> })
     </nav>
   );
 }
+
+/** "1 h 2 min", "3 min 5 s", "4 s": from start to end, or to now while it runs. */
+export function duration(from: string, to?: string | null): string {
+  const s = Math.max(0, Math.round(((to ? Date.parse(to) : Date.now()) - Date.parse(from)) / 1000));
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${s} s`;
+}

@@ -4,6 +4,7 @@ import { consoleAuditStreamsScenarios } from './console-audit-streams.scenarios'
 import { consoleDeliveriesScenarios } from './console-deliveries.scenarios';
 import { consoleFixesScenarios } from './console-fixes.scenarios';
 import { type ConsoleTarget } from './console-helpers';
+import { consoleJobsLiveScenarios } from './console-jobs-live.scenarios';
 import { consoleInboxScenarios } from './console-inbox.scenarios';
 import { consoleOperatorScenarios } from './console-operator.scenarios';
 import { consoleWebhookKindsScenarios } from './console-webhook-kinds.scenarios';
@@ -27,5 +28,6 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
     consoleFixesScenarios(c);
     consoleAuditStreamsScenarios(c);
     consoleDeliveriesScenarios(c);
+    consoleJobsLiveScenarios(c);
   });
 }
