@@ -19,11 +19,33 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T;
   return { ...state, reload: useCallback(() => setN((x) => x + 1), []) };
 }
 
-export function Screen(props: { title: string; children: ComponentChildren }): preact.JSX.Element {
+/** The inbox's unread count, shown in the menu and the tab's title (decision 0806); null: not known. */
+let unread: number | null = null;
+const unreadListeners = new Set<(n: number | null) => void>();
+
+export function setUnread(n: number | null): void {
+  if (n === unread) return;
+  unread = n;
+  unreadListeners.forEach((l) => l(n));
+}
+
+export function useUnread(): number | null {
+  const [n, setN] = useState(unread);
   useEffect(() => {
-    document.title = `${props.title} · Hub console`;
+    unreadListeners.add(setN);
+    return () => void unreadListeners.delete(setN);
+  }, []);
+  return n;
+}
+
+export function Screen(props: { title: string; children: ComponentChildren }): preact.JSX.Element {
+  const n = useUnread();
+  useEffect(() => {
     document.getElementById('screen-title')?.focus();
   }, [props.title]);
+  useEffect(() => {
+    document.title = `${n ? `(${n}) ` : ''}${props.title} · Hub console`;
+  }, [props.title, n]);
   return (
     <section aria-labelledby="screen-title">
       <h1 id="screen-title" tabIndex={-1}>

@@ -6,6 +6,7 @@ import { consoleFixesScenarios } from './console-fixes.scenarios';
 import { type ConsoleTarget } from './console-helpers';
 import { consoleJobsLiveScenarios } from './console-jobs-live.scenarios';
 import { consoleInboxScenarios } from './console-inbox.scenarios';
+import { consoleNotificationsScenarios } from './console-notifications.scenarios';
 import { consoleOperatorScenarios } from './console-operator.scenarios';
 import { consoleWebhookKindsScenarios } from './console-webhook-kinds.scenarios';
 import { consoleWorkScenarios } from './console-work.scenarios';
@@ -29,5 +30,6 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
     consoleAuditStreamsScenarios(c);
     consoleDeliveriesScenarios(c);
     consoleJobsLiveScenarios(c);
+    consoleNotificationsScenarios(c);
   });
 }
