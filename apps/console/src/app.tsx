@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { currentSession, type Session, signOut, useSession } from './api';
+import { api } from './api';
 import { href, useRoute } from './router';
+import { setUnread, useUnread } from './ui';
 import { JobPage } from './screens/job-page';
 import { Jobs } from './screens/jobs';
 import { Notifications } from './screens/notifications';
@@ -21,6 +23,26 @@ const USER_LINKS = [
   ['/organizations', 'Organizations'],
 ] as const;
 
+/** While the inbox is not on screen, its unread count is read every 15 s for the menu's badge. */
+const UNREAD_EVERY_MS = 15_000;
+
+function useUnreadBadge(on: boolean, inboxShown: boolean): number | null {
+  const n = useUnread();
+  useEffect(() => {
+    if (!on) return setUnread(null);
+    if (inboxShown) return;
+    const read = (): void =>
+      void api<{ count: { unread: number } }>('GET', '/api/notifications?readStatus=unread').then(
+        (a) => setUnread(a.count.unread),
+        () => undefined,
+      );
+    read();
+    const t = setInterval(read, UNREAD_EVERY_MS);
+    return () => clearInterval(t);
+  }, [on, inboxShown]);
+  return n;
+}
+
 export function App(): preact.JSX.Element {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
   const [notice, setNotice] = useState<string>();
@@ -33,6 +55,8 @@ export function App(): preact.JSX.Element {
     currentSession().then(setSession, () => setSession(null));
   }, []);
 
+  const isUser = session?.kind === 'user';
+  const unread = useUnreadBadge(isUser, route.path === '/notifications' || route.path === '/');
   if (session === undefined) return <main id="main">Loading…</main>;
   if (session === null)
     return (
@@ -63,6 +87,12 @@ export function App(): preact.JSX.Element {
               <li key={path}>
                 <a href={href(path)} aria-current={route.path.startsWith(path) ? 'page' : undefined}>
                   {name}
+                  {path === '/notifications' && !!unread && (
+                    <span class="badge">
+                      {unread}
+                      <span class="sr-only"> unread</span>
+                    </span>
+                  )}
                 </a>
               </li>
             ))}

@@ -19,11 +19,33 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data?: T;
   return { ...state, reload: useCallback(() => setN((x) => x + 1), []) };
 }
 
-export function Screen(props: { title: string; children: ComponentChildren }): preact.JSX.Element {
+/** The inbox's unread count, shown in the menu and the tab's title (decision 0806); null: not known. */
+let unread: number | null = null;
+const unreadListeners = new Set<(n: number | null) => void>();
+
+export function setUnread(n: number | null): void {
+  if (n === unread) return;
+  unread = n;
+  unreadListeners.forEach((l) => l(n));
+}
+
+export function useUnread(): number | null {
+  const [n, setN] = useState(unread);
   useEffect(() => {
-    document.title = `${props.title} · Hub console`;
+    unreadListeners.add(setN);
+    return () => void unreadListeners.delete(setN);
+  }, []);
+  return n;
+}
+
+export function Screen(props: { title: string; children: ComponentChildren }): preact.JSX.Element {
+  const n = useUnread();
+  useEffect(() => {
     document.getElementById('screen-title')?.focus();
   }, [props.title]);
+  useEffect(() => {
+    document.title = `${n ? `(${n}) ` : ''}${props.title} · Hub console`;
+  }, [props.title, n]);
   return (
     <section aria-labelledby="screen-title">
       <h1 id="screen-title" tabIndex={-1}>
@@ -43,8 +65,62 @@ export function Status(props: { error?: string; message?: string; id?: string })
   );
 }
 
-export function when(iso?: string | null): string {
-  return iso ? new Date(iso).toLocaleString() : '—';
+/** Every relative time on screen is redrawn from one timer (decision 0804). */
+const ticking = new Set<() => void>();
+let timer: ReturnType<typeof setInterval> | undefined;
+
+function useMinuteTick(): void {
+  const [, setN] = useState(0);
+  useEffect(() => {
+    const tick = (): void => setN((x) => x + 1);
+    ticking.add(tick);
+    timer ??= setInterval(() => ticking.forEach((t) => t()), 30_000);
+    return () => {
+      ticking.delete(tick);
+      if (ticking.size === 0 && timer) {
+        clearInterval(timer);
+        timer = undefined;
+      }
+    };
+  }, []);
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400_000],
+  ['month', 30 * 86_400_000],
+  ['week', 7 * 86_400_000],
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1000],
+];
+
+/** "3 minutes ago", "in 2 hours", "now": the largest unit that is at least one. */
+export function relative(ms: number, now = Date.now()): string {
+  const d = ms - now;
+  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  if (Math.abs(d) < 10_000) return format.format(0, 'second');
+  const [unit, size] = UNITS.find(([, s]) => Math.abs(d) >= s) ?? UNITS[UNITS.length - 1];
+  return format.format(Math.trunc(d / size), unit);
+}
+
+/** The exact time with its timezone: what a hover on a relative time shows. */
+export function exact(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' });
+}
+
+function When(props: { iso: string }): preact.JSX.Element {
+  useMinuteTick();
+  return (
+    <time dateTime={props.iso} title={exact(props.iso)}>
+      {relative(Date.parse(props.iso))}
+    </time>
+  );
+}
+
+/** A time as people read it: relative, the exact time and timezone on hover; "—" when there is none. */
+export function when(iso?: string | null): preact.JSX.Element | string {
+  return iso ? <When iso={iso} /> : '—';
 }
 
 /**
@@ -124,4 +200,12 @@ export function Pager(props: { of: string; paged: ReturnType<typeof usePaged> })
       </button>
     </nav>
   );
+}
+
+/** "1 h 2 min", "3 min 5 s", "4 s": from start to end, or to now while it runs. */
+export function duration(from: string, to?: string | null): string {
+  const s = Math.max(0, Math.round(((to ? Date.parse(to) : Date.now()) - Date.parse(from)) / 1000));
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${s} s`;
 }

@@ -80,6 +80,7 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
       CredentialsRpc.EndSession,
       CredentialsRpc.RevokeLeaked,
       CredentialsRpc.RevokeForOrg,
+      CredentialsRpc.RevokeById,
     ],
     publishes: [],
     listens: [Events.TokenRevoked, Events.MembershipChanged, Events.InboxChanged],

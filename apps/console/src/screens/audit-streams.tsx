@@ -57,7 +57,7 @@ function StatePill(props: { s: AuditStream }): preact.JSX.Element {
       {s.lastError && (
         <small class="field-error">
           {s.lastError}
-          {s.failingSince ? ` (failing since ${when(s.failingSince)})` : ''}
+          {s.failingSince ? <> (failing since {when(s.failingSince)})</> : ''}
         </small>
       )}
       {s.dropped > 0 && <small class="field-error">{s.dropped} events dropped after the retention window</small>}

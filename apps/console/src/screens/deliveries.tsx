@@ -1,4 +1,5 @@
-import { TableBox, when } from '../ui';
+import { useState } from 'preact/hooks';
+import { exact, TableBox, when } from '../ui';
 
 /** One attempt in the delivery log (`GET …/logs`, newest first). */
 export interface Log {
@@ -16,8 +17,17 @@ export interface Log {
   createdAt: string;
 }
 
-/** What became of one delivery (one event to this webhook), from its attempts. */
-export type DeliveryState = 'delivered' | 'retrying' | 'spent';
+/** Where a delivery's retry schedule stands (`GET …/deliveries`, decision 0804). */
+export interface DeliveryInfo {
+  id: string;
+  state: 'pending' | 'delivered' | 'failed' | 'dropped';
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: string | null;
+}
+
+/** What became of one delivery (one event to this webhook), from its attempts and its queue row. */
+export type DeliveryState = 'delivered' | 'retrying' | 'spent' | 'dropped';
 
 /** One event once, with its attempts oldest first. */
 export interface Delivery {
@@ -26,6 +36,7 @@ export interface Delivery {
   attempts: Log[];
   last: Log;
   state: DeliveryState;
+  info?: DeliveryInfo;
 }
 
 export const ok = (l: Log): boolean => l.status !== null && l.status >= 200 && l.status < 300;
@@ -35,18 +46,31 @@ function eventOf(l: Log): string {
   return e ? `${e.scope ?? ''}.${e.action ?? ''}` : '';
 }
 
+/** The delivery ids of these attempts, newest delivery first. */
+export function deliveryIds(logs: Log[]): string[] {
+  return [...new Set(logs.map((l) => l.deliveryId))];
+}
+
 /**
  * The attempts grouped per delivery (their `deliveryId`, the webhook-id header), newest delivery
- * first. `pending` holds the deliveries still queued for another try (`status=pending`): a failed
- * one that is not there has used up its retries, and is what a recovery resends.
+ * first, each with its queue row: a failed one still `pending` is being retried; one `failed` has
+ * used up its retries, and is what a recovery resends.
  */
-export function groupDeliveries(logs: Log[], pending: ReadonlySet<string>): Delivery[] {
+export function groupDeliveries(logs: Log[], infos: DeliveryInfo[]): Delivery[] {
   const byId = new Map<string, Log[]>();
   for (const l of logs) byId.set(l.deliveryId, [...(byId.get(l.deliveryId) ?? []), l]);
+  const info = new Map(infos.map((i) => [i.id, i]));
   return [...byId].map(([id, newestFirst]) => {
     const last = newestFirst[0];
-    const state: DeliveryState = ok(last) ? 'delivered' : pending.has(id) ? 'retrying' : 'spent';
-    return { id, event: eventOf(last), attempts: [...newestFirst].reverse(), last, state };
+    const row = info.get(id);
+    const state: DeliveryState = ok(last)
+      ? 'delivered'
+      : row?.state === 'pending'
+        ? 'retrying'
+        : row?.state === 'dropped'
+          ? 'dropped'
+          : 'spent';
+    return { id, event: eventOf(last), attempts: [...newestFirst].reverse(), last, state, info: row };
   });
 }
 
@@ -54,10 +78,89 @@ export function groupDeliveries(logs: Log[], pending: ReadonlySet<string>): Deli
 const tries = (d: Delivery): number =>
   Math.max(0, ...d.attempts.filter((a) => a.trigger === 'scheduled').map((a) => a.attempt));
 
-export function stateText(d: Delivery): string {
+export function stateText(d: Delivery): preact.JSX.Element | string {
   if (d.state === 'delivered') return d.last.trigger === 'scheduled' ? 'delivered' : `delivered (${d.last.trigger})`;
-  if (d.state === 'retrying') return `attempt ${tries(d)} failed, next try queued`;
-  return `retries used up after ${tries(d)} attempts`;
+  const k = d.info?.attempts ?? tries(d);
+  const ofN = d.info ? ` of ${d.info.maxAttempts}` : '';
+  if (d.state === 'dropped') return `dropped after attempt ${k}${ofN}: the webhook was off`;
+  if (d.state === 'spent') return `attempt ${k}${ofN} failed, retries used up`;
+  const next = d.info?.nextAttemptAt;
+  return next ? (
+    <>
+      attempt {k}
+      {ofN} failed, next at{' '}
+      <time dateTime={next} title={exact(next)}>
+        {new Date(next).toLocaleTimeString()}
+      </time>
+    </>
+  ) : (
+    `attempt ${k}${ofN} failed, next try queued`
+  );
+}
+
+type Tab = 'request' | 'response';
+
+/** Copies a text, and says so (or why not) next to the button. */
+function Copy(props: { text: string; what: string }): preact.JSX.Element {
+  const [said, setSaid] = useState('');
+  const copy = (): void => {
+    navigator.clipboard.writeText(props.text).then(
+      () => setSaid('Copied'),
+      () => setSaid('Copy failed: select the text instead'),
+    );
+  };
+  return (
+    <p class="copy">
+      <button type="button" onClick={copy}>
+        Copy {props.what}
+      </button>{' '}
+      <span role="status">{said}</span>
+    </p>
+  );
+}
+
+/** An attempt's request and response, a tab each, each with its copy button. */
+function Exchange(props: { log: Log }): preact.JSX.Element {
+  const l = props.log;
+  const [tab, setTab] = useState<Tab>('request');
+  const id = `x-${l.id}`;
+  const request = `${Object.entries(l.requestHeaders)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n')}\n\n${JSON.stringify(l.payload, null, 2)}`;
+  const response =
+    l.status === null
+      ? `no answer${l.error ? `: ${l.error}` : ''}`
+      : `HTTP ${l.status}\n${Object.entries(l.responseHeaders)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('\n')}\n\n${l.responseBody}`;
+  const tabs: [Tab, string][] = [
+    ['request', 'Request'],
+    ['response', 'Response'],
+  ];
+  return (
+    <div class="exchange">
+      <div role="tablist" aria-label={`Attempt ${l.attempt} (${l.trigger})`}>
+        {tabs.map(([t, name]) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            id={`${id}-${t}-tab`}
+            aria-selected={tab === t}
+            aria-controls={`${id}-${t}`}
+            tabIndex={tab === t ? 0 : -1}
+            onClick={() => setTab(t)}
+          >
+            {name}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`${id}-${tab}`} aria-labelledby={`${id}-${tab}-tab`}>
+        <Copy text={tab === 'request' ? request : response} what={tab} />
+        <pre>{tab === 'request' ? request : response}</pre>
+      </div>
+    </div>
+  );
 }
 
 function Attempt(props: { log: Log }): preact.JSX.Element {
@@ -70,9 +173,7 @@ function Attempt(props: { log: Log }): preact.JSX.Element {
         <summary>
           Request and response<span class="sr-only"> of attempt {l.id}</span>
         </summary>
-        <pre>{JSON.stringify({ headers: l.requestHeaders, payload: l.payload }, null, 2)}</pre>
-        <pre>{JSON.stringify(l.responseHeaders, null, 2)}</pre>
-        <pre>{l.responseBody}</pre>
+        <Exchange log={l} />
       </details>
     </li>
   );
@@ -99,7 +200,7 @@ export function Deliveries(props: {
         </thead>
         <tbody>
           {props.deliveries.map((d) => (
-            <tr key={d.id} class={d.state === 'delivered' ? 'ok' : 'failed'}>
+            <tr key={d.id} class={d.state === 'delivered' ? 'ok' : d.state === 'retrying' ? 'retrying' : 'failed'}>
               <td>{when(d.last.createdAt)}</td>
               <td>
                 {d.event}

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useConfirm } from '../confirm';
 import { go } from '../router';
-import { Screen, Status, useAction, useLoad, when } from '../ui';
+import { duration, Screen, Status, useAction, useLoad, when } from '../ui';
+import { JobCharts, KEPT, type Sample } from './job-charts';
 import { JobLog, type Line } from './job-log';
 import { canWrite, type Job, useWhoAmI } from './jobs';
 
@@ -40,7 +41,7 @@ export function JobPage(props: { namespace: string; id: string }): preact.JSX.El
   const job = useLoad(() => api<Job>('GET', base), [base]);
   const [lines, setLines] = useState<Line[]>([]);
   const [stages, setStages] = useState<StageEvent[]>([]);
-  const [sample, setSample] = useState<Record<string, number> | null>(null);
+  const [samples, setSamples] = useState<Sample[]>([]);
   const action = useAction();
   const confirm = useConfirm();
   const me = useWhoAmI();
@@ -49,7 +50,7 @@ export function JobPage(props: { namespace: string; id: string }): preact.JSX.El
     setStages((all) => [...all, e]);
     job.reload();
   });
-  useStream<Record<string, number>>(`${base}/metrics`, setSample);
+  useStream<Sample>(`${base}/metrics`, (m) => setSamples((all) => [...all.slice(1 - KEPT), m]));
   const cancel = async (): Promise<void> => {
     const sure = await confirm.ask({
       title: 'Cancel this job?',
@@ -104,13 +105,7 @@ export function JobPage(props: { namespace: string; id: string }): preact.JSX.El
         ))}
       </ol>
       <h2>Metrics</h2>
-      <p>
-        {sample
-          ? Object.entries(sample)
-              .map(([k, v]) => `${k} ${v}`)
-              .join(' · ')
-          : 'No samples (the job is not running).'}
-      </p>
+      <JobCharts samples={samples} />
       <h2>Log</h2>
       <JobLog lines={lines} jobId={props.id} />
       {logEnded && (
@@ -122,12 +117,4 @@ export function JobPage(props: { namespace: string; id: string }): preact.JSX.El
       )}
     </Screen>
   );
-}
-
-/** "1 h 2 min", "3 min 5 s", "4 s": from start to end, or to now while it runs. */
-export function duration(from: string, to?: string | null): string {
-  const s = Math.max(0, Math.round(((to ? Date.parse(to) : Date.now()) - Date.parse(from)) / 1000));
-  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
-  if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
-  return `${s} s`;
 }

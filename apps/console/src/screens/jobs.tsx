@@ -1,8 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useConfirm } from '../confirm';
 import { go, href, type Route } from '../router';
-import { Screen, Status, TableBox, useAction, useLoad, when } from '../ui';
+import { duration, Screen, Status, TableBox, useAction, useLoad, when } from '../ui';
 
 export interface Job {
   id: string;
@@ -24,6 +24,27 @@ export interface WhoAmI {
 }
 
 const ACTIVE = new Set(['SCHEDULING', 'RUNNING']);
+/** While a job shown is active, the list is read again this often (decision 0805). */
+export const LIVE_EVERY_MS = 2000;
+
+/** A job's stage as a pill, a colour per stage (and its name: colour alone says nothing to some). */
+export function StagePill(props: { stage: string }): preact.JSX.Element {
+  return <span class={`pill stage-${props.stage.toLowerCase()}`}>{props.stage}</span>;
+}
+
+/**
+ * Reads `reload` again every LIVE_EVERY_MS while `live` and the tab is visible; stops when nothing
+ * shown can change any more.
+ */
+export function useLive(live: boolean, reload: () => void): void {
+  useEffect(() => {
+    if (!live) return;
+    const t = setInterval(() => {
+      if (document.visibilityState === 'visible') reload();
+    }, LIVE_EVERY_MS);
+    return () => clearInterval(t);
+  }, [live]);
+}
 /** The organization roles that may start and cancel its jobs (as the gateway's job-namespaces.ts). */
 const WRITE_ROLES = new Set(['admin', 'write', 'contributor']);
 
@@ -58,6 +79,7 @@ export function Jobs(props: { route: Route }): preact.JSX.Element {
     const pages = await Promise.all(namespaces.map((ns) => api<Job[]>('GET', `/api/jobs/${ns}${q}`)));
     return pages.flat().sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }, [namespaces.join(','), label]);
+  useLive(!!jobs.data?.some((j) => ACTIVE.has(j.status.stage)), jobs.reload);
   const action = useAction();
   const confirm = useConfirm();
   const act = async (j: Job, verb: 'cancel' | 'duplicate'): Promise<void> => {
@@ -95,6 +117,7 @@ export function Jobs(props: { route: Route }): preact.JSX.Element {
               <th scope="col">Job</th>
               <th scope="col">Namespace</th>
               <th scope="col">Stage</th>
+              <th scope="col">Duration</th>
               <th scope="col">Flavor</th>
               <th scope="col">Labels</th>
               <th scope="col">Created</th>
@@ -108,7 +131,10 @@ export function Jobs(props: { route: Route }): preact.JSX.Element {
                   <a href={href(`/jobs/${j.owner.name}/${j.id}`)}>{j.dockerImage ?? j.spaceId ?? j.id}</a>
                 </td>
                 <td>{j.owner.name}</td>
-                <td>{j.status.stage}</td>
+                <td>
+                  <StagePill stage={j.status.stage} />
+                </td>
+                <td>{j.startedAt ? duration(j.startedAt, j.finishedAt) : '—'}</td>
                 <td>{j.flavor}</td>
                 <td>
                   {Object.entries(j.labels).map(([k, v]) => (

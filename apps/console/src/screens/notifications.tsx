@@ -1,19 +1,29 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { useConfirm } from '../confirm';
 import { go, type Route } from '../router';
-import { Screen, Status, useAction, useLoad, when } from '../ui';
+import { Screen, setUnread, Status, useAction, useLoad, when } from '../ui';
 
+interface Participant {
+  user: string;
+}
 interface Item {
   type: 'repo' | 'paper' | 'post' | 'community_blog';
   updatedAt: string;
   read: boolean;
   repo?: { name: string; type: string };
-  discussion?: { id: string; title: string; num: number };
+  discussion?: {
+    id: string;
+    title: string;
+    num: number;
+    status: string;
+    isPullRequest: boolean;
+    participating: Participant[];
+  };
   paper?: { _id: string; title: string };
-  paperDiscussion?: { id: string };
-  post?: { id: string; title: string };
-  blog?: { id: string; title: string };
+  paperDiscussion?: { id: string; participating: Participant[] };
+  post?: { id: string; title: string; authorName: string; participating: Participant[] };
+  blog?: { id: string; title: string; authorName?: string; participating: Participant[] };
 }
 interface Inbox {
   notifications: Item[];
@@ -30,12 +40,43 @@ const titleOf = (n: Item): string =>
     ? `${n.repo?.name ?? ''} #${n.discussion.num}: ${n.discussion.title}`
     : (n.paper?.title ?? n.post?.title ?? n.blog?.title ?? n.type);
 
+/** What it is: "Pull request · merged", "Discussion · open", "Paper", "Post by alice". */
+function kindOf(n: Item): { kind: string; cls: string } {
+  if (n.discussion)
+    return n.discussion.isPullRequest
+      ? { kind: `Pull request · ${n.discussion.status}`, cls: `pr ${n.discussion.status}` }
+      : { kind: `Discussion · ${n.discussion.status}`, cls: `discussion ${n.discussion.status}` };
+  if (n.paper) return { kind: 'Paper', cls: 'paper' };
+  if (n.post) return { kind: 'Post', cls: 'post' };
+  return { kind: 'Blog article', cls: 'blog' };
+}
+
+/** Who acted: the people taking part, as the item lists them (an author first). */
+function whoOf(n: Item): string[] {
+  const people = (n.discussion ?? n.paperDiscussion ?? n.post ?? n.blog)?.participating ?? [];
+  const author = n.post?.authorName ?? n.blog?.authorName;
+  return [...new Set([...(author ? [author] : []), ...people.map((p) => p.user)])];
+}
+
 export function Notifications(props: { route: Route }): preact.JSX.Element {
   const q = props.route.query;
   const filters = Object.fromEntries(FILTERS.map((k) => [k, q.get(k) ?? undefined]));
   const query = new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => !!e[1])).toString();
   const inbox = useLoad(() => api<Inbox>('GET', `/api/notifications${query ? `?${query}` : ''}`), [query]);
   const action = useAction();
+  // Checked items (their ids), for the bulk actions; an item gone from the page is unchecked.
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  const shown = new Set(inbox.data?.notifications.map(idOf) ?? []);
+  const selected = [...picked].filter((id) => shown.has(id));
+  const pick = (id: string, on: boolean): void => {
+    const next = new Set(picked);
+    if (on) next.add(id);
+    else next.delete(id);
+    setPicked(next);
+  };
+  useEffect(() => {
+    if (inbox.data) setUnread(inbox.data.count.unread);
+  }, [inbox.data?.count.unread]);
   // The unread count and the list follow the inbox: polled with its ETag, so an unchanged inbox is a 304.
   useEffect(() => {
     const timer = setInterval(inbox.reload, 5000);
@@ -66,6 +107,19 @@ export function Notifications(props: { route: Route }): preact.JSX.Element {
       confirm: filtered ? `Delete ${n} notifications` : 'Delete the whole inbox',
     });
     if (sure) await remove([], true);
+  };
+  const removeSelected = async (): Promise<void> => {
+    const n = selected.length;
+    const sure =
+      n === 1 ||
+      (await confirm.ask({
+        title: `Delete ${n} selected notifications?`,
+        body: `The ${n} notifications checked on this page are deleted. This cannot be undone.`,
+        confirm: `Delete ${n} notifications`,
+      }));
+    if (!sure) return;
+    await remove(selected);
+    setPicked(new Set());
   };
   const remove = (ids: string[], all = false): Promise<void> =>
     action.run(async () => {
@@ -117,6 +171,27 @@ export function Notifications(props: { route: Route }): preact.JSX.Element {
           </select>
         </label>
       </form>
+      <div class="actions" role="group" aria-label="Checked notifications">
+        <label class="inline">
+          <input
+            type="checkbox"
+            checked={shown.size > 0 && selected.length === shown.size}
+            disabled={shown.size === 0}
+            onChange={(e) => setPicked(e.currentTarget.checked ? new Set(shown) : new Set())}
+          />{' '}
+          Check all on this page
+        </label>
+        <button type="button" disabled={action.busy || !selected.length} onClick={() => void mark(selected, true)}>
+          Mark checked read
+        </button>
+        <button type="button" disabled={action.busy || !selected.length} onClick={() => void mark(selected, false)}>
+          Mark checked unread
+        </button>
+        <button type="button" disabled={action.busy || !selected.length} onClick={() => void removeSelected()}>
+          Delete checked
+        </button>
+        <span class="meta">{selected.length ? `${selected.length} checked` : ''}</span>
+      </div>
       <div class="actions">
         <button type="button" disabled={action.busy} onClick={() => void mark([], true, true)}>
           Mark all matching read
@@ -131,8 +206,16 @@ export function Notifications(props: { route: Route }): preact.JSX.Element {
       <ul class="items">
         {data?.notifications.map((n) => (
           <li key={idOf(n)} class={n.read ? 'read' : 'unread'}>
+            <input
+              type="checkbox"
+              aria-label={`Check ${titleOf(n)}`}
+              checked={picked.has(idOf(n))}
+              onChange={(e) => pick(idOf(n), e.currentTarget.checked)}
+            />
             <span class="title">{titleOf(n)}</span>
+            <span class={`kind ${kindOf(n).cls}`}>{kindOf(n).kind}</span>
             <span class="meta">
+              {whoOf(n).length ? `${whoOf(n).join(', ')} · ` : ''}
               {n.read ? 'read' : 'unread'} · {when(n.updatedAt)}
             </span>
             <button type="button" disabled={action.busy} onClick={() => void mark([idOf(n)], !n.read)}>

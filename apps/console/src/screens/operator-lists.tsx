@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { useConfirm } from '../confirm';
 import { go, type Route } from '../router';
-import { Pager, Status, TableBox, usePaged, when } from '../ui';
+import { Pager, Status, TableBox, useAction, usePaged, when } from '../ui';
 
 interface User {
   name: string;
@@ -81,6 +83,24 @@ export function OperatorLists(props: { route: Route; version: number }): preact.
     (cursor) => listPath(`/admin/users/${encodeURIComponent(current.tokensOf)}/tokens`, { cursor }),
     [current.tokensOf, props.version],
   );
+  // Revoking by id (decision 0807): asks first, then the list is read again.
+  const revoking = useAction();
+  const confirm = useConfirm();
+  const revoke = async (t: Token): Promise<void> => {
+    const sure = await confirm.ask({
+      title: `Revoke ${current.tokensOf}'s token “${t.displayName}”?`,
+      body: `The token ending …${t.last4} stops working at once, everywhere, and the console sessions signed in with it end. It cannot be made to work again; the user needs a new token.`,
+      confirm: 'Revoke token',
+    });
+    if (sure)
+      await revoking.run(async () => {
+        await api(
+          'POST',
+          `/admin/users/${encodeURIComponent(current.tokensOf)}/tokens/${encodeURIComponent(t.id)}/revoke`,
+        );
+        tokens.reload();
+      }, `Revoked the token ending …${t.last4}`);
+  };
   return (
     <>
       <h2>Users</h2>
@@ -123,7 +143,8 @@ export function OperatorLists(props: { route: Route; version: number }): preact.
       {current.tokensOf && (
         <>
           <h2>Tokens of {current.tokensOf}</h2>
-          <Status error={tokens.error} />
+          <Status error={revoking.error ?? tokens.error} message={revoking.message} />
+          {confirm.dialog}
           <TableBox label="Tokens">
             <table>
               <caption>Tokens of {current.tokensOf}, newest first (their values are never shown again)</caption>
@@ -135,6 +156,7 @@ export function OperatorLists(props: { route: Route; version: number }): preact.
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
                   <th scope="col">State</th>
+                  <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
@@ -147,7 +169,18 @@ export function OperatorLists(props: { route: Route; version: number }): preact.
                     </td>
                     <td>{when(t.createdAt)}</td>
                     <td>{when(t.lastUsedAt)}</td>
-                    <td>{t.revokedAt ? `revoked ${when(t.revokedAt)}` : 'active'}</td>
+                    <td>{t.revokedAt ? <>revoked {when(t.revokedAt)}</> : 'active'}</td>
+                    <td>
+                      {!t.revokedAt && (
+                        <button type="button" disabled={revoking.busy} onClick={() => void revoke(t)}>
+                          Revoke
+                          <span class="sr-only">
+                            {' '}
+                            token {t.displayName} ending {t.last4}
+                          </span>
+                        </button>
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -26,11 +26,7 @@ export function Operator(props: { route: Route }): preact.JSX.Element {
       <OperatorLists route={props.route} version={version} />
       <h2>Create</h2>
       <Status error={action.error} message={action.message} />
-      {shown && (
-        <p class="card" role="alert">
-          New token (shown once): <code>{shown}</code>
-        </p>
-      )}
+      {shown && <NewToken token={shown} />}
       <div class="grid">
         <form
           class="card"
@@ -145,5 +141,34 @@ export function Operator(props: { route: Route }): preact.JSX.Element {
         </form>
       </div>
     </Screen>
+  );
+}
+
+/**
+ * A token just made: its value once, with Copy, and why it cannot be shown again (the hub keeps a
+ * hash, not the value).
+ */
+function NewToken(props: { token: string }): preact.JSX.Element {
+  const [said, setSaid] = useState('');
+  const copy = (): void => {
+    navigator.clipboard.writeText(props.token).then(
+      () => setSaid('Copied'),
+      () => setSaid('Copy failed: select the token and copy it by hand'),
+    );
+  };
+  return (
+    <div class="card" role="alert">
+      <p>
+        New token: <code>{props.token}</code>{' '}
+        <button type="button" onClick={copy}>
+          Copy token
+        </button>{' '}
+        <span role="status">{said}</span>
+      </p>
+      <p>
+        <strong>Copy it now: this is the only time it is shown.</strong> The hub keeps only a hash of it, so nobody can
+        show it again; once this page changes it is gone.
+      </p>
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { go, type Route } from '../router';
 import { AuditStreams } from './audit-streams';
@@ -131,28 +131,38 @@ function OrgDetails(props: { name: string; role: string; plan: string; q: string
   );
 }
 
-/** The audit log through its export (the API's only read of it): q filters, the file downloads. */
+/**
+ * The audit log, read through its export (the API's only read of it) when the page opens and on
+ * each search (decision 0806): listed at once, searched by q, the file there to download.
+ */
 function AuditLog(props: { name: string; q: string }): preact.JSX.Element {
   const [q, setQ] = useState(props.q);
   const [events, setEvents] = useState<AuditEvent[] | null>(null);
   const [file, setFile] = useState<{ url: string; name: string } | null>(null);
   const action = useAction();
-  const run = (e: Event): void => {
-    e.preventDefault();
-    go('/organizations', { org: props.name, q });
-    void action.run(async () => {
+  const read = (search: string, done?: string): Promise<void> =>
+    action.run(async () => {
       const res = await fetch(
-        `/api/organizations/${encodeURIComponent(props.name)}/audit-log/export${q ? `?q=${encodeURIComponent(q)}` : ''}`,
+        `/api/organizations/${encodeURIComponent(props.name)}/audit-log/export${search ? `?q=${encodeURIComponent(search)}` : ''}`,
         { credentials: 'same-origin' },
       );
       if (!res.ok) throw new ApiError(res.status, `${res.status}: ${((await res.json()) as { error: string }).error}`);
       const blob = await res.blob();
       const disposition = res.headers.get('content-disposition') ?? '';
       const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'audit-log.json';
-      if (file) URL.revokeObjectURL(file.url);
-      setFile({ url: URL.createObjectURL(blob), name });
+      setFile((before) => {
+        if (before) URL.revokeObjectURL(before.url);
+        return { url: URL.createObjectURL(blob), name };
+      });
       setEvents(JSON.parse(await blob.text()) as AuditEvent[]);
-    }, 'Audit log read');
+    }, done);
+  useEffect(() => {
+    void read(props.q);
+  }, [props.name]);
+  const run = (e: Event): void => {
+    e.preventDefault();
+    go('/organizations', { org: props.name, q });
+    void read(q, 'Audit log read');
   };
   return (
     <section aria-labelledby="audit-title" class="card">
@@ -167,7 +177,9 @@ function AuditLog(props: { name: string; q: string }): preact.JSX.Element {
             onInput={(e) => setQ(e.currentTarget.value)}
           />
         </label>
-        <button type="submit">Export audit log</button>
+        <button type="submit" disabled={action.busy}>
+          Search
+        </button>
       </form>
       <Status error={action.error} message={action.message} />
       {file && (
@@ -178,7 +190,8 @@ function AuditLog(props: { name: string; q: string }): preact.JSX.Element {
           ({events?.length ?? 0} events)
         </p>
       )}
-      {events && (
+      {events && events.length === 0 && <p>No audit events{q ? ' match this search' : ' yet'}.</p>}
+      {events && events.length > 0 && (
         <TableBox label="Audit events">
           <table>
             <caption>Audit events (newest first, first 100)</caption>

@@ -11,6 +11,64 @@ interface WatchItem {
   type: 'org' | 'user' | 'repo';
 }
 
+/**
+ * Each switch of spec 4.1 as a sentence, in groups (decision 0806). A key the hub adds later and
+ * this list does not know shows under "Other" as it is named.
+ */
+const GROUPS: [string, [string, string][]][] = [
+  [
+    'Discussions and posts',
+    [
+      ['web_discussions_participating', 'Tell me in my inbox about discussions I take part in'],
+      ['web_discussions_watched', 'Tell me in my inbox about discussions on what I watch'],
+      ['web_posts_participating', 'Tell me in my inbox about posts I take part in'],
+      ['discussions_participating', 'Email me about discussions I take part in'],
+      ['discussions_watched', 'Email me about discussions on what I watch'],
+      ['posts_participating', 'Email me about posts I take part in'],
+    ],
+  ],
+  [
+    'Papers',
+    [
+      ['arxiv_paper_activity', 'Email me about activity on my papers'],
+      ['daily_papers_digest', 'Email me the daily papers digest'],
+    ],
+  ],
+  [
+    'My repositories, jobs and account',
+    [
+      ['gated_user_access_request', 'Email me when someone asks for access to a gated repository'],
+      ['repo_release', 'Email me about releases of repositories I watch'],
+      ['job_status', 'Email me when my jobs finish or fail'],
+      ['inference_endpoint_status', 'Email me when my inference endpoints change state'],
+      ['api_inference_sunset', 'Email me before a model I use leaves the inference API'],
+      ['secret_detected', 'Email me when a secret is found in one of my repositories'],
+      ['locked_out', 'Email me when my account is locked out'],
+    ],
+  ],
+  [
+    'Organizations and people',
+    [
+      ['org_request', 'Email me about requests to join my organizations'],
+      ['org_suggestions', 'Suggest organizations I could join'],
+      ['org_verified_suggestions', 'Suggest verified organizations I could join'],
+      ['org_suggestions_to_create', 'Suggest organizations I could create'],
+      ['user_follows', 'Email me when someone follows me'],
+    ],
+  ],
+  [
+    'News and launches',
+    [
+      ['announcements', 'Email me announcements'],
+      ['launch_spaces', 'Email me about launches of Spaces'],
+      ['launch_autonlp', 'Email me about launches of AutoTrain'],
+      ['launch_training_cluster', 'Email me about launches of training clusters'],
+      ['launch_prepaid_credits', 'Email me about prepaid credits'],
+    ],
+  ],
+];
+const KNOWN = new Set(GROUPS.flatMap(([, keys]) => keys.map(([k]) => k)));
+
 /** Notification switches and the watch list (spec 4.1's settings). */
 export function SettingsScreen(): preact.JSX.Element {
   const settings = useLoad(() => api<Settings>('GET', '/api/settings/notifications'), []);
@@ -30,16 +88,41 @@ export function SettingsScreen(): preact.JSX.Element {
   return (
     <Screen title="Settings">
       <Status error={action.error ?? settings.error ?? watch.error} message={action.message} />
-      <fieldset class="card">
-        <legend>Notifications</legend>
-        {Object.entries(settings.data?.notifications ?? {})
-          .filter((e): e is [string, boolean] => typeof e[1] === 'boolean')
-          .map(([key, on]) => (
-            <label key={key}>
-              <input type="checkbox" checked={on} onChange={() => void flip(key, !on)} class="switch" /> {key}
-            </label>
-          ))}
-      </fieldset>
+      {settings.data && (
+        <section class="card" aria-labelledby="notify-title">
+          <h2 id="notify-title">Notifications</h2>
+          {[
+            ...GROUPS,
+            [
+              'Other',
+              Object.keys(settings.data.notifications)
+                .filter((k) => !KNOWN.has(k))
+                .map((k): [string, string] => [k, k]),
+            ] as [string, [string, string][]],
+          ].map(([group, keys]) => {
+            const values = settings.data?.notifications ?? {};
+            const shown = keys.filter(([k]) => typeof values[k] === 'boolean');
+            return shown.length === 0 ? null : (
+              <fieldset key={group}>
+                <legend>{group}</legend>
+                {shown.map(([key, sentence]) => (
+                  <label key={key}>
+                    <input
+                      type="checkbox"
+                      checked={values[key] === true}
+                      disabled={action.busy}
+                      onChange={() => void flip(key, values[key] !== true)}
+                      class="switch"
+                      data-key={key}
+                    />{' '}
+                    {sentence}
+                  </label>
+                ))}
+              </fieldset>
+            );
+          })}
+        </section>
+      )}
       <section class="card" aria-labelledby="watch-title">
         <h2 id="watch-title">Watched items</h2>
         <ul>

@@ -1,7 +1,7 @@
 import { api } from '../api';
 import { go, type Route } from '../router';
 import { Screen, Status, useAction, useLoad, when } from '../ui';
-import { Deliveries, groupDeliveries, type Log } from './deliveries';
+import { Deliveries, type DeliveryInfo, deliveryIds, groupDeliveries, type Log } from './deliveries';
 import { RecoveryForm } from './webhook-recovery';
 import { targetOf, type Webhook, WebhookForm } from './webhook-form';
 import { stateOf } from './webhooks';
@@ -13,14 +13,15 @@ export function WebhookPage(props: { id: string; route: Route }): preact.JSX.Ele
   const filters = Object.fromEntries(FILTERS.map((k) => [k, props.route.query.get(k) ?? undefined]));
   const query = new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => !!e[1])).toString();
   const hook = useLoad(() => api<{ webhook: Webhook }>('GET', base), [props.id]);
-  // The last 100 attempts, and which deliveries are still queued for another try: together they
-  // say, per delivery, whether it is delivered, being retried, or has used up its retries.
+  // The last 100 attempts, then their deliveries' queue rows (decision 0804): together they say,
+  // per delivery, whether it is delivered, when its next attempt is, or that its retries are used up.
   const logs = useLoad(async () => {
-    const [attempts, pending] = await Promise.all([
-      api<Log[]>('GET', `${base}/logs?limit=100${query ? `&${query}` : ''}`),
-      api<Log[]>('GET', `${base}/logs?limit=100&status=pending`),
-    ]);
-    return groupDeliveries(attempts, new Set(pending.map((l) => l.deliveryId)));
+    const attempts = await api<Log[]>('GET', `${base}/logs?limit=100${query ? `&${query}` : ''}`);
+    const ids = deliveryIds(attempts);
+    const infos = ids.length
+      ? await api<DeliveryInfo[]>('GET', `${base}/deliveries?ids=${ids.map(encodeURIComponent).join(',')}`)
+      : [];
+    return groupDeliveries(attempts, infos);
   }, [props.id, query]);
   const action = useAction();
 

@@ -5,5 +5,6 @@ export * from './webhook-log-filter.dto';
 export * from './webhook-headers.dto';
 export * from './webhook-recovery.dto';
 export * from './webhook-delivery-options.dto';
+export * from './webhook-deliveries.dto';
 export * from './webhook-events';
 export * from './webhooks-rpc';

@@ -2,6 +2,7 @@ import { rpc } from '../bus/descriptors';
 import { type WebhookHeadersAnswer } from './webhook-headers.dto';
 import { type RecoveryView } from './webhook-recovery.dto';
 import { type WebhookDeliveryOptionsView } from './webhook-delivery-options.dto';
+import { ListWebhookDeliveriesRpc, type WebhookDeliveryView } from './webhook-deliveries.dto';
 import { type WebhookLogView, type WebhookView } from './webhooks.views';
 import {
   CreateWebhookRpc,
@@ -33,6 +34,11 @@ export const WebhooksRpc = {
   SetState: rpc<SetWebhookStateRpc, WebhookView>('webhooks.webhook.set-state', SetWebhookStateRpc),
   Replay: rpc<ReplayWebhookRpc, { status: number }>('webhooks.delivery.replay', ReplayWebhookRpc),
   ListLogs: rpc<ListWebhookLogsRpc, WebhookLogPage>('webhooks.delivery.list-logs', ListWebhookLogsRpc),
+  /** Deliveries and their retry state (decision 0804): read-only, a sub-resource of the webhook. */
+  ListDeliveries: rpc<ListWebhookDeliveriesRpc, WebhookDeliveryView[]>(
+    'webhooks.delivery.list',
+    ListWebhookDeliveriesRpc,
+  ),
   /** Custom headers (decision 0502): sealed at rest, answered as names and hints only. */
   GetHeaders: rpc<WebhookRefRpc, WebhookHeadersAnswer>('webhooks.headers.get', WebhookRefRpc),
   SetHeaders: rpc<SetWebhookHeadersRpc, WebhookHeadersAnswer>('webhooks.headers.set', SetWebhookHeadersRpc),

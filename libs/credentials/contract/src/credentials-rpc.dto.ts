@@ -106,3 +106,14 @@ export class ProvisionUserRpc {
   @Matches(OBJECT_ID_PATTERN, { message: 'formerUserId must be an object id' })
   formerUserId?: string;
 }
+
+/** `credentials.token.revoke-by-id` (issue 42 item 11, decision 0807): the operator revokes one token of a user by its id. */
+export class AdminRevokeTokenRpc {
+  @IsString()
+  @Matches(NAME_PATTERN, { message: 'user is not a valid user name' })
+  user!: string;
+
+  @IsString()
+  @Length(1, 64, { message: 'tokenId must be 1..64 characters' })
+  tokenId!: string;
+}

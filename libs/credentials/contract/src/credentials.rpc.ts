@@ -2,6 +2,7 @@ import { AdminCreateUserDto, AdminListTokensRpc, AdminNamesQueryDto, type AdminP
 import { type AdminTokenView, type AdminUserView } from './credentials-admin.views';
 import { CreateSessionRpc, type SessionInfo, SessionRefRpc } from './console-session.dto';
 import {
+  AdminRevokeTokenRpc,
   CreateTokenRpc,
   GetUserRpc,
   ProvisionUserRpc,
@@ -26,6 +27,8 @@ export const CredentialsRpc = {
   ListUsers: rpc<AdminNamesQueryDto, AdminPage<AdminUserView>>('credentials.user.list', AdminNamesQueryDto),
   ListTokens: rpc<AdminListTokensRpc, AdminPage<AdminTokenView>>('credentials.token.list', AdminListTokensRpc),
   CreateToken: rpc<CreateTokenRpc, CreatedToken>('credentials.token.create', CreateTokenRpc),
+  /** The admin API revokes one token of a user by its id (decision 0807); a revoked one is answered as it is. */
+  RevokeById: rpc<AdminRevokeTokenRpc, AdminTokenView>('credentials.token.revoke-by-id', AdminRevokeTokenRpc),
   VerifyToken: rpc<VerifyTokenRpc, AuthInfo>('credentials.token.verify', VerifyTokenRpc),
   RevokeLeaked: rpc<RevokeLeakedRpc, { accepted: true }>('credentials.token.revoke-leaked', RevokeLeakedRpc),
   /** The whole organization revocation: token lookup, "not your own", "held by a member", the revocation. */

@@ -23,6 +23,7 @@ import { ListUserTokensUseCase } from './tokens/list-user-tokens.use-case';
 import { ProvisionUserUseCase } from './users/provision-user.use-case';
 import { RevokeMemberTokenUseCase } from './tokens/revoke-member-token.use-case';
 import { RevokeLeakedTokensUseCase } from './tokens/revoke-leaked-tokens.use-case';
+import { RevokeTokenByIdUseCase } from './tokens/revoke-token-by-id.use-case';
 import { RevokeTokenForOrgUseCase } from './tokens/revoke-token-for-org.use-case';
 import { VerifyTokenUseCase } from './tokens/verify-token.use-case';
 
@@ -64,6 +65,7 @@ export class CredentialsModule {
         RevokeLeakedTokensUseCase,
         RevokeTokenForOrgUseCase,
         RevokeMemberTokenUseCase,
+        RevokeTokenByIdUseCase,
         ReserveNameUseCase,
         ReleaseNameUseCase,
         CreateSessionUseCase,

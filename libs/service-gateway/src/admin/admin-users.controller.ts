@@ -1,5 +1,6 @@
-import { Body, Controller, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Length } from 'class-validator';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   AdminCreateTokenDto,
@@ -13,6 +14,12 @@ import { RpcClient } from '@hub/messaging';
 import { AdminOnly, ApiErrorResponse, Ctx, pagedAnswer, UserNameParam } from '../core';
 import { AdminListRoute } from './admin-list.decorator';
 import { CreatedTokenAnswer } from './admin.views';
+
+export class UserTokenParam extends UserNameParam {
+  @ApiProperty()
+  @Length(1, 64, { message: 'tokenId must be 1..64 characters' })
+  tokenId!: string;
+}
 
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -72,5 +79,17 @@ export class AdminUsersController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AdminTokenView[]> {
     return pagedAnswer(req, reply, await this.rpc.call(CredentialsRpc.ListTokens, { user: p.name, ...query }, ctx));
+  }
+
+  @Post(':name/tokens/:tokenId/revoke')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      "Revoke one of a user's tokens by its id (decision 0807): it stops working everywhere before the answer; a revoked one is answered as it is",
+  })
+  @ApiOkResponse({ description: 'The token, with revokedAt', type: AdminTokenView })
+  @ApiErrorResponse(404, 'No such user, or no token of this id among its tokens')
+  revokeToken(@Param() p: UserTokenParam, @Ctx() ctx: RequestContext): Promise<AdminTokenView> {
+    return this.rpc.call(CredentialsRpc.RevokeById, { user: p.name, tokenId: p.tokenId }, ctx);
   }
 }

@@ -13,6 +13,8 @@ import {
   type RequestContext,
   WebhookAnswer,
   WebhookBodyDto,
+  WebhookDeliveriesQuery,
+  WebhookDeliveryView,
   WebhookLogView,
   WebhooksRpc,
   WebhookView,
@@ -141,6 +143,27 @@ export class WebhooksController {
     );
     if (page.next) void reply.header('link', nextLink(reply.request, page.next));
     return page.items;
+  }
+
+  @Get(':webhookId/deliveries')
+  @ApiOperation({
+    summary:
+      'Deliveries (our extension, decision 0804): one per event, newest first or those named by ids, each with its state, attempts, maxAttempts and nextAttemptAt',
+  })
+  @ApiOkResponse({ description: 'Deliveries', type: WebhookDeliveryView, isArray: true })
+  @ApiErrorResponse(400, 'ids or limit is malformed; the message names it')
+  @ApiErrorResponse(404, 'No such webhook of the caller')
+  deliveries(
+    @Param() p: WebhookIdParam,
+    @Query() q: WebhookDeliveriesQuery,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<WebhookDeliveryView[]> {
+    return this.rpc.call(
+      WebhooksRpc.ListDeliveries,
+      { ...owner(auth), id: p.webhookId, limit: q.limit ?? (q.ids?.length || 20), ...(q.ids ? { ids: q.ids } : {}) },
+      ctx,
+    );
   }
 
   @Get(':webhookId/headers')

@@ -1,19 +1,33 @@
-import { ListWebhookLogsRpc, ReplayWebhookRpc, type WebhookLogPage, WebhooksRpc } from '@hub/contracts';
+import {
+  ListWebhookDeliveriesRpc,
+  ListWebhookLogsRpc,
+  ReplayWebhookRpc,
+  type WebhookDeliveryView,
+  type WebhookLogPage,
+  WebhooksRpc,
+} from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
+import { ListDeliveriesUseCase } from './list-deliveries.use-case';
 import { ListDeliveryLogsUseCase } from './list-delivery-logs.use-case';
 import { ReplayDeliveryUseCase } from './replay-delivery.use-case';
 
-/** The delivery log of one webhook, and replay (spec 4.5). */
+/** The delivery log of one webhook, and replay (spec 4.5); its deliveries' retry state (decision 0804). */
 @RpcController()
 export class DeliveryLogHandler {
   constructor(
     private readonly listLogs: ListDeliveryLogsUseCase,
     private readonly replay: ReplayDeliveryUseCase,
+    private readonly listDeliveries: ListDeliveriesUseCase,
   ) {}
 
   @RpcHandler(WebhooksRpc.ListLogs)
   onListLogs(dto: ListWebhookLogsRpc): Promise<WebhookLogPage> {
     return this.listLogs.execute(dto);
+  }
+
+  @RpcHandler(WebhooksRpc.ListDeliveries)
+  onListDeliveries(dto: ListWebhookDeliveriesRpc): Promise<WebhookDeliveryView[]> {
+    return this.listDeliveries.execute(dto);
   }
 
   @RpcHandler(WebhooksRpc.Replay)

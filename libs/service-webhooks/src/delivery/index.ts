@@ -6,6 +6,7 @@ import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryWorker } from './delivery-worker';
+import { ListDeliveriesUseCase } from './list-deliveries.use-case';
 import { ListDeliveryLogsUseCase } from './list-delivery-logs.use-case';
 import { ReplayDeliveryUseCase } from './replay-delivery.use-case';
 import { OutcomeRecorder } from './outcome-recorder';
@@ -25,5 +26,6 @@ export const DELIVERY_PROVIDERS = [
   IntakeBatch,
   PrivateRepoAccess,
   ListDeliveryLogsUseCase,
+  ListDeliveriesUseCase,
   ReplayDeliveryUseCase,
 ];

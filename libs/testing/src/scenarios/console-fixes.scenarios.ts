@@ -95,7 +95,7 @@ export function consoleFixesScenarios(c: ConsoleBrowser): void {
     await page.getByRole('heading', { name: 'Notifications' }).waitFor();
     await goHash(page, `#/webhooks/${made.body.webhook.id}`);
     const rows = page.locator('table.deliveries tbody tr');
-    const spent = rows.filter({ hasText: 'retries used up after 6 attempts' });
+    const spent = rows.filter({ hasText: 'attempt 6 of 6 failed, retries used up' });
     const deadline = Date.now() + 30_000;
     while ((await spent.count()) === 0) {
       if (Date.now() > deadline) throw new Error('no delivery with its retries used up');

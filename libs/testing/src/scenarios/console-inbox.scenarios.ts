@@ -202,6 +202,12 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     const shown = page.getByRole('alert').locator('code');
     await shown.waitFor();
     const token = await shown.innerText();
+    // Said plainly, and copied as shown.
+    await page.getByText('Copy it now: this is the only time it is shown.').waitFor();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: c.t().baseUrl });
+    await page.getByRole('button', { name: 'Copy token' }).click();
+    await page.getByRole('alert').getByText('Copied').waitFor();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(token);
     const me = await fetch(`${c.t().baseUrl}/api/whoami-v2`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await me.json()) as { name: string }).name).toBe(name);
     const org = uniqueName('org');

@@ -1,6 +1,6 @@
 import { http } from '../http-client';
 import { addMember, makeToken, uniqueName } from '../hub-factory';
-import { type ConsoleBrowser, noViolations, shot, signedIn } from './console-page';
+import { answerConfirm, type ConsoleBrowser, noViolations, shot, signedIn } from './console-page';
 
 /** The Operator screen's lists (the admin API's, decision 0004): users paged and searched, a user's tokens, organizations. */
 export function consoleOperatorScenarios(c: ConsoleBrowser): void {
@@ -62,6 +62,43 @@ export function consoleOperatorScenarios(c: ConsoleBrowser): void {
     await tokens.getByRole('row').filter({ hasText: 'revoked' }).waitFor();
     const content = await page.content();
     for (const raw of [ci.body.token, leaked.token]) expect(content).not.toContain(raw.slice(3, -4));
+
+    // Revoke by id (decision 0807): asked first, a cancel keeps it working; then it stops at once.
+    const whoami = async (): Promise<number> =>
+      (await http(t.baseUrl, 'GET', '/api/whoami-v2', { token: ci.body.token })).status;
+    const last4 = ci.body.token.slice(-4);
+    await ciRow.getByRole('button', { name: `Revoke token CI read ending ${last4}` }).click();
+    await answerConfirm(page, `The token ending …${last4} stops working at once`, false);
+    await expect(whoami()).resolves.toBe(200);
+    await ciRow.getByRole('button', { name: `Revoke token CI read ending ${last4}` }).click();
+    await answerConfirm(page, `The token ending …${last4} stops working at once`, true);
+    await page.getByText(`Revoked the token ending …${last4}`).waitFor();
+    await ciRow.getByRole('cell', { name: /^revoked / }).waitFor();
+    await expect(ciRow.getByRole('button', { name: /^Revoke/ }).count()).resolves.toBe(0);
+    await expect(whoami()).resolves.toBe(401);
+    // The API: a repeat answers the token as it is; an id not among the user's is a 404; a user token may not.
+    const tokenId = (
+      await http<{ id: string; displayName: string }[]>(t.baseUrl, 'GET', `/admin/users/${owner}/tokens?search=CI`, {
+        token: t.adminToken,
+      })
+    ).body[0]?.id;
+    const again = await http<{ revokedAt: string | null }>(
+      t.baseUrl,
+      'POST',
+      `/admin/users/${owner}/tokens/${tokenId}/revoke`,
+      { token: t.adminToken },
+    );
+    expect(again.status).toBe(200);
+    expect(again.body.revokedAt).toEqual(expect.any(String));
+    const missing = await http(t.baseUrl, 'POST', `/admin/users/${names[1]}/tokens/${tokenId}/revoke`, {
+      token: t.adminToken,
+    });
+    expect(missing.status).toBe(404);
+    expect(JSON.stringify(missing.body)).toContain(`${names[1]} has no token ${tokenId}`);
+    const asUser = await makeToken(t, names[2] as string, 'write');
+    expect(
+      (await http(t.baseUrl, 'POST', `/admin/users/${owner}/tokens/${tokenId}/revoke`, { token: asUser.token })).status,
+    ).toBe(403);
 
     // The organizations' filter, from the keyboard (Enter submits it).
     await page.getByLabel('Search organizations').fill(org);

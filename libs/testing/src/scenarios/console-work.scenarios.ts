@@ -56,7 +56,7 @@ export function consoleWorkScenarios(c: ConsoleBrowser): void {
     await page.close();
   }, 90_000);
 
-  it("shows an organization's members and storage, and exports its audit log filtered by q", async () => {
+  it("shows an organization's members and storage, lists its audit log as it opens, searches it by q and downloads it", async () => {
     const [admin, member] = await Promise.all([makeUser(c.t()), makeUser(c.t())]);
     const org = await makeOrg(c.t(), 'enterprise', [admin.name]);
     await addMember(c.t(), org.name, member.name, 'read');
@@ -65,25 +65,35 @@ export function consoleWorkScenarios(c: ConsoleBrowser): void {
       body: { name: `${org.name}/weights`, type: 'model', private: true, storage: 3 * 1024 * 1024 },
     });
     expect(repo.status).toBeLessThan(300);
+    // The audit log is fed through the outbox: wait until the member's event is in it.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const log = await http<{ type: string }[]>(
+        c.t().baseUrl,
+        'GET',
+        `/api/organizations/${org.name}/audit-log/export?q=type:org.add_user`,
+        { token: admin.token },
+      );
+      if (log.status === 200 && log.body.length > 0) break;
+      if (Date.now() > deadline) throw new Error(`no org.add_user event in the export: ${log.status}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
     const { page, csp } = await signedIn(c, admin.token);
     await page.getByRole('link', { name: 'Organizations' }).click();
     await page.getByRole('heading', { name: 'Organizations' }).waitFor();
-    await page.getByRole('row').filter({ hasText: member.name }).waitFor();
+    await page.getByRole('row', { name: `${member.name} read`, exact: true }).waitFor();
+    // Listed as the page opens: no export or search first.
+    const auditRows = page.getByRole('region', { name: 'Audit events table' }).getByRole('row');
+    await auditRows.filter({ hasText: 'org.add_user' }).first().waitFor();
     await page
       .getByRole('row')
       .filter({ hasText: `${org.name}/weights` })
       .filter({ hasText: '3.0 MB' })
       .waitFor();
     await page.getByLabel('Filter (q)').fill('type:org.add_user');
-    // The audit log is fed through the outbox: export until the member's event is in it.
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      await page.getByRole('button', { name: 'Export audit log' }).click();
-      await page.getByText('Audit log read').waitFor();
-      if ((await page.getByRole('row').filter({ hasText: 'org.add_user' }).count()) > 0) break;
-      if (Date.now() > deadline) throw new Error('no org.add_user event in the export');
-      await page.waitForTimeout(500);
-    }
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('Audit log read').waitFor();
+    await auditRows.filter({ hasText: 'org.add_user' }).first().waitFor();
     await page.waitForURL(/q=type%3Aorg.add_user/);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -104,16 +114,17 @@ export function consoleWorkScenarios(c: ConsoleBrowser): void {
     const { page } = await signedIn(c, user.token);
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
-    const first = page.locator('input.switch').first();
-    await first.waitFor();
-    const before = await first.isChecked();
-    await first.click();
+    // A switch reads as a sentence; it changes the key it stands for.
+    const announcements = page.getByLabel('Email me announcements');
+    await announcements.waitFor();
+    const before = await announcements.isChecked();
+    await announcements.click();
     await page.getByText('Settings saved').waitFor();
     const saved = await fetch(`${c.t().baseUrl}/api/settings/notifications`, {
       headers: { authorization: `Bearer ${user.token}` },
     });
-    const values = Object.values(((await saved.json()) as { notifications: Record<string, unknown> }).notifications);
-    expect(values.filter((v) => typeof v === 'boolean')[0]).toBe(!before);
+    const values = ((await saved.json()) as { notifications: Record<string, unknown> }).notifications;
+    expect(values['announcements']).toBe(!before);
     await page.getByLabel('Type').selectOption('user');
     await page.getByLabel('Name').fill(user.name);
     await page.getByRole('button', { name: 'Watch' }).click();

@@ -1,9 +1,12 @@
 import { type Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser } from '../browser';
 import { consoleAuditStreamsScenarios } from './console-audit-streams.scenarios';
+import { consoleDeliveriesScenarios } from './console-deliveries.scenarios';
 import { consoleFixesScenarios } from './console-fixes.scenarios';
 import { type ConsoleTarget } from './console-helpers';
+import { consoleJobsLiveScenarios } from './console-jobs-live.scenarios';
 import { consoleInboxScenarios } from './console-inbox.scenarios';
+import { consoleNotificationsScenarios } from './console-notifications.scenarios';
 import { consoleOperatorScenarios } from './console-operator.scenarios';
 import { consoleWebhookKindsScenarios } from './console-webhook-kinds.scenarios';
 import { consoleWorkScenarios } from './console-work.scenarios';
@@ -25,5 +28,8 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
     consoleOperatorScenarios(c);
     consoleFixesScenarios(c);
     consoleAuditStreamsScenarios(c);
+    consoleDeliveriesScenarios(c);
+    consoleJobsLiveScenarios(c);
+    consoleNotificationsScenarios(c);
   });
 }

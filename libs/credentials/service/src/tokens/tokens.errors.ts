@@ -21,3 +21,10 @@ export class TokenOrIdRequiredError extends BadRequestError {
     super('give either token or tokenId', 'TOKEN_OR_ID_REQUIRED');
   }
 }
+
+/** No token with this id among the user's (another user's token is the same answer). */
+export class UserTokenNotFoundError extends NotFoundError {
+  constructor(user: string, tokenId: string) {
+    super(`${user} has no token ${tokenId}`, 'TOKEN_NOT_FOUND');
+  }
+}

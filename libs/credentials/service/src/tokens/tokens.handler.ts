@@ -1,5 +1,6 @@
 import { AdminListTokensRpc, type AdminPage, type RequestContext } from '@hub/contracts';
 import {
+  AdminRevokeTokenRpc,
   type AdminTokenView,
   type AuthInfo,
   type CreatedToken,
@@ -15,6 +16,7 @@ import { CreateTokenUseCase } from './create-token.use-case';
 import { ListUserTokensUseCase } from './list-user-tokens.use-case';
 import { RevokeLeakedTokensUseCase } from './revoke-leaked-tokens.use-case';
 import { RevokeMemberTokenUseCase } from './revoke-member-token.use-case';
+import { RevokeTokenByIdUseCase } from './revoke-token-by-id.use-case';
 import { VerifyTokenUseCase } from './verify-token.use-case';
 
 @RpcController()
@@ -25,6 +27,7 @@ export class TokensHandler {
     private readonly revokeLeaked: RevokeLeakedTokensUseCase,
     private readonly revokeMemberToken: RevokeMemberTokenUseCase,
     private readonly listTokens: ListUserTokensUseCase,
+    private readonly revokeById: RevokeTokenByIdUseCase,
   ) {}
 
   @RpcHandler(CredentialsRpc.CreateToken)
@@ -35,6 +38,11 @@ export class TokensHandler {
   @RpcHandler(CredentialsRpc.ListTokens)
   onListTokens(dto: AdminListTokensRpc): Promise<AdminPage<AdminTokenView>> {
     return this.listTokens.execute(dto);
+  }
+
+  @RpcHandler(CredentialsRpc.RevokeById)
+  onRevokeById(dto: AdminRevokeTokenRpc): Promise<AdminTokenView> {
+    return this.revokeById.execute(dto);
   }
 
   @RpcHandler(CredentialsRpc.VerifyToken)

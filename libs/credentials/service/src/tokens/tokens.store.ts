@@ -90,6 +90,17 @@ export const TokensStore = {
     await m.query(`UPDATE credentials.access_tokens SET last_used_at = now() WHERE id = $1`, [id]);
   },
 
+  /** One of a user's tokens by its id, revoked or not; null when the user has none of that id. */
+  ofUser(m: EntityManager, userId: string, id: string): Promise<AccessTokenEntity | null> {
+    return m.findOneBy(AccessTokenEntity, { id, userId });
+  },
+
+  /** Revokes one live token by its id; answers it as it is now. */
+  async revokeById(m: EntityManager, id: string): Promise<AccessTokenEntity> {
+    await m.query(`UPDATE credentials.access_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [id]);
+    return m.findOneByOrFail(AccessTokenEntity, { id });
+  },
+
   /** Revokes the live tokens with these hashes; answers them with their owners. */
   revokeByHashes(m: EntityManager, hashes: string[]): Promise<RevokedTokenRow[]> {
     return m.query(
