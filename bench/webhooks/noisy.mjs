@@ -105,7 +105,7 @@ async function victimWindow(url, victim, rx, tag) {
       ];
     }),
   );
-  return { latencies, published };
+  return { latencies, published, from: t0, to: wallNow() };
 }
 
 const pct = (sorted, p) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
@@ -216,6 +216,7 @@ async function run(mode) {
         victimStagesP50P99Ms: { alone: stagesAlone, amongNoise: stagesAmong },
         p99Ratio: ratios,
         within2x: Object.values(ratios).every((r) => r <= 2),
+        windows: { alone: [aloneWindow.from, aloneWindow.to], among: [amongWindow.from, amongWindow.to] },
         loadAverageBefore: loadBefore,
         loadAverageAfter: load(),
       }),

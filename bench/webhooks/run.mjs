@@ -53,21 +53,26 @@ async function run(mode, tree = root, label = 'current') {
   let env;
   let result;
   try {
-    env = await start(mode, dbUrl, tree);
-    const user = await api(env.url, 'POST', '/admin/users', ADMIN, {
-      name: `bench${Date.now()}`,
-      email: `bench${Date.now()}@example.com`,
-    });
-    const { token } = await api(env.url, 'POST', `/admin/users/${user.name}/tokens`, ADMIN, { role: 'write' });
+    env = await start(mode, dbUrl, tree, rx.url);
+    const minimal = mode === 'minimal';
+    const user = minimal
+      ? { id: '0123456789abcdef01234567', name: 'minimal' }
+      : await api(env.url, 'POST', '/admin/users', ADMIN, {
+          name: `bench${Date.now()}`,
+          email: `bench${Date.now()}@example.com`,
+        });
+    const { token } = minimal
+      ? {}
+      : await api(env.url, 'POST', `/admin/users/${user.name}/tokens`, ADMIN, { role: 'write' });
     const repo = `${user.name}/model`;
-    for (let i = 0; i < W; i++)
+    for (let i = 0; i < W && !minimal; i++)
       await api(env.url, 'POST', '/api/settings/webhooks', token, {
         watched: [{ type: 'model', name: repo }],
         domains: ['repo'],
         url: rx.url,
         secret: 'bench-secret',
       });
-    if (EXTRA > 0) await seedExtra(dbUrl, user.id, EXTRA);
+    if (EXTRA > 0 && !minimal) await seedExtra(dbUrl, user.id, EXTRA);
     const before = await statements(dbUrl);
     const cpu = cpuAccount(env.deliverers);
     const servers = cpuAccount(env.procs);
@@ -161,15 +166,21 @@ async function run(mode, tree = root, label = 'current') {
         benchCpuMsPerDelivery: +(used.ms.loadgen / delivered).toFixed(3),
         otherSessionsCores: +used.cores.other.toFixed(2),
         delivererPeakRssMb: rss,
-        failedAttempts: await failedAttempts(dbUrl),
-        stagesP50P99Ms: await stages(dbUrl, published, accepted, rx.seen),
+        failedAttempts: minimal ? null : await failedAttempts(dbUrl),
+        stagesP50P99Ms: minimal ? null : await stages(dbUrl, published, accepted, rx.seen),
         rowVersions: await tableWrites(dbUrl),
         loadAverageBefore: loadBefore,
         loadAverageAfter: loadAfter,
       }),
     );
-    result = { deliveriesPerSecond: Math.round(delivered / elapsed), balanced: delivered === expected };
-    if (PACED_RATE > 0 && label === 'current')
+    result = {
+      deliveriesPerSecond: Math.round(delivered / elapsed),
+      balanced: delivered === expected,
+      // Every process counted: the servers, the run's own Postgres backends, the run's NATS (not the bench).
+      cpuMsPerDelivery: (usedByServers.ms.server + ownPostgresMs + (env.nats ? used.ms.nats : 0)) / delivered,
+      p99ms: q(0.99),
+    };
+    if (PACED_RATE > 0 && label === 'current' && !minimal)
       console.log(JSON.stringify({ mode, ...(await pacedPhase(env.url, token, user, rx)) }));
   } finally {
     await stopAll();
@@ -237,6 +248,8 @@ async function pacedPhase(url, token, user, rx) {
   };
 }
 
+// The minimal sender (minimal-sender.mjs) first, same sizes and rate: each mode's figures as ratios to it.
+const minimal = process.env.BENCH_MINIMAL === '0' ? undefined : await run('minimal', root, 'minimal');
 for (const mode of MODES) {
   // BENCH_BASELINE_LAST=1 runs this tree first: a second pair in the other order cancels the machine's drift.
   const baselineRun = () =>
@@ -245,6 +258,19 @@ for (const mode of MODES) {
   const early = last ? undefined : await baselineRun();
   const current = await run(mode);
   const baseline = last ? await baselineRun() : early;
+  if (minimal && current)
+    console.log(
+      JSON.stringify({
+        mode,
+        toMinimalSender: {
+          deliveriesPerSecond: +(current.deliveriesPerSecond / minimal.deliveriesPerSecond).toFixed(3),
+          cpuMsPerDelivery: +(current.cpuMsPerDelivery / minimal.cpuMsPerDelivery).toFixed(2),
+          p99: +(current.p99ms / Math.max(1, minimal.p99ms)).toFixed(2),
+        },
+        minimalCpuMsPerDelivery: +minimal.cpuMsPerDelivery.toFixed(3),
+        currentCpuMsPerDelivery: +current.cpuMsPerDelivery.toFixed(3),
+      }),
+    );
   if (baseline && current)
     console.log(
       JSON.stringify({

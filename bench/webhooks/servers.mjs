@@ -70,8 +70,19 @@ export async function withRetries(call, tries = 5) {
   }
 }
 
-export async function start(mode, dbUrl, tree = root) {
+export async function start(mode, dbUrl, tree = root, target = undefined) {
   const app = (name) => join(tree, `dist/apps/${name}/main.js`);
+  if (mode === 'minimal') {
+    // The comparison baseline (minimal-sender.mjs): the bench's own code, whatever the tree.
+    const port = await freePort();
+    const sender = startNode('minimal', [join(root, 'bench/webhooks/minimal-sender.mjs')], {
+      env: { DATABASE_URL: dbUrl, PORT: String(port), MINIMAL_TARGET: target },
+      logDir,
+      cwd: root,
+    });
+    await waitReady(sender, `http://127.0.0.1:${port}/health/ready`, 60_000);
+    return { url: `http://127.0.0.1:${port}`, procs: [sender], deliverers: [sender] };
+  }
   if (mode === 'all-in-one') {
     const port = await freePort();
     const hub = startNode('hub', [app('hub')], {

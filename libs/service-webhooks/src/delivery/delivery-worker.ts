@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { repeatPass } from '@hub/persistence';
 import { type CustomHeader } from '../management/custom-headers';
 import { type WebhookRow } from '../management/webhook-row';
 import { WebhookStore } from '../management/webhook.store';
@@ -33,7 +34,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private poked = false;
   /** The loop waits for room (too many attempts in flight to claim a batch): finished attempts wake it. */
   private waitingForRoom = false;
-  private lastHousekeeping = 0;
+  private stopHousekeeping?: () => void;
+  /** The housekeeping pass running, if any: one at a time, and awaited at shutdown. */
+  private keeping?: Promise<void>;
   /** Whether any webhook has delivery options (looked up every second): the paced claim runs only then. */
   private controlled = false;
   private lastOptionsLook = 0;
@@ -60,14 +63,23 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   onApplicationBootstrap(): void {
     this.running = true;
     this.loop = this.run();
+    // Beside the claim loop, not in it: the retention pass (tens of ms, more on a busy machine)
+    // held the next claim behind it every 10 s (decision 0508).
+    this.stopHousekeeping = repeatPass(
+      () => (this.keeping ??= this.housekeeping().finally(() => (this.keeping = undefined))),
+      (err) => this.logger.warn({ err }, 'webhooks housekeeping failed'),
+      { firstAfterMs: 0, everyMs: 10_000 },
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.running = false;
+    this.stopHousekeeping?.();
     clearTimeout(this.pacedWake);
     clearTimeout(this.roomWake);
     this.wake?.();
     await this.loop;
+    await this.keeping?.catch(() => undefined);
     // Attempts in flight finish (bounded by the timeout); their rows would come back anyway.
     while (this.inFlight > 0) await sleep(20);
   }
@@ -109,7 +121,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           if (claimed.length > 0)
             this.start(claimed, await this.store.byIds([...new Set(claimed.map((d) => d.webhook_id))]));
         }
-        await this.housekeeping();
       } catch (err) {
         this.logger.warn({ err }, 'claiming deliveries failed; retrying');
       }
@@ -246,8 +257,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async housekeeping(): Promise<void> {
-    if (Date.now() - this.lastHousekeeping < 10_000) return;
-    this.lastHousekeeping = Date.now();
     await this.logs.purgeOlderThan(this.config.HUB_WEBHOOK_LOG_RETENTION_DAYS);
     await this.options.reconcile();
   }

@@ -37,7 +37,7 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
         entities: [],
         migrations: WEBHOOKS_MIGRATIONS,
         databaseUrl: db.url,
-        poolSize: 2,
+        poolSize: 3,
       }),
     ).initialize();
     await runMigrations(ds, 'webhooks');
@@ -136,4 +136,58 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
       ),
     ).toEqual([{ n: 4 }]);
   });
+
+  it("a namespace's events never wait behind another's statement; one namespace's run one statement at a time", async () => {
+    await ds.query(`UPDATE webhooks.trigger_counts SET count = 0`);
+    await ds.query(
+      `INSERT INTO webhooks.webhooks (id, owner_id, owner_name, url, domains, disabled) VALUES
+      ('000000000000000000000d01', $1, 'alice', 'http://127.0.0.1/d', ARRAY['repo'], 'false')`,
+      [ALICE],
+    );
+    await ds.query(
+      `INSERT INTO webhooks.watched (webhook_id, type, name, position) VALUES ('000000000000000000000d01', 'model', 'zed/model', 1)`,
+    );
+    await ds.query(`INSERT INTO webhooks.trigger_counts (webhook_id, hour, count)
+      VALUES ('000000000000000000000a01', date_trunc('hour', now()), 0) ON CONFLICT DO NOTHING`);
+    // acme's statement blocks on its counter row, locked by another session.
+    const blocker = await ds.createQueryRunner();
+    await blocker.startTransaction();
+    try {
+      await blocker.query(
+        `SELECT 1 FROM webhooks.trigger_counts WHERE webhook_id = '000000000000000000000a01' FOR UPDATE`,
+      );
+      const acme = batch.add(event(13));
+      await waitFor(async () => (await locksWaiting()) === 1);
+      const acmeAgain = batch.add(event(14));
+      const zed = await batch.add(event(15, { repoName: 'zed/model', ownerName: 'Zed' }));
+
+      expect(zed.count).toBe(1);
+      // acme's second event waits for its lane's statement, not beside it.
+      expect(statements.mock.calls.map((c) => c[0].map((m) => m.eventId))).toEqual([['event-13'], ['event-15']]);
+      await blocker.commitTransaction();
+      expect((await acme).count).toBe(2);
+      expect((await acmeAgain).count).toBe(2);
+      expect(statements.mock.calls.map((c) => c[0].map((m) => m.eventId))).toEqual([
+        ['event-13'],
+        ['event-15'],
+        ['event-14'],
+      ]);
+    } finally {
+      if (blocker.isTransactionActive) await blocker.rollbackTransaction();
+      await blocker.release();
+    }
+  });
+
+  async function locksWaiting(): Promise<number> {
+    const rows = await queryDatabase<{ n: number }>(
+      db.url,
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
+    return rows[0]?.n ?? 0;
+  }
 });
+
+async function waitFor(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!(await check())) throw new Error('condition not met within 5 s');
+}
