@@ -28,7 +28,7 @@ export class RetryingClient {
 
   constructor(
     private readonly baseUrl: string,
-    private readonly retryForMs = 90_000,
+    private readonly retryForMs = 120_000,
   ) {}
 
   async call(method: string, path: string, opts: { token?: string; body?: unknown } = {}): Promise<Answer> {

@@ -1,18 +1,22 @@
 import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
-/** A chunk's lines are numbered `id * SEQ_PER_CHUNK + n` in the view (a chunk holds at most 1,000 lines). */
-const SEQ_PER_CHUNK = 1_000_000;
+/**
+ * A chunk's lines are numbered `id * SEQ_PER_CHUNK + n` in the view: JobLogs' own numbering
+ * (its SEQ_PER_CHUNK, written out here: a migration never changes), so a log stream's position
+ * means the same line whichever release's replica serves it.
+ */
+const SEQ_PER_CHUNK = 65_536;
 
 /**
  * Expand/contract (decisions 0203, 0207): `1764000500000-job-log-chunks` dropped `jobs.job_logs`,
- * which the previous release's jobs service (0.0.1) still writes and reads while a rolling upgrade
+ * which the previous release's jobs service (0.1.0) still writes and reads while a rolling upgrade
  * runs it beside the migrated schema: its jobs' log lines failed to insert. `jobs.job_logs` comes
  * back as a view over the chunks, in the old shape (`seq`, `job_id`, `ts`, `line`):
  * - the old reads (`WHERE job_id = $1 AND seq > $2 ORDER BY seq`) see every chunk's lines in order;
  * - an old insert becomes a chunk of one line (INSTEAD OF trigger), which this release reads;
  * - an old `dropOldest` deletes the one-line chunks it names; lines of larger chunks stay until
  *   this release's own cap or retention drops their chunk (a log may briefly hold more than the cap).
- * Dropped by a later release (the contract step), once no 0.0.1 service can run beside it.
+ * Dropped by a later release (the contract step), once no 0.1.0 service can run beside it.
  */
 export class JobLogsView1797000200000 implements MigrationInterface {
   name = 'JobLogsView1797000200000';
