@@ -152,8 +152,8 @@ export class Traffic {
       } catch (e) {
         this.fail(`turn ${n}`, (e as Error).message);
       }
-      // A steady rate rather than as fast as the machine goes: a few dozen calls a second.
-      await pause(40);
+      // A steady rate rather than as fast as the machine goes: at most 10 calls a second per worker.
+      await pause(100);
     }
   }
 
