@@ -9,6 +9,7 @@ import {
   makeOrg,
   makeToken,
   makeUser,
+  readSse,
   repoEvent,
   uniqueName,
   waitForStage,
@@ -96,21 +97,23 @@ describe('upgrade from the previous release on Compose, under traffic', () => {
     });
     expect(hook.status).toBe(200);
     const session = await consoleSignIn(stack.baseUrl, owner.token);
-    const startJob = async (seconds: number): Promise<string> => {
+    const startJob = async (script: string): Promise<string> => {
       const res = await http<{ id: string }>(stack.baseUrl, 'POST', `/api/jobs/${owner.name}`, {
         token: owner.token,
         body: {
           dockerImage: 'alpine:3',
           flavor: 'cpu-basic',
-          command: ['sh', '-c', `echo started; sleep ${seconds}; echo settled`],
+          command: ['sh', '-c', script],
         },
       });
       expect(res.status).toBe(200);
       await waitForStage(hub(), owner.token, owner.name, res.body.id, ['RUNNING'], 180_000);
       return res.body.id;
     };
-    // Runs across NATS's restart and the migrations.
-    const earlyJob = await startJob(20);
+    // Writes a line every 2 s for 2 min: across NATS's restart and the migrations, its log written by
+    // the previous release's jobs service on the migrated schema.
+    const earlyLines = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`);
+    const earlyJob = await startJob('for i in $(seq 1 60); do echo line $i; sleep 2; done');
 
     const traffic = new Traffic(client, { hub: hub(), owner, repo, inboxUser, org: org.name, oldTokens });
     traffic.start();
@@ -138,7 +141,8 @@ describe('upgrade from the previous release on Compose, under traffic', () => {
         await timed(migrate(svc), () => stack.compose('run', '--rm', '--no-deps', migrate(svc)));
       await moreDelivered(20);
       for (const svc of SERVICES) {
-        if (svc === 'jobs') laterJob = await startJob(30);
+        // Runs across the jobs service's replacement.
+        if (svc === 'jobs') laterJob = await startJob('echo started; sleep 30; echo settled');
         await timed(svc, async () => {
           if (STOPPED_FOR_MIGRATION.includes(svc)) {
             await stack.compose('stop', svc);
@@ -202,9 +206,17 @@ describe('upgrade from the previous release on Compose, under traffic', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
 
     // The jobs that ran across the upgrade settle, with their output.
-    for (const id of [earlyJob, laterJob]) {
+    const jobLog = async (id: string): Promise<string[]> =>
+      (await readSse(`${stack.baseUrl}/api/jobs/${owner.name}/${id}/logs`, owner.token)).data.map(
+        (d) => (JSON.parse(d) as { data: string }).data,
+      );
+    for (const [id, lines] of [
+      [earlyJob, earlyLines],
+      [laterJob, ['started', 'settled']],
+    ] as const) {
       const done = await waitForStage(hub(), owner.token, owner.name, id, ['COMPLETED', 'ERROR', 'CANCELED'], 300_000);
       expect({ id, stage: done.status.stage }).toEqual({ id, stage: 'COMPLETED' });
+      expect(await jobLog(id)).toEqual(lines);
     }
 
     // Every mention is in the inbox; every repository created is in the audit log (late at most: decision 0206).
