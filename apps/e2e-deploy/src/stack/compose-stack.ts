@@ -40,6 +40,12 @@ export async function docker(...args: string[]): Promise<string> {
 export class ComposeStack {
   readonly adminToken = `hub-deploy-${randomBytes(16).toString('hex')}`;
   readonly envFile = join(tmpdir(), `${PROJECT}.env`);
+  /**
+   * The compose files and the images' tag `compose()` uses: the upgrade test starts on the previous
+   * release's files and images, then switches both to this tree's, one service at a time.
+   */
+  files = [COMPOSE_FILE, ENGINE_FILE];
+  imageTag = IMAGE_TAG;
 
   constructor(
     readonly gatewayPort: number,
@@ -82,10 +88,10 @@ export class ComposeStack {
   async compose(...args: string[]): Promise<string> {
     const { stdout, stderr } = await run(
       COMPOSE,
-      ['-p', PROJECT, '-f', COMPOSE_FILE, '-f', ENGINE_FILE, '--env-file', this.envFile, ...args],
+      ['-p', PROJECT, ...this.files.flatMap((f) => ['-f', f]), '--env-file', this.envFile, ...args],
       // Only what compose needs: the test process's own variables (its HUB_BUS_PREFIX, DATABASE_URL, …)
-      // would override the env file's in the compose file's interpolation.
-      { maxBuffer: 64 * 1024 * 1024, env: composeEnv() },
+      // would override the env file's in the compose file's interpolation (the images' tag does, on purpose).
+      { maxBuffer: 64 * 1024 * 1024, env: { ...composeEnv(), HUB_IMAGE_TAG: this.imageTag } },
     ).catch((e: { stdout?: string; stderr?: string; message: string }) => {
       throw new Error(`${COMPOSE} ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
     });
