@@ -1,4 +1,5 @@
 export * from './organizations.module';
+export * from './organizations-core.module';
 export * from './organizations.config';
 export * from './organizations.di';
 export { OrganizationNamesReconciler } from './organizations/organization-names.reconciler';

@@ -1,146 +1,39 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { OutboxModule } from '@hub/messaging';
-import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
-import { ORGANIZATIONS_ENTITIES } from './organizations.entities';
-import { ORGANIZATIONS_MIGRATIONS } from './migrations';
 import { type OrganizationsConfig } from './organizations.config';
-import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from './organizations.di';
-import { MembersHandler } from './members/members.handler';
-import { ScimHandler } from './scim/scim.handler';
-import { CreateOrganizationUseCase } from './organizations/create-organization.use-case';
-import { ListOrganizationsUseCase } from './organizations/list-organizations.use-case';
-import { OrganizationNamesReconciler } from './organizations/organization-names.reconciler';
-import { OrganizationsHandler } from './organizations/organizations.handler';
-import { AuditHandler } from './audit/audit.handler';
-import { AuditIngestConsumer } from './audit/audit-ingest.consumer';
-import { AuditLog } from './audit/audit-log';
-import { AuditStreamsHandler } from './audit-streams/audit-streams.handler';
-import { AUDIT_STREAMS_PROVIDERS } from './audit-streams/audit-streams.providers';
-import { ResourceGroupsHandler } from './resource-groups/resource-groups.handler';
-import { McpHandler } from './mcp/mcp.handler';
-import { PaperEventsConsumer } from './papers/paper-events.consumer';
-import { PapersHandler } from './papers/papers.handler';
-import { RepoEventIdsPruner } from './repositories/repo-event-ids.pruner';
-import { AuditRetention } from './audit/audit-retention';
-import { RepoEventsConsumer } from './repositories/repo-events.consumer';
-import { RepositoriesHandler } from './repositories/repositories.handler';
-import { ListRepositoriesUseCase } from './repositories/list-repositories.use-case';
-import { UpsertRepositoryUseCase } from './repositories/upsert-repository.use-case';
-import { HubEventsHandler } from './hub-events/hub-events.handler';
-import { PublishHubEventUseCase } from './hub-events/publish-hub-event.use-case';
-import { GetAuditPageUseCase } from './audit/get-audit-page.use-case';
-import { AddMemberUseCase } from './members/add-member.use-case';
-import { ListMembersUseCase } from './members/list-members.use-case';
-import { GetMemberAccessUseCase } from './members/get-member-access.use-case';
-import { ListUserMembershipsUseCase } from './members/list-user-memberships.use-case';
-import { RemoveMemberUseCase } from './members/remove-member.use-case';
-import { ChangeMemberRoleUseCase } from './members/change-member-role.use-case';
-import { CreateResourceGroupUseCase } from './resource-groups/create-resource-group.use-case';
-import { AddResourceGroupUsersUseCase } from './resource-groups/add-resource-group-users.use-case';
-import { AddResourceGroupReposUseCase } from './resource-groups/add-resource-group-repos.use-case';
-import { UpdateResourceGroupUseCase } from './resource-groups/update-resource-group.use-case';
-import { GetResourceGroupUseCase } from './resource-groups/get-resource-group.use-case';
-import { RemoveResourceGroupUserUseCase } from './resource-groups/remove-resource-group-user.use-case';
-import { UpsertPaperUseCase } from './papers/upsert-paper.use-case';
-import { ClaimPaperUseCase } from './papers/claim-paper.use-case';
-import { GetMcpSettingsUseCase } from './mcp/get-mcp-settings.use-case';
-import { SetMcpSettingsUseCase } from './mcp/set-mcp-settings.use-case';
-import { ListScimUsersUseCase } from './scim/list-scim-users.use-case';
-import { GetScimUserUseCase } from './scim/get-scim-user.use-case';
-import { CreateScimUserUseCase } from './scim/create-scim-user.use-case';
-import { ReplaceScimUserUseCase } from './scim/replace-scim-user.use-case';
-import { PatchScimUserUseCase } from './scim/patch-scim-user.use-case';
-import { DeleteScimUserUseCase } from './scim/delete-scim-user.use-case';
-import { LinkScimUserUseCase } from './scim/link-scim-user.use-case';
-import { ListScimGroupsUseCase } from './scim/list-scim-groups.use-case';
-import { GetScimGroupUseCase } from './scim/get-scim-group.use-case';
-import { CreateScimGroupUseCase } from './scim/create-scim-group.use-case';
-import { ReplaceScimGroupUseCase } from './scim/replace-scim-group.use-case';
-import { PatchScimGroupUseCase } from './scim/patch-scim-group.use-case';
-import { DeleteScimGroupUseCase } from './scim/delete-scim-group.use-case';
+import { AuditModule } from './audit/audit.module';
+import { AuditStreamsModule } from './audit-streams/audit-streams.module';
+import { HubEventsModule } from './hub-events/hub-events.module';
+import { McpModule } from './mcp/mcp.module';
+import { MembersModule } from './members/members.module';
+import { OrganizationsCoreModule } from './organizations-core.module';
+import { OrganizationsDirectoryModule } from './organizations/organizations-directory.module';
+import { PapersModule } from './papers/papers.module';
+import { RepositoriesModule } from './repositories/repositories.module';
+import { ResourceGroupsModule } from './resource-groups/resource-groups.module';
+import { ScimModule } from './scim/scim.module';
 
-export const ORGANIZATIONS_SCHEMA = 'organizations';
+/** The areas of the service, one module each: its handler and the use cases, consumers and workers behind it. */
+const AREAS = [
+  OrganizationsDirectoryModule,
+  MembersModule,
+  RepositoriesModule,
+  AuditModule,
+  AuditStreamsModule,
+  ResourceGroupsModule,
+  PapersModule,
+  McpModule,
+  ScimModule,
+  HubEventsModule,
+];
 
-export function organizationsPersistence(config: OrganizationsConfig): ServicePersistenceOptions {
-  return persistenceOptions(
-    {
-      name: ORGANIZATIONS_DS,
-      schema: ORGANIZATIONS_SCHEMA,
-      entities: ORGANIZATIONS_ENTITIES,
-      migrations: ORGANIZATIONS_MIGRATIONS,
-    },
-    config,
-  );
-}
-
-/** Organizations, plans, members and roles (the directory part). */
+/**
+ * Organizations, plans, members and roles, storage usage, the audit log and its streams, resource
+ * groups, SCIM, papers and MCP settings: every area on one shared core (DataSource, outbox, config).
+ */
 @Module({})
 export class OrganizationsModule {
   static forRoot(config: OrganizationsConfig): DynamicModule {
-    return {
-      module: OrganizationsModule,
-      imports: [
-        ServicePersistenceModule.forService(organizationsPersistence(config)),
-        OutboxModule.forService({ dataSource: ORGANIZATIONS_DS, schema: ORGANIZATIONS_SCHEMA }),
-      ],
-      controllers: [
-        OrganizationsHandler,
-        MembersHandler,
-        RepositoriesHandler,
-        AuditHandler,
-        AuditStreamsHandler,
-        ResourceGroupsHandler,
-        PapersHandler,
-        McpHandler,
-        ScimHandler,
-        HubEventsHandler,
-      ],
-      providers: [
-        { provide: ORGANIZATIONS_CONFIG, useValue: config },
-        CreateOrganizationUseCase,
-        ListOrganizationsUseCase,
-        OrganizationNamesReconciler,
-        UpsertRepositoryUseCase,
-        ListRepositoriesUseCase,
-        RepoEventsConsumer,
-        RepoEventIdsPruner,
-        AuditLog,
-        AuditRetention,
-        GetAuditPageUseCase,
-        PublishHubEventUseCase,
-        AuditIngestConsumer,
-        PaperEventsConsumer,
-        AddMemberUseCase,
-        ListMembersUseCase,
-        GetMemberAccessUseCase,
-        ListUserMembershipsUseCase,
-        RemoveMemberUseCase,
-        ChangeMemberRoleUseCase,
-        CreateResourceGroupUseCase,
-        AddResourceGroupUsersUseCase,
-        AddResourceGroupReposUseCase,
-        UpdateResourceGroupUseCase,
-        GetResourceGroupUseCase,
-        RemoveResourceGroupUserUseCase,
-        UpsertPaperUseCase,
-        ClaimPaperUseCase,
-        GetMcpSettingsUseCase,
-        SetMcpSettingsUseCase,
-        ListScimUsersUseCase,
-        GetScimUserUseCase,
-        CreateScimUserUseCase,
-        ReplaceScimUserUseCase,
-        PatchScimUserUseCase,
-        DeleteScimUserUseCase,
-        LinkScimUserUseCase,
-        ListScimGroupsUseCase,
-        GetScimGroupUseCase,
-        CreateScimGroupUseCase,
-        ReplaceScimGroupUseCase,
-        PatchScimGroupUseCase,
-        DeleteScimGroupUseCase,
-        ...AUDIT_STREAMS_PROVIDERS,
-      ],
-    };
+    const core = OrganizationsCoreModule.forRoot(config);
+    return { module: OrganizationsModule, imports: AREAS.map((area) => area.register(core)) };
   }
 }
