@@ -4,6 +4,7 @@ import { type NatsConnection } from 'nats';
 import { loadConfig } from '@hub/config';
 import { CredentialsApiModule } from '@hub/credentials-http';
 import { NotificationsApiModule } from '@hub/notifications-http';
+import { OrganizationsApiModule } from '@hub/organizations-http';
 import { busModeFrom, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
 import { metricsAccess, natsCheck, ObservabilityModule, startTracing } from '@hub/observability';
 import { createGatewayApp, GatewayConfig, GatewayModule, installRequestErrorBackstop } from '@hub/service-gateway';
@@ -20,7 +21,7 @@ class GatewayApp {
           name: 'gateway',
           retentionDays: config.HUB_BUS_RETENTION_DAYS,
         }),
-        GatewayModule.forRoot(config, [CredentialsApiModule, NotificationsApiModule]),
+        GatewayModule.forRoot(config, [CredentialsApiModule, NotificationsApiModule, OrganizationsApiModule]),
         ObservabilityModule.forApp(
           'gateway',
           { inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection | null) => natsCheck(nc) },

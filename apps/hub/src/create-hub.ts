@@ -5,7 +5,7 @@ import { EmbeddedPostgres, protectDataDir } from '@hub/persistence';
 import { CredentialsConfig } from '@hub/credentials-service';
 import { createGatewayApp, GatewayConfig } from '@hub/service-gateway';
 import { JobsConfig } from '@hub/service-jobs';
-import { OrganizationsConfig } from '@hub/service-organizations';
+import { OrganizationsConfig } from '@hub/organizations-service';
 import { NotificationsConfig } from '@hub/notifications-service';
 import { WebhooksConfig } from '@hub/service-webhooks';
 import { HttpMetrics } from '@hub/observability';

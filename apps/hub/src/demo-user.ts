@@ -1,4 +1,5 @@
-import { HubError, OrganizationsRpc, type RequestContext } from '@hub/contracts';
+import { HubError, type RequestContext } from '@hub/contracts';
+import { OrganizationsRpc } from '@hub/organizations-contract';
 import { CredentialsRpc, type UserView } from '@hub/credentials-contract';
 import { type RpcClient } from '@hub/messaging';
 

@@ -1,4 +1,4 @@
-import { OrganizationNamesReconciler } from '@hub/service-organizations';
+import { OrganizationNamesReconciler } from '@hub/organizations-service';
 import {
   auditExportCutOffScenarios,
   describeWithInfra,

@@ -28,8 +28,9 @@ import { metricsAccess, ObservabilityModule } from '@hub/observability';
 import { CredentialsConfig, CredentialsModule } from '@hub/credentials-service';
 import { CredentialsApiModule } from '@hub/credentials-http';
 import { NotificationsApiModule } from '@hub/notifications-http';
+import { OrganizationsApiModule } from '@hub/organizations-http';
 import { createGatewayApp, GatewayConfig, GatewayModule } from '@hub/service-gateway';
-import { OrganizationsConfig, OrganizationsModule } from '@hub/service-organizations';
+import { OrganizationsConfig, OrganizationsModule } from '@hub/organizations-service';
 import {
   createTestDatabase,
   describeWithInfra,
@@ -112,7 +113,7 @@ describeWithInfra('transactional outbox: nothing lost between a commit and the b
         InProcessRpcJetStreamEvents.forRoot(mode, new NatsEventBus(nc, jsm)),
         CredentialsModule.forRoot(loadConfig(CredentialsConfig, env)),
         OrganizationsModule.forRoot(loadConfig(OrganizationsConfig, env)),
-        GatewayModule.forRoot(gateway, [CredentialsApiModule, NotificationsApiModule]),
+        GatewayModule.forRoot(gateway, [CredentialsApiModule, NotificationsApiModule, OrganizationsApiModule]),
         ObservabilityModule.forApp('hub', { inject: [], useFactory: () => [] }, metricsAccess(gateway, true)),
       ],
     };

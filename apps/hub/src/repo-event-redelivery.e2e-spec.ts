@@ -1,4 +1,4 @@
-import { RepoEventIdsPruner, RepoEventsConsumer } from '@hub/service-organizations';
+import { RepoEventIdsPruner, RepoEventsConsumer } from '@hub/organizations-service';
 import { describeWithInfra, http, makeOrg, makeUser, queryDatabase } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 

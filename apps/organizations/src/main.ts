@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { runService } from '@hub/observability';
-import { OrganizationsConfig, OrganizationsModule, organizationsPersistence } from '@hub/service-organizations';
+import { OrganizationsConfig, OrganizationsModule, organizationsPersistence } from '@hub/organizations-service';
 
 runService({
   name: 'organizations',

@@ -1,26 +1,28 @@
 import {
-  AuditRpc,
   AuditStreamEvents,
-  AuditStreamsRpc,
   type EventSource,
   Events,
-  HubEventsRpc,
   JobsRpc,
-  McpRpc,
   NotificationSourceEvents,
-  OrganizationsRpc,
   PaperEvents,
-  PapersRpc,
   RepoEvents,
-  RepositoriesRpc,
-  ResourceGroupsRpc,
   type RpcDescriptor,
   ScheduledJobsRpc,
-  ScimRpc,
   Streams,
   WebhookEvents,
   WebhooksRpc,
 } from '@hub/contracts';
+import {
+  AuditRpc,
+  AuditStreamsRpc,
+  HubEventsRpc,
+  McpRpc,
+  OrganizationsRpc,
+  PapersRpc,
+  RepositoriesRpc,
+  ResourceGroupsRpc,
+  ScimRpc,
+} from '@hub/organizations-contract';
 import { NotificationsRpc } from '@hub/notifications-contract';
 import { CredentialsRpc } from '@hub/credentials-contract';
 

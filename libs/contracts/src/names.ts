@@ -8,6 +8,9 @@ export const REPO_ID_PATTERN =
 
 export const OBJECT_ID_PATTERN = /^[0-9a-f]{24}$/;
 
+/** A member's role: a built-in one (admin, write, contributor, read, no_access) or a custom role's name. */
+export const ROLE_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9 _-]{0,49}$/;
+
 /** Access tokens: the fixed prefix, then 34 base62 characters. */
 export const TOKEN_PREFIX = 'hf_';
 export const TOKEN_PATTERN = /^hf_[A-Za-z0-9]{34}$/;

@@ -4,25 +4,14 @@ import { ConsoleApiModule } from './console/console.module';
 import { type GatewayConfig } from './core/gateway.config';
 import { GatewayCoreModule } from './core/gateway-core.module';
 import { JobsApiModule } from './jobs/jobs.module';
-import { OrganizationsApiModule } from './organizations/organizations.module';
-import { AuditStreamsApiModule } from './audit-streams/audit-streams.module';
 import { WebhooksApiModule } from './webhooks/webhooks.module';
-import { ScimApiModule } from './scim/scim.module';
 
 /**
  * The HTTP edge: owns no tables, reaches services only through the RPC client. The areas not yet
  * in a feature folder have one folder and one module here; a feature's `http` tier
  * (`libs/<feature>/http`, decision 0019) is given by the app that composes it.
  */
-const AREAS = [
-  OrganizationsApiModule,
-  AuditStreamsApiModule,
-  AdminApiModule,
-  JobsApiModule,
-  WebhooksApiModule,
-  ScimApiModule,
-  ConsoleApiModule,
-];
+const AREAS = [AdminApiModule, JobsApiModule, WebhooksApiModule, ConsoleApiModule];
 
 @Module({})
 export class GatewayModule {

@@ -42,7 +42,7 @@ describe('workspace discovery (the deployment specs are only as good as it is)',
         },
         {
           name: 'OrganizationsConfig',
-          file: expect.stringMatching(/^libs\/service-organizations\/src\/.*organizations\.config\.ts$/),
+          file: expect.stringMatching(/^libs\/organizations\/service\/src\/.*organizations\.config\.ts$/),
         },
       ]),
     );

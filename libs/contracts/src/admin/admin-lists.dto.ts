@@ -1,9 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { ClosedSchema } from '../http/closed-schema';
 import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
-import { OrganizationView } from '../organizations/organizations.views';
 
 /** The admin lists (users, a user's tokens, organizations): at most this many a page; `limit` asks for fewer. */
 export const ADMIN_LIST_MAX_PAGE = 100;
@@ -55,12 +53,6 @@ export class AdminListTokensRpc extends AdminTokensQueryDto {
   @Matches(NAME_PATTERN, { message: 'user is not a valid user name' })
   @IsString()
   user!: string;
-}
-
-@ClosedSchema()
-export class AdminOrganizationView extends OrganizationView {
-  @ApiProperty({ minimum: 0, description: 'members, suspended SCIM members left out' })
-  memberCount!: number;
 }
 
 /** One page of an admin list, and the cursor of the next when there is one (the gateway makes it a Link header). */

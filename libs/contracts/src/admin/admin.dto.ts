@@ -1,9 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Min } from 'class-validator';
 import { ORG_PLANS, REPO_TYPES, TOKEN_ROLES, type OrgPlan, type RepoType, type TokenRole } from '../enums';
-import { NAME_PATTERN, NAME_RULE, REPO_ID_PATTERN } from '../names';
+import { NAME_PATTERN, NAME_RULE, REPO_ID_PATTERN, ROLE_PATTERN } from '../names';
 import { IsLabel, IsStringList } from '../validation';
-import { ROLE_PATTERN } from '../organizations';
 
 export class AdminCreateUserDto {
   @ApiProperty({ pattern: NAME_PATTERN.source, description: NAME_RULE })

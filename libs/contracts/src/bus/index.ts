@@ -1,5 +1,5 @@
 export * from './prefix';
-export * from './rpc';
+export * from './audit-stream-events';
 export * from './events';
 export * from './context';
 export * from './descriptors';

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { type OrganizationAccess, type RequestContext } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type OrganizationAccess } from '@hub/organizations-contract';
 import { CredentialsRpc, OrgRevocationView, OrgRevokeTokenDto } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentOrg, OrgScoped, TokenCache } from '@hub/service-gateway';

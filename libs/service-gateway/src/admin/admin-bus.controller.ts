@@ -1,13 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import {
-  AdminCreateRepoDto,
-  AdminPublishEventDto,
-  HubEventsRpc,
-  RepositoriesRpc,
-  RepoUsageView,
-  type RequestContext,
-} from '@hub/contracts';
+import { AdminCreateRepoDto, AdminPublishEventDto, type RequestContext } from '@hub/contracts';
+import { HubEventsRpc, RepositoriesRpc, RepoUsageView } from '@hub/organizations-contract';
 import { RpcClient } from '@hub/messaging';
 import { AdminOnly, ApiErrorResponse, Ctx } from '../core';
 import { PublishedEvent } from './admin.views';

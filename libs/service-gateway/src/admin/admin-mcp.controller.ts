@@ -1,6 +1,7 @@
 import { Body, Controller, Param, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { McpRpc, McpSettingsView, type RequestContext } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { McpRpc, McpSettingsView } from '@hub/organizations-contract';
 import { CredentialsRpc } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { AdminOnly, ApiErrorResponse, Ctx, UserNameParam } from '../core';

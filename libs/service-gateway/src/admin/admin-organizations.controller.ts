@@ -8,17 +8,14 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
+import { AdminAddMemberDto, AdminCreateOrganizationDto, AdminNamesQueryDto, type RequestContext } from '@hub/contracts';
 import {
-  AdminAddMemberDto,
   AdminChangeRoleDto,
-  AdminCreateOrganizationDto,
-  AdminNamesQueryDto,
   AdminOrganizationView,
   MemberView,
   OrganizationsRpc,
   OrganizationView,
-  type RequestContext,
-} from '@hub/contracts';
+} from '@hub/organizations-contract';
 import { CredentialsRpc, type UserView } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { AdminOnly, ApiErrorResponse, Ctx, MembershipCache, OrgNameParam, pagedAnswer } from '../core';

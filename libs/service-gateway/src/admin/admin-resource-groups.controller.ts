@@ -1,18 +1,17 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type RequestContext } from '@hub/contracts';
 import {
   AdminCreateResourceGroupDto,
   AdminResourceGroupReposDto,
   AdminResourceGroupUsersDto,
-  type RequestContext,
   ResourceGroupsRpc,
   ResourceGroupView,
-} from '@hub/contracts';
+} from '@hub/organizations-contract';
 import { CredentialsRpc } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { AdminOnly, ApiErrorResponse, Ctx, OrgNameParam } from '../core';
-import { ResourceGroupParam } from '../organizations/resource-group.params';
-import { ResourceGroupUserParam } from './admin.params';
+import { ResourceGroupParam, ResourceGroupUserParam } from './admin.params';
 
 /** Resource groups are created and filled by the operator (spec 2.8; the hub has no UI for it). */
 @ApiTags('admin')

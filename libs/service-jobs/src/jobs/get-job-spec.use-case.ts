@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import {
-  HubError,
-  type JobSpecAnswer,
-  type JobSpecRpc,
-  OrganizationsRpc,
-  type RequestContext,
-  roleGrantsAccess,
-} from '@hub/contracts';
+import { HubError, type JobSpecAnswer, type JobSpecRpc, type RequestContext, roleGrantsAccess } from '@hub/contracts';
+import { OrganizationsRpc } from '@hub/organizations-contract';
 import { RpcClient } from '@hub/messaging';
 import { JobStore } from './job-store';
 import { JobNotFoundError } from './jobs.errors';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { HubError, type RequestContext, ResourceGroupsRpc } from '@hub/contracts';
+import { HubError, type RequestContext } from '@hub/contracts';
+import { ResourceGroupsRpc } from '@hub/organizations-contract';
 import { RpcClient } from '@hub/messaging';
 import { type JobOwner } from './job.entity';
 import { ForeignResourceGroupError } from './jobs.errors';

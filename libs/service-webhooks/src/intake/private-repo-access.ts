@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { HubError, OrganizationsRpc, roleGrantsAccess, type WebhookPayloadRepo } from '@hub/contracts';
+import { HubError, roleGrantsAccess, type WebhookPayloadRepo } from '@hub/contracts';
+import { OrganizationsRpc } from '@hub/organizations-contract';
 import { RpcClient } from '@hub/messaging';
 import { DeliveryQueue, type MatchInput } from '../delivery/delivery-queue';
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { OrganizationsRpc, type RequestContext } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { OrganizationsRpc } from '@hub/organizations-contract';
 import { type OrgRevocationView, type RevokeMemberTokenRpc, tokenHash } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { CREDENTIALS_DS } from '../credentials.di';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { HubError, OrganizationsRpc, roleGrantsAccess } from '@hub/contracts';
+import { HubError, roleGrantsAccess } from '@hub/contracts';
+import { OrganizationsRpc } from '@hub/organizations-contract';
 import { RpcClient } from '@hub/messaging';
 import { type ThreadEvent } from './thread-event';
 

@@ -8,11 +8,11 @@ import {
   type JobStage,
   type JobStatusEvent,
   WebhookEvents,
-  OrganizationsRpc,
   type RequestContext,
   Streams,
   type WebhookSuspendedEvent,
 } from '@hub/contracts';
+import { OrganizationsRpc } from '@hub/organizations-contract';
 import { CredentialsRpc, type UserView } from '@hub/credentials-contract';
 import { EventBus, type EventMeta, RpcClient, type Unsubscribe } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';

@@ -1,6 +1,7 @@
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { type FastifyRequest } from 'fastify';
-import { type OrganizationAccess, type OrgPlan, type RequestContext } from '@hub/contracts';
+import { type OrgPlan, type RequestContext } from '@hub/contracts';
+import { type OrganizationAccess } from '@hub/organizations-contract';
 import { type AuthInfo } from '@hub/credentials-contract';
 import { contextOf } from '../http/request-context';
 

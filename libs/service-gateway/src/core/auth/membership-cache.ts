@@ -1,4 +1,4 @@
-import { type UserMembership } from '@hub/contracts';
+import { type UserMembership } from '@hub/organizations-contract';
 import { TtlCache } from './ttl-cache';
 
 /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type OrganizationAccess, OrganizationsRpc, type RequestContext, type UserMembership } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type OrganizationAccess, OrganizationsRpc, type UserMembership } from '@hub/organizations-contract';
 import { RpcClient } from '@hub/messaging';
 import { MembershipCache } from './membership-cache';
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type FastifyRequest } from 'fastify';
-import { type OrganizationAccess, PLAN_LABELS, planAtLeast, roleGrantsAccess } from '@hub/contracts';
+import { PLAN_LABELS, planAtLeast, roleGrantsAccess } from '@hub/contracts';
+import { type OrganizationAccess } from '@hub/organizations-contract';
 import { type AuthInfo } from '@hub/credentials-contract';
 import { contextOf } from '../http/request-context';
 import { type OrgScopeRequirement } from './auth.decorators';

@@ -1,4 +1,5 @@
-import { HubError, SCIM_CONTENT_TYPE, SCIM_SCHEMAS, SCIM_TYPES_BY_CODE } from '@hub/contracts';
+import { HubError } from '@hub/contracts';
+import { SCIM_CONTENT_TYPE, SCIM_SCHEMAS, SCIM_TYPES_BY_CODE } from '@hub/organizations-contract';
 import { type Answer } from './error-answer';
 
 /** SCIM endpoints answer their errors in RFC 7644 3.12's shape, whatever raised them (decision 0420). */

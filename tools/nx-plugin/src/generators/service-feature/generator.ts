@@ -40,8 +40,6 @@ export interface FeatureNames {
   notFoundCode: string;
 }
 
-const LEGACY_RPC_FILE = 'libs/contracts/src/bus/rpc.ts';
-
 /**
  * A feature folder (`libs/<service>/service`, `libs/<service>/contract`, decision 0019) or a service
  * lib not yet moved (`libs/service-<service>`, its contract in `libs/contracts`).
@@ -61,7 +59,7 @@ function layoutOf(
   return {
     serviceRoot: `libs/service-${service}/src`,
     contractsFolder: `libs/contracts/src/${service}`,
-    rpcFile: LEGACY_RPC_FILE,
+    rpcFile: `libs/contracts/src/${service}/${service}.rpc.ts`,
     contractImport: '@hub/contracts',
   };
 }
@@ -169,22 +167,15 @@ function addDescriptor(tree: Tree, n: FeatureNames, todo: string[]): void {
   const start = source.indexOf(`export const ${n.rpcGroup} = {`);
   const end = start < 0 ? -1 : source.indexOf('\n}', start); // the object's closing line: `};` or `} as const;`
   const descriptor = `  ${n.operation}: rpc<${n.requestClass}, ${n.replyType}>('${n.subject}', ${n.requestClass}),`;
-  const legacy = file === LEGACY_RPC_FILE;
-  // The legacy file imports `rpc` from './descriptors'; a feature's contract imports it from @hub/contracts.
-  const anchor = legacy ? "import { rpc } from './descriptors';" : source.slice(0, source.indexOf('import '));
-  if (end < 0 || (legacy && !source.includes(anchor))) {
+  // The new request and reply are imported first, from the file written beside the descriptors.
+  const anchor = source.slice(0, source.indexOf('import '));
+  if (end < 0) {
     todo.push(`${file}: add ${descriptor.trim()} to ${n.rpcGroup}`);
     return;
   }
-  const contract = legacy ? `../${n.service}/${n.verb}-${n.thing}.rpc` : `./${n.verb}-${n.thing}.rpc`;
-  const importLine = `import { ${n.requestClass}, type ${n.replyType} } from '${contract}';\n`;
+  const importLine = `import { ${n.requestClass}, type ${n.replyType} } from './${n.verb}-${n.thing}.rpc';\n`;
   const withDescriptor = `${source.slice(0, end)}\n${descriptor}${source.slice(end)}`;
-  tree.write(
-    file,
-    legacy
-      ? withDescriptor.replace(anchor, `${importLine}${anchor}`)
-      : `${anchor}${importLine}${withDescriptor.slice(anchor.length)}`,
-  );
+  tree.write(file, `${anchor}${importLine}${withDescriptor.slice(anchor.length)}`);
 }
 
 /** Lists the handler in `controllers` and the use case in `providers` of `<service>.module.ts`. */

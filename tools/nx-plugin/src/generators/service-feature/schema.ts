@@ -6,6 +6,6 @@ export interface ServiceFeatureOptions {
   verb: string;
   /** Singular kebab-case. */
   thing: string;
-  /** The descriptor group (in the feature's contract, or libs/contracts/src/bus/rpc.ts); default `<Service>Rpc`. */
+  /** The descriptor group (in the feature's contract, or libs/contracts/src/<service>/<service>.rpc.ts); default `<Service>Rpc`. */
   rpcGroup?: string;
 }

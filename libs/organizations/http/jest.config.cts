@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'organizations-http',
+  preset: '../../../jest.preset.js',
+  coverageDirectory: '../../../coverage/libs/organizations/http',
+};

@@ -1,0 +1,10 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Matches } from 'class-validator';
+import { OBJECT_ID_PATTERN } from '@hub/contracts';
+import { OrgNameParam } from '@hub/service-gateway';
+
+export class AuditStreamParam extends OrgNameParam {
+  @ApiProperty({ pattern: OBJECT_ID_PATTERN.source })
+  @Matches(OBJECT_ID_PATTERN, { message: 'streamId must be a 24-character hexadecimal id' })
+  streamId!: string;
+}

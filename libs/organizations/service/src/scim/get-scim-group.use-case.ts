@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+import { type ScimGroupRecord, type ScimResourceRpc } from '@hub/organizations-contract';
+import { ORGANIZATIONS_DS } from '../organizations.di';
+import { ScimGroupsStore } from './scim-groups.store';
+import { scimOrganization } from './scim-org';
+
+@Injectable()
+export class GetScimGroupUseCase {
+  constructor(@InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource) {}
+
+  async execute(dto: ScimResourceRpc): Promise<ScimGroupRecord> {
+    const org = await scimOrganization(this.ds.manager, dto.organization);
+    return ScimGroupsStore.get(this.ds.manager, org.id, dto.id);
+  }
+}

@@ -1,5 +1,0 @@
-module.exports = {
-  displayName: 'service-organizations',
-  preset: '../../jest.preset.js',
-  coverageDirectory: '../../coverage/libs/service-organizations',
-};
