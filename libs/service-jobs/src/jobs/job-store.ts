@@ -26,6 +26,20 @@ export type JobPatch = Partial<
   >
 >;
 
+/** At most this many creates of one namespace go in one transaction. */
+const MAX_CREATE_BATCH = 100;
+
+interface QueuedCreate {
+  job: JobEntity;
+  events: OutboxEvent[];
+  maxActive: number;
+  resolve(): void;
+  reject(e: unknown): void;
+}
+
+/** A batch of creates would pass the namespace's cap: rolled back, its creates go one by one. */
+class BatchOverCap extends Error {}
+
 /** A job from a row RETURNING * gave (column names, database values). */
 function hydrate(m: EntityManager, row: Record<string, unknown>): JobEntity {
   const j = new JobEntity();
@@ -116,23 +130,65 @@ export class JobStore {
 
   /**
    * A new job with its status event and `events`, refused (LimitReachedError) when its namespace
-   * already has `maxActive` active jobs (HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE). Four round trips:
-   * BEGIN, the namespace's lock, one statement that inserts the job and its events and counts the
-   * namespace's other active jobs, then COMMIT, or ROLLBACK when the count says there was no room.
+   * already has `maxActive` active jobs (HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE).
+   *
+   * The count needs the namespace's lock until the commit, so creates in one namespace are serial
+   * (decision 0636): this replica queues its own by namespace and sends those that arrived while
+   * one was under way together, in one transaction (BEGIN, the lock, one INSERT of every job and
+   * its events that counts the namespace's other active jobs, COMMIT). Waiting here instead of on
+   * the lock keeps pool connections free for the jobs already admitted. A batch that would pass
+   * the cap (or fails) rolls back and its jobs are created one by one, in order, the later ones refused.
    */
-  async insert(job: JobEntity, events: OutboxEvent[], maxActive: number): Promise<void> {
+  insert(job: JobEntity, events: OutboxEvent[], maxActive: number): Promise<void> {
+    const key = job.namespace.toLowerCase();
+    return new Promise((resolve, reject) => {
+      const queued = this.creates.get(key);
+      const create: QueuedCreate = { job, events, maxActive, resolve, reject };
+      if (queued) queued.push(create);
+      else {
+        this.creates.set(key, [create]);
+        void this.createAll(key);
+      }
+    });
+  }
+
+  /** Creates by namespace: each entry's first batch is being written, the rest waits for the next one. */
+  private readonly creates = new Map<string, QueuedCreate[]>();
+
+  private async createAll(key: string): Promise<void> {
+    for (;;) {
+      const queued = this.creates.get(key) ?? [];
+      const batch = queued.splice(0, MAX_CREATE_BATCH);
+      if (batch.length === 0) {
+        this.creates.delete(key);
+        return;
+      }
+      try {
+        await this.insertBatch(batch);
+        batch.forEach((c) => c.resolve());
+      } catch (e) {
+        if (batch.length === 1) batch[0].reject(e);
+        // Over the cap, or one job's own error: one by one, so each gets its own answer.
+        else for (const c of batch) await this.insertBatch([c]).then(c.resolve, c.reject);
+      }
+    }
+  }
+
+  /** One transaction for the batch; BatchOverCap (rolled back) when more than one would not all fit. */
+  private async insertBatch(batch: QueuedCreate[]): Promise<void> {
+    const [{ job, maxActive }] = batch;
     await this.outbox.transaction(async (m) => {
-      // Held until commit: parallel creates in one namespace count one after the other, so they
-      // cannot all see room for one more (without it each statement's snapshot would miss the
-      // others' uncommitted rows). The count runs in the next statement, whose snapshot is taken
-      // once the lock is held, so it sees every job committed before; it does not see the row its
-      // own statement inserts.
+      // Held until commit: parallel creates in one namespace (from other replicas) count one after
+      // the other, so they cannot all see room for one more (without it each statement's snapshot
+      // would miss the others' uncommitted rows). The count runs in the next statement, whose
+      // snapshot is taken once the lock is held, so it sees every job committed before; it does
+      // not see the rows its own statement inserts.
       await lockForTransaction(m, `jobs.namespace:${job.namespace.toLowerCase()}`);
       const [sql, parameters] = m
         .createQueryBuilder()
         .insert()
         .into(JobEntity)
-        .values(job)
+        .values(batch.map((c) => c.job))
         .callListeners(false)
         .updateEntity(false)
         .getQueryAndParameters();
@@ -142,10 +198,11 @@ export class JobStore {
           sql: `${sql} RETURNING (SELECT count(*)::int FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') AND lower(namespace) = lower($${ns})) AS active`,
           parameters: [...parameters, job.namespace],
         },
-        [statusEvent(job), ...events],
+        batch.flatMap((c) => [statusEvent(c.job), ...c.events]),
         m,
       );
-      if (active >= maxActive) {
+      if (active + batch.length > maxActive) {
+        if (batch.length > 1) throw new BatchOverCap();
         throw new LimitReachedError(
           `${job.namespace} has ${active} active jobs`,
           'HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE',
