@@ -5,6 +5,7 @@
 // { runs, wallMs, perSecond, latency: [ms…] } where latency is launch → the command's first output
 // (bwrap) or create → start answered (engine), and wallMs the first launch to the last exit (the
 // container removed, as the hub's run ends).
+// With 0 runs it only prepares the engine (image and network), before the hub's run.
 // Run: SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register bench/jobs/bare.ts <host|docker|podman> <runs> <concurrency>
 import { spawn } from 'node:child_process';
 import { chmodSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { findBwrap } from '../../libs/service-jobs/src/runner/host/host-mode';
 import { connectEngine } from '../../libs/service-jobs/src/runner/engine/engine-connect';
 import { containerOptions } from '../../libs/service-jobs/src/runner/engine/container-options';
 import { ensureJobNetwork } from '../../libs/service-jobs/src/runner/engine/job-network';
+import { ensureTestJobImage } from '../../libs/testing/src/job-engine';
 
 const [mode = 'host', runsArg = '200', concurrencyArg = '20'] = process.argv.slice(2);
 const RUNS = Number(runsArg);
@@ -86,6 +88,8 @@ async function host(): Promise<{ wallMs: number; latency: number[] }> {
 async function engine(kind: 'docker' | 'podman'): Promise<{ wallMs: number; latency: number[] }> {
   const found = await connectEngine(kind, process.env.HUB_JOBS_ENGINE_SOCKET);
   if (!found) throw new Error(`no ${kind} engine`);
+  // The local alpine:3 stand-in the jobs run (built from busybox when missing, as the tests do).
+  await ensureTestJobImage(found.socket);
   // The hub's jobs network (made at its boot, the same call): what its containers join.
   const network = await ensureJobNetwork(found, NETWORK, []);
   const tag = Math.random().toString(16).slice(2, 8);

@@ -174,6 +174,9 @@ async function main() {
       stdio: 'ignore',
       env: { ...process.env, NX_DAEMON: 'false' },
     });
+  // An engine named: its image and network are made first (the hub would fail every job without the image).
+  const named = process.env.HUB_JOBS_ENGINE;
+  if ((named === 'docker' || named === 'podman') && process.env.BENCH_FLOOD !== '1') bare(named, 0, 1);
   const dbName = `bench_jobs_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -299,7 +302,7 @@ async function main() {
     const xactPerJob = ((await commits(admin, dbName)) - xact0) / JOBS;
     const wall =
       Math.max(...jobs.map((j) => Date.parse(j.finishedAt))) - Math.min(...jobs.map((j) => Date.parse(j.createdAt)));
-    runner = await runnerOf(dbUrl, ids[0]);
+    runner = named === 'docker' || named === 'podman' ? named : await runnerOf(dbUrl, ids[0]);
     const inContainers = runner !== 'host';
     const toRunning = jobs.map((j) => Date.parse(j.startedAt) - Date.parse(j.createdAt));
     const toDone = jobs.map((j) => Date.parse(j.finishedAt) - Date.parse(j.createdAt));
@@ -387,7 +390,7 @@ function printBaseline(runner, hub) {
       .join(' ')}`,
   );
   console.log(
-    `hub / bare: jobs/s ${rate.toFixed(2)}× (target ≥ ${TARGETS.rate}: ${verdict(rate >= TARGETS.rate)}); create → RUNNING p99 ${p99.toFixed(2)}× the bare p99` +
+    `hub / bare: jobs/s ${rate.toFixed(2)}×${alone ? '' : ` (target ≥ ${TARGETS.rate}: ${verdict(rate >= TARGETS.rate)})`}; create → RUNNING p99 ${p99.toFixed(2)}× the bare p99` +
       (runner === 'host' && !alone ? ` (target ≤ ${TARGETS.hostP99}: ${verdict(p99 <= TARGETS.hostP99)})` : '') +
       (runner !== 'host' && alone
         ? ` (target ≤ ${TARGETS.engineP99Alone}: ${verdict(p99 <= TARGETS.engineP99Alone)})`
