@@ -15,6 +15,8 @@
 //                                 BENCH_PG_ADMIN_URL goes through): round trips per job are printed
 //   HUB_JOBS_ENGINE [auto]        passed to the hub: docker / podman (containers of the local alpine:3 image, which
 //                                 .ci/engine-up.sh builds) or host (bubblewrap); the engine daemons' CPU is printed beside the hub's
+//   BENCH_BARE [unset]            0: skip the bare baseline (bare.ts: bwrap with host mode's arguments, or the engine's
+//                                 create + start with the runner's options, same runs, same concurrency), printed as ratios
 //   BENCH_HUB_NODE_ARGS [unset]   node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
 //   BENCH_FLOOD [unset]           1: instead, the log-flood mode (flood.mjs): one job prints BENCH_FLOOD_LINES [10000000]
 //                                 lines of 100 bytes while another user calls whoami; database growth and whoami p95
@@ -40,8 +42,8 @@ const CONCURRENCY = num('BENCH_JOBS_CONCURRENCY', 20);
 const LOG_SAMPLES = num('BENCH_LOG_SAMPLES', 20);
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const ADMIN = `bench-admin-${randomBytes(8).toString('hex')}`;
-/** create → RUNNING p99 targets: host processes, containers of a local image (issue 25). */
-const TARGETS = { host: 500, engine: 1000 };
+/** Issue 41's targets, as ratios to the bare tool measured in the same run (one at a time: host mode's p99 in ms). */
+const TARGETS = { rate: 0.8, hostP99: 1.5, engineP99Alone: 1.3, hostP99AloneMs: 300 };
 
 /** CPU time (user + system) a process has used so far, from /proc/<pid>/stat (Linux); 0 once it is gone. */
 const cpuMs = (pid) => {
@@ -130,16 +132,38 @@ async function firstLine(base, token, ns, spec) {
   return { ms, id: job.id };
 }
 
-/** Whether a job ran in a container (its run handle says so). */
-async function db0(url, id) {
+/** Where a job ran: 'docker' / 'podman' (its run handle names the engine) or 'host'. */
+async function runnerOf(url, id) {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const { rows } = await c.query(`SELECT run_handle->>'kind' AS kind FROM jobs.jobs WHERE id = $1`, [id]);
-    return rows[0]?.kind === 'container';
+    const { rows } = await c.query(
+      `SELECT run_handle->>'kind' AS kind, run_handle->>'engine' AS engine FROM jobs.jobs WHERE id = $1`,
+      [id],
+    );
+    return rows[0]?.kind === 'container' ? rows[0].engine : 'host';
   } finally {
     await c.end();
   }
+}
+
+/**
+ * The bare tool in the same run (issue 41 item 1; bare.ts): bwrap with host mode's own arguments,
+ * or a container created and started through the same engine with the runner's own options, as
+ * many runs at the same concurrency. Launch → first output (bwrap) or → start answered (engine).
+ */
+function bare(mode, runs, concurrency) {
+  const out = execFileSync(
+    process.execPath,
+    ['-r', '@swc-node/register', resolve(root, 'bench/jobs/bare.ts'), mode, String(runs), String(concurrency)],
+    {
+      cwd: root,
+      env: { ...process.env, SWC_NODE_PROJECT: 'tsconfig.base.json' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  return JSON.parse(out.trim().split('\n').pop());
 }
 
 async function main() {
@@ -150,6 +174,9 @@ async function main() {
       stdio: 'ignore',
       env: { ...process.env, NX_DAEMON: 'false' },
     });
+  // An engine named: its image and network are made first (the hub would fail every job without the image).
+  const named = process.env.HUB_JOBS_ENGINE;
+  if ((named === 'docker' || named === 'podman') && process.env.BENCH_FLOOD !== '1') bare(named, 0, 1);
   const dbName = `bench_jobs_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -158,6 +185,8 @@ async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const nodeArgs = (process.env.BENCH_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  let runner = 'host';
+  let hubFigures;
   const hub = spawn(
     process.execPath,
     [...hubNodeArgs({}), ...nodeArgs, resolve(root, process.env.BENCH_HUB_MAIN || 'dist/apps/hub/main.js')],
@@ -196,7 +225,7 @@ async function main() {
       } catch {
         /* not yet */
       }
-      if (i > 1500) throw new Error(`hub did not start: ${stderr}`);
+      if (i > 1500 || hub.exitCode !== null) throw new Error(`hub did not start: ${stderr}`);
       await sleep(100);
     }
     const name = `bench-${randomBytes(3).toString('hex')}`;
@@ -273,8 +302,8 @@ async function main() {
     const xactPerJob = ((await commits(admin, dbName)) - xact0) / JOBS;
     const wall =
       Math.max(...jobs.map((j) => Date.parse(j.finishedAt))) - Math.min(...jobs.map((j) => Date.parse(j.createdAt)));
-    const inContainers = stderr.includes('containers') || (await db0(dbUrl, ids[0]));
-    const target = inContainers ? TARGETS.engine : TARGETS.host;
+    runner = named === 'docker' || named === 'podman' ? named : await runnerOf(dbUrl, ids[0]);
+    const inContainers = runner !== 'host';
     const toRunning = jobs.map((j) => Date.parse(j.startedAt) - Date.parse(j.createdAt));
     const toDone = jobs.map((j) => Date.parse(j.finishedAt) - Date.parse(j.createdAt));
     // Each job's stages at the database's precision: created → RUNNING stored → first log line stored (the process ran) → finished.
@@ -295,6 +324,7 @@ async function main() {
     for (const r of stages)
       r.spawned = r.start_ticks === null ? NaN : bootMs + Number(r.start_ticks) * 10 - Number(r.created_ms);
     const stage = (k) => stages.map((r) => Number(r[k])).filter((x) => Number.isFinite(x));
+    hubFigures = { rate: JOBS / (wall / 1000), p50: pct(toRunning, 50), p99: pct(toRunning, 99) };
     const notDone = jobs.filter((j) => j.status.stage !== 'COMPLETED');
     const failed = notDone.length;
     for (const m of new Set(notDone.map((j) => `${j.status.stage}: ${j.status.message}`)))
@@ -310,7 +340,7 @@ async function main() {
       `jobs: ${JOBS} (${failed} not COMPLETED), POSTs done in ${f(launched)}, all finished in ${f(wall)} → ${(JOBS / (wall / 1000)).toFixed(1)} jobs/s`,
     );
     console.log(
-      `create → RUNNING   p50 ${f(pct(toRunning, 50))}  p99 ${f(pct(toRunning, 99))}  (${inContainers ? 'containers' : 'host processes'}: target p99 ≤ ${target} ms: ${pct(toRunning, 99) <= target ? 'met' : 'NOT met'})`,
+      `create → RUNNING   p50 ${f(pct(toRunning, 50))}  p99 ${f(pct(toRunning, 99))}  (${inContainers ? `${runner} containers` : 'host processes'})`,
     );
     console.log(
       `hub CPU time (user+system, /proc) per job, launch to all finished: ${(cpu.hub / JOBS).toFixed(1)} ms, + its spawn helper ${(cpu.helpers / JOBS).toFixed(1)} ms, + the engine's daemons (dockerd, containerd; not the per-container shims) ${(engineSpent / JOBS).toFixed(1)} ms; load average at the end: ${loadavg()
@@ -328,11 +358,47 @@ async function main() {
       `log stream first line (client: POST sent → first data line) p50 ${f(pct(first, 50))}  p99 ${f(pct(first, 99))}`,
     );
   } finally {
-    hub.kill('SIGTERM');
-    await new Promise((r) => hub.once('exit', r));
+    // A hub that already exited (it could not start) has no exit left to wait for.
+    if (hub.exitCode === null && hub.signalCode === null) {
+      hub.kill('SIGTERM');
+      await new Promise((r) => hub.once('exit', r));
+    }
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
     await admin.end();
   }
+  if (hubFigures && process.env.BENCH_BARE !== '0') printBaseline(runner, hubFigures);
+}
+
+/** The bare tool at the same concurrency, once the hub has stopped, and the hub's figures as ratios to it. */
+function printBaseline(runner, hub) {
+  const concurrency = CONCURRENCY;
+  const runs = JOBS;
+  const what =
+    runner === 'host'
+      ? `bwrap with host mode's arguments (launch → first output)`
+      : `${runner} create + start with the runner's options (create → start answered)`;
+  console.log(`\nbaseline: ${runs} × ${what}, ${concurrency} at a time…`);
+  const b = bare(runner, runs, concurrency);
+  const f = (x) => `${Math.round(x)} ms`;
+  const alone = CONCURRENCY === 1;
+  const rate = hub.rate / b.perSecond;
+  const p99 = hub.p99 / pct(b.latency, 99);
+  const verdict = (ok) => (ok ? 'met' : 'NOT met');
+  console.log(
+    `bare: ${b.perSecond.toFixed(1)} runs/s, p50 ${f(pct(b.latency, 50))} p99 ${f(pct(b.latency, 99))}; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
+    `hub / bare: jobs/s ${rate.toFixed(2)}×${alone ? '' : ` (target ≥ ${TARGETS.rate}: ${verdict(rate >= TARGETS.rate)})`}; create → RUNNING p99 ${p99.toFixed(2)}× the bare p99` +
+      (runner === 'host' && !alone ? ` (target ≤ ${TARGETS.hostP99}: ${verdict(p99 <= TARGETS.hostP99)})` : '') +
+      (runner !== 'host' && alone
+        ? ` (target ≤ ${TARGETS.engineP99Alone}: ${verdict(p99 <= TARGETS.engineP99Alone)})`
+        : '') +
+      (runner === 'host' && alone
+        ? `; one at a time p99 ${f(hub.p99)} (target ≤ ${TARGETS.hostP99AloneMs} ms: ${verdict(hub.p99 <= TARGETS.hostP99AloneMs)})`
+        : ''),
+  );
 }
 
 main().catch((e) => {

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runJob } from '@huggingface/hub';
-import { describeWithInfra, makeUser, processesWith, readSse, waitForStage } from '@hub/testing';
+import { describeWithInfra, jobsBurstScenarios, makeUser, processesWith, readSse, waitForStage } from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'jobs-host-admin-token';
@@ -190,4 +190,7 @@ describeWithInfra('all-in-one hub: jobs in host mode (bubblewrap)', () => {
     expect(done.status.message).toBe('Job failed: ran out of memory: killed at its limit of 128 MiB');
     expect(await logLines(user.name, user.token, job.id)).not.toContain('allocated');
   });
+
+  // Issue 41: launches overlap and none is lost.
+  jobsBurstScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
 });

@@ -51,6 +51,7 @@ export * from './nats-auth';
 export * from './job-engine';
 export * from './scenarios/jobs-isolation.scenarios';
 export * from './scenarios/jobs-admission.scenarios';
+export * from './scenarios/jobs-burst.scenarios';
 export * from './scenarios/jobs-expose.scenarios';
 export * from './scenarios/jobs-image.scenarios';
 export * from './browser';

@@ -26,6 +26,40 @@ export type JobPatch = Partial<
   >
 >;
 
+/** At most this many creates of one namespace go in one transaction, and this many such transactions at once. */
+const MAX_CREATE_BATCH = 100;
+const CREATE_BATCHES_AT_ONCE = 2;
+
+interface CreateLine {
+  queued: QueuedCreate[];
+  writing: number;
+  /** Settles once the last batch started has answered its creates (each batch answers after the one before). */
+  answered: Promise<void>;
+}
+
+interface QueuedCreate {
+  job: JobEntity;
+  events: OutboxEvent[];
+  maxActive: number;
+  resolve(): void;
+  reject(e: unknown): void;
+}
+
+/** A batch of creates would pass the namespace's cap (rolled back): `active` other jobs were active. */
+class BatchOverCap extends Error {
+  constructor(readonly active: number) {
+    super(`${active} active`);
+  }
+}
+
+const limitReached = (namespace: string, active: number, maxActive: number): LimitReachedError =>
+  new LimitReachedError(
+    `${namespace} has ${active} active jobs`,
+    'HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE',
+    maxActive,
+    'wait for one to finish or cancel one',
+  );
+
 /** A job from a row RETURNING * gave (column names, database values). */
 function hydrate(m: EntityManager, row: Record<string, unknown>): JobEntity {
   const j = new JobEntity();
@@ -116,23 +150,98 @@ export class JobStore {
 
   /**
    * A new job with its status event and `events`, refused (LimitReachedError) when its namespace
-   * already has `maxActive` active jobs (HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE). Four round trips:
-   * BEGIN, the namespace's lock, one statement that inserts the job and its events and counts the
-   * namespace's other active jobs, then COMMIT, or ROLLBACK when the count says there was no room.
+   * already has `maxActive` active jobs (HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE).
+   *
+   * The count needs the namespace's lock until the commit, so creates in one namespace are serial
+   * (decision 0636): this replica queues its own by namespace and sends those that arrived while
+   * others were under way together, in one transaction (BEGIN, the lock, one INSERT of every job
+   * and its events that counts the namespace's other active jobs, COMMIT). Two batches go at once:
+   * the second waits on the lock in the database, so it writes as soon as the first commits (its
+   * BEGIN and lock request already sent), and its creates are answered after the first's, so jobs
+   * are launched in the order they were created. Waiting here instead of on the lock keeps pool
+   * connections free for the jobs already admitted. A batch that would pass the cap rolls back;
+   * then the first ones that fit go again as a batch, and the rest are refused (tryBatch).
    */
-  async insert(job: JobEntity, events: OutboxEvent[], maxActive: number): Promise<void> {
+  insert(job: JobEntity, events: OutboxEvent[], maxActive: number): Promise<void> {
+    const key = job.namespace.toLowerCase();
+    return new Promise((resolve, reject) => {
+      let line = this.creates.get(key);
+      if (!line) this.creates.set(key, (line = { queued: [], writing: 0, answered: Promise.resolve() }));
+      line.queued.push({ job, events, maxActive, resolve, reject });
+      this.nextBatches(key, line);
+    });
+  }
+
+  /** Creates by namespace: those waiting for a batch, the batches being written, the last one's answers. */
+  private readonly creates = new Map<string, CreateLine>();
+
+  private nextBatches(key: string, line: CreateLine): void {
+    while (line.writing < CREATE_BATCHES_AT_ONCE && line.queued.length > 0) {
+      const batch = line.queued.splice(0, MAX_CREATE_BATCH);
+      line.writing++;
+      const written = this.writeBatch(batch);
+      const before = line.answered;
+      line.answered = (async () => {
+        const answer = await written;
+        await before;
+        answer();
+      })().finally(() => {
+        line.writing--;
+        this.nextBatches(key, line);
+      });
+    }
+    if (line.writing === 0 && line.queued.length === 0 && this.creates.get(key) === line) this.creates.delete(key);
+  }
+
+  /** Writes a batch; answers its creates when called (never throws). */
+  private async writeBatch(batch: QueuedCreate[]): Promise<() => void> {
+    const results = await this.tryBatch(batch);
+    return () => batch.forEach((c, i) => (results[i] === true ? c.resolve() : c.reject(results[i])));
+  }
+
+  /**
+   * Each create's result: true, or the error it answers. Past the cap, the first ones that fit
+   * are written again as a batch and the rest refused once they are (the namespace then has
+   * `maxActive` active jobs); any other error of a batch: one by one, so each gets its own answer.
+   */
+  private async tryBatch(batch: QueuedCreate[]): Promise<(true | unknown)[]> {
+    try {
+      await this.insertBatch(batch);
+      return batch.map(() => true);
+    } catch (e) {
+      if (batch.length === 1) return [e];
+      if (!(e instanceof BatchOverCap)) {
+        const results: (true | unknown)[] = [];
+        for (const c of batch) results.push(...(await this.tryBatch([c])));
+        return results;
+      }
+      const { job, maxActive } = batch[0];
+      const room = Math.max(0, maxActive - e.active);
+      if (room === 0) return batch.map(() => limitReached(job.namespace, e.active, maxActive));
+      const head = await this.tryBatch(batch.slice(0, room));
+      // Every one that fit was written: the namespace is full for the rest. Otherwise they try again.
+      const tail = head.every((r) => r === true)
+        ? batch.slice(room).map(() => limitReached(job.namespace, maxActive, maxActive))
+        : await this.tryBatch(batch.slice(room));
+      return [...head, ...tail];
+    }
+  }
+
+  /** One transaction for the batch; BatchOverCap (rolled back) when more than one would not all fit. */
+  private async insertBatch(batch: QueuedCreate[]): Promise<void> {
+    const [{ job, maxActive }] = batch;
     await this.outbox.transaction(async (m) => {
-      // Held until commit: parallel creates in one namespace count one after the other, so they
-      // cannot all see room for one more (without it each statement's snapshot would miss the
-      // others' uncommitted rows). The count runs in the next statement, whose snapshot is taken
-      // once the lock is held, so it sees every job committed before; it does not see the row its
-      // own statement inserts.
+      // Held until commit: parallel creates in one namespace (from other replicas) count one after
+      // the other, so they cannot all see room for one more (without it each statement's snapshot
+      // would miss the others' uncommitted rows). The count runs in the next statement, whose
+      // snapshot is taken once the lock is held, so it sees every job committed before; it does
+      // not see the rows its own statement inserts.
       await lockForTransaction(m, `jobs.namespace:${job.namespace.toLowerCase()}`);
       const [sql, parameters] = m
         .createQueryBuilder()
         .insert()
         .into(JobEntity)
-        .values(job)
+        .values(batch.map((c) => c.job))
         .callListeners(false)
         .updateEntity(false)
         .getQueryAndParameters();
@@ -142,16 +251,12 @@ export class JobStore {
           sql: `${sql} RETURNING (SELECT count(*)::int FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') AND lower(namespace) = lower($${ns})) AS active`,
           parameters: [...parameters, job.namespace],
         },
-        [statusEvent(job), ...events],
+        batch.flatMap((c) => [statusEvent(c.job), ...c.events]),
         m,
       );
-      if (active >= maxActive) {
-        throw new LimitReachedError(
-          `${job.namespace} has ${active} active jobs`,
-          'HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE',
-          maxActive,
-          'wait for one to finish or cancel one',
-        );
+      if (active + batch.length > maxActive) {
+        if (batch.length > 1) throw new BatchOverCap(active);
+        throw limitReached(job.namespace, active, maxActive);
       }
     });
   }

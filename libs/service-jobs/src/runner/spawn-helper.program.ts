@@ -29,7 +29,8 @@ interface Exit {
  */
 export function spawnHelperProgram(Gate: typeof LogGate): void {
   const { execFile, execFileSync, spawn } = process.getBuiltinModule('node:child_process');
-  const { chownSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
+  const { chownSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } =
+    process.getBuiltinModule('node:fs');
   const { dirname } = process.getBuiltinModule('node:path');
   const { createInterface } = process.getBuiltinModule('node:readline');
   const { Transform } = process.getBuiltinModule('node:stream');
@@ -109,6 +110,14 @@ export function spawnHelperProgram(Gate: typeof LogGate): void {
   // As root (jobs run as another user) through rm -rf, which never follows a link even when the
   // job swaps a directory for one while it is being removed; Node's rmSync walks by path.
   const removeDir = (dir: string, owner?: SpawnRequest['owner']): void => {
+    // Most runs leave it empty (host mode's job never sees it: its home is a tmpfs of the
+    // sandbox): rmdir removes only an empty directory and follows nothing, with no process forked.
+    try {
+      rmdirSync(dir);
+      return;
+    } catch {
+      // not empty (or gone): the walk below
+    }
     if (owner) {
       execFile('rm', ['-rf', '--', dir], () => undefined);
       return;
