@@ -31,6 +31,15 @@ export function WebhookPage(props: { id: string; route: Route }): preact.JSX.Ele
       logs.reload();
       if (answer.status < 200 || answer.status >= 300) throw new Error(`Replay answered ${answer.status}`);
     }, 'Replayed: the receiver answered 2xx');
+  // GitHub's ping (decision 0509): one signed test event now, logged as a `test` attempt.
+  const sendTest = (): Promise<void> =>
+    action.run(async () => {
+      const answer = await api<{ status: number }>('POST', `${base}/test`);
+      logs.reload();
+      if (answer.status === 0) throw new Error('Test event: the receiver did not answer');
+      if (answer.status < 200 || answer.status >= 300)
+        throw new Error(`Test event: the receiver answered ${answer.status}`);
+    }, 'Test event sent: the receiver answered 2xx');
   const toggle = (w: Webhook): Promise<void> =>
     action.run(
       async () => {
@@ -53,7 +62,12 @@ export function WebhookPage(props: { id: string; route: Route }): preact.JSX.Ele
           State: <strong>{stateOf(w)}</strong> · last trigger {when(w.lastTriggerAt)}{' '}
           <button type="button" disabled={action.busy} onClick={() => void toggle(w)}>
             {w.disabled ? 'Enable' : 'Disable'}
-          </button>
+          </button>{' '}
+          {w.url && (
+            <button type="button" disabled={action.busy} onClick={() => void sendTest()}>
+              Send test event
+            </button>
+          )}
         </p>
       )}
       {w?.disabled && <p>Deliveries, recovered ones included, wait while the webhook is not active.</p>}

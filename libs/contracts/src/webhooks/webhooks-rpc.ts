@@ -33,6 +33,8 @@ export const WebhooksRpc = {
   Delete: rpc<WebhookRefRpc, { deleted: true }>('webhooks.webhook.delete', WebhookRefRpc),
   SetState: rpc<SetWebhookStateRpc, WebhookView>('webhooks.webhook.set-state', SetWebhookStateRpc),
   Replay: rpc<ReplayWebhookRpc, { status: number }>('webhooks.delivery.replay', ReplayWebhookRpc),
+  /** A test event to the webhook's URL now, logged as a `test` attempt (decision 0509): GitHub's ping. */
+  Test: rpc<WebhookRefRpc, { status: number }>('webhooks.delivery.test', WebhookRefRpc),
   ListLogs: rpc<ListWebhookLogsRpc, WebhookLogPage>('webhooks.delivery.list-logs', ListWebhookLogsRpc),
   /** Deliveries and their retry state (decision 0804): read-only, a sub-resource of the webhook. */
   ListDeliveries: rpc<ListWebhookDeliveriesRpc, WebhookDeliveryView[]>(

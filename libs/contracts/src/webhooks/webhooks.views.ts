@@ -56,7 +56,7 @@ export class ReplayAnswer {
   status!: number;
 }
 
-export const DELIVERY_TRIGGERS = ['scheduled', 'manual', 'replay', 'recovery'] as const;
+export const DELIVERY_TRIGGERS = ['scheduled', 'manual', 'replay', 'recovery', 'test'] as const;
 export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number];
 
 /** One attempt in the delivery log (architecture section 7); our extension, for finding a logId. */

@@ -266,6 +266,24 @@ export class WebhooksController {
     return this.rpc.call(WebhooksRpc.Replay, { ...owner(auth), id: p.webhookId, logId: p.logId }, ctx);
   }
 
+  @Post(':webhookId/test')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Send a test event (event.action ping) to the webhook URL now, signed like any delivery and logged as a test attempt; answers the receiver status (0: no answer)',
+  })
+  @ApiOkResponse({ description: 'The HTTP status the receiver answered', type: ReplayAnswer })
+  @ApiErrorResponse(400, 'The webhook starts a job instead of calling a URL')
+  @ApiErrorResponse(403, 'A read token')
+  @ApiErrorResponse(404, 'No such webhook of the caller')
+  test(
+    @Param() p: WebhookIdParam,
+    @CurrentAuth() auth: AuthInfo,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ status: number }> {
+    return this.rpc.call(WebhooksRpc.Test, { ...owner(auth), id: p.webhookId }, ctx);
+  }
+
   @Post(':webhookId/:action')
   @HttpCode(200)
   @ApiOperation({ summary: 'enable (also clears a suspension) or disable' })

@@ -4,20 +4,23 @@ import {
   ReplayWebhookRpc,
   type WebhookDeliveryView,
   type WebhookLogPage,
+  WebhookRefRpc,
   WebhooksRpc,
 } from '@hub/contracts';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { ListDeliveriesUseCase } from './list-deliveries.use-case';
 import { ListDeliveryLogsUseCase } from './list-delivery-logs.use-case';
 import { ReplayDeliveryUseCase } from './replay-delivery.use-case';
+import { TestDeliveryUseCase } from './test-delivery.use-case';
 
-/** The delivery log of one webhook, and replay (spec 4.5); its deliveries' retry state (decision 0804). */
+/** The delivery log of one webhook, and replay (spec 4.5); its deliveries' retry state (decision 0804); the test event (0509). */
 @RpcController()
 export class DeliveryLogHandler {
   constructor(
     private readonly listLogs: ListDeliveryLogsUseCase,
     private readonly replay: ReplayDeliveryUseCase,
     private readonly listDeliveries: ListDeliveriesUseCase,
+    private readonly test: TestDeliveryUseCase,
   ) {}
 
   @RpcHandler(WebhooksRpc.ListLogs)
@@ -33,5 +36,10 @@ export class DeliveryLogHandler {
   @RpcHandler(WebhooksRpc.Replay)
   onReplay(dto: ReplayWebhookRpc): Promise<{ status: number }> {
     return this.replay.execute(dto);
+  }
+
+  @RpcHandler(WebhooksRpc.Test)
+  onTest(dto: WebhookRefRpc): Promise<{ status: number }> {
+    return this.test.execute(dto);
   }
 }

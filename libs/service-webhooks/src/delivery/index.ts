@@ -9,6 +9,7 @@ import { DeliveryWorker } from './delivery-worker';
 import { ListDeliveriesUseCase } from './list-deliveries.use-case';
 import { ListDeliveryLogsUseCase } from './list-delivery-logs.use-case';
 import { ReplayDeliveryUseCase } from './replay-delivery.use-case';
+import { TestDeliveryUseCase } from './test-delivery.use-case';
 import { OutcomeRecorder } from './outcome-recorder';
 import { WebhookHealth } from './webhook-health';
 
@@ -28,4 +29,5 @@ export const DELIVERY_PROVIDERS = [
   ListDeliveryLogsUseCase,
   ListDeliveriesUseCase,
   ReplayDeliveryUseCase,
+  TestDeliveryUseCase,
 ];

@@ -102,4 +102,24 @@ export function consoleDeliveriesScenarios(c: ConsoleBrowser): void {
     await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
     await page.close();
   }, 120_000);
+
+  it('"Send test event" on a webhook page sends a ping the receiver gets, and the log shows it as a test', async () => {
+    const owner = await makeUser(c.t());
+    const path = `/console-test-${uniqueName('hook')}`;
+    c.t().capture.on(path, () => ({ status: 200 }));
+    const made = await http<{ webhook: { id: string } }>(c.t().baseUrl, 'POST', '/api/settings/webhooks', {
+      token: owner.token,
+      body: { url: c.t().capture.url(path), watched: [{ type: 'user', name: owner.name }], domains: ['repo'] },
+    });
+    expect(made.status).toBe(200);
+    const { page } = await signedIn(c, owner.token, 'light', { width: 1280, height: 800 });
+    await page.getByRole('heading', { name: 'Notifications' }).waitFor();
+    await goHash(page, `#/webhooks/${made.body.webhook.id}`);
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('Test event sent: the receiver answered 2xx').waitFor();
+    const [got] = await c.t().capture.waitFor(path, 1);
+    expect(got.json['event']).toEqual({ action: 'ping', scope: 'webhook' });
+    await page.locator('table.deliveries tbody tr').filter({ hasText: 'test' }).first().waitFor();
+    await page.close();
+  }, 120_000);
 }

@@ -293,5 +293,46 @@ export function webhooksScenarios(target: () => WebhooksScenarioTarget): void {
       expect(again.headers['x-webhook-secret']).toBe('replay-secret');
       expect((await logsOf(alice, w.id))[0]).toMatchObject({ trigger: 'replay', status: 202 });
     });
+
+    it('sends a test event on request: signed like a delivery, event.action ping, logged as a test attempt; only to a URL, only by its owner', async () => {
+      t().capture.on('/tested', () => ({ status: 204 }));
+      const repo = `${alice.name}/${uniqueName('t')}`;
+      const w = await create(alice, {
+        watched: [{ type: 'model', name: repo }],
+        domains: ['repo'],
+        url: hook('tested'),
+        secret: 'test-event-secret',
+      });
+      const answer = await api<{ status: number }>(alice, 'POST', `/${w.id}/test`);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ status: 204 });
+      const [got] = await t().capture.waitFor('/tested', 1);
+      expect(got.json).toMatchObject({
+        event: { action: 'ping', scope: 'webhook' },
+        repo: { type: 'model', name: repo },
+        webhook: { id: w.id, version: 3 },
+      });
+      expect(got.headers['x-webhook-secret']).toBe('test-event-secret');
+      const verified = new Webhook('test-event-secret', { format: 'raw' }).verify(got.body, {
+        'webhook-id': String(got.headers['webhook-id']),
+        'webhook-timestamp': String(got.headers['webhook-timestamp']),
+        'webhook-signature': String(got.headers['webhook-signature']),
+      });
+      expect(verified).toMatchObject({ event: { action: 'ping' } });
+      expect((await logsOf(alice, w.id))[0]).toMatchObject({ trigger: 'test', status: 204 });
+      // Another user's webhook is not found; a read token may not send.
+      expect((await api(bob, 'POST', `/${w.id}/test`)).status).toBe(404);
+      const reader = await makeUser(t(), 'read', 'reader');
+      expect((await api(reader, 'POST', `/${w.id}/test`)).status).toBe(403);
+      // A receiver that does not answer: status 0, logged all the same.
+      const silent = await create(alice, {
+        watched: [{ type: 'user', name: alice.name }],
+        domains: ['repo'],
+        url: 'http://127.0.0.1:9/nothing-listens-here',
+      });
+      expect((await api<{ status: number }>(alice, 'POST', `/${silent.id}/test`)).body).toEqual({ status: 0 });
+      expect((await logsOf(alice, silent.id))[0]).toMatchObject({ trigger: 'test', status: null });
+      expect(t().capture.at('/tested')).toHaveLength(1);
+    });
   });
 }
