@@ -68,6 +68,36 @@ export class AuditExportQueryDto {
 }
 
 /** Where the next page of the export starts: after this event (newest first). */
+/** The console's audit log list (decision 0423): at most this many events a page. */
+export const AUDIT_EVENTS_MAX_PAGE = 100;
+const AUDIT_CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z)~([0-9a-f]{24})$/;
+const AUDIT_CURSOR_MESSAGE = 'cursor must be the one given in the Link header';
+
+/** `GET …/audit-log/events`: the export's filter, a page size, and where the page starts. */
+export class AuditEventsQueryDto extends AuditExportQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: AUDIT_EVENTS_MAX_PAGE, default: 50, description: 'events per page' })
+  @IsOptional()
+  @Type(() => Number)
+  @Max(AUDIT_EVENTS_MAX_PAGE, { message: `limit must be at most ${AUDIT_EVENTS_MAX_PAGE}` })
+  @Min(1, { message: 'limit must be at least 1' })
+  @IsInt({ message: 'limit must be an integer' })
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'where the next page starts (from the Link header)' })
+  @IsOptional()
+  @Matches(AUDIT_CURSOR, { message: AUDIT_CURSOR_MESSAGE })
+  @IsString({ message: AUDIT_CURSOR_MESSAGE })
+  cursor?: string;
+}
+
+/** A page's cursor as the Link header carries it, and back. */
+export const auditCursorText = (c: { createdAt: string; id: string }): string => `${c.createdAt}~${c.id}`;
+export function parseAuditCursor(text: string): { createdAt: string; id: string } {
+  const m = AUDIT_CURSOR.exec(text);
+  if (!m) throw new Error(AUDIT_CURSOR_MESSAGE);
+  return { createdAt: m[1], id: m[2] };
+}
+
 export class AuditCursor {
   @IsString()
   createdAt!: string;

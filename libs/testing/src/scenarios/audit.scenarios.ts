@@ -178,5 +178,48 @@ export function auditScenarios(target: () => HubTarget): void {
         if (plan === 'free') expect((res.body as unknown as { error: string }).error).toMatch(/Team/);
       }
     });
+
+    it('lists the log in pages (…/audit-log/events, decision 0423): the export in the same order, the next page in the Link header', async () => {
+      const all = (await exportOf(admin.token)).body;
+      const pages: AuditEvent[][] = [];
+      let path: string | null = `/api/organizations/${org.name}/audit-log/events?limit=2`;
+      while (path) {
+        const res: Awaited<ReturnType<typeof http<AuditEvent[]>>> = await http<AuditEvent[]>(t.baseUrl, 'GET', path, {
+          token: admin.token,
+        });
+        expect(res.status).toBe(200);
+        pages.push(res.body);
+        const link = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
+        path = link ? `${new URL(link).pathname}${new URL(link).search}` : null;
+        expect(pages.length).toBeLessThan(20);
+      }
+      expect(pages.slice(0, -1).every((p) => p.length === 2)).toBe(true);
+      expect(pages.flat()).toEqual(all);
+      const filtered = await http<AuditEvent[]>(
+        t.baseUrl,
+        'GET',
+        `/api/organizations/${org.name}/audit-log/events?q=${encodeURIComponent('type:org.add_user')}`,
+        { token: admin.token },
+      );
+      expect(filtered.body.map((e) => e.type)).toEqual(['org.add_user', 'org.add_user']);
+      for (const [query, word] of [
+        ['limit=0', /limit/],
+        ['limit=101', /limit/],
+        ['cursor=nope', /cursor/],
+        ['q=color:red', /"color"/],
+      ] as const) {
+        const res = await http<{ error: string }>(
+          t.baseUrl,
+          'GET',
+          `/api/organizations/${org.name}/audit-log/events?${query}`,
+          { token: admin.token },
+        );
+        expect({ query, status: res.status }).toEqual({ query, status: 400 });
+        expect(res.body.error).toMatch(word);
+      }
+      const events = (token: string): Promise<number> =>
+        http(t.baseUrl, 'GET', `/api/organizations/${org.name}/audit-log/events`, { token }).then((r) => r.status);
+      await expect(events(member.token)).resolves.toBe(403);
+    });
   });
 }
