@@ -16,6 +16,7 @@
 //                           or of organizations over the ingest with BENCH_ONLY=ingest (profiling slows them:
 //                           the times of that run are not comparable)
 //   BENCH_SKIP_BUILD [0]    1: use the apps already in dist/
+//   BENCH_NATS_NO_AUTH [0]  1: the bench's NATS without the generated users and permissions (what they cost)
 //   BENCH_PG_ADMIN_URL [postgres://postgres@127.0.0.1:5432/test]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

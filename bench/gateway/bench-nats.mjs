@@ -50,7 +50,7 @@ export async function startBenchNats({ root, logDir, busPrefix }) {
   writeFileSync(join(dir, 'authorization.conf'), authorization);
   writeFileSync(
     join(dir, 'nats-server.conf'),
-    `listen: "127.0.0.1:${port}"\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\ninclude ./authorization.conf\n`,
+    `listen: "127.0.0.1:${port}"\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\n${process.env.BENCH_NATS_NO_AUTH === '1' ? '' : 'include ./authorization.conf\n'}`,
   );
   // nats-server parses a variable's value as config: a password must start with a letter.
   const passwords = Object.fromEntries(USERS.map((u) => [u, `p${randomBytes(18).toString('hex')}`]));
