@@ -141,8 +141,13 @@ describe('upgrade from the previous release on Compose, under traffic', () => {
         await timed(migrate(svc), () => stack.compose('run', '--rm', '--no-deps', migrate(svc)));
       await moreDelivered(20);
       for (const svc of SERVICES) {
-        // Running when the jobs service is replaced.
-        if (svc === 'jobs') laterJob = await startJob('echo started; sleep 30; echo settled');
+        if (svc === 'jobs') {
+          // The early job's part ends with the migrations: it finishes on the previous release's jobs
+          // service before that is replaced (on a quick machine the steps reached here within its 2 min).
+          await waitForStage(hub(), owner.token, owner.name, earlyJob, ['COMPLETED', 'ERROR', 'CANCELED'], 300_000);
+          // Running when the jobs service is replaced.
+          laterJob = await startJob('echo started; sleep 30; echo settled');
+        }
         await timed(svc, async () => {
           if (STOPPED_FOR_MIGRATION.includes(svc)) {
             await stack.compose('stop', svc);
