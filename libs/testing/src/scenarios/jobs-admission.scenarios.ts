@@ -1,7 +1,7 @@
 import { cancelJob, getJob, runJob } from '@huggingface/hub';
 import { makeUser } from '../hub-factory';
 import { TEST_JOB_IMAGE } from '../job-engine';
-import { type JobTarget, waitForStage } from './jobs-helpers';
+import { type JobTarget, waitAllEnded, waitForStage } from './jobs-helpers';
 
 /** Small caps so a test reaches them: 3 jobs at once on the runner, 2 per namespace. */
 export const JOB_ADMISSION_TEST_ENV = {
@@ -104,23 +104,7 @@ export function jobsAdmissionScenarios(target: () => JobTarget): void {
     const u = await makeUser(t);
     const codes = [0, 3, 0, 1, 0, 7, 0, 0, 2, 0, 0, 5];
     const ids = await Promise.all(codes.map((code) => startJob(t, u, ['sh', '-c', `exit ${code}`])));
-    // Waits on progress: fails only when no job has ended for a whole minute.
-    const ended = new Map<string, Awaited<ReturnType<typeof getJob>>>();
-    let lastProgress = Date.now();
-    while (ended.size < ids.length) {
-      for (const id of ids.filter((i) => !ended.has(i))) {
-        const job = await getJob({ namespace: u.name, jobId: id, accessToken: u.token, hubUrl: t.baseUrl });
-        if (['COMPLETED', 'ERROR', 'CANCELED', 'DELETED'].includes(job.status.stage)) {
-          ended.set(id, job);
-          lastProgress = Date.now();
-        }
-      }
-      if (Date.now() - lastProgress > 60_000) {
-        const left = ids.filter((i) => !ended.has(i));
-        throw new Error(`${left.length} of ${ids.length} jobs did not end: ${left.join(', ')}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const ended = await waitAllEnded(t, u, ids);
     const seen = ids.map((id) => {
       const s = ended.get(id)?.status as { stage: string; message?: string | null };
       return { stage: s.stage, message: s.stage === 'ERROR' ? s.message : null };

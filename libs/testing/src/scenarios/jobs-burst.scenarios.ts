@@ -1,7 +1,7 @@
-import { getJob, runJob } from '@huggingface/hub';
+import { type getJob, runJob } from '@huggingface/hub';
 import { makeUser } from '../hub-factory';
 import { TEST_JOB_IMAGE } from '../job-engine';
-import { type JobTarget } from './jobs-helpers';
+import { type JobTarget, waitAllEnded } from './jobs-helpers';
 
 type Job = Awaited<ReturnType<typeof getJob>>;
 
@@ -28,23 +28,7 @@ export function jobsBurstScenarios(target: () => JobTarget, count = 50): void {
       }),
     );
     expect(new Set(ids).size).toBe(count);
-    // Waits on progress: fails only when no job has ended for a whole minute.
-    const ended = new Map<string, Job>();
-    let lastProgress = Date.now();
-    while (ended.size < ids.length) {
-      for (const id of ids.filter((i) => !ended.has(i))) {
-        const job = await getJob({ namespace: u.name, jobId: id, accessToken: u.token, hubUrl: t.baseUrl });
-        if (['COMPLETED', 'ERROR', 'CANCELED', 'DELETED'].includes(job.status.stage)) {
-          ended.set(id, job);
-          lastProgress = Date.now();
-        }
-      }
-      if (Date.now() - lastProgress > 60_000) {
-        const left = ids.filter((i) => !ended.has(i));
-        throw new Error(`${left.length} of ${ids.length} jobs did not end: ${left.join(', ')}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const ended = await waitAllEnded(t, u, ids);
     const seen = ids.map((id) => {
       const j = ended.get(id) as Job;
       return { stage: j.status.stage, ran: typeof j.startedAt === 'string' };

@@ -100,3 +100,31 @@ export async function killJobsServiceMidRun(
   expect(processesWith(marker)).toEqual([]);
   return settled;
 }
+
+/**
+ * Polls every job until each has ended (COMPLETED, ERROR, CANCELED or DELETED); waits on progress:
+ * fails only when no job has ended for a whole minute. The jobs as they ended, by id.
+ */
+export async function waitAllEnded(
+  t: JobTarget,
+  u: { name: string; token: string },
+  ids: string[],
+): Promise<Map<string, Awaited<ReturnType<typeof getJob>>>> {
+  const ended = new Map<string, Awaited<ReturnType<typeof getJob>>>();
+  let lastProgress = Date.now();
+  while (ended.size < ids.length) {
+    for (const id of ids.filter((i) => !ended.has(i))) {
+      const job = await getJob({ namespace: u.name, jobId: id, accessToken: u.token, hubUrl: t.baseUrl });
+      if (['COMPLETED', 'ERROR', 'CANCELED', 'DELETED'].includes(job.status.stage)) {
+        ended.set(id, job);
+        lastProgress = Date.now();
+      }
+    }
+    if (Date.now() - lastProgress > 60_000) {
+      const left = ids.filter((i) => !ended.has(i));
+      throw new Error(`${left.length} of ${ids.length} jobs did not end: ${left.join(', ')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return ended;
+}
