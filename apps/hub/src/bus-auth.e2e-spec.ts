@@ -1,5 +1,5 @@
 import { AckPolicy, type NatsConnection } from 'nats';
-import { natsInboxPrefix } from '@hub/bus-access';
+import { natsInboxPrefix, natsReplyInbox, rpcServiceOf } from '@hub/bus-access';
 import { Events, type RequestContext, Streams, subject } from '@hub/contracts';
 import { CredentialsRpc } from '@hub/credentials-contract';
 import { NatsRpcClient } from '@hub/messaging';
@@ -34,7 +34,7 @@ async function subscriptionRefused(nc: NatsConnection, filter: string): Promise<
 async function callAs(nats: AuthenticatedNats, user: string, targetUser: string): Promise<string> {
   const nc = await nats.connect(user);
   try {
-    const client = new NatsRpcClient(nc, 1500, natsInboxPrefix(user));
+    const client = new NatsRpcClient(nc, 1500, natsInboxPrefix(user), rpcServiceOf);
     const created = await client.call(CredentialsRpc.CreateToken, { user: targetUser, role: 'write' }, CTX);
     return `created ${created.token.slice(0, 3)}`;
   } catch (err) {
@@ -142,6 +142,28 @@ describeWithInfra('bus authorization (issue 22): NATS users and permissions per 
     await spy.close();
     expect(errors).toEqual(['PERMISSIONS_VIOLATION', 'PERMISSIONS_VIOLATION']);
     expect(arrived).toEqual([]);
+  });
+
+  it("lets a service reply into its callers' inbox part for it only: no forged answer to another service's request", async () => {
+    const spy = await nats.connect(NATS_TEST_ALL_RIGHTS_USER);
+    const arrived: string[] = [];
+    spy.subscribe(`${natsInboxPrefix('gateway')}.>`, { callback: (_e, m) => arrived.push(m.subject) });
+    await spy.flush();
+    const nc = await nats.connect('webhooks');
+    const errors: string[] = [];
+    void (async () => {
+      for await (const s of nc.status()) if (s.type === 'error') errors.push(String(s.data));
+    })();
+    nc.publish(`${natsReplyInbox('gateway', 'credentials')}.forged.1`, '{"data":{"user":"admin"}}');
+    nc.publish(`${natsReplyInbox('gateway', 'webhooks')}.own.1`, '{}');
+    await nc.flush();
+    const deadline = Date.now() + 5000;
+    while ((errors.length < 1 || arrived.length < 1) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    await nc.close();
+    await spy.close();
+    expect(errors).toEqual(['PERMISSIONS_VIOLATION']);
+    expect(arrived).toEqual([`${natsReplyInbox('gateway', 'webhooks')}.own.1`]);
   });
 
   it("lets the read-only subscriber user run a durable consumer of the audit events, and not pull the services' own", async () => {

@@ -5,7 +5,7 @@ import { BUS_PREFIX, type RpcDescriptor } from '@hub/contracts';
 import * as credentials from '@hub/credentials-contract';
 import * as notifications from '@hub/notifications-contract';
 import * as organizations from '@hub/organizations-contract';
-import { BUS_SERVICES, type BusService, BusAccessByService } from './access';
+import { BUS_SERVICES, type BusService, BusAccessByService, rpcServiceOf } from './access';
 import { NATS_AUTHORIZATION_FILES, natsPermissionsByUser, renderNatsAuthorization } from './nats-permissions';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -76,6 +76,17 @@ describe('bus access (decision 0013)', () => {
         wildcard: [...p.publish.allow, ...p.subscribe.allow].filter((s) => s === '>' || s === '_INBOX.>'),
       }).toEqual({ user, wildcard: [] });
     }
+  });
+
+  it("lets a service publish only into its own callers' reply inboxes for it, not into their other replies", () => {
+    const inboxes = (user: string): string[] =>
+      (natsPermissionsByUser()[user]?.publish.allow ?? []).filter((s) => s.startsWith('_INBOX'));
+    expect(inboxes('webhooks')).toEqual(['_INBOX_gateway.webhooks.>', '_INBOX_hub.webhooks.>']);
+    expect(inboxes('credentials')).toContain('_INBOX_gateway.credentials.>');
+    expect(inboxes('credentials')).not.toContain('_INBOX_gateway.>');
+    expect(inboxes('gateway')).toEqual([]);
+    expect(natsPermissionsByUser('', ['hub-test'])['jobs']?.publish.allow).toContain('_INBOX_hub-test.>');
+    expect(rpcServiceOf(credentials.CredentialsRpc.VerifyToken.subject)).toBe('credentials');
   });
 
   it("keeps other teams' subscribers away from RPCs and from the services' durables", () => {

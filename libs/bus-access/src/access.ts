@@ -167,6 +167,16 @@ export function unionAccess(accesses: readonly BusAccess[]): BusAccess {
   };
 }
 
+let serviceBySubject: Map<string, BusService> | undefined;
+
+/** The service that answers an RPC subject (as the descriptors carry it), or undefined for another. */
+export function rpcServiceOf(subject: string): BusService | undefined {
+  serviceBySubject ??= new Map(
+    BUS_SERVICES.flatMap((s) => BusAccessByService[s].handles.map((r) => [r.subject, s] as const)),
+  );
+  return serviceBySubject.get(subject);
+}
+
 /** The bus access of an app by its name (`hub` is every service), or undefined for another name. */
 export function busAccessOf(app: string): BusAccess | undefined {
   if (app === 'hub') return unionAccess(Object.values(BusAccessByService));

@@ -1,12 +1,10 @@
-import { type BusAccess, BUS_SERVICES, BusAccessByService, busAccessOf } from './access';
+import { type BusAccess, BusAccessByService, busAccessOf, BUS_SERVICES, type BusService } from './access';
 import { Events, Streams, streamNameIn, subjectFilter, subjectIn, unprefixedStream, unprefixedSubject } from '@hub/contracts';
 
 /** One NATS user's permissions, as nats-server's `authorization.users[].permissions` takes them. */
 export interface NatsPermissions {
   publish: { allow: string[]; deny?: string[] };
   subscribe: { allow: string[]; deny?: string[] };
-  /** Lets a responder answer the requests it received (and only those), once each. */
-  allow_responses?: boolean;
 }
 
 /** The read-only user of other teams' subscribers (libs/bus-client, apps/audit-mirror). */
@@ -18,6 +16,14 @@ export const BUS_SUBSCRIBER_USER = 'subscriber';
  */
 export function natsInboxPrefix(user: string): string {
   return `_INBOX_${user}`;
+}
+
+/**
+ * Where `caller`'s RPC client takes the replies of `service`'s RPCs: a part of the caller's inbox
+ * per service answering, so a service may publish replies to its own callers' requests only.
+ */
+export function natsReplyInbox(caller: string, service: string): string {
+  return `${natsInboxPrefix(caller)}.${service}`;
 }
 
 /** The variable nats-server reads a user's password from (the config holds only `$NAME`). */
@@ -62,8 +68,19 @@ export function streamsOf(access: BusAccess, prefix: string): { owned: string[];
   return { owned: sorted(owned), read: sorted(read) };
 }
 
-/** A service user's permissions: its RPCs, its events, its streams and durables, its own inbox. */
-export function servicePermissions(user: string, access: BusAccess, prefix: string): NatsPermissions {
+/** The users (of `users`) that call any RPC of this access: where its replies go. */
+export function callersOf(access: BusAccess, users: Record<string, BusAccess>): string[] {
+  const handled = new Set(access.handles.map((r) => r.subject));
+  return sorted(Object.entries(users).filter(([, a]) => a.calls.some((r) => handled.has(r.subject))).map(([u]) => u));
+}
+
+/**
+ * A service user's permissions: its RPCs, its events, its streams and durables, its own inbox,
+ * and `replies`: the reply inboxes of the requests it answers (natsReplyInbox). Replies are
+ * allowed by subject, not by nats-server's `allow_responses`, which costs the server about
+ * 250 us on every message such a user publishes, JetStream acks included (decision 0703).
+ */
+export function servicePermissions(user: string, access: BusAccess, prefix: string, replies: readonly string[] = []): NatsPermissions {
   const n = new Names(prefix);
   const streams = streamsOf(access, prefix);
   const publish = [
@@ -75,17 +92,14 @@ export function servicePermissions(user: string, access: BusAccess, prefix: stri
     ...[...streams.owned, ...streams.read].flatMap((s) => [`$JS.API.STREAM.INFO.${s}`, `$JS.API.STREAM.CREATE.${s}`]),
     ...streams.owned.map((s) => `$JS.API.STREAM.UPDATE.${s}`),
     ...access.consumes.flatMap((c) => consumerSubjects(n.stream(c.stream.name), c.durable)),
+    ...replies.map((inbox) => `${inbox}.>`),
   ];
   const subscribe = [
     ...access.handles.map((r) => n.subject(r.subject)),
     ...access.listens.map((e) => n.subject(subjectFilter(e))),
     `${natsInboxPrefix(user)}.>`,
   ];
-  return {
-    publish: { allow: sorted(publish) },
-    subscribe: { allow: sorted(subscribe) },
-    ...(access.handles.length > 0 ? { allow_responses: true } : {}),
-  };
+  return { publish: { allow: sorted(publish) }, subscribe: { allow: sorted(subscribe) } };
 }
 
 /**
@@ -114,11 +128,25 @@ export function subscriberPermissions(prefix: string): NatsPermissions {
   };
 }
 
-/** Every user of the bus: each service, the all-in-one hub, the subscribers. */
-export function natsPermissionsByUser(prefix = ''): Record<string, NatsPermissions> {
+/**
+ * Every user of the bus: each service, the all-in-one hub, the subscribers. `extraCallers`: users
+ * outside the map that call every RPC (the tests' all-rights user, any request API): every
+ * responder may publish into their whole inbox.
+ */
+export function natsPermissionsByUser(prefix = '', extraCallers: readonly string[] = []): Record<string, NatsPermissions> {
+  const access: Record<string, BusAccess> = { ...BusAccessByService, hub: busAccessOf('hub') as BusAccess };
+  // Each service's callers, then each user's reply inboxes: one per (caller, service it answers for).
+  const callers = new Map(BUS_SERVICES.map((s) => [s, callersOf(BusAccessByService[s], access)]));
+  const answers = (a: BusAccess): BusService[] => {
+    const handled = new Set(a.handles.map((r) => r.subject));
+    return BUS_SERVICES.filter((s) => BusAccessByService[s].handles.some((r) => handled.has(r.subject)));
+  };
   const users: Record<string, NatsPermissions> = {};
-  for (const service of BUS_SERVICES) users[service] = servicePermissions(service, BusAccessByService[service], prefix);
-  users['hub'] = servicePermissions('hub', busAccessOf('hub') as BusAccess, prefix);
+  for (const [user, a] of Object.entries(access)) {
+    const replies = answers(a).flatMap((s) => (callers.get(s) ?? []).map((c) => natsReplyInbox(c, s)));
+    if (a.handles.length > 0) replies.push(...extraCallers.map(natsInboxPrefix));
+    users[user] = servicePermissions(user, a, prefix, replies);
+  }
   users[BUS_SUBSCRIBER_USER] = subscriberPermissions(prefix);
   return users;
 }
@@ -143,7 +171,7 @@ function renderPermissions(p: NatsPermissions, indent: string): string {
     ...(rule.deny ? [`${indent}  deny: ${list(rule.deny, `${indent}  `)}`] : []),
     `${indent}}`,
   ].join('\n');
-  return [part('publish', p.publish), part('subscribe', p.subscribe), ...(p.allow_responses ? [`${indent}allow_responses: true`] : [])].join('\n');
+  return [part('publish', p.publish), part('subscribe', p.subscribe)].join('\n');
 }
 
 /**
@@ -152,7 +180,7 @@ function renderPermissions(p: NatsPermissions, indent: string): string {
  * k8s/; the tests start their servers with it (decision 0013).
  */
 export function renderNatsAuthorization(options: RenderOptions = {}): string {
-  const users = natsPermissionsByUser(options.prefix ?? '');
+  const users = natsPermissionsByUser(options.prefix ?? '', options.allRightsUser ? [options.allRightsUser] : []);
   const entries = Object.entries(users).map(([user, p]) => [
     '    {',
     `      user: ${JSON.stringify(user)}`,

@@ -8,7 +8,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { connect, type NatsConnection } from 'nats';
-import { busAccessOf, natsInboxPrefix, streamsOf } from '@hub/bus-access';
+import { busAccessOf, natsInboxPrefix, rpcServiceOf, streamsOf } from '@hub/bus-access';
 import { BUS_PREFIX, Streams } from '@hub/contracts';
 import { type BusMode } from './bus-mode';
 import { EventBus } from './events/event-bus';
@@ -108,7 +108,7 @@ export class MessagingModule {
           inject: [NATS_CONNECTION],
           useFactory: (nc: NatsConnection | null) =>
             mode.kind === 'nats' && nc
-              ? new NatsRpcClient(nc, options.rpcTimeoutMs, inboxPrefixOf(mode))
+              ? new NatsRpcClient(nc, options.rpcTimeoutMs, inboxPrefixOf(mode), rpcServiceOf)
               : new InProcessRpcClient((mode as Extract<BusMode, { kind: 'in-process' }>).broker, options.rpcTimeoutMs),
         },
         {

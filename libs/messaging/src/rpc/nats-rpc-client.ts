@@ -1,4 +1,4 @@
-import { createInbox, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { createInbox, type Msg, type NatsConnection } from 'nats';
 import { type RequestContext, type RpcDescriptor } from '@hub/contracts';
 import { RpcClient, type RpcCallOptions } from './rpc-client';
 import { toHubError } from './rpc-errors';
@@ -14,7 +14,7 @@ interface Pending {
 
 /**
  * RPC over NATS request/reply with our own wire format (rpc-wire.ts), served by RpcServer.
- * Replies come to one wildcard inbox subscription, matched by a token, as nats.js `request`
+ * Replies come to one wildcard inbox subscription per service answering, matched by a token, as nats.js `request`
  * does, but without its cost: it builds and throws away a NatsError (with a stack trace) on every
  * successful request (RequestOne.resolver calls cancel()), a few percent of the gateway's CPU on
  * an RPC-bound route (bench:gateway profile). Requests of one event-loop turn share a socket
@@ -22,20 +22,24 @@ interface Pending {
  * once; no reply within the timeout is a 504. No headers: the request id travels in the context.
  */
 export class NatsRpcClient extends RpcClient {
-  private readonly inbox: string;
+  /** Reply inboxes by the service answering (one when the connection has no user's prefix). */
+  private readonly inboxes = new Map<string, string>();
   private readonly pending = new Map<string, Pending>();
   private next = 0;
-  private subscription: Subscription | null = null;
   private readonly queue: PublishQueue;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly defaultTimeoutMs: number,
     /** The connection's `inboxPrefix`: the only inbox its NATS user may subscribe to (decision 0013). */
-    inboxPrefix?: string,
+    private readonly inboxPrefix?: string,
+    /**
+     * The service answering a subject: its replies come to `<inboxPrefix>.<service>.…`, the only
+     * part of this user's inbox that service may publish into (decision 0703).
+     */
+    private readonly serviceOf: (subject: string) => string | undefined = () => undefined,
   ) {
     super();
-    this.inbox = createInbox(inboxPrefix);
     this.queue = publishQueueFor(nc);
   }
 
@@ -62,8 +66,7 @@ export class NatsRpcClient extends RpcClient {
       };
       this.pending.set(token, { resolve, reject, timer });
       try {
-        this.subscribe();
-        this.queue.publish({ subject, payload, reply: `${this.inbox}.${token}`, onError: fail });
+        this.queue.publish({ subject, payload, reply: `${this.inboxFor(subject)}.${token}`, onError: fail });
       } catch (error) {
         fail(error);
       }
@@ -73,11 +76,14 @@ export class NatsRpcClient extends RpcClient {
     return decodeReply<Res>(raw, subject);
   }
 
-  /** The reply inbox, subscribed on first use (the connection may be shared with apps that never call). */
-  private subscribe(): void {
-    if (this.subscription) return;
-    const prefix = this.inbox.length + 1;
-    this.subscription = this.nc.subscribe(`${this.inbox}.*`, {
+  /** The reply inbox of a subject's service, subscribed on first use (the connection may be shared with apps that never call). */
+  private inboxFor(subject: string): string {
+    const service = (this.inboxPrefix && this.serviceOf(subject)) || '';
+    const known = this.inboxes.get(service);
+    if (known) return known;
+    const inbox = createInbox(service ? `${this.inboxPrefix}.${service}` : this.inboxPrefix);
+    const prefix = inbox.length + 1;
+    this.nc.subscribe(`${inbox}.*`, {
       callback: (err, msg: Msg) => {
         if (err) return;
         const token = msg.subject.slice(prefix);
@@ -89,5 +95,7 @@ export class NatsRpcClient extends RpcClient {
         else call.resolve(msg.data); // bytes: decodeReply decodes the JSON head and leaves a tail as it is
       },
     });
+    this.inboxes.set(service, inbox);
+    return inbox;
   }
 }
