@@ -13,7 +13,8 @@
 //   BENCH_STREAM_RATE [5000] audit events per second published while one stream sends them (stream.mjs)
 //   BENCH_STREAM_SECONDS [20] how long they are published
 //   BENCH_CPU_PROF [0]      1: V8 CPU profiles of the gateway and organizations over the measured full exports,
-//                           or of organizations over the ingest with BENCH_ONLY=ingest (profiling slows them:
+//                           or of organizations over the ingest with BENCH_ONLY=ingest, or over the
+//                           stream's run with BENCH_ONLY=stream (profiling slows them:
 //                           the times of that run are not comparable)
 //   BENCH_SKIP_BUILD [0]    1: use the apps already in dist/
 //   BENCH_NATS_NO_AUTH [0]  1: the bench's NATS without the generated users and permissions (what they cost)
@@ -401,6 +402,8 @@ async function main() {
         plan: 'enterprise',
         admins: [`bench-${cfg.reuse ? 'reuse' : tag}`],
       });
+      const profiled = cfg.cpuProfile && cfg.only === 'stream';
+      if (profiled) await toggleProfiles(stack.procs);
       streamed = await measureStream({
         stack,
         post: (path, body, t) => admin(stack.url, t, path, body),
@@ -413,6 +416,12 @@ async function main() {
         seconds: cfg.streamSeconds,
         cpuAccount,
       });
+      if (profiled) {
+        await toggleProfiles(stack.procs);
+        console.log(
+          `\nCPU profile of the stream's run:\n${summarize(join(profileDir, 'organizations.cpuprofile'), 30)}`,
+        );
+      }
       streamed.load = load();
       // Where a batch's time went: the send (latency_ms) against the time between batches.
       streamed.log = await withClient(
