@@ -35,7 +35,9 @@ module.exports = {
   // webpack builds keep them external (decision 0629).
   transformIgnorePatterns: ['/node_modules/(?!(@kubernetes/client-node|openid-client|oauth4webapi|jose)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
-  testTimeout: 30000,
+  // A ceiling, not a deadline: the end-to-end tier's hooks start whole hubs (processes, databases,
+  // containers), which on a busy machine take longer than 30 s; tests wait on progress themselves.
+  testTimeout: process.env.HUB_TEST_TIER === 'e2e' ? 180_000 : 30_000,
   setupFiles: [require.resolve('./libs/testing/src/jest-setup.ts')],
   globalSetup: require.resolve('./libs/testing/src/jest-global-setup.ts'),
 };
