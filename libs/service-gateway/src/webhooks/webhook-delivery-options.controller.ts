@@ -1,14 +1,13 @@
 import { Body, Controller, Get, Param, Put, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyRequest } from 'fastify';
+import { BadRequestError, type RequestContext } from '@hub/contracts';
 import {
-  BadRequestError,
   DELIVERY_OPTION_KEYS,
-  type RequestContext,
   WebhookDeliveryOptionsBodyDto,
   WebhookDeliveryOptionsView,
   WebhooksRpc,
-} from '@hub/contracts';
+} from '@hub/webhooks-contract';
 import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth } from '../core';

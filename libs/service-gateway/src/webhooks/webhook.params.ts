@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { WebhookLogFilterDto } from '@hub/contracts';
+import { WebhookLogFilterDto } from '@hub/webhooks-contract';
 
 export class WebhookIdParam {
   @ApiProperty()

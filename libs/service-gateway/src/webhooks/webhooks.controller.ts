@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
+import { EmptyAnswer, type RequestContext } from '@hub/contracts';
 import {
-  EmptyAnswer,
   LOG_FILTER_KEYS,
   RecoverBodyDto,
   RecoveryView,
@@ -10,7 +10,6 @@ import {
   WebhookHeadersBodyDto,
   type WebhookLogFilterDto,
   ReplayAnswer,
-  type RequestContext,
   WebhookAnswer,
   WebhookBodyDto,
   WebhookDeliveriesQuery,
@@ -18,7 +17,7 @@ import {
   WebhookLogView,
   WebhooksRpc,
   WebhookView,
-} from '@hub/contracts';
+} from '@hub/webhooks-contract';
 import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth, GATEWAY_CONFIG, type GatewayConfig, nextLink } from '../core';

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CreateJobDto, type DeliveryTrigger, JobsRpc } from '@hub/contracts';
+import { type CreateJobDto, JobsRpc } from '@hub/contracts';
+import { type DeliveryTrigger } from '@hub/webhooks-contract';
 import { RpcClient } from '@hub/messaging';
 import { type BlockList } from 'node:net';
 import { type CustomHeader, CustomHeaders } from '../management/custom-headers';

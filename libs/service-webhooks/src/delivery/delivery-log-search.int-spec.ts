@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { type WebhookLogFilterDto } from '@hub/contracts';
+import { type WebhookLogFilterDto } from '@hub/webhooks-contract';
 import { runMigrations, serviceDataSourceOptions } from '@hub/persistence';
 import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
 import { WEBHOOKS_MIGRATIONS } from '../migrations';

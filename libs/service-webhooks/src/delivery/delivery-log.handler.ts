@@ -6,7 +6,7 @@ import {
   type WebhookLogPage,
   WebhookRefRpc,
   WebhooksRpc,
-} from '@hub/contracts';
+} from '@hub/webhooks-contract';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { ListDeliveriesUseCase } from './list-deliveries.use-case';
 import { ListDeliveryLogsUseCase } from './list-delivery-logs.use-case';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type DeliveryTrigger, type WebhookLogFilterDto, type WebhookLogView } from '@hub/contracts';
+import { type DeliveryTrigger, type WebhookLogFilterDto, type WebhookLogView } from '@hub/webhooks-contract';
 import { keepPartitions, newObjectId, type PartitionPass } from '@hub/persistence';
 import {
   DELIVERY_LOG_WEEKS_AHEAD,

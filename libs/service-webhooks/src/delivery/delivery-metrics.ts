@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { DELIVERY_TRIGGERS } from '@hub/contracts';
+import { DELIVERY_TRIGGERS } from '@hub/webhooks-contract';
 import { HttpMetrics } from '@hub/observability';
 import { DeliveryQueue } from './delivery-queue';
 

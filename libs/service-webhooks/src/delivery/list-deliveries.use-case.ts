@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type DeliveryState, type ListWebhookDeliveriesRpc, type WebhookDeliveryView } from '@hub/contracts';
+import { type DeliveryState, type ListWebhookDeliveriesRpc, type WebhookDeliveryView } from '@hub/webhooks-contract';
 import { WebhookStore } from '../management/webhook.store';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type ListWebhookLogsRpc, type WebhookLogPage } from '@hub/contracts';
+import { type ListWebhookLogsRpc, type WebhookLogPage } from '@hub/webhooks-contract';
 import { WebhookStore } from '../management/webhook.store';
 import { DeliveryLogStore } from './delivery-log.store';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type ReplayWebhookRpc } from '@hub/contracts';
+import { type ReplayWebhookRpc } from '@hub/webhooks-contract';
 import { WebhookStore } from '../management/webhook.store';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type WebhookRefRpc } from '@hub/contracts';
+import { type WebhookRefRpc } from '@hub/webhooks-contract';
 import { newObjectId } from '@hub/persistence';
 import { WebhookStore } from '../management/webhook.store';
 import { type WebhookRow } from '../management/webhook-row';

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { SUSPENDED, WebhookEvents } from '@hub/contracts';
+import { WebhookEvents } from '@hub/contracts';
+import { SUSPENDED } from '@hub/webhooks-contract';
 import { Outbox } from '@hub/messaging';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SecretBox } from '@hub/config';
-import { type CreateWebhookRpc, type RequestContext, type WebhookView } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type CreateWebhookRpc, type WebhookView } from '@hub/webhooks-contract';
 import { RpcClient } from '@hub/messaging';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG } from '../webhooks.tokens';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type WebhookHeadersAnswer } from '@hub/contracts';
+import { type WebhookHeadersAnswer } from '@hub/webhooks-contract';
 import { SecretBox } from '@hub/config';
 import { type WebhookRow } from './webhook-row';
 

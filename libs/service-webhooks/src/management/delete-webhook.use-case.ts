@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type WebhookRefRpc } from '@hub/contracts';
+import { type WebhookRefRpc } from '@hub/webhooks-contract';
 import { WebhookStore } from './webhook.store';
 
 /** Spec 4.5 delete: its watched names, queue rows and logs go with it (ON DELETE CASCADE). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type WebhookHeadersAnswer, type WebhookRefRpc } from '@hub/contracts';
+import { type WebhookHeadersAnswer, type WebhookRefRpc } from '@hub/webhooks-contract';
 import { CustomHeaders } from './custom-headers';
 import { WebhookStore } from './webhook.store';
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type RequestContext, type WebhookRefRpc, type WebhookView } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type WebhookRefRpc, type WebhookView } from '@hub/webhooks-contract';
 import { WebhookStore } from './webhook.store';
 import { WebhookViews } from './webhook-views';
 

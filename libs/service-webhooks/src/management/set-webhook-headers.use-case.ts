@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type SetWebhookHeadersRpc, type WebhookHeadersAnswer } from '@hub/contracts';
+import { type SetWebhookHeadersRpc, type WebhookHeadersAnswer } from '@hub/webhooks-contract';
 import { CustomHeaders } from './custom-headers';
 import { WebhookStore } from './webhook.store';
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type RequestContext, type SetWebhookStateRpc, type WebhookView } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type SetWebhookStateRpc, type WebhookView } from '@hub/webhooks-contract';
 import { GetWebhookUseCase } from './get-webhook.use-case';
 import { WebhookStore } from './webhook.store';
 

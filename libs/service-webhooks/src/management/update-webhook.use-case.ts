@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@hub/config';
-import { type RequestContext, type UpdateWebhookRpc, type WebhookView } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type UpdateWebhookRpc, type WebhookView } from '@hub/webhooks-contract';
 import { RpcClient } from '@hub/messaging';
 import { GetWebhookUseCase } from './get-webhook.use-case';
 import { checkSourceJob } from './source-job';

@@ -1,4 +1,5 @@
-import { type CreateJobDto, type WatchedItemDto, type WebhookBodyDto, type WebhookDomain } from '@hub/contracts';
+import { type CreateJobDto, type WebhookDomain } from '@hub/contracts';
+import { type WatchedItemDto, type WebhookBodyDto } from '@hub/webhooks-contract';
 import { type WebhookRow } from './webhook-row';
 import {
   DomainsRequiredError,

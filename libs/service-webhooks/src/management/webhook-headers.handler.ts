@@ -1,4 +1,4 @@
-import { type WebhookHeadersAnswer, SetWebhookHeadersRpc, WebhookRefRpc, WebhooksRpc } from '@hub/contracts';
+import { type WebhookHeadersAnswer, SetWebhookHeadersRpc, WebhookRefRpc, WebhooksRpc } from '@hub/webhooks-contract';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { GetWebhookHeadersUseCase } from './get-webhook-headers.use-case';
 import { SetWebhookHeadersUseCase } from './set-webhook-headers.use-case';

@@ -1,13 +1,11 @@
+import { avatarUrl, type CreateJobDto, type WebhookDomain } from '@hub/contracts';
 import {
-  avatarUrl,
-  type CreateJobDto,
   SUSPENDED,
   type WatchedItemView,
   type WebhookDisabled,
-  type WebhookDomain,
   type WebhookJobView,
   type WebhookView,
-} from '@hub/contracts';
+} from '@hub/webhooks-contract';
 
 export interface WebhookRow {
   id: string;

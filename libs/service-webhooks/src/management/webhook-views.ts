@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type RequestContext, type WebhookOwnerRpc, type WebhookView } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type WebhookOwnerRpc, type WebhookView } from '@hub/webhooks-contract';
 import { RpcClient } from '@hub/messaging';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG } from '../webhooks.tokens';

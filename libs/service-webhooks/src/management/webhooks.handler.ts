@@ -1,13 +1,13 @@
+import { type RequestContext } from '@hub/contracts';
 import {
   CreateWebhookRpc,
-  type RequestContext,
   SetWebhookStateRpc,
   UpdateWebhookRpc,
   type WebhookView,
   WebhookOwnerRpc,
   WebhookRefRpc,
   WebhooksRpc,
-} from '@hub/contracts';
+} from '@hub/webhooks-contract';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { CreateWebhookUseCase } from './create-webhook.use-case';
 import { DeleteWebhookUseCase } from './delete-webhook.use-case';

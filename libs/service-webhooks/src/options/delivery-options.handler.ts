@@ -1,4 +1,9 @@
-import { SetDeliveryOptionsRpc, type WebhookDeliveryOptionsView, WebhookRefRpc, WebhooksRpc } from '@hub/contracts';
+import {
+  SetDeliveryOptionsRpc,
+  type WebhookDeliveryOptionsView,
+  WebhookRefRpc,
+  WebhooksRpc,
+} from '@hub/webhooks-contract';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { GetDeliveryOptionsUseCase } from './get-delivery-options.use-case';
 import { SetDeliveryOptionsUseCase } from './set-delivery-options.use-case';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type WebhookDeliveryOptionsView } from '@hub/contracts';
+import { type WebhookDeliveryOptionsView } from '@hub/webhooks-contract';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
 
 export interface DeliveryOptions {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type WebhookDeliveryOptionsView, type WebhookRefRpc } from '@hub/contracts';
+import { type WebhookDeliveryOptionsView, type WebhookRefRpc } from '@hub/webhooks-contract';
 import { WebhookStore } from '../management/webhook.store';
 import { DeliveryOptionsStore } from './delivery-options.store';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type SetDeliveryOptionsRpc, type WebhookDeliveryOptionsView } from '@hub/contracts';
+import { type SetDeliveryOptionsRpc, type WebhookDeliveryOptionsView } from '@hub/webhooks-contract';
 import { DeliveryWorker } from '../delivery/delivery-worker';
 import { WebhookStore } from '../management/webhook.store';
 import { DeliveryOptionsStore } from './delivery-options.store';

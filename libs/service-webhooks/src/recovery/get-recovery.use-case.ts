@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type GetRecoveryRpc, type RecoveryView } from '@hub/contracts';
+import { type GetRecoveryRpc, type RecoveryView } from '@hub/webhooks-contract';
 import { WebhookStore } from '../management/webhook.store';
 import { RecoveryStore } from './recovery.store';
 

@@ -1,4 +1,4 @@
-import { GetRecoveryRpc, RecoverWebhookRpc, type RecoveryView, WebhooksRpc } from '@hub/contracts';
+import { GetRecoveryRpc, RecoverWebhookRpc, type RecoveryView, WebhooksRpc } from '@hub/webhooks-contract';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { GetRecoveryUseCase } from './get-recovery.use-case';
 import { StartRecoveryUseCase } from './start-recovery.use-case';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
-import { MAX_RECOVERY_DELIVERIES, type RecoveryView } from '@hub/contracts';
+import { MAX_RECOVERY_DELIVERIES, type RecoveryView } from '@hub/webhooks-contract';
 import { lockForTransaction, newObjectId } from '@hub/persistence';
 import { rowsOf } from '../delivery/rows';
 import { type WebhooksConfig } from '../webhooks.config';

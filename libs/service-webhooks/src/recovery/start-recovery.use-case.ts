@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type RecoverWebhookRpc, type RecoveryView } from '@hub/contracts';
+import { type RecoverWebhookRpc, type RecoveryView } from '@hub/webhooks-contract';
 import { DeliveryWorker } from '../delivery/delivery-worker';
 import { WebhookStore } from '../management/webhook.store';
 import { RecoveryOfDisabledWebhookError } from './recoveries.errors';

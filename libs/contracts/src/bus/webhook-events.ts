@@ -12,7 +12,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { event, eventFamily } from '../bus/descriptors';
+import { event, eventFamily } from './descriptors';
 import { REPO_TYPES, type RepoType } from '../enums';
 import { NAME_PATTERN, OBJECT_ID_PATTERN, REPO_ID_PATTERN } from '../names';
 

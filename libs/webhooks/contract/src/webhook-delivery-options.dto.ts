@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsNumber, IsOptional, Max, Min } from 'class-validator';
-import { ClosedSchema } from '../http/closed-schema';
+import { ClosedSchema } from '@hub/contracts';
 
 export const MIN_PER_SECOND = 0.01;
 export const MAX_PER_SECOND = 1000;

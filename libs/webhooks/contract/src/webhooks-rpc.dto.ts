@@ -13,7 +13,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+import { NAME_PATTERN, OBJECT_ID_PATTERN } from '@hub/contracts';
 import { WebhookBodyDto } from './webhook-body.dto';
 import { MAX_PER_SECOND, MIN_PER_SECOND } from './webhook-delivery-options.dto';
 import { WebhookHeaderDto } from './webhook-headers.dto';

@@ -1,6 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { JOB_FLAVORS, WATCHED_TYPES, type WatchedType, WEBHOOK_DOMAINS, type WebhookDomain } from '../enums';
-import { ClosedSchema } from '../http/closed-schema';
+import {
+  ClosedSchema,
+  JOB_FLAVORS,
+  WATCHED_TYPES,
+  type WatchedType,
+  WEBHOOK_DOMAINS,
+  type WebhookDomain,
+} from '@hub/contracts';
 
 export const SUSPENDED = 'suspended-after-failure';
 export type WebhookDisabled = boolean | typeof SUSPENDED;

@@ -1,4 +1,4 @@
-import { rpc } from '../bus/descriptors';
+import { rpc } from '@hub/contracts';
 import { type WebhookHeadersAnswer } from './webhook-headers.dto';
 import { type RecoveryView } from './webhook-recovery.dto';
 import { type WebhookDeliveryOptionsView } from './webhook-delivery-options.dto';

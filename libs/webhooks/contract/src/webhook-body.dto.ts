@@ -13,8 +13,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { WATCHED_TYPES, type WatchedType, WEBHOOK_DOMAINS, type WebhookDomain } from '../enums';
-import { CreateJobDto } from '../jobs/create-job.dto';
+import { CreateJobDto, WATCHED_TYPES, type WatchedType, WEBHOOK_DOMAINS, type WebhookDomain } from '@hub/contracts';
 
 /** Bounds of our own (spec 4.6 sets none): enough for any real use, small enough to index. */
 export const MAX_WATCHED = 100;

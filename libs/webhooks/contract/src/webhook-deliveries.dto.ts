@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { ClosedSchema } from '../http/closed-schema';
+import { ClosedSchema } from '@hub/contracts';
 import { WebhookRefRpc } from './webhooks-rpc.dto';
 
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'dropped'] as const;

@@ -6,5 +6,4 @@ export * from './webhook-headers.dto';
 export * from './webhook-recovery.dto';
 export * from './webhook-delivery-options.dto';
 export * from './webhook-deliveries.dto';
-export * from './webhook-events';
-export * from './webhooks-rpc';
+export * from './webhooks.rpc';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsOptional } from 'class-validator';
-import { ClosedSchema } from '../http/closed-schema';
+import { ClosedSchema } from '@hub/contracts';
 
 /** At most this many deliveries per recovery; the answer's `queued` says how many were taken. */
 export const MAX_RECOVERY_DELIVERIES = 100_000;

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsString, Length, Matches, ValidateNested } from 'class-validator';
-import { ClosedSchema } from '../http/closed-schema';
+import { ClosedSchema } from '@hub/contracts';
 
 export const MAX_CUSTOM_HEADERS = 20;
 export const MAX_HEADER_VALUE = 1024;
