@@ -20,7 +20,7 @@ import {
 } from '@hub/webhooks-contract';
 import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, Ctx, CurrentAuth, GATEWAY_CONFIG, type GatewayConfig, nextLink } from '../core';
+import { ApiErrorResponse, Ctx, CurrentAuth, GATEWAY_CONFIG, type GatewayConfig, nextLink } from '@hub/service-gateway';
 import {
   WebhookActionParam,
   WebhookIdParam,

@@ -10,7 +10,7 @@ import {
 } from '@hub/webhooks-contract';
 import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, Ctx, CurrentAuth } from '../core';
+import { ApiErrorResponse, Ctx, CurrentAuth } from '@hub/service-gateway';
 import { WebhookIdParam } from './webhook.params';
 
 /**
