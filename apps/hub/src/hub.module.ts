@@ -13,7 +13,7 @@ import { type GatewayConfig, GatewayModule } from '@hub/service-gateway';
 import { JOBS_DS, type JobsConfig, JobsModule } from '@hub/service-jobs';
 import { ORGANIZATIONS_DS, type OrganizationsConfig, OrganizationsModule } from '@hub/organizations-service';
 import { NOTIFICATIONS_DS, type NotificationsConfig, NotificationsModule } from '@hub/notifications-service';
-import { WEBHOOKS_DS, type WebhooksConfig, WebhooksModule } from '@hub/service-webhooks';
+import { WEBHOOKS_DS, type WebhooksConfig, WebhooksModule } from '@hub/webhooks-service';
 
 export interface HubConfigs {
   gateway: GatewayConfig;
