@@ -19,12 +19,12 @@ import { loadavg } from 'node:os';
 import * as pg from 'pg';
 import { DataSource } from 'typeorm';
 import { createPartitions, keepPartitions, runMigrations, serviceDataSourceOptions } from '@hub/persistence';
-import { WEBHOOKS_MIGRATIONS } from '../../libs/service-webhooks/src/migrations';
+import { WEBHOOKS_MIGRATIONS } from '../../libs/webhooks/service/src/migrations';
 import {
   DELIVERY_LOGS_PARTITIONS,
   PartitionDeliveryLogs1797000100000,
-} from '../../libs/service-webhooks/src/migrations/1797000100000-partition-delivery-logs';
-import { DeliveryLogStore } from '../../libs/service-webhooks/src/delivery/delivery-log.store';
+} from '../../libs/webhooks/service/src/migrations/1797000100000-partition-delivery-logs';
+import { DeliveryLogStore } from '../../libs/webhooks/service/src/delivery/delivery-log.store';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const HISTORY_DAYS = Number(process.env.BENCH_HISTORY_DAYS ?? 40);

@@ -4,7 +4,7 @@
 // API's percentiles these leave out the wait for a core on a busy machine. VERBOSE=1 prints the plans
 // of the first round. Environment: DB (database URL), WEBHOOK (id), FILTERS (JSON: label → filter).
 import * as pg from 'pg';
-import { DeliveryLogStore } from '../../libs/service-webhooks/src/delivery/delivery-log.store';
+import { DeliveryLogStore } from '../../libs/webhooks/service/src/delivery/delivery-log.store';
 
 async function main(): Promise<void> {
   const c = new pg.Client({ connectionString: process.env.DB });

@@ -5,6 +5,7 @@ import { loadConfig } from '@hub/config';
 import { CredentialsApiModule } from '@hub/credentials-http';
 import { NotificationsApiModule } from '@hub/notifications-http';
 import { OrganizationsApiModule } from '@hub/organizations-http';
+import { WebhooksApiModule } from '@hub/webhooks-http';
 import { busModeFrom, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
 import { metricsAccess, natsCheck, ObservabilityModule, startTracing } from '@hub/observability';
 import { createGatewayApp, GatewayConfig, GatewayModule, installRequestErrorBackstop } from '@hub/service-gateway';
@@ -21,7 +22,12 @@ class GatewayApp {
           name: 'gateway',
           retentionDays: config.HUB_BUS_RETENTION_DAYS,
         }),
-        GatewayModule.forRoot(config, [CredentialsApiModule, NotificationsApiModule, OrganizationsApiModule]),
+        GatewayModule.forRoot(config, [
+          CredentialsApiModule,
+          NotificationsApiModule,
+          OrganizationsApiModule,
+          WebhooksApiModule,
+        ]),
         ObservabilityModule.forApp(
           'gateway',
           { inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection | null) => natsCheck(nc) },

@@ -7,7 +7,7 @@ import { createGatewayApp, GatewayConfig } from '@hub/service-gateway';
 import { JobsConfig } from '@hub/service-jobs';
 import { OrganizationsConfig } from '@hub/organizations-service';
 import { NotificationsConfig } from '@hub/notifications-service';
-import { WebhooksConfig } from '@hub/service-webhooks';
+import { WebhooksConfig } from '@hub/webhooks-service';
 import { HttpMetrics } from '@hub/observability';
 import { type AdminTokenSource, adminTokenFor, secretKeyFor } from './admin-token';
 import { registerEmbeddedPostgresMetric } from './embedded-postgres-metric';

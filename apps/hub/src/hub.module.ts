@@ -6,13 +6,14 @@ import { type BusMode, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
 import { CredentialsApiModule } from '@hub/credentials-http';
 import { NotificationsApiModule } from '@hub/notifications-http';
 import { OrganizationsApiModule } from '@hub/organizations-http';
+import { WebhooksApiModule } from '@hub/webhooks-http';
 import { databaseCheck, metricsAccess, natsCheck, ObservabilityModule } from '@hub/observability';
 import { CREDENTIALS_DS, type CredentialsConfig, CredentialsModule } from '@hub/credentials-service';
 import { type GatewayConfig, GatewayModule } from '@hub/service-gateway';
 import { JOBS_DS, type JobsConfig, JobsModule } from '@hub/service-jobs';
 import { ORGANIZATIONS_DS, type OrganizationsConfig, OrganizationsModule } from '@hub/organizations-service';
 import { NOTIFICATIONS_DS, type NotificationsConfig, NotificationsModule } from '@hub/notifications-service';
-import { WEBHOOKS_DS, type WebhooksConfig, WebhooksModule } from '@hub/service-webhooks';
+import { WEBHOOKS_DS, type WebhooksConfig, WebhooksModule } from '@hub/webhooks-service';
 
 export interface HubConfigs {
   gateway: GatewayConfig;
@@ -44,7 +45,12 @@ export class HubModule {
         NotificationsModule.forRoot(configs.notifications),
         JobsModule.forRoot(configs.jobs),
         WebhooksModule.forRoot(configs.webhooks),
-        GatewayModule.forRoot(configs.gateway, [CredentialsApiModule, NotificationsApiModule, OrganizationsApiModule]),
+        GatewayModule.forRoot(configs.gateway, [
+          CredentialsApiModule,
+          NotificationsApiModule,
+          OrganizationsApiModule,
+          WebhooksApiModule,
+        ]),
         ObservabilityModule.forApp(
           'hub',
           {

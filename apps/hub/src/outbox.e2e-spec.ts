@@ -29,6 +29,7 @@ import { CredentialsConfig, CredentialsModule } from '@hub/credentials-service';
 import { CredentialsApiModule } from '@hub/credentials-http';
 import { NotificationsApiModule } from '@hub/notifications-http';
 import { OrganizationsApiModule } from '@hub/organizations-http';
+import { WebhooksApiModule } from '@hub/webhooks-http';
 import { createGatewayApp, GatewayConfig, GatewayModule } from '@hub/service-gateway';
 import { OrganizationsConfig, OrganizationsModule } from '@hub/organizations-service';
 import {
@@ -113,7 +114,12 @@ describeWithInfra('transactional outbox: nothing lost between a commit and the b
         InProcessRpcJetStreamEvents.forRoot(mode, new NatsEventBus(nc, jsm)),
         CredentialsModule.forRoot(loadConfig(CredentialsConfig, env)),
         OrganizationsModule.forRoot(loadConfig(OrganizationsConfig, env)),
-        GatewayModule.forRoot(gateway, [CredentialsApiModule, NotificationsApiModule, OrganizationsApiModule]),
+        GatewayModule.forRoot(gateway, [
+          CredentialsApiModule,
+          NotificationsApiModule,
+          OrganizationsApiModule,
+          WebhooksApiModule,
+        ]),
         ObservabilityModule.forApp('hub', { inject: [], useFactory: () => [] }, metricsAccess(gateway, true)),
       ],
     };

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { runService } from '@hub/observability';
-import { WebhooksConfig, WebhooksModule, webhooksPersistence } from '@hub/service-webhooks';
+import { WebhooksConfig, WebhooksModule, webhooksPersistence } from '@hub/webhooks-service';
 
 runService({
   name: 'webhooks',

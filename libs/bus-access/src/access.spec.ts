@@ -5,11 +5,12 @@ import { BUS_PREFIX, type RpcDescriptor } from '@hub/contracts';
 import * as credentials from '@hub/credentials-contract';
 import * as notifications from '@hub/notifications-contract';
 import * as organizations from '@hub/organizations-contract';
+import * as webhooks from '@hub/webhooks-contract';
 import { BUS_SERVICES, type BusService, BusAccessByService, rpcServiceOf } from './access';
 import { NATS_AUTHORIZATION_FILES, natsPermissionsByUser, renderNatsAuthorization } from './nats-permissions';
 
 const ROOT = resolve(__dirname, '../../..');
-const contracts = { ...shared, ...credentials, ...notifications, ...organizations };
+const contracts = { ...shared, ...credentials, ...notifications, ...organizations, ...webhooks };
 
 /**
  * Where an app's code is: a feature's `service` tier (`libs/<feature>/service`) or a service lib

@@ -10,8 +10,8 @@ import {
   ScheduledJobsRpc,
   Streams,
   WebhookEvents,
-  WebhooksRpc,
 } from '@hub/contracts';
+import { WebhooksRpc } from '@hub/webhooks-contract';
 import {
   AuditRpc,
   AuditStreamsRpc,

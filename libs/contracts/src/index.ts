@@ -6,7 +6,6 @@ export * from './bus';
 export * from './admin';
 export * from './http';
 export * from './validation';
-export * from './webhooks';
 export * from './jobs';
 export * from './validation-metadata-cache';
 export * from './asyncapi';

@@ -4,14 +4,13 @@ import { ConsoleApiModule } from './console/console.module';
 import { type GatewayConfig } from './core/gateway.config';
 import { GatewayCoreModule } from './core/gateway-core.module';
 import { JobsApiModule } from './jobs/jobs.module';
-import { WebhooksApiModule } from './webhooks/webhooks.module';
 
 /**
  * The HTTP edge: owns no tables, reaches services only through the RPC client. The areas not yet
  * in a feature folder have one folder and one module here; a feature's `http` tier
  * (`libs/<feature>/http`, decision 0019) is given by the app that composes it.
  */
-const AREAS = [AdminApiModule, JobsApiModule, WebhooksApiModule, ConsoleApiModule];
+const AREAS = [AdminApiModule, JobsApiModule, ConsoleApiModule];
 
 @Module({})
 export class GatewayModule {

@@ -44,6 +44,10 @@ describe('workspace discovery (the deployment specs are only as good as it is)',
           name: 'OrganizationsConfig',
           file: expect.stringMatching(/^libs\/organizations\/service\/src\/.*organizations\.config\.ts$/),
         },
+        {
+          name: 'WebhooksConfig',
+          file: expect.stringMatching(/^libs\/webhooks\/service\/src\/.*webhooks\.config\.ts$/),
+        },
       ]),
     );
     expect(new Set(found.map((c) => c.name)).size).toBe(found.length);
@@ -54,5 +58,6 @@ describe('workspace discovery (the deployment specs are only as good as it is)',
     expect(names('gateway')).toEqual(['GatewayConfig']);
     expect(names('credentials')).toEqual(['CredentialsConfig']);
     expect(names('organizations')).toEqual(['OrganizationsConfig']);
+    expect(names('webhooks')).toEqual(['WebhooksConfig']);
   });
 });

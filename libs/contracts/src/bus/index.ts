@@ -7,3 +7,4 @@ export * from './notification-events';
 export * from './repo-events';
 export * from './audit-event';
 export * from './paper-events';
+export * from './webhook-events';

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsObject, IsString, Matches, ValidateNested } from 'class-validator';
 import { REPO_ID_PATTERN } from '../names';
-import { WebhookPayloadRepo, WebhookPayloadV3 } from '../webhooks/webhook-events';
+import { WebhookPayloadRepo, WebhookPayloadV3 } from './webhook-events';
 import { eventFamily } from './descriptors';
 
 /** The catalogue keeps only repository ids the hub could have made (owner and name rules). */

@@ -13,6 +13,10 @@ const SEEDED = [
   'libs/credentials/service/src/credentials.di.ts',
   'libs/credentials/contract/src/index.ts',
   'libs/credentials/contract/src/credentials.rpc.ts',
+  'libs/webhooks/service/src/webhooks.module.ts',
+  'libs/webhooks/service/src/webhooks.tokens.ts',
+  'libs/webhooks/contract/src/index.ts',
+  'libs/webhooks/contract/src/webhooks.rpc.ts',
 ];
 
 function seededTree(): Tree {
@@ -113,6 +117,31 @@ describe('service-feature generator', () => {
     info.mockRestore();
     expect(said).toContain('add @RpcHandler(CredentialsRpc.RevokeBadge)');
   });
+
+  it('writes into the webhooks feature folder (its tokens file, its contract)', async () => {
+    const tree = seededTree();
+    await serviceFeatureGenerator(tree, { ...options, service: 'webhooks' });
+
+    const at = 'libs/webhooks/service/src/badges';
+    expect(tree.read(`${at}/badges.handler.ts`, 'utf-8')).toContain('@RpcHandler(WebhooksRpc.GetBadge)');
+    expect(tree.read(`${at}/badges.store.ts`, 'utf-8')).toContain('FROM webhooks.badges WHERE id = $1');
+    expect(tree.read('libs/webhooks/contract/src/webhooks.rpc.ts', 'utf-8')).toContain(
+      "GetBadge: rpc<GetBadgeRpc, BadgeView>('webhooks.badge.get', GetBadgeRpc)",
+    );
+    expect(tree.read('libs/webhooks/contract/src/index.ts', 'utf-8')).toContain("export * from './get-badge.rpc';");
+    expect(tree.read('libs/webhooks/service/src/webhooks.module.ts', 'utf-8')).toMatch(
+      /providers: \[[^\]]*GetBadgeUseCase/,
+    );
+    expect(tree.exists('libs/service-webhooks/src/badges/badges.handler.ts')).toBe(false);
+    expect(tree.exists('libs/contracts/src/webhooks/get-badge.rpc.ts')).toBe(false);
+    expect(
+      typeErrors(tree, [
+        `${at}/badges.handler.ts`,
+        `${at}/get-badge.use-case.ts`,
+        'libs/webhooks/service/src/webhooks.module.ts',
+      ]),
+    ).toEqual([]);
+  }, 120_000);
 
   it('refuses an operation that exists and a service that does not', async () => {
     const tree = seededTree();

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'webhooks-contract',
+  preset: '../../../jest.preset.js',
+  coverageDirectory: '../../../coverage/libs/webhooks/contract',
+};

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'webhooks-http',
+  preset: '../../../jest.preset.js',
+  coverageDirectory: '../../../coverage/libs/webhooks/http',
+};
