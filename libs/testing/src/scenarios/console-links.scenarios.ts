@@ -1,5 +1,6 @@
 import { type Page } from 'playwright-core';
 import { makeUser, uniqueName } from '../hub-factory';
+import { http } from '../http-client';
 import { blogEvent, discussionEvent, hexId, paperEvent, postEvent, publishHubEvent } from '../notification-factory';
 import { type ConsoleBrowser, noViolations, signedIn } from './console-page';
 
@@ -26,6 +27,7 @@ export function consoleLinksScenarios(c: ConsoleBrowser): void {
   it("links a space discussion, a model pull request, a dataset discussion, a paper, a post and a blog article to their pages on the hub's website, in a new tab", async () => {
     const [bob, alice] = await Promise.all([makeUser(c.t()), makeUser(c.t())]);
     const site = c.t().website;
+    expect((await http(c.t().baseUrl, 'GET', '/api/console/config')).body).toEqual({ websiteUrl: site });
     const name = uniqueName('repo');
     const paperId = hexId();
     const events: [string, Record<string, unknown>][] = [
@@ -97,8 +99,8 @@ export function consoleLinksScenarios(c: ConsoleBrowser): void {
   it('shows the titles as text when the hub has no website set', async () => {
     const hub = c.t().noLinks;
     const [bob, alice] = await Promise.all([makeUser(hub), makeUser(hub)]);
-    const config = await fetch(`${hub.baseUrl}/api/console/config`);
-    await expect(config.json()).resolves.toEqual({ websiteUrl: null });
+    // The console's setting, checked against the hub's OpenAPI document like every answer.
+    expect((await http(hub.baseUrl, 'GET', '/api/console/config')).body).toEqual({ websiteUrl: null });
     await publishHubEvent(
       hub,
       'hub.events.discussion.create',
