@@ -2,7 +2,7 @@ import { type Page } from 'playwright-core';
 import { makeUser, uniqueName } from '../hub-factory';
 import { http } from '../http-client';
 import { blogEvent, discussionEvent, hexId, paperEvent, postEvent, publishHubEvent } from '../notification-factory';
-import { type ConsoleBrowser, noViolations, signedIn } from './console-page';
+import { type ConsoleBrowser, noViolations, shot, signedIn } from './console-page';
 
 /** The link of the notification whose item shows `text`: its href, target and rel. */
 async function linkOf(
@@ -93,6 +93,11 @@ export function consoleLinksScenarios(c: ConsoleBrowser): void {
       ...newTab,
     });
     await noViolations(page, 'notifications with links');
+    await shot(page, 'notifications-links');
+    // On a phone the linked titles wrap within the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+    await shot(page, 'phone-notifications-links');
     await page.close();
   }, 120_000);
 
