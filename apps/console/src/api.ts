@@ -72,3 +72,16 @@ function safeJson(text: string): unknown {
 export const signIn = (token: string): Promise<Session> => api('POST', '/api/console/session', { token });
 export const currentSession = (): Promise<Session> => api('GET', '/api/console/session');
 export const signOut = (): Promise<void> => api('DELETE', '/api/console/session');
+
+/** The hub's website, where notifications link to (`GET /api/console/config`, decision 0808); null: no links. */
+let website: Promise<string | null> | null = null;
+export function websiteUrl(): Promise<string | null> {
+  website ??= api<{ websiteUrl: string | null }>('GET', '/api/console/config').then(
+    (c) => c.websiteUrl,
+    () => {
+      website = null; // asked again next time
+      return null;
+    },
+  );
+  return website;
+}

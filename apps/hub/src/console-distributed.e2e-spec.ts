@@ -38,7 +38,8 @@ describeWithInfra('distributed hub: the web console', () => {
     },
     services: ['credentials', 'organizations', 'notifications', 'webhooks', 'jobs'],
     serviceEnv: { jobs: { HUB_JOBS_HEARTBEAT_MS: '300', HUB_JOBS_SCHEDULER_TICK_MS: '200', ...JOB_CAPS_TEST_ENV } },
-    gateways: 2,
+    // The second replica has no website set (HUB_WEBSITE_URL empty): its console links nowhere (decision 0808).
+    gateways: [{}, { HUB_WEBSITE_URL: '' }],
   });
   let gateway = '';
   let gateway2 = '';
@@ -68,5 +69,12 @@ describeWithInfra('distributed hub: the web console', () => {
   });
 
   consoleSessionScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
-  consoleScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN, capture }));
+  consoleScenarios(() => ({
+    baseUrl: gateway,
+    adminToken: ADMIN,
+    capture,
+    // The default: the public hub's website.
+    website: 'https://huggingface.co',
+    noLinks: { baseUrl: gateway2, adminToken: ADMIN },
+  }));
 });

@@ -19,6 +19,8 @@ const ADMIN = 'console-all-in-one-admin-token';
 /** The web console against the all-in-one hub (in-process bus): sessions, then a real browser. */
 describeWithInfra('all-in-one hub: the web console', () => {
   let t: TestHub;
+  // The same hub with no website set (HUB_WEBSITE_URL empty): its notifications link nowhere.
+  let unlinked: TestHub;
   let capture: WebhookCapture;
 
   beforeAll(async () => {
@@ -36,13 +38,17 @@ describeWithInfra('all-in-one hub: the web console', () => {
         HUB_WEBHOOK_SUSPEND_AFTER_FAILURES: '0',
         HUB_JOBS_HEARTBEAT_MS: '300',
         HUB_JOBS_SCHEDULER_TICK_MS: '200',
+        // Where notifications link to (decision 0808): a website under a path, given with a trailing slash.
+        HUB_WEBSITE_URL: 'https://hub-website.example/site/',
       },
       { listen: true },
     );
+    unlinked = await startTestHub({ HUB_ADMIN_TOKEN: ADMIN, HUB_WEBSITE_URL: '' }, { listen: true });
   });
 
   afterAll(async () => {
     await t?.close();
+    await unlinked?.close();
     await capture?.close();
   });
 
@@ -85,5 +91,11 @@ describeWithInfra('all-in-one hub: the web console', () => {
   });
 
   consoleSessionScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
-  consoleScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN, capture }));
+  consoleScenarios(() => ({
+    baseUrl: t.baseUrl,
+    adminToken: ADMIN,
+    capture,
+    website: 'https://hub-website.example/site',
+    noLinks: { baseUrl: unlinked.baseUrl, adminToken: ADMIN },
+  }));
 });

@@ -26,4 +26,12 @@ describe('loadConfig', () => {
       expect(String(e)).toContain('DATABASE_URL must start with postgres://');
     }
   });
+
+  it('reads an empty variable as unset, unless the class keeps it empty', () => {
+    class Kept extends HubConfig {
+      static readonly keepEmpty = ['HUB_PUBLIC_URL'];
+    }
+    expect(loadConfig(HubConfig, { HUB_PUBLIC_URL: '' }).HUB_PUBLIC_URL).toBeUndefined();
+    expect(() => loadConfig(Kept, { HUB_PUBLIC_URL: '' })).toThrow(/HUB_PUBLIC_URL must be an http\(s\) URL/);
+  });
 });

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, websiteUrl } from '../api';
 import { useConfirm } from '../confirm';
 import { go, type Route } from '../router';
 import { Screen, setUnread, Status, useAction, useLoad, when } from '../ui';
+import { pageOf } from './notification-links';
 
 interface Participant {
   user: string;
@@ -22,8 +23,8 @@ interface Item {
   };
   paper?: { _id: string; title: string };
   paperDiscussion?: { id: string; participating: Participant[] };
-  post?: { id: string; title: string; authorName: string; participating: Participant[] };
-  blog?: { id: string; title: string; authorName?: string; participating: Participant[] };
+  post?: { id: string; slug: string; title: string; authorName: string; participating: Participant[] };
+  blog?: { id: string; slug: string; title: string; authorName?: string; participating: Participant[] };
 }
 interface Inbox {
   notifications: Item[];
@@ -64,6 +65,11 @@ export function Notifications(props: { route: Route }): preact.JSX.Element {
   const query = new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => !!e[1])).toString();
   const inbox = useLoad(() => api<Inbox>('GET', `/api/notifications${query ? `?${query}` : ''}`), [query]);
   const action = useAction();
+  // The hub's website, where each item links to (none when the hub has no website set).
+  const [site, setSite] = useState<string | null>(null);
+  useEffect(() => {
+    void websiteUrl().then(setSite);
+  }, []);
   // Checked items (their ids), for the bulk actions; an item gone from the page is unchecked.
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const shown = new Set(inbox.data?.notifications.map(idOf) ?? []);
@@ -212,7 +218,7 @@ export function Notifications(props: { route: Route }): preact.JSX.Element {
               checked={picked.has(idOf(n))}
               onChange={(e) => pick(idOf(n), e.currentTarget.checked)}
             />
-            <span class="title">{titleOf(n)}</span>
+            <Title n={n} href={pageOf(site, n)} />
             <span class={`kind ${kindOf(n).cls}`}>{kindOf(n).kind}</span>
             <span class="meta">
               {whoOf(n).length ? `${whoOf(n).join(', ')} · ` : ''}
@@ -236,6 +242,18 @@ export function Notifications(props: { route: Route }): preact.JSX.Element {
         </a>
       )}
     </Screen>
+  );
+}
+
+/** The item's title, a link to its page on the hub's website (a new tab) when there is one. */
+function Title(props: { n: Item; href: string | null }): preact.JSX.Element {
+  const title = titleOf(props.n);
+  if (!props.href) return <span class="title">{title}</span>;
+  return (
+    <a class="title" href={props.href} target="_blank" rel="noopener noreferrer">
+      {title}
+      <span class="sr-only"> (opens in a new tab)</span>
+    </a>
   );
 }
 

@@ -17,4 +17,27 @@ describe('GatewayConfig', () => {
       /HUB_TRUSTED_PROXIES must be/,
     );
   });
+
+  it("links to the public hub's website by default, keeps an empty value as 'no links', and trims a trailing slash", () => {
+    expect(loadConfig(GatewayConfig, {}).websiteUrl).toBe('https://huggingface.co');
+    expect(loadConfig(GatewayConfig, { HUB_WEBSITE_URL: '' }).websiteUrl).toBeNull();
+    expect(loadConfig(GatewayConfig, { HUB_WEBSITE_URL: 'http://localhost:3000/hub/' }).websiteUrl).toBe(
+      'http://localhost:3000/hub',
+    );
+    // Other variables keep the rule that empty is unset.
+    expect(loadConfig(GatewayConfig, { HUB_JOBS_DOMAIN: '' }).HUB_JOBS_DOMAIN).toBe('jobs.localhost');
+  });
+
+  it('refuses a website address that is not http(s), naming the variable', () => {
+    for (const bad of [
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      'ftp://hub.example',
+      'hub.example',
+      'https://hub.example/?a=1',
+    ])
+      expect(() => loadConfig(GatewayConfig, { HUB_WEBSITE_URL: bad })).toThrow(
+        /HUB_WEBSITE_URL: HUB_WEBSITE_URL must be/,
+      );
+  });
 });

@@ -1,10 +1,13 @@
-import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
 import { HubConfig } from '@hub/config';
 
 /** One address or CIDR range (IPv4 or IPv6), as proxy-addr reads them. */
 const PROXY_LIST = /^\s*[0-9a-fA-F:.]+(\/\d{1,3})?(\s*,\s*[0-9a-fA-F:.]+(\/\d{1,3})?)*\s*$/;
 
 export class GatewayConfig extends HubConfig {
+  /** Empty is a value here: HUB_WEBSITE_URL= turns the console's links off (decision 0808). */
+  static readonly keepEmpty = ['HUB_WEBSITE_URL'];
+
   /** Bearer token of the admin API (/admin). The all-in-one mode generates one if unset. */
   @IsOptional()
   @IsString()
@@ -89,6 +92,18 @@ export class GatewayConfig extends HubConfig {
   HUB_CONSOLE_DIR?: string;
 
   /**
+   * The hub's website, where discussions, pull requests, papers, posts and blog articles have their
+   * pages: the console links each notification there (decision 0808). Empty: no links.
+   */
+  @ValidateIf((c: GatewayConfig) => c.HUB_WEBSITE_URL !== '')
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'HUB_WEBSITE_URL must be an http(s) URL, or empty for no links' },
+  )
+  @Matches(/^[^?#]*$/, { message: 'HUB_WEBSITE_URL must be a base address, without a query or a fragment' })
+  HUB_WEBSITE_URL: string = 'https://huggingface.co';
+
+  /**
    * Proxies (addresses or CIDR ranges, comma separated) whose X-Forwarded-For is believed: the
    * client address, which per-address limits count, is then the first untrusted hop. Unset: the
    * socket's peer address, X-Forwarded-For ignored.
@@ -100,6 +115,11 @@ export class GatewayConfig extends HubConfig {
   /** Jobs' exposed ports answer at `<job_id>--<port>.<HUB_JOBS_DOMAIN>` (the jobs service's setting, same variable). */
   @Matches(/^[a-z0-9.-]+$/, { message: 'HUB_JOBS_DOMAIN must be a host name' })
   HUB_JOBS_DOMAIN: string = 'jobs.localhost';
+
+  /** HUB_WEBSITE_URL without its trailing slash, or null when links are off. */
+  get websiteUrl(): string | null {
+    return this.HUB_WEBSITE_URL ? this.HUB_WEBSITE_URL.replace(/\/+$/, '') : null;
+  }
 
   get trustedProxies(): string[] {
     return (this.HUB_TRUSTED_PROXIES ?? '')

@@ -3,6 +3,10 @@ import { type HubTarget } from '../hub-factory';
 export interface ConsoleTarget extends HubTarget {
   /** A receiver on loopback the hub may deliver to (WEBHOOK_TEST_ENV allows 127.0.0.1). */
   capture: import('../webhook-capture').WebhookCapture;
+  /** HUB_WEBSITE_URL as the console uses it (no trailing slash): where notifications link to (decision 0808). */
+  website: string;
+  /** A hub, or a gateway of the same hub, started with HUB_WEBSITE_URL empty: no links there. */
+  noLinks: HubTarget;
 }
 
 export interface SignedIn {

@@ -5,6 +5,7 @@ import { consoleDeliveriesScenarios } from './console-deliveries.scenarios';
 import { consoleFixesScenarios } from './console-fixes.scenarios';
 import { type ConsoleTarget } from './console-helpers';
 import { consoleJobsLiveScenarios } from './console-jobs-live.scenarios';
+import { consoleLinksScenarios } from './console-links.scenarios';
 import { consoleInboxScenarios } from './console-inbox.scenarios';
 import { consoleNotificationsScenarios } from './console-notifications.scenarios';
 import { consoleOperatorScenarios } from './console-operator.scenarios';
@@ -31,5 +32,6 @@ export function consoleScenarios(t: () => ConsoleTarget): void {
     consoleDeliveriesScenarios(c);
     consoleJobsLiveScenarios(c);
     consoleNotificationsScenarios(c);
+    consoleLinksScenarios(c);
   });
 }
