@@ -25,6 +25,8 @@ interface Running {
   /** Why we stopped it ourselves (cancel, timeout, shutdown), so its exit is not read as a failure. */
   stopping?: 'cancel' | 'timeout' | 'shutdown';
   lastSample?: ProcSample;
+  /** Its log: stored, and pushed to the open log streams (which it tells on each heartbeat that the job goes on). */
+  sink: LogSink;
   /** A runner's sample still being read (a slow engine): the next heartbeat takes it, none is started meanwhile. */
   pendingSample?: Promise<ProcSample | null>;
 }
@@ -95,11 +97,15 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
 
   /** Starts a job created here (after its transaction committed), once the caps let it (it waits SCHEDULING). */
   launch(job: JobEntity): void {
-    const r: Running = { job };
+    const r: Running = { job, sink: this.logs.sink(job.id) };
     this.running.set(job.id, r);
     void this.admitted(r)
       .catch((e: unknown) => this.logger.error(`job ${job.id}: ${String(e)}`))
-      .finally(() => this.running.delete(job.id));
+      .finally(() => {
+        this.running.delete(job.id);
+        // Its last line stored, then the open streams are told it ended.
+        void r.sink.end();
+      });
   }
 
   private async admitted(r: Running): Promise<void> {
@@ -133,7 +139,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async drive(r: Running): Promise<void> {
-    const sink = this.logs.sink(r.job.id);
+    const sink = r.sink;
     let failures = r.job.failureCount;
     for (let attempt = 1; ; attempt++) {
       if (r.stopping) break;
@@ -183,7 +189,6 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
       });
       if (!next) break;
     }
-    await sink.trim().catch(() => undefined);
   }
 
   /**
@@ -321,6 +326,7 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
 
   /** Heartbeat and resource samples for ours, cancels from other replicas, and jobs whose replica went away. */
   private async tick(): Promise<void> {
+    for (const r of this.running.values()) r.sink.beat();
     const beats = await Promise.all(
       [...this.running.values()].map(async (r) => ({ id: r.job.id, metrics: await this.sample(r) })),
     );

@@ -1,0 +1,80 @@
+import { runJob, streamJobLogs } from '@huggingface/hub';
+import { makeUser } from '../hub-factory';
+import { TEST_JOB_IMAGE } from '../job-engine';
+import { type JobTarget, waitForStage } from './jobs-helpers';
+
+/** Counts the reads of stored log lines (`jobs.job.logs` RPCs) the hub's gateway makes, from now on. */
+export interface LogReadCounter {
+  readonly reads: number;
+  close(): Promise<void>;
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/**
+ * Live log lines pushed to an open stream (issue 36, decision 0637), against a hub whose jobs run on
+ * this machine (host mode: the job's clock is the test's). The job prints its clock in ns, line
+ * after line; the client records when each line arrives. Then the job prints a marker and stays
+ * quiet: while the stream is open and idle, the gateway reads nothing from the jobs service.
+ */
+export function jobLogPushScenarios(
+  target: () => JobTarget,
+  countLogReads: () => Promise<LogReadCounter>,
+  lines = 200,
+): void {
+  it(`pushes each line to an open log stream as it is printed (p99 under 50 ms over ${lines} lines), with no read of the stored log while the stream idles`, async () => {
+    const t = target();
+    const u = await makeUser(t);
+    const job = await runJob({
+      namespace: u.name,
+      accessToken: u.token,
+      hubUrl: t.baseUrl,
+      dockerImage: TEST_JOB_IMAGE,
+      flavor: 'cpu-basic',
+      command: [
+        'sh',
+        '-c',
+        `sleep 1; for i in $(seq ${lines}); do date +%s%N; sleep 0.02; done; echo quiet; sleep 3; echo last`,
+      ],
+    });
+    const latencies: number[] = [];
+    const seen: string[] = [];
+    let counter: LogReadCounter | null = null;
+    let quietAt = 0;
+    let readsWhileQuiet = -1;
+    try {
+      for await (const l of streamJobLogs({ namespace: u.name, jobId: job.id, accessToken: u.token, hubUrl: t.baseUrl })) {
+        const now = Date.now();
+        seen.push(l.message);
+        if (/^\d{19}$/.test(l.message)) latencies.push(now - Number(BigInt(l.message) / 1_000_000n));
+        if (l.message === 'quiet') {
+          quietAt = now;
+          const c = (counter = await countLogReads());
+          // The job stays quiet 3 s: what the open stream read in 2.5 of them (the old poll: 25 reads).
+          setTimeout(() => (readsWhileQuiet = c.reads), 2500);
+        }
+      }
+    } finally {
+      await counter?.close();
+    }
+    // Every line once, in order; the stream ended with the job.
+    expect(seen.slice(-2)).toEqual(['quiet', 'last']);
+    expect(latencies).toHaveLength(lines);
+    expect(seen.slice(0, lines).map((s) => BigInt(s))).toEqual(
+      seen
+        .slice(0, lines)
+        .map((s) => BigInt(s))
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
+    // The quiet spell: seconds without a line, and the open stream read nothing meanwhile.
+    expect(Date.now() - quietAt).toBeGreaterThan(2500);
+    expect(readsWhileQuiet).toBe(0);
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const figures = { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] };
+    console.log(`log line latency over ${lines} lines (ms): ${JSON.stringify(figures)}`);
+    expect(figures.p99).toBeLessThan(50);
+    const done = await waitForStage(t, u.token, u.name, job.id, ['COMPLETED', 'ERROR']);
+    expect(done.status.stage).toBe('COMPLETED');
+  });
+}
