@@ -54,11 +54,12 @@ export class LogSink {
   readonly readBytes: number;
   /** Lines let through, waiting for a chunk id (only while none is reserved). */
   private unplaced: { line: string; ts: string }[] = [];
+  private unplacedBytes = 0;
   /** Batches not stored yet, oldest first; the last one may still take lines. */
   private batches: Batch[] = [];
   private open: Batch | null = null;
   private ids: number[] = [];
-  private reserving: Promise<void> | null = null;
+  private reserving: Promise<boolean> | null = null;
   /** The seq of the last line pushed. */
   private lastSeq = 0;
   private pumpTimer: NodeJS.Timeout | NodeJS.Immediate | undefined;
@@ -110,8 +111,7 @@ export class LogSink {
     this.clearPump();
     this.take(this.gate.rest());
     while (this.unplaced.length > 0) {
-      await this.reserve();
-      if (this.ids.length === 0) break;
+      if (!(await this.reserve())) break;
       this.place();
     }
     this.kick();
@@ -141,9 +141,13 @@ export class LogSink {
   private take(lines: string[]): void {
     if (lines.length === 0) return;
     const ts = new Date().toISOString();
-    for (const line of lines) this.unplaced.push({ line, ts });
+    for (const line of lines) {
+      this.unplaced.push({ line, ts });
+      this.unplacedBytes += Buffer.byteLength(line);
+    }
     // No id reserved (the database is slow or away): the oldest waiting lines go past the budget.
-    while (this.unplaced.length > this.o.maxLines) this.unplaced.shift();
+    while (this.unplaced.length > this.o.maxLines || this.unplacedBytes > this.o.maxBytes)
+      this.unplacedBytes -= Buffer.byteLength((this.unplaced.shift() as { line: string }).line);
     this.place();
   }
 
@@ -156,6 +160,7 @@ export class LogSink {
       if (!batch) break;
       const { line, ts } = this.unplaced.shift() as { line: string; ts: string };
       const bytes = Buffer.byteLength(line);
+      this.unplacedBytes -= bytes;
       batch.lines.push(line);
       batch.ts.push(ts);
       batch.bytes += bytes;
@@ -190,14 +195,16 @@ export class LogSink {
     }
   }
 
-  private reserve(): Promise<void> {
+  /** Reserves the next chunk ids (one query at a time); false when the database did not answer. */
+  private reserve(): Promise<boolean> {
     this.reserving ??= this.port
       .reserve(RESERVE)
       .then((ids) => {
         this.ids.push(...ids.sort((a, b) => a - b));
         if (this.unplaced.length > 0) this.place();
+        return true;
       })
-      .catch(() => undefined)
+      .catch(() => false)
       .finally(() => (this.reserving = null));
     return this.reserving;
   }
