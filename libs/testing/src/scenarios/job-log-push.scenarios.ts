@@ -44,7 +44,12 @@ export function jobLogPushScenarios(
     let quietAt = 0;
     let readsWhileQuiet = -1;
     try {
-      for await (const l of streamJobLogs({ namespace: u.name, jobId: job.id, accessToken: u.token, hubUrl: t.baseUrl })) {
+      for await (const l of streamJobLogs({
+        namespace: u.name,
+        jobId: job.id,
+        accessToken: u.token,
+        hubUrl: t.baseUrl,
+      })) {
         const now = Date.now();
         seen.push(l.message);
         if (/^\d{19}$/.test(l.message)) latencies.push(now - Number(BigInt(l.message) / 1_000_000n));
