@@ -82,4 +82,50 @@ export function jobLogPushScenarios(
     const done = await waitForStage(t, u.token, u.name, job.id, ['COMPLETED', 'ERROR']);
     expect(done.status.stage).toBe('COMPLETED');
   });
+
+  it('streams opened while a job prints fast each show every line once, in order: none lost or doubled where the stored log meets the pushed lines', async () => {
+    const t = target();
+    const u = await makeUser(t);
+    const count = 2000;
+    const job = await runJob({
+      namespace: u.name,
+      accessToken: u.token,
+      hubUrl: t.baseUrl,
+      dockerImage: TEST_JOB_IMAGE,
+      flavor: 'cpu-basic',
+      command: [
+        'sh',
+        '-c',
+        `sleep 1; i=0; while [ $i -lt ${count} ]; do i=$((i+1)); echo $i; [ $((i % 10)) -eq 0 ] && sleep 0.01; done; true`,
+      ],
+    });
+    const read = async (): Promise<string[]> => {
+      const got: string[] = [];
+      for await (const l of streamJobLogs({
+        namespace: u.name,
+        jobId: job.id,
+        accessToken: u.token,
+        hubUrl: t.baseUrl,
+      }))
+        got.push(l.message);
+      return got;
+    };
+    // One stream from the start; the others opened as it sees the job's progress (mid-print).
+    const later: Promise<string[]>[] = [];
+    const opensAt = [200, 600, 1000, 1500];
+    const first: string[] = [];
+    for await (const l of streamJobLogs({
+      namespace: u.name,
+      jobId: job.id,
+      accessToken: u.token,
+      hubUrl: t.baseUrl,
+    })) {
+      first.push(l.message);
+      if (opensAt.includes(Number(l.message))) later.push(read());
+    }
+    const all = Array.from({ length: count }, (_, i) => String(i + 1));
+    expect(first).toEqual(all);
+    expect(later).toHaveLength(opensAt.length);
+    for (const got of await Promise.all(later)) expect(got).toEqual(all);
+  });
 }
