@@ -7,8 +7,14 @@ const FLUSH_MS = 50;
 const PUMP_MS = 200;
 /** Most lines in one chunk (a line's seq leaves room for 65,536). */
 const CHUNK_LINES = 4096;
-/** Chunk ids reserved at a time (a line's seq is known when it is printed, before it is stored). */
-const RESERVE = 4;
+/**
+ * Chunk ids reserved at a time (a line's seq is known when it is printed, before it is stored), and
+ * the stock below which more are asked for: a job printing steadily uses one per flush (20 a
+ * second), and a line that finds none waits for the database (4 at a time delayed a line every
+ * 200 ms by a round trip under load).
+ */
+const RESERVE = 32;
+const RESERVE_BELOW = 16;
 
 export interface LogSinkOptions {
   maxLength: number;
@@ -169,7 +175,7 @@ export class LogSink {
       this.lastSeq = seq;
       if (batch.lines.length >= this.chunkLines || batch.bytes >= this.chunkBytes) this.open = null;
     }
-    if (this.ids.length < 2) this.reserve();
+    if (this.ids.length < RESERVE_BELOW) this.reserve();
     if (out.length === 0) return;
     this.port.push(this.jobId, { after, lines: out });
     this.bound();
