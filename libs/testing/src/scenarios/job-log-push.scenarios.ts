@@ -69,6 +69,8 @@ export function jobLogPushScenarios(
     });
     const bare = bareLatencies(`sleep 1; ${printing}`);
     const latencies: number[] = [];
+    /** Of each line's latency, the part before the jobs service took it (the event's timestamp). */
+    const toService: number[] = [];
     const seen: string[] = [];
     let counter: LogReadCounter | null = null;
     let quietAt = 0;
@@ -82,7 +84,10 @@ export function jobLogPushScenarios(
       })) {
         const now = Date.now();
         seen.push(l.message);
-        if (/^\d{19}$/.test(l.message)) latencies.push(sinceStamp(l.message, now));
+        if (/^\d{19}$/.test(l.message)) {
+          latencies.push(sinceStamp(l.message, now));
+          toService.push(sinceStamp(l.message, l.timestamp.getTime()));
+        }
         if (l.message === 'quiet') {
           quietAt = now;
           const c = (counter = await countLogReads());
@@ -108,13 +113,14 @@ export function jobLogPushScenarios(
     const hub = figuresOf(latencies);
     const machine = figuresOf(await bare);
     const worst = latencies
-      .map((ms, i) => [ms, i])
+      .map((ms, i) => [ms, i, toService[i]])
       .sort((a, b) => b[0] - a[0])
       .slice(0, 6);
     const load = loadavg().map((l) => l.toFixed(1));
+    const service = figuresOf(toService);
     console.log(
-      `log line latency over ${lines} lines (ms): hub ${JSON.stringify(hub)}, bare pipe ${JSON.stringify(machine)}; ` +
-        `worst [ms, line] ${JSON.stringify(worst)}; load ${load.join(' ')}`,
+      `log line latency over ${lines} lines (ms): hub ${JSON.stringify(hub)} (printed → jobs service ${JSON.stringify(service)}), bare pipe ${JSON.stringify(machine)}; ` +
+        `worst [ms, line, of which before the jobs service took it] ${JSON.stringify(worst)}; load ${load.join(' ')}`,
     );
     // Within 50 ms of being printed, half of them well within (a poll every 100 ms could not);
     // the tail is the machine's (compare the bare pipe's, printed above with the load average).
