@@ -19,7 +19,7 @@ export interface StoredChunk {
 /**
  * The kept log lines of every job, in chunks (decision 0631): bounded per job by
  * HUB_JOBS_LOG_MAX_LINES and HUB_JOBS_LOG_MAX_BYTES, readable after it ends; and pushed live on
- * `hub.live.job-log.<jobId>` as they are printed (decision 0637).
+ * `live.job-log.<jobId>` as they are printed (decision 0637).
  */
 @Injectable()
 export class JobLogs implements LogSinkPort {
