@@ -1,6 +1,6 @@
 import { AckPolicy, type NatsConnection } from 'nats';
 import { natsInboxPrefix, natsReplyInbox, rpcServiceOf } from '@hub/bus-access';
-import { Events, type RequestContext, Streams, subject } from '@hub/contracts';
+import { Events, JobLogLive, type RequestContext, Streams, subject } from '@hub/contracts';
 import { CredentialsRpc } from '@hub/credentials-contract';
 import { NatsRpcClient } from '@hub/messaging';
 import {
@@ -14,6 +14,7 @@ import {
   queryDatabase,
   runApp,
   type TestDatabase,
+  waitUntil,
 } from '@hub/testing';
 
 const ADMIN = 'bus-auth-admin-token-for-tests';
@@ -119,6 +120,28 @@ describeWithInfra('bus authorization (issue 22): NATS users and permissions per 
       });
       await nc.close();
     }
+  });
+
+  it("keeps a job's live log lines between the jobs service and the gateways: other services and subscribers may not listen, the gateway may not publish", async () => {
+    const lines = JobLogLive.of('6c0000000000000000000003').subject;
+    for (const user of ['webhooks', 'subscriber']) {
+      const nc = await nats.connect(user);
+      expect({ user, live: await subscriptionRefused(nc, lines) }).toEqual({ user, live: 'PERMISSIONS_VIOLATION' });
+      await nc.close();
+    }
+    // What the jobs service publishes reaches the gateway's user; what the gateway's user publishes does not.
+    const [jobs, gw] = [await nats.connect('jobs'), await nats.connect('gateway')];
+    const heard: string[] = [];
+    const sub = gw.subscribe(lines, { callback: (_e, m) => heard.push(m.string()) });
+    await gw.flush();
+    gw.publish(lines, 'from the gateway');
+    jobs.publish(lines, 'from jobs');
+    await jobs.flush();
+    await waitUntil(() => heard.includes('from jobs'), 5000, "the jobs service's line");
+    await gw.flush();
+    expect(heard).toEqual(['from jobs']);
+    sub.unsubscribe();
+    await Promise.all([jobs.close(), gw.close()]);
   });
 
   it('lets the gateway publish neither audit nor repo events', async () => {

@@ -10,6 +10,7 @@ import {
   JOB_CAPS_TEST_ENV,
   killJobsServiceMidRun,
   jobCapsScenarios,
+  jobLogPushScenarios,
   jobSourceReadScenarios,
   jobsBoundsScenarios,
   jobsHfCliScenarios,
@@ -70,6 +71,17 @@ describeWithInfra('distributed hub: jobs', () => {
   afterAll(() => hub.stop());
 
   jobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
+  // The log stream's reads of the stored log, seen on the bus: every request on jobs.job.logs.
+  jobLogPushScenarios(
+    () => ({ baseUrl: gateway, adminToken: ADMIN }),
+    async () => {
+      const nc = await hub.nats.connect(NATS_TEST_ALL_RIGHTS_USER);
+      const counter = { reads: 0, close: () => nc.close() };
+      nc.subscribe(JobsRpc.Logs.subject, { callback: () => counter.reads++ });
+      await nc.flush();
+      return counter;
+    },
+  );
   jobsBoundsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   jobsShapeScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));
   scheduledJobsScenarios(() => ({ baseUrl: gateway, adminToken: ADMIN }));

@@ -3,7 +3,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runJob } from '@huggingface/hub';
-import { describeWithInfra, jobsBurstScenarios, makeUser, processesWith, readSse, waitForStage } from '@hub/testing';
+import { JobsRpc } from '@hub/contracts';
+import {
+  describeWithInfra,
+  jobLogPushScenarios,
+  jobsBurstScenarios,
+  makeUser,
+  processesWith,
+  readSse,
+  waitForStage,
+} from '@hub/testing';
 import { startTestHub, type TestHub } from './testing/test-hub';
 
 const ADMIN = 'jobs-host-admin-token';
@@ -193,4 +202,21 @@ describeWithInfra('all-in-one hub: jobs in host mode (bubblewrap)', () => {
 
   // Issue 41: launches overlap and none is lost.
   jobsBurstScenarios(() => ({ baseUrl: t.baseUrl, adminToken: ADMIN }));
+  // The log stream's reads of the stored log: the in-process broker's requests on jobs.job.logs.
+  jobLogPushScenarios(target, async () => {
+    if (t.hub.mode.kind !== 'in-process') throw new Error('an all-in-one hub without NATS');
+    const broker = t.hub.mode.broker;
+    const dispatch = broker.dispatch.bind(broker);
+    const counter = {
+      reads: 0,
+      close: async () => {
+        broker.dispatch = dispatch;
+      },
+    };
+    broker.dispatch = (subject, message) => {
+      if (subject === JobsRpc.Logs.subject) counter.reads++;
+      return dispatch(subject, message);
+    };
+    return counter;
+  });
 });

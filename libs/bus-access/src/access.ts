@@ -2,6 +2,7 @@ import {
   AuditStreamEvents,
   type EventSource,
   Events,
+  JobLogLive,
   JobsRpc,
   NotificationSourceEvents,
   PaperEvents,
@@ -85,7 +86,8 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
       CredentialsRpc.RevokeById,
     ],
     publishes: [],
-    listens: [Events.TokenRevoked, Events.MembershipChanged, Events.InboxChanged],
+    // JobLogLive: live log lines of the jobs its viewers stream (core NATS, decision 0637).
+    listens: [Events.TokenRevoked, Events.MembershipChanged, Events.InboxChanged, JobLogLive],
     consumes: [],
   },
   credentials: {
@@ -149,7 +151,7 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
   jobs: {
     handles: rpcs(JobsRpc, ScheduledJobsRpc),
     calls: [CredentialsRpc.GetUser, OrganizationsRpc.GetAccess, ResourceGroupsRpc.Get],
-    publishes: [Events.JobStatus, Events.Audit],
+    publishes: [Events.JobStatus, Events.Audit, JobLogLive],
     listens: [],
     consumes: [],
   },

@@ -15,6 +15,7 @@ export * from './events/in-process-event-bus';
 export * from './events/store/bus-store';
 export * from './events/dead-letter';
 export * from './events/payload-validation';
+export * from './live/live-bus';
 export * from './in-process/in-process-broker';
 export * from './in-process/in-process-rpc-client';
 export * from './outbox/outbox';

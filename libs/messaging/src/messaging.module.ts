@@ -20,6 +20,7 @@ import { NatsRpcClient } from './rpc/nats-rpc-client';
 import { RpcClient } from './rpc/rpc-client';
 import { BUS_MODE, NATS_CONNECTION } from './messaging.tokens';
 import { RpcServer } from './rpc-server';
+import { InProcessLiveBus, LiveBus, NatsLiveBus } from './live/live-bus';
 
 export { BUS_MODE, NATS_CONNECTION };
 
@@ -121,10 +122,15 @@ export class MessagingModule {
             return InProcessEventBus.open({ retentionDays: options.retentionDays, ...options.store });
           },
         },
+        {
+          provide: LiveBus,
+          inject: [NATS_CONNECTION],
+          useFactory: (nc: NatsConnection | null) => (nc ? new NatsLiveBus(nc) : new InProcessLiveBus()),
+        },
         BusLifecycle,
         RpcServer,
       ],
-      exports: [RpcClient, RpcServer, EventBus, NATS_CONNECTION, BUS_MODE],
+      exports: [RpcClient, RpcServer, EventBus, LiveBus, NATS_CONNECTION, BUS_MODE],
     };
   }
 }

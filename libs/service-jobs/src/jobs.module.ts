@@ -24,6 +24,7 @@ import { JobLogs } from './logs/job-logs';
 import { jobsMigrations } from './migrations';
 import { JOB_RUNNER } from './runner/job-runner';
 import { JobSupervisor } from './runner/job-supervisor';
+import { JobRuns } from './jobs/job-runs';
 import { FinishedJobsRetention } from './jobs/finished-jobs-retention';
 import { JobSweeper } from './runner/job-sweeper';
 import { jobRunnerFor, type RunnerContext } from './runner/job-runner.factory';
@@ -71,6 +72,7 @@ export class JobsModule {
         JobsMetrics,
         JobLogs,
         JobSupervisor,
+        { provide: JobRuns, useExisting: JobSupervisor },
         JobSweeper,
         FinishedJobsRetention,
         NamespaceResolver,

@@ -52,6 +52,7 @@ export * from './job-engine';
 export * from './scenarios/jobs-isolation.scenarios';
 export * from './scenarios/jobs-admission.scenarios';
 export * from './scenarios/jobs-burst.scenarios';
+export * from './scenarios/job-log-push.scenarios';
 export * from './scenarios/jobs-expose.scenarios';
 export * from './scenarios/jobs-image.scenarios';
 export * from './browser';

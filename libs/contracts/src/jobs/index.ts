@@ -9,3 +9,4 @@ export * from './job-hardware';
 export * from './scheduled-jobs.dto';
 export * from './job-spec.dto';
 export * from './job-endpoint.dto';
+export * from './job-log-live.event';

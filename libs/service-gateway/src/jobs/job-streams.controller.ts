@@ -12,11 +12,12 @@ import {
 import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx, CurrentAuth, LiveAnswers, StreamSlots } from '../core';
+import { JobLogFeeds } from './job-log-feeds';
+import { LogStream } from './job-log-stream';
 import { JobNamespaces } from './job-namespaces';
 import { JobParam, LogsQuery } from './jobs.params';
 import { sleep, SseStream } from './sse';
 
-const POLL_MS = 100;
 const SSE_ANSWER = {
   description: 'server-sent events',
   content: { 'text/event-stream': { schema: { type: 'string' } } },
@@ -36,8 +37,9 @@ function stageTime(job: JobView): string {
 const METRICS_EVERY_MS = 1000;
 
 /**
- * The job streams as server-sent events. The gateway polls the jobs service (RPC) and ends the
- * stream when the job has ended and every line is out: the same in both run modes.
+ * The job streams as server-sent events, ended when the job has ended and everything is out: the
+ * same in both run modes. Log lines are pushed from the job's runner over the bus, the stored log
+ * as backfill (decision 0637); stage changes and metrics are read from the jobs service (RPC).
  */
 @ApiTags('jobs')
 @ApiBearerAuth()
@@ -48,6 +50,7 @@ export class JobStreamsController {
     private readonly namespaces: JobNamespaces,
     private readonly live: LiveAnswers,
     private readonly slots: StreamSlots,
+    private readonly feeds: JobLogFeeds,
   ) {}
 
   /**
@@ -88,21 +91,22 @@ export class JobStreamsController {
   ): Promise<void> {
     const owner = await this.namespaces.resolve(p.namespace, auth, ctx, false);
     const ref = { namespace: owner.name, jobId: p.jobId };
-    // The first read answers 404 as JSON before the stream opens.
-    let chunk = await this.rpc.call(JobsRpc.Logs, { ...ref, afterSeq: 0, tail: q.tail }, ctx);
-    const sse = this.open(reply, ctx, auth, owner);
-    let after = 0;
+    // Subscribed first, then the stored log read: a line printed meanwhile is in one or the other
+    // (or both: the seq drops the second copy), never in neither (decision 0637).
+    const viewer = await this.feeds.watch(p.jobId);
     try {
-      for (;;) {
-        for (const l of chunk.lines) sse.send({ data: l.data, timestamp: l.timestamp });
-        if (chunk.lines.length > 0) after = chunk.lines[chunk.lines.length - 1].seq;
-        // The stage was read before the lines: ended and nothing new means every line is out.
-        if ((TERMINAL_JOB_STAGES.has(chunk.stage) && chunk.lines.length === 0) || sse.isClosed) break;
-        if (chunk.lines.length === 0) await sleep(POLL_MS);
-        chunk = await this.rpc.call(JobsRpc.Logs, { ...ref, afterSeq: after }, ctx);
+      // The first read answers 404 as JSON before the stream opens.
+      const first = await this.rpc.call(JobsRpc.Logs, { ...ref, afterSeq: 0, tail: q.tail }, ctx);
+      const sse = this.open(reply, ctx, auth, owner);
+      try {
+        await new LogStream(sse, viewer, (afterSeq) => this.rpc.call(JobsRpc.Logs, { ...ref, afterSeq }, ctx)).run(
+          first,
+        );
+      } finally {
+        sse.end();
       }
     } finally {
-      sse.end();
+      viewer.close();
     }
   }
 

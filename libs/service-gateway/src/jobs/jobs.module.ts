@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { JobExposeProxy } from './job-expose.proxy';
+import { JobLogFeeds } from './job-log-feeds';
 import { JobNamespaces } from './job-namespaces';
 import { JobStreamsController } from './job-streams.controller';
 import { JobsController } from './jobs.controller';
@@ -8,6 +9,6 @@ import { ScheduledJobsController } from './scheduled-jobs.controller';
 /** `/api/jobs/…`: the Jobs API in front of the jobs service. */
 @Module({
   controllers: [JobsController, JobStreamsController, ScheduledJobsController],
-  providers: [JobNamespaces, JobExposeProxy],
+  providers: [JobNamespaces, JobExposeProxy, JobLogFeeds],
 })
 export class JobsApiModule {}

@@ -7,11 +7,15 @@ export class SseStream {
   private closed = false;
   private lastWrite = Date.now();
   private readonly keepAlive: NodeJS.Timeout;
+  /** Resolves when the stream closes (ended here, or the client went away). */
+  readonly whenClosed: Promise<void>;
+  private onClosed!: () => void;
 
   constructor(
     private readonly reply: FastifyReply,
     requestId: string,
   ) {
+    this.whenClosed = new Promise((resolve) => (this.onClosed = resolve));
     reply.hijack();
     reply.raw.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -23,6 +27,7 @@ export class SseStream {
     reply.raw.write(': stream open\n\n');
     reply.raw.on('close', () => {
       this.closed = true;
+      this.onClosed();
     });
     this.keepAlive = setInterval(() => {
       if (Date.now() - this.lastWrite >= KEEP_ALIVE_MS) this.write(': keep-alive\n\n');
@@ -31,6 +36,16 @@ export class SseStream {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /**
+   * Resolves once the client has taken what was written (the socket's buffer is below its mark), or
+   * the stream closed: a writer that waits here holds no more than a buffer per stream.
+   */
+  async drained(): Promise<void> {
+    const raw = this.reply.raw;
+    if (this.closed || !raw.writableNeedDrain) return;
+    await Promise.race([new Promise<void>((resolve) => raw.once('drain', () => resolve())), this.whenClosed]);
   }
 
   send(data: unknown): void {
@@ -47,6 +62,7 @@ export class SseStream {
     clearInterval(this.keepAlive);
     if (!this.closed) reply_end(this.reply);
     this.closed = true;
+    this.onClosed();
   }
 
   private write(chunk: string): void {

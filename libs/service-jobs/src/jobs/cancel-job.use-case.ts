@@ -3,9 +3,9 @@ import { type JobRefRpc, type JobView, type RequestContext, TERMINAL_JOB_STAGES 
 import { Outbox } from '@hub/messaging';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG } from '../jobs.tokens';
-import { JobSupervisor } from '../runner/job-supervisor';
 import { recordJobAudit } from './job-events';
 import { ACTIVE_STAGES, JobStore } from './job-store';
+import { JobRuns } from './job-runs';
 import { toJobView, viewSettings } from './job.view';
 
 /** Cancels an active job (a finished one is answered as it is): stored first, so any replica may answer. */
@@ -15,7 +15,7 @@ export class CancelJobUseCase {
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
     @Inject(Outbox) private readonly outbox: Outbox,
     private readonly store: JobStore,
-    private readonly supervisor: JobSupervisor,
+    private readonly runs: JobRuns,
   ) {}
 
   async execute(dto: JobRefRpc, ctx: RequestContext): Promise<JobView> {
@@ -34,7 +34,7 @@ export class CancelJobUseCase {
       (m, job) => recordJobAudit(this.outbox, m, ctx, job, 'jobs.cancel', `Job ${job.id} canceled`),
     );
     // Here or on the replica running it (its heartbeat sees the stage): the process tree is killed.
-    this.supervisor.stop(j.id);
+    this.runs.canceled(j.id);
     return toJobView(canceled ?? (await this.store.find(dto.namespace, dto.jobId)), settings);
   }
 }

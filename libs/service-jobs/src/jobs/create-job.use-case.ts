@@ -4,9 +4,9 @@ import { type SecretBox } from '@hub/config';
 import { newObjectId } from '@hub/persistence';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.tokens';
-import { JobSupervisor } from '../runner/job-supervisor';
 import { jobAuditEvent } from './job-events';
 import { JobEntity, type JobOwner } from './job.entity';
+import { JobRuns } from './job-runs';
 import { JobStore } from './job-store';
 import { toJobView, viewSettings } from './job.view';
 import {
@@ -20,14 +20,14 @@ import { NamespaceResolver } from './namespace-resolver';
 import { RegistryPolicy } from './registry-policy';
 import { ResourceGroupCheck } from './resource-group-check';
 
-/** A new job, SCHEDULING, handed to the supervisor; duplicates and scheduled firings come here too. */
+/** A new job, stored SCHEDULING, then told to JobRuns; duplicates and scheduled firings come here too. */
 @Injectable()
 export class CreateJobUseCase {
   constructor(
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
     @Inject(JOBS_SECRETS) private readonly secrets: SecretBox,
     private readonly store: JobStore,
-    private readonly supervisor: JobSupervisor,
+    private readonly runs: JobRuns,
     private readonly namespaces: NamespaceResolver,
     private readonly resourceGroups: ResourceGroupCheck,
     private readonly registries: RegistryPolicy,
@@ -42,7 +42,7 @@ export class CreateJobUseCase {
     const registryRefused = spec.dockerImage ? await this.registries.refusal(spec.dockerImage) : null;
     if (registryRefused) throw new ImageRegistryRefusedError(registryRefused);
     if (spec.expose?.portsPublic?.some((p) => !spec.expose?.ports.includes(p))) throw new PublicPortsNotExposedError();
-    const refused = this.supervisor.refusal(spec.flavor);
+    const refused = this.runs.refusal(spec.flavor);
     if (refused) throw new FlavorNotAvailableError(refused);
     const owner: JobOwner = dto.owner ?? (await this.namespaces.resolve(dto.namespace, ctx));
     await this.resourceGroups.assertOwnedBy(owner, spec.resourceGroupId, 'resourceGroupId', ctx);
@@ -75,7 +75,7 @@ export class CreateJobUseCase {
       [jobAuditEvent(ctx, job, 'jobs.create', `Job ${job.id} created`, { initiator: job.initiator })],
       this.config.HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE,
     );
-    this.supervisor.launch(job);
+    this.runs.created(job);
     return toJobView(job, viewSettings(this.config));
   }
 }

@@ -1,7 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { type CreateJobDto, type JobMetricsSample, type JobStage } from '@hub/contracts';
-import { type RunHandle } from '../runner/job-runner';
-import { type ProcessIdentity } from '../runner/process-identity';
+import { type ProcessIdentity, type RunHandle } from './job-runs';
 
 export interface JobOwner {
   id: string;

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type JobLogLine } from '@hub/contracts';
+import { JobLogLive, type JobLogLiveEvent, type JobLogLine } from '@hub/contracts';
+import { LiveBus } from '@hub/messaging';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS } from '../jobs.tokens';
-import { LogSink } from './log-sink';
+import { LogSink, type LogSinkPort } from './log-sink';
 
 /** A line's seq is its chunk's id times this plus its place in the chunk (chunks hold fewer lines). */
 export const SEQ_PER_CHUNK = 65_536;
@@ -17,13 +18,15 @@ export interface StoredChunk {
 
 /**
  * The kept log lines of every job, in chunks (decision 0631): bounded per job by
- * HUB_JOBS_LOG_MAX_LINES and HUB_JOBS_LOG_MAX_BYTES, readable after it ends.
+ * HUB_JOBS_LOG_MAX_LINES and HUB_JOBS_LOG_MAX_BYTES, readable after it ends; and pushed live on
+ * `live.job-log.<jobId>` as they are printed (decision 0637).
  */
 @Injectable()
-export class JobLogs {
+export class JobLogs implements LogSinkPort {
   constructor(
     @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
+    private readonly live: LiveBus,
   ) {}
 
   sink(jobId: string): LogSink {
@@ -46,19 +49,29 @@ export class JobLogs {
     return rows.map((r) => ({ id: Number(r.id), lines: r.lines, bytes: r.bytes }));
   }
 
-  /** Stores one chunk after deleting the given older ones, in one transaction; answers its id. */
-  async replace(jobId: string, drop: number[], ts: Date, lines: string[], bytes: number): Promise<number> {
-    return this.ds.transaction(async (m) => {
+  /** Chunk ids for lines not stored yet (their seqs are pushed before the INSERT), increasing. */
+  async reserve(count: number): Promise<number[]> {
+    const rows = await this.ds.query<{ id: string }[]>(
+      `SELECT nextval(pg_get_serial_sequence('jobs.job_log_chunks', 'id')) AS id FROM generate_series(1, $1)`,
+      [count],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** Stores one chunk under its reserved id after deleting the given older ones, in one transaction. */
+  async insert(jobId: string, id: number, drop: number[], lines: string[], ts: string[], bytes: number): Promise<void> {
+    await this.ds.transaction(async (m) => {
       if (drop.length > 0)
         await m.query(`DELETE FROM jobs.job_log_chunks WHERE job_id = $1 AND id = ANY($2::bigint[])`, [jobId, drop]);
-      const stamp = ts.toISOString();
-      const [row] = await m.query<{ id: string }[]>(
-        `INSERT INTO jobs.job_log_chunks (job_id, ts, lines, bytes)
-         VALUES ($1, array_fill($2::timestamptz, ARRAY[$4::int]), $3::text[], $5) RETURNING id`,
-        [jobId, stamp, lines, lines.length, bytes],
+      await m.query(
+        `INSERT INTO jobs.job_log_chunks (id, job_id, ts, lines, bytes) VALUES ($1, $2, $3::timestamptz[], $4::text[], $5)`,
+        [id, jobId, ts, lines, bytes],
       );
-      return Number(row.id);
     });
+  }
+
+  push(jobId: string, message: JobLogLiveEvent): void {
+    this.live.send(JobLogLive.of(jobId), message);
   }
 
   async read(jobId: string, afterSeq: number, tail?: number): Promise<JobLogLine[]> {

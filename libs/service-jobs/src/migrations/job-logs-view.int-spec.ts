@@ -1,5 +1,6 @@
 import { type DataSource } from 'typeorm';
 import { loadConfig, SecretBox } from '@hub/config';
+import { InProcessLiveBus } from '@hub/messaging';
 import { openDataSource, runMigrations } from '@hub/persistence';
 import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
 import { JobsConfig } from '../jobs.config';
@@ -40,7 +41,7 @@ describeWithInfra('jobs.job_logs for the previous release (real Postgres)', () =
       poolSize: 2,
     });
     await runMigrations(ds, 'jobs');
-    logs = new JobLogs(ds, loadConfig(JobsConfig, {}));
+    logs = new JobLogs(ds, loadConfig(JobsConfig, {}), new InProcessLiveBus());
   });
 
   afterAll(async () => {
@@ -50,8 +51,9 @@ describeWithInfra('jobs.job_logs for the previous release (real Postgres)', () =
 
   it("stores the previous release's lines where this release reads them, numbered alike, and trims them", async () => {
     // This release wrote the job's first lines; the previous release's replica then takes over.
-    await logs.replace(JOB, [], new Date(), ['one', 'two'], 6);
     const t = new Date().toISOString();
+    const [id] = await logs.reserve(1);
+    await logs.insert(JOB, id, [], ['one', 'two'], [t, t], 6);
     await ds.query(OLD.append, [JOB, [t, t], ['three', 'four']]);
 
     const mine = await logs.read(JOB, 0);

@@ -1,9 +1,12 @@
 import { type JobFlavor } from '@hub/contracts';
 import { type LogGateOptions } from '../logs/log-gate';
 import { type ProcSample } from './proc-sample';
-import { type ProcessIdentity } from './process-identity';
+import { type RunHandle, type RunReport } from '../jobs/job-runs';
 
-export interface RunRequest {
+export type { RunHandle };
+
+/** One run to start; it reports back through the RunReport (an interface of jobs/). */
+export interface RunRequest extends RunReport {
   jobId: string;
   attempt: number;
   command?: string[];
@@ -19,7 +22,6 @@ export interface RunRequest {
   env: Record<string, string>;
   /** The decrypted secrets, set in the environment too (the Kubernetes runner keeps them in a Secret). */
   secrets: Record<string, string>;
-  onLine(line: string): void;
   /** How the log store gates lines (decision 0631): a runner with a process of its own between the job and the service (the spawn helper) applies it there too. */
   log?: LogGateOptions;
   /**
@@ -27,12 +29,6 @@ export interface RunRequest {
    * runner stops reading for a moment and the job's writes wait (decision 0631).
    */
   readBytes?: number;
-  /** Lines such a process dropped already (counted, named in the log's next marker). */
-  onDropped?(lines: number, bytes: number): void;
-  /** Progress before the run starts (an image pull), shown as the job's status message while it is SCHEDULING. */
-  onProgress?(message: string): void;
-  /** Runners retrying by themselves report each failed attempt (count so far) while the run goes on. */
-  onAttemptFailed?(failureCount: number): void;
 }
 
 export interface RunExit {
@@ -46,16 +42,6 @@ export interface RunExit {
   /** Set when the runner itself saw the deadline pass (Kubernetes activeDeadlineSeconds). */
   timedOut?: boolean;
 }
-
-/**
- * What a restarted service needs to stop a run it lost track of (stored in `jobs.run_handle`): a
- * local process group, a container of the local engine (with its address on the jobs network, for
- * exposed ports), or a Kubernetes Job.
- */
-export type RunHandle =
-  | { kind: 'process'; process: ProcessIdentity; container?: string }
-  | { kind: 'container'; engine: 'docker' | 'podman'; container: string; address?: string }
-  | { kind: 'kubernetes'; namespace: string; job: string };
 
 export interface JobRun {
   done: Promise<RunExit>;

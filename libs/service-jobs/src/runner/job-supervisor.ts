@@ -6,12 +6,14 @@ import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.tokens';
 import { JobLogs } from '../logs/job-logs';
 import { type LogSink } from '../logs/log-sink';
 import { type JobEntity } from '../jobs/job.entity';
+import { JobRuns } from '../jobs/job-runs';
 import { ACTIVE_STAGES, JobStore } from '../jobs/job-store';
 import { type JobFlavor, type JobMetricsSample } from '@hub/contracts';
 import { allowanceOf } from '../jobs/job-metrics';
 import { Admission } from './admission';
 import { JOB_RUNNER, type JobRun, type JobRunner, type RunExit } from './job-runner';
 import { JobSweeper } from './job-sweeper';
+import { type Stopping, verdict } from './run-verdict';
 import { cpuPercent, netRates, type ProcSample, readProc } from './proc-sample';
 import { identityOf } from './process-identity';
 
@@ -23,19 +25,22 @@ interface Running {
   job: JobEntity;
   run?: JobRun;
   /** Why we stopped it ourselves (cancel, timeout, shutdown), so its exit is not read as a failure. */
-  stopping?: 'cancel' | 'timeout' | 'shutdown';
+  stopping?: Stopping;
   lastSample?: ProcSample;
+  /** Its log: stored, and pushed to the open log streams (which it tells on each heartbeat that the job goes on). */
+  sink: LogSink;
   /** A runner's sample still being read (a slow engine): the next heartbeat takes it, none is started meanwhile. */
   pendingSample?: Promise<ProcSample | null>;
 }
 
 /**
- * Drives the jobs this replica started: SCHEDULING → RUNNING → COMPLETED | ERROR | CANCELED, with
- * retries (`attempts`), timeouts and cancels from any replica. A heartbeat marks its jobs alive;
+ * Drives the jobs this replica started (JobRuns, the port of jobs/): SCHEDULING → RUNNING →
+ * COMPLETED | ERROR | CANCELED, with retries (`attempts`), timeouts and cancels from any replica;
+ * `lifecycle` reads it top to bottom, `verdict` (run-verdict.ts) judges each run's end. A heartbeat marks its jobs alive;
  * any replica settles jobs whose replica went silent, so none stays RUNNING forever.
  */
 @Injectable()
-export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutdown {
+export class JobSupervisor extends JobRuns implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('JobSupervisor');
   private readonly replica = `${process.pid}-${randomBytes(4).toString('hex')}`;
   private readonly running = new Map<string, Running>();
@@ -55,10 +60,10 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     @Inject(JOBS_SECRETS) private readonly secrets: SecretBox,
     private readonly sweeper: JobSweeper,
   ) {
+    super();
     this.admission = new Admission(config.HUB_JOBS_MAX_RUNNING, config.HUB_JOBS_MAX_RUNNING_PER_NAMESPACE);
   }
 
-  /** Why this replica's runner cannot run a flavor at all (the create answers 400 with it), or null. */
   refusal(flavor: JobFlavor): string | null {
     return this.runner.refusal?.(flavor) ?? null;
   }
@@ -93,23 +98,72 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     await this.runner.close?.();
   }
 
-  /** Starts a job created here (after its transaction committed), once the caps let it (it waits SCHEDULING). */
-  launch(job: JobEntity): void {
-    const r: Running = { job };
+  /** A job stored here: it runs once the caps let it (it waits SCHEDULING meanwhile). */
+  created(job: JobEntity): void {
+    const r: Running = { job, sink: this.logs.sink(job.id) };
     this.running.set(job.id, r);
-    void this.admitted(r)
-      .catch((e: unknown) => this.logger.error(`job ${job.id}: ${String(e)}`))
-      .finally(() => this.running.delete(job.id));
+    void this.lifecycle(r).catch((e: unknown) => this.logger.error(`job ${job.id}: ${String(e)}`));
   }
 
-  private async admitted(r: Running): Promise<void> {
-    const ns = r.job.namespace;
-    const admitted = await this.admission.acquire(r.job.id, ns, (message) => this.tell(r, message));
-    if (!admitted) return;
+  /** A cancel was stored: stops the job's run if this replica has it. */
+  canceled(jobId: string): void {
+    const r = this.running.get(jobId);
+    if (!r) return;
+    r.stopping ??= 'cancel';
+    this.admission.withdraw(jobId);
+    r.run?.kill();
+  }
+
+  /**
+   * One job on this replica, top to bottom (its stage changes are all here or in `attempt`):
+   * 1. SCHEDULING until the caps give it a slot (its status message says what it waits for);
+   * 2. a run started: the first one's start stores SCHEDULING → RUNNING (`attempt`);
+   * 3. the run's end judged (`verdict`): COMPLETED or ERROR stored, or another attempt while RUNNING;
+   * 4. its log stored, and the open log streams told it ended.
+   * A cancel (stored by any replica) stops the run; the cancel's CANCELED stays.
+   */
+  private async lifecycle(r: Running): Promise<void> {
     try {
-      await this.drive(r);
+      const ns = r.job.namespace;
+      if (!(await this.admission.acquire(r.job.id, ns, (message) => this.tell(r, message)))) return;
+      try {
+        let failures = r.job.failureCount;
+        for (let attempt = 1; !r.stopping; attempt++) {
+          const exit = await this.attempt(r, attempt);
+          await r.sink.flush();
+          // Canceled (by another replica) while its first run was being started: that run was killed.
+          if (!exit) return;
+          const v = verdict(exit, {
+            attempt,
+            attempts: r.job.attempts,
+            failures,
+            stopping: r.stopping,
+            retriesItself: this.runner.retriesItself ?? false,
+            timeoutSeconds: r.job.spec.timeoutSeconds,
+          });
+          if (v.kind === 'left') return;
+          if (v.kind === 'end') {
+            await this.store.advance(r.job, ACTIVE_STAGES, {
+              stage: v.stage,
+              message: v.message,
+              failureCount: v.failures,
+              finishedAt: new Date(),
+              runner: null,
+            });
+            return;
+          }
+          // Still RUNNING: the next attempt starts at once; the failure count tells the clients.
+          failures = v.failures;
+          const next = await this.store.advance(r.job, ['RUNNING'], { failureCount: failures, message: v.message });
+          if (!next) return;
+          r.job = next;
+        }
+      } finally {
+        this.admission.release(ns);
+      }
     } finally {
-      this.admission.release(ns);
+      this.running.delete(r.job.id);
+      await r.sink.end();
     }
   }
 
@@ -123,69 +177,6 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
       .catch((e: unknown) => this.logger.warn(`job ${r.job.id}: ${String(e)}`));
   }
 
-  /** Stops a job this replica runs (the cancel itself is already stored). */
-  stop(jobId: string): void {
-    const r = this.running.get(jobId);
-    if (!r) return;
-    r.stopping ??= 'cancel';
-    this.admission.withdraw(jobId);
-    r.run?.kill();
-  }
-
-  private async drive(r: Running): Promise<void> {
-    const sink = this.logs.sink(r.job.id);
-    let failures = r.job.failureCount;
-    for (let attempt = 1; ; attempt++) {
-      if (r.stopping) break;
-      const exit = await this.attempt(r, attempt, sink);
-      await sink.flush();
-      // Canceled (by another replica) while its first run was being started: that run was killed.
-      if (!exit) break;
-      const job = r.job;
-      if (r.stopping === 'cancel') break;
-      if (r.stopping === 'shutdown') {
-        await this.finish(job, 'ERROR', 'the jobs service stopped while this job ran', failures + 1);
-        break;
-      }
-      if (r.stopping === 'timeout') {
-        await this.finish(job, 'ERROR', `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`, failures + 1);
-        break;
-      }
-      if (exit.timedOut) {
-        await this.finish(
-          job,
-          'ERROR',
-          `Job timed out after ${job.spec.timeoutSeconds ?? 0} seconds`,
-          failures + (exit.failures ?? 1),
-        );
-        break;
-      }
-      if (exit.code === 0) {
-        await this.finish(job, 'COMPLETED', null, failures + (exit.failures ?? 0));
-        break;
-      }
-      failures += exit.failures ?? 1;
-      const why = exit.error
-        ? `could not start: ${exit.error}`
-        : exit.reason
-          ? exit.reason
-          : exit.signal
-            ? `killed by ${exit.signal}`
-            : `exited with code ${exit.code ?? '?'}`;
-      if (attempt >= job.attempts || this.runner.retriesItself) {
-        await this.finish(job, 'ERROR', `Job failed: ${why}`, failures);
-        break;
-      }
-      // Still RUNNING: the next attempt starts at once; the failure count tells the clients.
-      const next = await this.store.advance(job, ['RUNNING'], {
-        failureCount: failures,
-        message: `attempt ${attempt} ${why}; retrying`,
-      });
-      if (!next) break;
-    }
-    await sink.trim().catch(() => undefined);
-  }
-
   /**
    * One run of the job, to its end; null when the job was no longer SCHEDULING once its first run
    * was under way (then that run is killed). The first run's SCHEDULING → RUNNING transition
@@ -193,8 +184,9 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
    * A crash before that UPDATE leaves no orphan: the spawn helper kills its runs when the service
    * goes away.
    */
-  private async attempt(r: Running, attempt: number, sink: LogSink): Promise<RunExit | null> {
+  private async attempt(r: Running, attempt: number): Promise<RunExit | null> {
     const job = r.job;
+    const sink = r.sink;
     const spec = job.spec;
     const run = await this.runner.start({
       jobId: job.id,
@@ -270,21 +262,6 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  private finish(
-    job: JobEntity,
-    stage: 'COMPLETED' | 'ERROR',
-    message: string | null,
-    failureCount: number,
-  ): Promise<JobEntity | null> {
-    return this.store.advance(job, ACTIVE_STAGES, {
-      stage,
-      message,
-      failureCount,
-      finishedAt: new Date(),
-      runner: null,
-    });
-  }
-
   /**
    * The run's resource sample since the last one (decision 0630: the public hub's fields, the
    * totals being the run's limit or its flavor's); null without a process or figures of its own here.
@@ -321,10 +298,11 @@ export class JobSupervisor implements OnApplicationBootstrap, OnApplicationShutd
 
   /** Heartbeat and resource samples for ours, cancels from other replicas, and jobs whose replica went away. */
   private async tick(): Promise<void> {
+    for (const r of this.running.values()) r.sink.beat();
     const beats = await Promise.all(
       [...this.running.values()].map(async (r) => ({ id: r.job.id, metrics: await this.sample(r) })),
     );
-    for (const id of await this.store.heartbeat(beats)) this.stop(id);
+    for (const id of await this.store.heartbeat(beats)) this.canceled(id);
     await this.sweeper.sweep(this.replica, new Set(this.running.keys()));
   }
 }

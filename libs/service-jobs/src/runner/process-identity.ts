@@ -1,11 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { type ProcessIdentity } from '../jobs/job-runs';
 
-/** A process as it can be told apart after a restart: pid reuse is caught by its start time, another machine by the boot id. */
-export interface ProcessIdentity {
-  bootId: string;
-  pid: number;
-  startTicks: number;
-}
+export type { ProcessIdentity };
 
 let cachedBootId: string | undefined;
 
