@@ -14,15 +14,6 @@ const SERVICES = ['credentials', 'organizations', 'notifications', 'webhooks', '
 /** Scaled to 0 before the migration Job (decision 0207, docs/upgrading.md): 0.1.0's audit ingest fails on the partitioned table. */
 const STOPPED_FOR_MIGRATION = ['organizations'];
 
-/** One object of a rendering (`---`-separated YAML, as `kubectl kustomize` writes it) by kind and name. */
-function objectOf(rendering: string, kind: string, name: string): string {
-  const doc = rendering
-    .split(/^---$/m)
-    .find((d) => new RegExp(`^kind: ${kind}$`, 'm').test(d) && new RegExp(`^  name: ${name}$`, 'm').test(d));
-  if (!doc) throw new Error(`no ${kind} ${name} in the rendering`);
-  return doc;
-}
-
 /**
  * Issue 38 item 2 on Kubernetes (decision 0207): the previous release, deployed from its own dev
  * overlay in a namespace of its own, upgraded to this tree's rendering under traffic the way
@@ -90,8 +81,9 @@ describe('upgrade from the previous release on Kubernetes, one rolling update at
         // The early job ends on the previous release's jobs service; a later one runs across its rollout.
         if (svc === 'jobs') await scenario.beforeJobsReplaced();
         await timed(svc, async () => {
-          // This tree's Deployment (its image and whatever else changed); a scaled-down one comes back at its replicas.
-          await kubectl(['apply', '-f', '-'], objectOf(next, 'Deployment', svc));
+          // This tree's objects of the app (its Deployment, Service, HPA, budget, policies, RBAC), as
+          // docs/upgrading.md applies them; a Deployment scaled to 0 comes back at its replicas.
+          await kubectl(['apply', '-f', '-', '-l', `app.kubernetes.io/name=${svc}`], next);
           await k('rollout', 'status', `deployment/${svc}`, '--timeout=300s');
         });
         await scenario.moreDelivered(20);
