@@ -36,7 +36,7 @@ pw() { echo "p$(head -c12 /dev/urandom | od -An -tx1 | tr -d ' \n')"; }
 # Postgres and NATS in namespace $1 (default hub-infra); PG_IP, NATS_IP, PG_PASSWORD, NATS_PW_* for what follows.
 infra_up() {
   local ns=${1:-hub-infra}
-  kubectl create namespace "$ns" >/dev/null
+  kubectl create namespace "$ns" --save-config >/dev/null
   PG_PASSWORD=$(pw)
   kubectl -n "$ns" create secret generic hub-infra-postgres --from-literal=POSTGRES_PASSWORD="$PG_PASSWORD" >/dev/null
   local args=() u
@@ -96,9 +96,9 @@ YAML
 # (awaited), then the whole rendering. `hub_apply [NS] [RENDERING]`: default hub and $W/dev-1.20.yaml
 # (the upgrade's rendering names its own namespace, NS and NS-jobs).
 hub_apply() {
-  local ns=${1:-hub} file=${2:-$W/dev-1.20.yaml}
+  local ns=${1:-hub} file=${2:-$W/dev-1.20.yaml} n
   if [ "$ns" = hub ]; then kubectl apply -f k8s/base/namespace.yaml >/dev/null
-  else kubectl create namespace "$ns" >/dev/null; kubectl create namespace "$ns-jobs" >/dev/null; fi
+  else for n in "$ns" "$ns-jobs"; do kubectl create namespace "$n" --dry-run=client -o yaml | kubectl apply -f - >/dev/null; done; fi
   ADMIN_TOKEN=$(head -c24 /dev/urandom | od -An -tx1 | tr -d ' \n')
   kubectl -n "$ns" create secret generic hub-secrets \
     --from-literal=DATABASE_URL="postgres://hub:$PG_PASSWORD@$PG_IP:5432/hub" --from-literal=HUB_ADMIN_TOKEN="$ADMIN_TOKEN" \

@@ -9,7 +9,7 @@ const env = (name: string): string => {
   if (!v) throw new Error(`${name} is not set: run this through HUB_K8S_UPGRADE=only npm run test:k8s`);
   return v;
 };
-/** The order of the rollout, as on Compose: what others call first, the gateway (the edge) last. */
+/** The order of the rollout, as on Compose: what others call first, the gateway (the edge) last; a stopped one first. */
 const SERVICES = ['credentials', 'organizations', 'notifications', 'webhooks', 'jobs', 'gateway'];
 /** Scaled to 0 before the migration Job (decision 0207, docs/upgrading.md): 0.1.0's audit ingest fails on the partitioned table. */
 const STOPPED_FOR_MIGRATION = ['organizations'];
@@ -66,7 +66,15 @@ describe('upgrade from the previous release on Kubernetes, one rolling update at
     let ledger: TrafficLedger | undefined;
     try {
       await scenario.moreDelivered(30);
-      // The migration Job of this tree (its ConfigMap beside it), organizations stopped for it.
+      // This tree's objects of an app (its Deployment, Service, HPA, budget, policies, RBAC), as
+      // docs/upgrading.md applies them, and its rollout; a Deployment scaled to 0 comes back at its replicas.
+      const roll = async (svc: string): Promise<void> => {
+        await kubectl(['apply', '-f', '-', '-l', `app.kubernetes.io/name=${svc}`], next);
+        await k('rollout', 'status', `deployment/${svc}`, '--timeout=300s');
+      };
+      // The migration Job of this tree (its ConfigMap beside it), organizations stopped for it and
+      // rolled at once after it: every event published through the gateway goes through the
+      // organizations service, so the traffic waits (retrying) until it is back.
       await timed('migrate', async () => {
         await k('delete', 'job', 'hub-migrate', '--ignore-not-found');
         for (const svc of STOPPED_FOR_MIGRATION) {
@@ -76,16 +84,12 @@ describe('upgrade from the previous release on Kubernetes, one rolling update at
         await kubectl(['apply', '-f', '-', '-l', 'app.kubernetes.io/component=pre-rollout'], next);
         await k('wait', '--for=condition=complete', 'job/hub-migrate', '--timeout=600s');
       });
+      for (const svc of STOPPED_FOR_MIGRATION) await timed(svc, () => roll(svc));
       await scenario.moreDelivered(20);
-      for (const svc of SERVICES) {
+      for (const svc of SERVICES.filter((x) => !STOPPED_FOR_MIGRATION.includes(x))) {
         // The early job ends on the previous release's jobs service; a later one runs across its rollout.
         if (svc === 'jobs') await scenario.beforeJobsReplaced();
-        await timed(svc, async () => {
-          // This tree's objects of the app (its Deployment, Service, HPA, budget, policies, RBAC), as
-          // docs/upgrading.md applies them; a Deployment scaled to 0 comes back at its replicas.
-          await kubectl(['apply', '-f', '-', '-l', `app.kubernetes.io/name=${svc}`], next);
-          await k('rollout', 'status', `deployment/${svc}`, '--timeout=300s');
-        });
+        await timed(svc, () => roll(svc));
         await scenario.moreDelivered(20);
       }
       // The rest of this tree's rendering (Services, HPAs, budgets, policies): the Deployments are already it.
