@@ -67,14 +67,16 @@ render() {
     for a in $APPS; do echo "  - { name: hub-services/$a, newTag: $tag }"; done
     cat <<YAML
 patches:
-  # CPU requests 0: the test's job (flavor cpu-basic) asks for 2 vCPUs, all this 2-core node has.
+  # CPU requests 0 (the Deployments and the migration Job): the test's job (flavor cpu-basic) asks
+  # for 2 vCPUs, all this 2-core node has (the upgrade runs the Job while a job runs).
   - target: { kind: Deployment }
     patch: |-
       - { op: add, path: /spec/template/spec/containers/0/imagePullPolicy, value: Never }
       - { op: replace, path: /spec/template/spec/containers/0/resources/requests/cpu, value: "0" }
   - target: { kind: Job, name: hub-migrate }
     patch: |-
-$(for ((i = 0; i < n; i++)); do echo "      - { op: add, path: /spec/template/spec/containers/$i/imagePullPolicy, value: Never }"; done)
+$(for ((i = 0; i < n; i++)); do echo "      - { op: add, path: /spec/template/spec/containers/$i/imagePullPolicy, value: Never }"
+  echo "      - { op: replace, path: /spec/template/spec/containers/$i/resources/requests/cpu, value: \"0\" }"; done)
   - target: { kind: ConfigMap, name: hub-config }
     patch: |-
       - { op: replace, path: /data/NATS_URL, value: "nats://$NATS_IP:4222" }

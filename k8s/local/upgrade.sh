@@ -15,11 +15,13 @@ upgrade_prepare() {
 
 # A rendering moved to namespace $2 (hub -> NS, hub-jobs -> NS-jobs: the objects, the runner's
 # namespace setting, the RoleBinding's subject), with webhooks allowed to reach the host (the
-# test's receiver runs there, at $HOST_IP).
+# test's receiver runs there, at $HOST_IP) and the daily trigger cap raised as the Compose stack
+# raises it (the traffic sends a webhook thousands of events; the cap, 1000, would stop them).
 upgrade_rewrite() {
   sed -i -E \
     -e "s/^( *)(namespace|name|kubernetes\.io\/metadata\.name|HUB_JOBS_K8S_NAMESPACE): hub(-jobs)?\$/\1\2: $2\3/" \
-    -e "s#^( *)HUB_WEBHOOK_ALLOWED_NETWORKS: .*#\1HUB_WEBHOOK_ALLOWED_NETWORKS: $HOST_IP/32#" "$1"
+    -e "s#^( *)HUB_WEBHOOK_ALLOWED_NETWORKS: .*#\1HUB_WEBHOOK_ALLOWED_NETWORKS: $HOST_IP/32#" \
+    -e "s#^( *)HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: .*#\1HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: \"100000\"#" "$1"
 }
 
 upgrade_k8s() {

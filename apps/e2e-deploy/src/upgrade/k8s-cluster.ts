@@ -31,6 +31,7 @@ export class ServiceProxy {
   private targets: string[] = [];
   private next = 0;
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   private constructor(
     private readonly server: Server,
     private readonly ns: string,
@@ -65,7 +66,7 @@ export class ServiceProxy {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const loop = async (): Promise<void> => {
       await proxy.refresh().catch(() => undefined);
-      proxy.timer = setTimeout(() => void loop(), 500);
+      if (!proxy.stopped) proxy.timer = setTimeout(() => void loop(), 500);
     };
     proxy.timer = setTimeout(() => void loop(), 500);
     return proxy;
@@ -88,6 +89,7 @@ export class ServiceProxy {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearTimeout(this.timer);
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
