@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { eventually } from '@hub/testing';
 import { HostReceiver, kubectl, ServiceProxy } from './k8s-cluster';
 import { UpgradeScenario } from './scenario';
 import type { TrafficLedger } from './traffic';
@@ -106,7 +107,9 @@ describe('upgrade from the previous release on Kubernetes, one rolling update at
         '0',
       );
     await scenario.checkAfter(ledger);
-    // No pod of the previous release is left.
-    expect((await images()).filter((i) => !i.endsWith(`:${tag}`))).toEqual([]);
+    // No pod of the previous release is left (the last one replaced, the gateway's, may still be
+    // in its termination grace period).
+    const left = await eventually(images, (list) => list.every((i) => i.endsWith(`:${tag}`)), 120_000, 1000);
+    expect(left.filter((i) => !i.endsWith(`:${tag}`))).toEqual([]);
   }, 1_200_000);
 });
