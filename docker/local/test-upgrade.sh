@@ -5,8 +5,9 @@
 # traffic flows (apps/e2e-deploy/src/upgrade/*.upgrade-spec.ts).
 #
 # Images, built once:
-#   hub-services/<app>:<12-hex commit of the previous release>   from the worktree; a commit's tree
-#     never changes, so an image with that tag is reused as it is (a second run builds nothing).
+#   hub-services/<app>:<12-hex commit of the previous release>   from the worktree
+#     (docker/local/upgrade-prev.sh, shared with the Kubernetes upgrade); a commit's tree never
+#     changes, so an image with that tag is reused as it is (a second run builds nothing).
 #   hub-services/<app>:$HUB_IMAGE_TAG (hub-deploy-test)          this tree's, as `npm run test:deploy`
 #     builds them: reused when their revision label is this tree's commit (in .ci/run test:deploy
 #     ran just before), built through docker/build-images.sh otherwise.
@@ -21,11 +22,7 @@ t0=$SECONDS
 say() { echo "[test:upgrade $(date -u +%T) +$((SECONDS - t0))s] $*"; }
 DOCKER=/usr/bin/docker
 APPS=(gateway credentials organizations notifications webhooks jobs)
-# The release this tree upgrades from (bump with each release: docs/upgrading.md).
-FROM=${HUB_UPGRADE_FROM:-edf7198}
 W=${HUB_UPGRADE_WORK:-/tmp/hub-upgrade-work}
-prev_commit=$(git rev-parse --verify --short=12 "$FROM^{commit}")
-PREV_DIR=$W/prev-$prev_commit
 
 bash .ci/engine-up.sh
 if ! command -v docker-compose >/dev/null 2>&1; then
@@ -34,44 +31,9 @@ fi
 bash docker/local/build-stand-ins.sh
 say "stand-in images ready"
 
-# The previous release's tree: its compose files are the ones the stack starts from, and the
-# all-in-one scenario runs its `npm start`. Kept between runs (a commit's tree never changes; its
-# dist/ then need not be built again).
-mkdir -p "$W"
-git worktree prune
-if [ "$(git -C "$PREV_DIR" rev-parse --short=12 HEAD 2>/dev/null || true)" != "$prev_commit" ]; then
-  git worktree remove --force "$PREV_DIR" >/dev/null 2>&1 || rm -rf "$PREV_DIR"
-  git worktree add --detach "$PREV_DIR" "$prev_commit" >/dev/null
-fi
-# Its node_modules: this tree's, hard-linked, when its lockfile pins nothing this one does not pin
-# the same (true of edf7198: this release only added packages); its own `npm ci` otherwise.
-if [ ! -d "$PREV_DIR/node_modules" ]; then
-  if node -e '
-    const [a, b] = process.argv.slice(1).map((f) => require(f).packages);
-    process.exit(Object.entries(a).every(([k, v]) => !k || (b[k] && b[k].version === v.version)) ? 0 : 1);' \
-    "$PREV_DIR/package-lock.json" "$PWD/package-lock.json"; then
-    cp -al node_modules "$PREV_DIR/node_modules"
-  else
-    (cd "$PREV_DIR" && HUB_SKIP_PREPARE_BUILD=1 npm ci --no-audit --no-fund >/dev/null)
-  fi
-fi
-say "previous release $FROM ($prev_commit) checked out at $PREV_DIR"
-
-build() { # dir tag app
-  local log=$W/build-$3-$2.log b0=$SECONDS
-  (cd "$1" && nice -n 10 "$DOCKER" build -f docker/Dockerfile --build-arg APP="$3" \
-    --build-arg NODE_IMAGE=hub-deploy/node:20-bookworm-slim -t "hub-services/$3:$2" . >"$log" 2>&1) ||
-    { tail -40 "$log" >&2; exit 1; }
-  say "hub-services/$3:$2 built in $((SECONDS - b0)) s"
-}
+# The previous release: its checkout (PREV_DIR) and images (PREV_TAG), built once per machine.
+source docker/local/upgrade-prev.sh
 export DOCKER_BUILDKIT=${DOCKER_BUILDKIT:-1}
-for app in "${APPS[@]}"; do
-  if "$DOCKER" image inspect "hub-services/$app:$prev_commit" >/dev/null 2>&1; then
-    say "hub-services/$app:$prev_commit exists (a commit's image), reused"
-  else
-    build "$PREV_DIR" "$prev_commit" "$app"
-  fi
-done
 
 export HUB_IMAGE_TAG=${HUB_IMAGE_TAG:-hub-deploy-test}
 head=$(git rev-parse --short=12 HEAD)
@@ -93,7 +55,7 @@ done
 
 status=0
 s0=$SECONDS
-HUB_DEPLOY_PROJECT=hub-upgrade HUB_UPGRADE_PREV_DIR=$PREV_DIR HUB_UPGRADE_PREV_TAG=$prev_commit NX_DAEMON=false \
+HUB_DEPLOY_PROJECT=hub-upgrade HUB_UPGRADE_PREV_DIR=$PREV_DIR HUB_UPGRADE_PREV_TAG=$PREV_TAG NX_DAEMON=false \
   npx jest -c apps/e2e-deploy/jest.upgrade.config.cts --runInBand "$@" || status=$?
 say "upgrade scenario took $((SECONDS - s0)) s; done (exit $status)"
 exit "$status"

@@ -8,8 +8,11 @@
 # Kubernetes runner as Jobs whose pods really run on the node (a secret, the restricted profile,
 # retries, the deadline, cancel, the jobs service killed mid-run: decision 0629). Everything started
 # is stopped by pid.
-# Env: HUB_K8S_WORK, HUB_K8S_TARBALL, HUB_IMAGE_TAG, HUB_K8S_ROLLOUT_S; HUB_K8S_KEEP=1 keeps the
-# cluster up at the end until Enter is pressed (to look around: KUBECONFIG=$HUB_K8S_WORK/kubeconfig).
+# HUB_K8S_UPGRADE=1 then runs the upgrade on the same cluster (upgrade.sh, decision 0207: the
+# previous release in a namespace of its own, rolled to this tree one Deployment at a time under
+# traffic); HUB_K8S_UPGRADE=only runs the upgrade alone (`npm run test:upgrade:k8s`).
+# Env: HUB_K8S_WORK, HUB_K8S_TARBALL, HUB_IMAGE_TAG, HUB_K8S_ROLLOUT_S, HUB_K8S_UPGRADE; HUB_K8S_KEEP=1
+# keeps the cluster up at the end until Enter is pressed (to look around: KUBECONFIG=$HUB_K8S_WORK/kubeconfig).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=k8s/local
@@ -17,17 +20,26 @@ source $here/lib.sh
 source $here/control-plane.sh
 source $here/node.sh
 source $here/hub-rollout.sh
+UPGRADE=${HUB_K8S_UPGRADE:-}
+UPG_IMAGES=()
+if [ -n "$UPGRADE" ]; then source $here/upgrade.sh; upgrade_prepare; fi
 
 containerd_up
 # The images go into containerd while the control plane and the kubelet start (no trap there: the
 # daemons are this shell's to stop).
-(trap - EXIT; images_import) >"$W/import.out" 2>&1 &
+(trap - EXIT; images_import "${UPG_IMAGES[@]}") >"$W/import.out" 2>&1 &
 import_pid=$!
 control_plane_up
 controllers_up
 kubelet_up
 wait $import_pid || { cat "$W/import.out" >&2; fail "the images could not be imported"; }
 cat "$W/import.out"
+if [ "$UPGRADE" = only ]; then
+  upgrade_k8s
+  if [ "${HUB_K8S_KEEP:-}" = 1 ]; then say "kept up: KUBECONFIG=$KUBECONFIG; press Enter to stop"; read -r _; fi
+  say "passed"
+  exit 0
+fi
 infra_up
 render
 hub_apply
@@ -58,4 +70,5 @@ if [ "$status" != 0 ]; then
 fi
 if [ "${HUB_K8S_KEEP:-}" = 1 ]; then say "kept up: KUBECONFIG=$KUBECONFIG; press Enter to stop"; read -r _; fi
 [ "$status" = 0 ] || fail "the hub on Kubernetes: jest exit $status"
+if [ -n "$UPGRADE" ]; then upgrade_k8s; fi
 say "passed"

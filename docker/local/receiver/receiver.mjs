@@ -1,5 +1,6 @@
 // A webhook receiver for the deploy test (apps/e2e-deploy/src/stack): runs in its own container on
-// the compose network, answers 200 to every POST and keeps what it got, per path:
+// the compose network (the Kubernetes upgrade runs it on the host: PORT, default 8090), answers
+// 200 to every POST and keeps what it got, per path:
 //   POST /<path>                    a delivery (the hub's webhook-id header and the JSON body's event)
 //   GET  /_deliveries?path=/<path>  [{ id, action, scope }] in arrival order
 import http from 'node:http';
@@ -33,4 +34,4 @@ http
       res.end('{}');
     });
   })
-  .listen(8090, '0.0.0.0');
+  .listen(Number(process.env.PORT ?? 8090), '0.0.0.0');
