@@ -1,7 +1,10 @@
 import { type JobFlavor } from '@hub/contracts';
 import { type JobEntity } from './job.entity';
 
-/** A process as it can be told apart after a restart: pid reuse is caught by its start time, another machine by the boot id. */
+/**
+ * A process as it can be told apart after a restart: pid reuse is caught by its start time, another
+ * machine or container by `bootId` (the boot id and the pid namespace, process-identity.ts).
+ */
 export interface ProcessIdentity {
   bootId: string;
   pid: number;

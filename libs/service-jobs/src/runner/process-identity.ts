@@ -1,14 +1,30 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { type ProcessIdentity } from '../jobs/job-runs';
 
 export type { ProcessIdentity };
 
 let cachedBootId: string | undefined;
 
-/** This machine's boot id (Linux); a process of another boot or machine is never ours to kill. */
+/**
+ * Where this process's pids mean something: the machine's boot id (Linux) and this process's pid
+ * namespace. Two containers on one node (a jobs pod and its replacement during a rolling update)
+ * share the boot id but not their pids: without the namespace, the new pod read the old pod's
+ * pid 1 as its own and settled, then stopped, every job the old pod still ran (found by the
+ * Kubernetes upgrade test, decision 0207). A process of another boot, machine or namespace is
+ * never ours to kill: its jobs are settled only after HUB_JOBS_STALE_MS of silence.
+ */
 export function bootId(): string {
-  cachedBootId ??= readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  cachedBootId ??= `${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}/${pidNamespace()}`;
   return cachedBootId;
+}
+
+/** The inode of this process's pid namespace (`pid:[4026531836]` → `4026531836`), or `?` where unreadable. */
+function pidNamespace(): string {
+  try {
+    return /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? '?';
+  } catch {
+    return '?';
+  }
 }
 
 /** The start time of a process in clock ticks since boot (/proc/<pid>/stat field 22); null when it is gone. */
