@@ -18,7 +18,9 @@ import {
   ensureStream,
   EventBus,
   InProcessBroker,
+  InProcessLiveBus,
   InProcessRpcClient,
+  LiveBus,
   NATS_CONNECTION,
   NatsEventBus,
   RpcClient,
@@ -61,9 +63,10 @@ class InProcessRpcJetStreamEvents {
         { provide: NATS_CONNECTION, useValue: null },
         { provide: RpcClient, useValue: new InProcessRpcClient(mode.broker, 5000) },
         { provide: EventBus, useValue: bus },
+        { provide: LiveBus, useValue: new InProcessLiveBus() },
         RpcServer,
       ],
-      exports: [BUS_MODE, NATS_CONNECTION, RpcClient, EventBus, RpcServer],
+      exports: [BUS_MODE, NATS_CONNECTION, RpcClient, EventBus, LiveBus, RpcServer],
     };
   }
 }
