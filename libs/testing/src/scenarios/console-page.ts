@@ -57,9 +57,12 @@ export async function expectText(page: Page, selector: string, text: string): Pr
   await page.locator(selector).filter({ hasText: text }).waitFor({ timeout: 15_000 });
 }
 
-/** The log is read when the page opens: reload until the row shows (deliveries land asynchronously). */
+/**
+ * The log is read when the page opens: reload until the row shows (deliveries land asynchronously).
+ * A ceiling, not an expectation: on a busy machine the outcome's write came after 30 s once.
+ */
 export async function waitForReload(page: Page, row: ReturnType<Page['locator']>): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if ((await row.count()) > 0) return;
     if (Date.now() > deadline) throw new Error('no failed delivery in the log');
