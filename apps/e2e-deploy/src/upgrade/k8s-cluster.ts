@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { freePort, WORKSPACE_ROOT } from '@hub/testing';
+import { freePort, waitForHttp, WORKSPACE_ROOT } from '@hub/testing';
 import type { Delivery } from '../stack/receiver';
 import type { Receiver } from './scenario';
 
@@ -114,16 +114,10 @@ export class HostReceiver implements Receiver {
       stdio: 'inherit',
     });
     const receiver = new HostReceiver(proc, host, port);
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${port}/_health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) return receiver;
-      if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`the receiver did not answer on ${port}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitForHttp(`http://127.0.0.1:${port}/_health`, 30_000, () => {
+      if (proc.exitCode !== null) throw new Error(`the receiver exited (${proc.exitCode}) before answering on ${port}`);
+    });
+    return receiver;
   }
 
   url(path: string): string {
