@@ -12,7 +12,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { AUDIT_EVENT_TYPES, type AuditEventType, TOKEN_ROLES, type TokenRole } from '../enums';
+import { AUDIT_EVENT_TYPES, AUTHOR_TYPES, type AuditEventType, TOKEN_ROLES, type TokenRole } from '../enums';
 import { JobStatusEvent } from '../jobs/jobs-rpc.dto';
 import { OBJECT_ID_PATTERN } from '../names';
 import { event, eventFamily } from './descriptors';
@@ -64,8 +64,8 @@ export class AuditAuthor {
   @IsString()
   user!: string;
 
-  @IsIn(['user', 'system'])
-  type!: 'user' | 'system';
+  @IsIn(AUTHOR_TYPES)
+  type!: (typeof AUTHOR_TYPES)[number];
 }
 
 export class AuditToken {

@@ -1,12 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { REPO_TYPES, type RepoType } from '@hub/contracts';
+import { NOTIFICATION_MENTIONS, NOTIFICATION_READ_STATUSES, REPO_TYPES, type RepoType } from '@hub/contracts';
 
 /** Spec 8: the page index bound (Number.MAX_SAFE_INTEGER). */
 export const MAX_PAGE_INDEX = 9007199254740991;
-export const READ_STATUSES = ['all', 'unread'] as const;
-export const MENTION_FILTERS = ['all', 'participating', 'mentions'] as const;
 
 /** Query strings carry booleans as text; anything but true/false stays a string and fails @IsBoolean. */
 const toBoolean = ({ value }: { value: unknown }): unknown =>
@@ -25,10 +23,10 @@ export class NotificationFilters {
   @Max(MAX_PAGE_INDEX, { message: P_BOUND })
   p?: number;
 
-  @ApiPropertyOptional({ enum: READ_STATUSES, default: 'all' })
+  @ApiPropertyOptional({ enum: NOTIFICATION_READ_STATUSES, default: 'all' })
   @IsOptional()
-  @IsIn(READ_STATUSES, { message: `readStatus must be one of ${READ_STATUSES.join(', ')}` })
-  readStatus?: (typeof READ_STATUSES)[number];
+  @IsIn(NOTIFICATION_READ_STATUSES, { message: `readStatus must be one of ${NOTIFICATION_READ_STATUSES.join(', ')}` })
+  readStatus?: (typeof NOTIFICATION_READ_STATUSES)[number];
 
   @ApiPropertyOptional({ enum: REPO_TYPES })
   @IsOptional()
@@ -59,10 +57,10 @@ export class NotificationFilters {
   @Length(1, 200, { message: 'articleId must be 1 to 200 characters' })
   articleId?: string;
 
-  @ApiPropertyOptional({ enum: MENTION_FILTERS, default: 'all' })
+  @ApiPropertyOptional({ enum: NOTIFICATION_MENTIONS, default: 'all' })
   @IsOptional()
-  @IsIn(MENTION_FILTERS, { message: `mention must be one of ${MENTION_FILTERS.join(', ')}` })
-  mention?: (typeof MENTION_FILTERS)[number];
+  @IsIn(NOTIFICATION_MENTIONS, { message: `mention must be one of ${NOTIFICATION_MENTIONS.join(', ')}` })
+  mention?: (typeof NOTIFICATION_MENTIONS)[number];
 
   @ApiPropertyOptional({
     format: 'date-time',

@@ -4,6 +4,7 @@ import { IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, 
 import {
   type TailedReply,
   AUDIT_EVENT_TYPES,
+  AUTHOR_TYPES,
   type AuditEventType,
   BadRequestError,
   OBJECT_ID_PATTERN,
@@ -144,7 +145,7 @@ class AuditAuthorView {
   @ApiProperty({ pattern: OBJECT_ID_PATTERN.source }) _id!: string;
   @ApiProperty() user!: string;
   @ApiProperty() avatarUrl!: string;
-  @ApiProperty({ enum: ['user', 'system'] }) type!: 'user' | 'system';
+  @ApiProperty({ enum: AUTHOR_TYPES }) type!: (typeof AUTHOR_TYPES)[number];
   @ApiPropertyOptional() deleted?: boolean;
 }
 

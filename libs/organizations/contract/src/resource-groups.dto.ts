@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import {
   REPO_TYPES,
+  RESOURCE_GROUP_AUTO_JOIN_SCOPES,
   type RepoType,
   NAME_PATTERN,
   OBJECT_ID_PATTERN,
@@ -35,10 +36,10 @@ export class AutoJoinDto {
   @IsString({ message: 'autoJoin.role must be a string' })
   role?: string;
 
-  @ApiPropertyOptional({ enum: ['all', 'read_plus'] })
+  @ApiPropertyOptional({ enum: RESOURCE_GROUP_AUTO_JOIN_SCOPES })
   @IsOptional()
-  @IsIn(['all', 'read_plus'], { message: 'autoJoin.scope must be all or read_plus' })
-  scope?: 'all' | 'read_plus';
+  @IsIn(RESOURCE_GROUP_AUTO_JOIN_SCOPES, { message: 'autoJoin.scope must be all or read_plus' })
+  scope?: (typeof RESOURCE_GROUP_AUTO_JOIN_SCOPES)[number];
 }
 
 export class AdminCreateResourceGroupDto {
@@ -157,7 +158,8 @@ export class UpdateResourceGroupRpc extends ResourceGroupRefRpc {
 export class AutoJoinOnView {
   @ApiProperty({ enum: [true] }) enabled!: true;
   @ApiProperty() role!: string;
-  @ApiPropertyOptional({ enum: ['all', 'read_plus'] }) scope?: 'all' | 'read_plus';
+  @ApiPropertyOptional({ enum: RESOURCE_GROUP_AUTO_JOIN_SCOPES })
+  scope?: (typeof RESOURCE_GROUP_AUTO_JOIN_SCOPES)[number];
 }
 
 export class AutoJoinOffView {

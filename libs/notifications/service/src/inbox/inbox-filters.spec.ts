@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { BadRequestError, REPO_TYPES } from '@hub/contracts';
-import { MENTION_FILTERS, NotificationFilters, READ_STATUSES } from '@hub/notifications-contract';
+import { BadRequestError, NOTIFICATION_MENTIONS, NOTIFICATION_READ_STATUSES, REPO_TYPES } from '@hub/contracts';
+import { NotificationFilters } from '@hub/notifications-contract';
 import { validatePayload } from '@hub/messaging';
 import { callerOf, filterConditions, whereAll } from './inbox-filters';
 import { InvalidLastUpdateError, NoCallerError } from './inbox.errors';
@@ -107,13 +107,13 @@ const lastUpdate = fc.oneof(
 const query = fc.record(
   {
     p: maybe(fc.nat().map(String)),
-    readStatus: maybe(fc.constantFrom(...READ_STATUSES)),
+    readStatus: maybe(fc.constantFrom(...NOTIFICATION_READ_STATUSES)),
     repoType: maybe(fc.constantFrom(...REPO_TYPES)),
     repoName: maybe(fc.string({ unit: 'binary', minLength: 1, maxLength: 30 })),
     postAuthor: maybe(fc.string({ minLength: 1, maxLength: 30 })),
     paperId: maybe(fc.string({ minLength: 1, maxLength: 30 })),
     articleId: maybe(fc.constantFrom("x' OR 1=1 --", '$1', 'a)b', "it's")),
-    mention: maybe(fc.constantFrom(...MENTION_FILTERS)),
+    mention: maybe(fc.constantFrom(...NOTIFICATION_MENTIONS)),
     lastUpdate: maybe(lastUpdate),
   },
   { requiredKeys: [] },

@@ -25,12 +25,6 @@ type Node =
   | { kind: 'present'; attr: string }
   | { kind: 'valuePath'; attr: string; filter: Node };
 
-/** A filter compiled for the store: a WHERE condition with `$n` placeholders and their values. */
-export interface ScimWhere {
-  sql: string;
-  values: unknown[];
-}
-
 const OPS = new Set(['eq', 'ne', 'co', 'sw', 'ew', 'gt', 'ge', 'lt', 'le']);
 const MAX_LENGTH = 2000;
 const MAX_DEPTH = 20;
