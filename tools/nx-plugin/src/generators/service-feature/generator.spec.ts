@@ -13,10 +13,10 @@ const SEEDED = [
   'libs/credentials/service/src/credentials.di.ts',
   'libs/credentials/contract/src/index.ts',
   'libs/credentials/contract/src/credentials.rpc.ts',
-  'libs/webhooks/service/src/webhooks.module.ts',
-  'libs/webhooks/service/src/webhooks.tokens.ts',
-  'libs/webhooks/contract/src/index.ts',
-  'libs/webhooks/contract/src/webhooks.rpc.ts',
+  'libs/organizations/service/src/organizations.module.ts',
+  'libs/organizations/service/src/organizations.di.ts',
+  'libs/organizations/contract/src/index.ts',
+  'libs/organizations/contract/src/organizations.rpc.ts',
 ];
 
 function seededTree(): Tree {
@@ -118,30 +118,49 @@ describe('service-feature generator', () => {
     expect(said).toContain('add @RpcHandler(CredentialsRpc.RevokeBadge)');
   });
 
-  it('writes into the webhooks feature folder (its tokens file, its contract)', async () => {
+  it('in a service split by areas, writes the feature its own area module and lists it in AREAS', async () => {
     const tree = seededTree();
-    await serviceFeatureGenerator(tree, { ...options, service: 'webhooks' });
+    await serviceFeatureGenerator(tree, { ...options, service: 'organizations', rpcGroup: 'OrganizationsRpc' });
 
-    const at = 'libs/webhooks/service/src/badges';
-    expect(tree.read(`${at}/badges.handler.ts`, 'utf-8')).toContain('@RpcHandler(WebhooksRpc.GetBadge)');
-    expect(tree.read(`${at}/badges.store.ts`, 'utf-8')).toContain('FROM webhooks.badges WHERE id = $1');
-    expect(tree.read('libs/webhooks/contract/src/webhooks.rpc.ts', 'utf-8')).toContain(
-      "GetBadge: rpc<GetBadgeRpc, BadgeView>('webhooks.badge.get', GetBadgeRpc)",
-    );
-    expect(tree.read('libs/webhooks/contract/src/index.ts', 'utf-8')).toContain("export * from './get-badge.rpc';");
-    expect(tree.read('libs/webhooks/service/src/webhooks.module.ts', 'utf-8')).toMatch(
-      /providers: \[[^\]]*GetBadgeUseCase/,
-    );
-    expect(tree.exists('libs/service-webhooks/src/badges/badges.handler.ts')).toBe(false);
-    expect(tree.exists('libs/contracts/src/webhooks/get-badge.rpc.ts')).toBe(false);
+    const at = 'libs/organizations/service/src/badges';
+    const area = tree.read(`${at}/badges.module.ts`, 'utf-8') as string;
+    expect(area).toContain('export class BadgesModule');
+    expect(area).toMatch(/controllers: \[BadgesHandler\]/);
+    expect(area).toMatch(/providers: \[GetBadgeUseCase\]/);
+    const service = tree.read('libs/organizations/service/src/organizations.module.ts', 'utf-8') as string;
+    expect(service).toMatch(/const AREAS = \[BadgesModule,/);
+    expect(service).not.toContain('GetBadgeUseCase');
+    expect(tree.read(`${at}/badges.store.ts`, 'utf-8')).toContain('FROM organizations.badges WHERE id = $1');
+
+    // A second operation of the area goes in the area's module, not the service's.
+    await serviceFeatureGenerator(tree, {
+      ...options,
+      service: 'organizations',
+      rpcGroup: 'OrganizationsRpc',
+      verb: 'revoke',
+    });
+    expect(tree.read(`${at}/badges.module.ts`, 'utf-8')).toMatch(/providers: \[RevokeBadgeUseCase, GetBadgeUseCase\]/);
+    expect(tree.read('libs/organizations/service/src/organizations.module.ts', 'utf-8')).toBe(service);
     expect(
       typeErrors(tree, [
-        `${at}/badges.handler.ts`,
+        `${at}/badges.module.ts`,
         `${at}/get-badge.use-case.ts`,
-        'libs/webhooks/service/src/webhooks.module.ts',
+        'libs/organizations/service/src/organizations.module.ts',
       ]),
     ).toEqual([]);
   }, 120_000);
+
+  it('refuses the old shapes: a libs/service-<name> lib, a <name>.tokens.ts', async () => {
+    const tree = seededTree();
+    tree.write('libs/service-billing/src/billing.module.ts', 'export {};\n');
+    await expect(serviceFeatureGenerator(tree, { ...options, service: 'billing' })).rejects.toThrow(
+      /libs\/service-billing is the old layout/,
+    );
+    tree.rename('libs/credentials/service/src/credentials.di.ts', 'libs/credentials/service/src/credentials.tokens.ts');
+    await expect(serviceFeatureGenerator(tree, options)).rejects.toThrow(
+      /credentials\.tokens\.ts: DI tokens live in credentials\.di\.ts/,
+    );
+  });
 
   it('refuses an operation that exists and a service that does not', async () => {
     const tree = seededTree();

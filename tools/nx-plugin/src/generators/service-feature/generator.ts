@@ -41,34 +41,36 @@ export interface FeatureNames {
 }
 
 /**
- * A feature folder (`libs/<service>/service`, `libs/<service>/contract`, decision 0019) or a service
- * lib not yet moved (`libs/service-<service>`, its contract in `libs/contracts`).
+ * A feature folder (`libs/<service>/service`, `libs/<service>/contract`, decision 0019). The old
+ * layout (`libs/service-<service>`, its contract in `libs/contracts`) is refused: move it first.
  */
 function layoutOf(
   tree: Tree,
   service: string,
 ): Pick<FeatureNames, 'serviceRoot' | 'contractsFolder' | 'rpcFile' | 'contractImport'> {
-  if (tree.exists(`libs/${service}/service/src/${service}.module.ts`)) {
-    return {
-      serviceRoot: `libs/${service}/service/src`,
-      contractsFolder: `libs/${service}/contract/src`,
-      rpcFile: `libs/${service}/contract/src/${service}.rpc.ts`,
-      contractImport: `@hub/${service}-contract`,
-    };
+  if (tree.exists(`libs/service-${service}`)) {
+    throw new Error(
+      `libs/service-${service} is the old layout: move it into libs/${service}/{contract,http,service} first (decision 0019)`,
+    );
   }
   return {
-    serviceRoot: `libs/service-${service}/src`,
-    contractsFolder: `libs/contracts/src/${service}`,
-    rpcFile: `libs/contracts/src/${service}/${service}.rpc.ts`,
-    contractImport: '@hub/contracts',
+    serviceRoot: `libs/${service}/service/src`,
+    contractsFolder: `libs/${service}/contract/src`,
+    rpcFile: `libs/${service}/contract/src/${service}.rpc.ts`,
+    contractImport: `@hub/${service}-contract`,
   };
 }
 
 export function featureNames(tree: Tree, o: ServiceFeatureOptions): FeatureNames {
   const layout = layoutOf(tree, o.service);
   const { serviceRoot } = layout;
-  const diFile = [`${o.service}.di`, `${o.service}.tokens`].find((f) => tree.exists(`${serviceRoot}/${f}.ts`));
-  if (!tree.exists(`${serviceRoot}/${o.service}.module.ts`) || !diFile) {
+  if (tree.exists(`${serviceRoot}/${o.service}.tokens.ts`)) {
+    throw new Error(
+      `${serviceRoot}/${o.service}.tokens.ts: DI tokens live in ${o.service}.di.ts (decision 0002); rename it first`,
+    );
+  }
+  const diFile = `${o.service}.di`;
+  if (!tree.exists(`${serviceRoot}/${o.service}.module.ts`) || !tree.exists(`${serviceRoot}/${diFile}.ts`)) {
     throw new Error(`No service ${o.service}: expected ${serviceRoot}/${o.service}.module.ts and ${o.service}.di.ts`);
   }
   const constant = names(o.service).constantName;
@@ -133,9 +135,9 @@ export async function serviceFeatureGenerator(tree: Tree, options: ServiceFeatur
     );
   }
   generateFiles(tree, join(__dirname, 'files', 'contract'), n.contractsFolder, substitutions);
-  exportContract(tree, n, todo);
+  exportContract(tree, n);
   addDescriptor(tree, n, todo);
-  registerInModule(tree, n, handlerExisted, todo);
+  register(tree, n, handlerExisted, todo);
   await formatFiles(tree);
   return () => {
     logger.info(`Next, for ${n.rpcGroup}.${n.operation} (${n.subject}):`);
@@ -150,15 +152,10 @@ export async function serviceFeatureGenerator(tree: Tree, options: ServiceFeatur
   };
 }
 
-function exportContract(tree: Tree, n: FeatureNames, todo: string[]): void {
+function exportContract(tree: Tree, n: FeatureNames): void {
   const index = `${n.contractsFolder}/index.ts`;
   const line = `export * from './${n.verb}-${n.thing}.rpc';\n`;
-  if (!tree.exists(index)) {
-    tree.write(index, line);
-    if (n.contractImport === '@hub/contracts') todo.push(`export ${index} from libs/contracts/src/index.ts`);
-    return;
-  }
-  tree.write(index, `${tree.read(index, 'utf-8')}${line}`);
+  tree.write(index, `${tree.exists(index) ? tree.read(index, 'utf-8') : ''}${line}`);
 }
 
 function addDescriptor(tree: Tree, n: FeatureNames, todo: string[]): void {
@@ -178,22 +175,64 @@ function addDescriptor(tree: Tree, n: FeatureNames, todo: string[]): void {
   tree.write(file, `${anchor}${importLine}${withDescriptor.slice(anchor.length)}`);
 }
 
-/** Lists the handler in `controllers` and the use case in `providers` of `<service>.module.ts`. */
-function registerInModule(tree: Tree, n: FeatureNames, handlerExisted: boolean, todo: string[]): void {
-  const file = `${n.serviceRoot}/${n.service}.module.ts`;
-  let source = tree.read(file, 'utf-8') as string;
-  const useCaseImport = `import { ${n.useCaseClass} } from './${n.feature}/${n.verb}-${n.thing}.use-case';\n`;
-  const handlerImport = `import { ${n.featureClass}Handler } from './${n.feature}/${n.feature}.handler';\n`;
+/**
+ * Lists the handler in `controllers` and the use case in `providers`: of the feature's own area
+ * module when the service is split by areas (`const AREAS = [` in `<service>.module.ts`, decision
+ * 0002: a new area module is written and listed there), else of `<service>.module.ts`.
+ */
+function register(tree: Tree, n: FeatureNames, handlerExisted: boolean, todo: string[]): void {
+  const serviceModule = `${n.serviceRoot}/${n.service}.module.ts`;
+  const areas = (tree.read(serviceModule, 'utf-8') as string).includes('const AREAS = [');
+  if (!areas) {
+    listIn(tree, serviceModule, `./${n.feature}/`, n, handlerExisted, todo);
+    return;
+  }
+  const areaModule = `${n.serviceRoot}/${n.feature}/${n.feature}.module.ts`;
+  if (tree.exists(areaModule)) {
+    listIn(tree, areaModule, './', n, handlerExisted, todo);
+    return;
+  }
+  generateFiles(tree, join(__dirname, 'files', 'area'), `${n.serviceRoot}/${n.feature}`, { ...n, tmpl: '' });
+  let source = tree.read(serviceModule, 'utf-8') as string;
+  const at = importsEnd(source);
+  if (at < 0) {
+    todo.push(`${serviceModule}: list ${n.featureClass}Module in AREAS`);
+    return;
+  }
+  const line = `import { ${n.featureClass}Module } from './${n.feature}/${n.feature}.module';\n`;
+  source = `${source.slice(0, at)}${line}${source.slice(at)}`.replace(
+    'const AREAS = [',
+    `const AREAS = [${n.featureClass}Module, `,
+  );
+  tree.write(serviceModule, source);
+}
+
+/** Where the last import statement ends (after its `;\n`), or -1. */
+function importsEnd(source: string): number {
   const lastImport = source.lastIndexOf('\nimport ');
-  const importEnd = lastImport < 0 ? -1 : source.indexOf(';\n', lastImport);
-  if (importEnd < 0 || !source.includes('providers: [') || (!handlerExisted && !source.includes('controllers: ['))) {
+  const end = lastImport < 0 ? -1 : source.indexOf(';\n', lastImport);
+  return end < 0 ? -1 : end + 2;
+}
+
+function listIn(
+  tree: Tree,
+  file: string,
+  from: string,
+  n: FeatureNames,
+  handlerExisted: boolean,
+  todo: string[],
+): void {
+  let source = tree.read(file, 'utf-8') as string;
+  const at = importsEnd(source);
+  if (at < 0 || !source.includes('providers: [') || (!handlerExisted && !source.includes('controllers: ['))) {
     todo.push(
       `${file}: provide ${n.useCaseClass}${handlerExisted ? '' : ` and list ${n.featureClass}Handler in controllers`}`,
     );
     return;
   }
-  const imports = `${handlerExisted ? '' : handlerImport}${useCaseImport}`;
-  source = `${source.slice(0, importEnd + 2)}${imports}${source.slice(importEnd + 2)}`;
+  const useCaseImport = `import { ${n.useCaseClass} } from '${from}${n.verb}-${n.thing}.use-case';\n`;
+  const handlerImport = `import { ${n.featureClass}Handler } from '${from}${n.feature}.handler';\n`;
+  source = `${source.slice(0, at)}${handlerExisted ? '' : handlerImport}${useCaseImport}${source.slice(at)}`;
   if (!handlerExisted) source = source.replace('controllers: [', `controllers: [${n.featureClass}Handler, `);
   source = source.replace('providers: [', `providers: [${n.useCaseClass}, `);
   tree.write(file, source);
