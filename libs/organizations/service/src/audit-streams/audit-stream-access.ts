@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type SecretBox } from '@hub/config';
 import { type AuditStreamRefRpc } from '@hub/organizations-contract';
 import { type OrganizationsConfig } from '../organizations.config';
-import { ORGANIZATIONS_CONFIG } from '../organizations.di';
+import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.di';
 import { type AuditStreamRow, AuditStreamsStore } from './audit-streams.store';
 import { AuditStreamNotFoundError, AuditStreamsDisabledError } from './audit-streams.errors';
 import { type Destination, hintOf } from './destination';
@@ -14,7 +16,7 @@ export class AuditStreamAccess {
   private readonly box: SecretBox | null;
 
   constructor(
-    readonly store: AuditStreamsStore,
+    @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
     @Inject(ORGANIZATIONS_CONFIG) readonly config: OrganizationsConfig,
   ) {
     this.box = config.auditStreamBox();
@@ -22,7 +24,7 @@ export class AuditStreamAccess {
 
   /** Another organization's stream is 404, like an unknown id. */
   async find(ref: AuditStreamRefRpc): Promise<AuditStreamRow> {
-    const row = await this.store.get(ref.organizationId, ref.streamId);
+    const row = await AuditStreamsStore.get(this.ds.manager, ref.organizationId, ref.streamId);
     if (!row) throw new AuditStreamNotFoundError(ref.streamId);
     return row;
   }

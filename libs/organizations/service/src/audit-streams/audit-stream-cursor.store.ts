@@ -1,8 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, type EntityManager } from 'typeorm';
-import { ORGANIZATIONS_DS } from '../organizations.di';
-import { type AuditStreamRow, AuditStreamsStore, type DeliveryEntry } from './audit-streams.store';
+import { type EntityManager } from 'typeorm';
+import { type AuditStreamRow } from './audit-streams.store';
 
 export interface LeasedStream extends AuditStreamRow {
   organization_name: string;
@@ -31,16 +28,10 @@ export interface Position {
  * events after a stream's position, and the position's moves, each fenced by the lease and the
  * position it started from (a replica that lost its lease moves nothing).
  */
-@Injectable()
-export class AuditStreamCursorStore {
-  constructor(
-    @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
-    private readonly streams: AuditStreamsStore,
-  ) {}
-
+export const AuditStreamCursorStore = {
   /** Takes (or renews) the leases of active streams nobody else holds; returns them. */
-  claim(owner: string, leaseMs: number, limit: number): Promise<LeasedStream[]> {
-    return this.ds
+  claim(m: EntityManager, owner: string, leaseMs: number, limit: number): Promise<LeasedStream[]> {
+    return m
       .query(
         `UPDATE organizations.audit_streams s
           SET lease_owner = $1, lease_until = now() + make_interval(secs => $2::float8 / 1000)
@@ -52,23 +43,23 @@ export class AuditStreamCursorStore {
         [owner, leaseMs, limit],
       )
       .then((r: [LeasedStream[], number]) => r[0]);
-  }
+  },
 
   /** Gives the leases back (a clean shutdown): another replica takes the streams at once. */
-  async release(owner: string): Promise<void> {
-    await this.ds.query(
+  async release(m: EntityManager, owner: string): Promise<void> {
+    await m.query(
       `UPDATE organizations.audit_streams SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1`,
       [owner],
     );
-  }
+  },
 
   /**
    * The next events of the organization after the position, in the order they were stored, only
    * from transactions older than every one still running: an event committed late has a smaller
    * `tx` than the position could ever pass before it commits.
    */
-  pending(s: AuditStreamRow, limit: number, retentionDays: number): Promise<PendingEvent[]> {
-    return this.ds.query(
+  pending(m: EntityManager, s: AuditStreamRow, limit: number, retentionDays: number): Promise<PendingEvent[]> {
+    return m.query(
       `SELECT id, tx::text AS tx, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_iso,
               type, doc, created_at < now() - make_interval(secs => $5::float8 * 86400) AS expired
          FROM organizations.audit_events
@@ -77,74 +68,65 @@ export class AuditStreamCursorStore {
         ORDER BY tx, id LIMIT $4`,
       [s.organization_id, s.cursor_tx, s.cursor_id, limit, retentionDays],
     );
-  }
+  },
 
-  /** Moves the position after a delivered (or dropped) run of events; false when the lease or position moved on. */
+  /**
+   * Moves the position after a delivered (or dropped) run of events, in the caller's transaction;
+   * false when the lease or the position moved on (nothing changed then).
+   */
   async advance(
+    m: EntityManager,
     s: AuditStreamRow,
     owner: string,
     to: Position,
-    entry: DeliveryEntry | null,
     change: { delivered?: boolean; dropped?: number },
-    /** Runs in the same transaction when the position moved (the health event of a recovered stream). */
-    moved?: (m: EntityManager) => Promise<void>,
   ): Promise<boolean> {
-    return this.ds.transaction(async (m) => {
-      const [, count] = (await m.query(
-        `UPDATE organizations.audit_streams
-            SET cursor_tx = $4, cursor_id = $5, dropped = dropped + $6,
-                last_delivered_at = CASE WHEN $7 THEN now() ELSE last_delivered_at END,
-                attempts = CASE WHEN $7 THEN 0 ELSE attempts END,
-                next_attempt_at = CASE WHEN $7 THEN NULL ELSE next_attempt_at END,
-                last_error = CASE WHEN $7 THEN NULL ELSE last_error END,
-                failing_since = CASE WHEN $7 THEN NULL ELSE failing_since END,
-                failing = CASE WHEN $7 THEN false ELSE failing END
-          WHERE id = $1 AND lease_owner = $2 AND cursor_tx = $3::bigint AND cursor_id = $8`,
-        [s.id, owner, s.cursor_tx, to.tx, to.id, change.dropped ?? 0, change.delivered ?? false, s.cursor_id],
-      )) as [unknown, number];
-      if (count === 0) return false;
-      if (entry) await this.streams.logDelivery(s.id, entry, m);
-      await moved?.(m);
-      return true;
-    });
-  }
+    const [, count] = (await m.query(
+      `UPDATE organizations.audit_streams
+          SET cursor_tx = $4, cursor_id = $5, dropped = dropped + $6,
+              last_delivered_at = CASE WHEN $7 THEN now() ELSE last_delivered_at END,
+              attempts = CASE WHEN $7 THEN 0 ELSE attempts END,
+              next_attempt_at = CASE WHEN $7 THEN NULL ELSE next_attempt_at END,
+              last_error = CASE WHEN $7 THEN NULL ELSE last_error END,
+              failing_since = CASE WHEN $7 THEN NULL ELSE failing_since END,
+              failing = CASE WHEN $7 THEN false ELSE failing END
+        WHERE id = $1 AND lease_owner = $2 AND cursor_tx = $3::bigint AND cursor_id = $8`,
+      [s.id, owner, s.cursor_tx, to.tx, to.id, change.dropped ?? 0, change.delivered ?? false, s.cursor_id],
+    )) as [unknown, number];
+    return count > 0;
+  },
 
   /**
    * Records a failed batch: the next try after `retryMs`; failing once it has failed for
-   * `failingAfterS` without a success. Returns true when this failure made it failing.
+   * `failingAfterS` without a success. Answers whether this failure made it failing, or null when
+   * the lease moved on.
    */
   async failed(
+    m: EntityManager,
     s: AuditStreamRow,
     owner: string,
-    entry: DeliveryEntry,
+    error: string | null,
     retryMs: number,
     failingAfterS: number,
-    /** Runs in the same transaction when this failure made it failing (the health event). */
-    turnedFailing?: (m: EntityManager) => Promise<void>,
-  ): Promise<boolean> {
-    return this.ds.transaction(async (m) => {
-      const [rows] = (await m.query(
-        `UPDATE organizations.audit_streams
-            SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $3::float8 / 1000),
-                last_error = $4, failing_since = COALESCE(failing_since, now()),
-                failing = failing OR COALESCE(failing_since, now()) <= now() - make_interval(secs => $5::float8)
-          WHERE id = $1 AND lease_owner = $2
-          RETURNING failing, $6::boolean AS was_failing`,
-        [s.id, owner, retryMs, entry.error, failingAfterS, s.failing],
-      )) as [{ failing: boolean; was_failing: boolean }[], number];
-      if (rows.length === 0) return false;
-      await this.streams.logDelivery(s.id, entry, m);
-      const turned = rows[0].failing && !rows[0].was_failing;
-      if (turned) await turnedFailing?.(m);
-      return turned;
-    });
-  }
+  ): Promise<{ turnedFailing: boolean } | null> {
+    const [rows] = (await m.query(
+      `UPDATE organizations.audit_streams
+          SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $3::float8 / 1000),
+              last_error = $4, failing_since = COALESCE(failing_since, now()),
+              failing = failing OR COALESCE(failing_since, now()) <= now() - make_interval(secs => $5::float8)
+        WHERE id = $1 AND lease_owner = $2
+        RETURNING failing, $6::boolean AS was_failing`,
+      [s.id, owner, retryMs, error, failingAfterS, s.failing],
+    )) as [{ failing: boolean; was_failing: boolean }[], number];
+    if (rows.length === 0) return null;
+    return { turnedFailing: rows[0].failing && !rows[0].was_failing };
+  },
 
   /** Delivery log entries older than the retention window go. */
-  async pruneDeliveries(retentionDays: number): Promise<void> {
-    await this.ds.query(
+  async pruneDeliveries(m: EntityManager, retentionDays: number): Promise<void> {
+    await m.query(
       `DELETE FROM organizations.audit_stream_deliveries WHERE at < now() - make_interval(secs => $1::float8 * 86400)`,
       [retentionDays],
     );
-  }
-}
+  },
+};

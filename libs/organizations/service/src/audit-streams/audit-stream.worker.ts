@@ -1,11 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource, type EntityManager } from 'typeorm';
 import { type OrganizationsConfig } from '../organizations.config';
-import { ORGANIZATIONS_CONFIG } from '../organizations.di';
+import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.di';
 import { AuditStreamAccess } from './audit-stream-access';
-import { AuditStreamCursorStore, type LeasedStream, type PendingEvent } from './audit-stream-cursor.store';
+import {
+  AuditStreamCursorStore,
+  type LeasedStream,
+  type PendingEvent,
+  type Position,
+} from './audit-stream-cursor.store';
+import { AuditStreamsStore, type DeliveryEntry } from './audit-streams.store';
 import { AuditSenders } from './destinations/audit-senders';
 import { type StreamRecord } from './destinations/stream-record';
 import { AuditStreamHealth } from './audit-stream-health';
@@ -43,7 +50,7 @@ export class AuditStreamWorker implements OnApplicationBootstrap, OnApplicationS
   private lastPrune = 0;
 
   constructor(
-    private readonly cursor: AuditStreamCursorStore,
+    @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
     private readonly access: AuditStreamAccess,
     private readonly senders: AuditSenders,
     private readonly health: AuditStreamHealth,
@@ -66,7 +73,7 @@ export class AuditStreamWorker implements OnApplicationBootstrap, OnApplicationS
     clearTimeout(this.timer);
     await this.round?.catch(() => undefined);
     await Promise.all(this.serving.values());
-    await this.cursor.release(this.owner).catch(() => undefined);
+    await AuditStreamCursorStore.release(this.ds.manager, this.owner).catch(() => undefined);
   }
 
   private schedule(): void {
@@ -80,7 +87,12 @@ export class AuditStreamWorker implements OnApplicationBootstrap, OnApplicationS
 
   private async runRound(): Promise<void> {
     // Renews the leases of the streams being served too.
-    const streams = await this.cursor.claim(this.owner, this.config.HUB_AUDIT_STREAM_LEASE_MS, STREAMS_PER_ROUND);
+    const streams = await AuditStreamCursorStore.claim(
+      this.ds.manager,
+      this.owner,
+      this.config.HUB_AUDIT_STREAM_LEASE_MS,
+      STREAMS_PER_ROUND,
+    );
     for (const s of streams) {
       if (this.serving.has(s.id)) continue;
       const run = this.serve(s)
@@ -90,7 +102,7 @@ export class AuditStreamWorker implements OnApplicationBootstrap, OnApplicationS
     }
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
       this.lastPrune = Date.now();
-      await this.cursor.pruneDeliveries(this.config.HUB_AUDIT_STREAM_RETENTION_DAYS);
+      await AuditStreamCursorStore.pruneDeliveries(this.ds.manager, this.config.HUB_AUDIT_STREAM_RETENTION_DAYS);
     }
   }
 
@@ -109,7 +121,12 @@ export class AuditStreamWorker implements OnApplicationBootstrap, OnApplicationS
   /** One batch (or one run of dropped events); the stream as it is after it, or null to stop this round. */
   private async step(s: LeasedStream): Promise<LeasedStream | null> {
     const max = this.config.HUB_AUDIT_STREAM_BATCH_MAX;
-    const events = await this.cursor.pending(s, max, this.config.HUB_AUDIT_STREAM_RETENTION_DAYS);
+    const events = await AuditStreamCursorStore.pending(
+      this.ds.manager,
+      s,
+      max,
+      this.config.HUB_AUDIT_STREAM_RETENTION_DAYS,
+    );
     if (events.length === 0) return null;
     const expired = events.findIndex((e) => !e.expired);
     if (expired !== 0) return this.drop(s, expired === -1 ? events : events.slice(0, expired));
@@ -120,7 +137,7 @@ export class AuditStreamWorker implements OnApplicationBootstrap, OnApplicationS
     const to = { tx: last.tx, id: last.id };
     if (wanted.length === 0) {
       // Nothing the filter wants: the position moves on, the delivery log stays quiet.
-      return (await this.cursor.advance(s, this.owner, to, null, {})) ? this.moved(s, to) : null;
+      return (await this.advance(s, to, null, {})) ? this.moved(s, to) : null;
     }
     const records: StreamRecord[] = wanted.map((e) => ({ id: e.id, createdAt: e.created_iso, doc: e.doc }));
     this.lastFlush.set(s.id, Date.now());
@@ -139,16 +156,12 @@ export class AuditStreamWorker implements OnApplicationBootstrap, OnApplicationS
       const retryMs = streamBackoffMs(s.attempts + 1);
       const failingAfter = this.config.HUB_AUDIT_STREAM_FAILING_AFTER_S;
       const error = r.error ?? 'failed';
-      if (
-        await this.cursor.failed(s, this.owner, entry, retryMs, failingAfter, (m) =>
-          this.health.becameFailing(m, s, error),
-        )
-      )
+      if (await this.failed(s, entry, retryMs, failingAfter, (m) => this.health.becameFailing(m, s, error)))
         this.health.published();
       return null;
     }
     const recovered = s.failing ? (m: EntityManager) => this.health.recovered(m, s) : undefined;
-    if (!(await this.cursor.advance(s, this.owner, to, entry, { delivered: true }, recovered))) return null;
+    if (!(await this.advance(s, to, entry, { delivered: true }, recovered))) return null;
     if (recovered) this.health.published();
     return events.length < max ? null : this.moved(s, to, true);
   }
@@ -168,7 +181,44 @@ export class AuditStreamWorker implements OnApplicationBootstrap, OnApplicationS
       latencyMs: 0,
     };
     this.logger.warn({ stream: s.id, dropped: events.length }, 'audit stream dropped events past retention');
-    return (await this.cursor.advance(s, this.owner, to, entry, { dropped: events.length })) ? this.moved(s, to) : null;
+    return (await this.advance(s, to, entry, { dropped: events.length })) ? this.moved(s, to) : null;
+  }
+
+  /**
+   * Moves the position and logs the entry in one transaction, fenced by the lease and the position
+   * it started from; false when either moved on (a replica that lost its lease moves nothing).
+   * `moved` runs in the same transaction when the position moved (the health event of a recovered stream).
+   */
+  private advance(
+    s: LeasedStream,
+    to: Position,
+    entry: DeliveryEntry | null,
+    change: { delivered?: boolean; dropped?: number },
+    moved?: (m: EntityManager) => Promise<void>,
+  ): Promise<boolean> {
+    return this.ds.transaction(async (m) => {
+      if (!(await AuditStreamCursorStore.advance(m, s, this.owner, to, change))) return false;
+      if (entry) await AuditStreamsStore.logDelivery(m, s.id, entry);
+      await moved?.(m);
+      return true;
+    });
+  }
+
+  /** Records a failed batch and logs it; true when this failure made the stream failing (`turnedFailing` ran then). */
+  private failed(
+    s: LeasedStream,
+    entry: DeliveryEntry,
+    retryMs: number,
+    failingAfterS: number,
+    turnedFailing: (m: EntityManager) => Promise<void>,
+  ): Promise<boolean> {
+    return this.ds.transaction(async (m) => {
+      const r = await AuditStreamCursorStore.failed(m, s, this.owner, entry.error, retryMs, failingAfterS);
+      if (!r) return false;
+      await AuditStreamsStore.logDelivery(m, s.id, entry);
+      if (r.turnedFailing) await turnedFailing(m);
+      return r.turnedFailing;
+    });
   }
 
   private moved(s: LeasedStream, to: { tx: string; id: string }, delivered = false): LeasedStream {

@@ -1,10 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AuditStreamsHandler } from './audit-streams.handler';
 import { AuditStreamAccess } from './audit-stream-access';
-import { AuditStreamCursorStore } from './audit-stream-cursor.store';
 import { AuditStreamHealth } from './audit-stream-health';
 import { AuditStreamWorker } from './audit-stream.worker';
-import { AuditStreamsStore } from './audit-streams.store';
 import { CreateAuditStreamUseCase } from './create-audit-stream.use-case';
 import { AuditSenders } from './destinations/audit-senders';
 import {
@@ -30,10 +28,8 @@ export class AuditStreamsModule {
       imports: [core],
       controllers: [AuditStreamsHandler],
       providers: [
-        AuditStreamsStore,
         AuditStreamAccess,
         AuditSenders,
-        AuditStreamCursorStore,
         AuditStreamHealth,
         AuditStreamWorker,
         ListAuditStreamsUseCase,

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import {
   type AuditStreamDeliveriesView,
   type AuditStreamOrgRpc,
@@ -7,17 +9,19 @@ import {
   type ListAuditStreamDeliveriesRpc,
   type SetAuditStreamStateRpc,
 } from '@hub/organizations-contract';
+import { ORGANIZATIONS_DS } from '../organizations.di';
 import { AuditStreamAccess } from './audit-stream-access';
 import { toAuditStreamView } from './audit-stream.view';
+import { AuditStreamsStore } from './audit-streams.store';
 import { AuditStreamNotFoundError } from './audit-streams.errors';
 
 /** The organization's streams, oldest first. */
 @Injectable()
 export class ListAuditStreamsUseCase {
-  constructor(private readonly access: AuditStreamAccess) {}
+  constructor(@InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource) {}
 
   async execute(dto: AuditStreamOrgRpc): Promise<AuditStreamView[]> {
-    return (await this.access.store.list(dto.organizationId)).map(toAuditStreamView);
+    return (await AuditStreamsStore.list(this.ds.manager, dto.organizationId)).map(toAuditStreamView);
   }
 }
 
@@ -33,10 +37,10 @@ export class GetAuditStreamUseCase {
 /** Deletes the stream and its delivery log; what it had not sent is not sent. */
 @Injectable()
 export class DeleteAuditStreamUseCase {
-  constructor(private readonly access: AuditStreamAccess) {}
+  constructor(@InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource) {}
 
   async execute(dto: AuditStreamRefRpc): Promise<{ deleted: true }> {
-    if (!(await this.access.store.remove(dto.organizationId, dto.streamId)))
+    if (!(await AuditStreamsStore.remove(this.ds.manager, dto.organizationId, dto.streamId)))
       throw new AuditStreamNotFoundError(dto.streamId);
     return { deleted: true };
   }
@@ -45,10 +49,15 @@ export class DeleteAuditStreamUseCase {
 /** Pause keeps the position (events wait within the retention window); resume sends at once. */
 @Injectable()
 export class SetAuditStreamStateUseCase {
-  constructor(private readonly access: AuditStreamAccess) {}
+  constructor(@InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource) {}
 
   async execute(dto: SetAuditStreamStateRpc): Promise<AuditStreamView> {
-    const row = await this.access.store.setPaused(dto.organizationId, dto.streamId, dto.action === 'pause');
+    const row = await AuditStreamsStore.setPaused(
+      this.ds.manager,
+      dto.organizationId,
+      dto.streamId,
+      dto.action === 'pause',
+    );
     if (!row) throw new AuditStreamNotFoundError(dto.streamId);
     return toAuditStreamView(row);
   }
@@ -57,10 +66,13 @@ export class SetAuditStreamStateUseCase {
 /** The stream's own delivery log, newest first. */
 @Injectable()
 export class ListAuditStreamDeliveriesUseCase {
-  constructor(private readonly access: AuditStreamAccess) {}
+  constructor(
+    @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
+    private readonly access: AuditStreamAccess,
+  ) {}
 
   async execute(dto: ListAuditStreamDeliveriesRpc): Promise<AuditStreamDeliveriesView> {
     await this.access.find(dto);
-    return { items: await this.access.store.deliveries(dto.streamId, dto.limit) };
+    return { items: await AuditStreamsStore.deliveries(this.ds.manager, dto.streamId, dto.limit) };
   }
 }

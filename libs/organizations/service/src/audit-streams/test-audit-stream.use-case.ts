@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type AuditStreamRefRpc, type AuditStreamTestView } from '@hub/organizations-contract';
 import { newObjectId } from '@hub/persistence';
+import { ORGANIZATIONS_DS } from '../organizations.di';
 import { AuditStreamAccess } from './audit-stream-access';
+import { AuditStreamsStore } from './audit-streams.store';
 import { AuditSenders } from './destinations/audit-senders';
 
 /**
@@ -11,6 +15,7 @@ import { AuditSenders } from './destinations/audit-senders';
 @Injectable()
 export class TestAuditStreamUseCase {
   constructor(
+    @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
     private readonly access: AuditStreamAccess,
     private readonly senders: AuditSenders,
   ) {}
@@ -27,7 +32,7 @@ export class TestAuditStreamUseCase {
       data: { streamId: row.id, test: true },
     });
     const r = await this.senders.send(this.access.open(row, dto.organization), [{ id, createdAt, doc }], `test-${id}`);
-    await this.access.store.logDelivery(row.id, {
+    await AuditStreamsStore.logDelivery(this.ds.manager, row.id, {
       kind: 'test',
       records: 1,
       firstEventId: id,

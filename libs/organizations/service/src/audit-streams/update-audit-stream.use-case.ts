@@ -1,20 +1,27 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type AuditStreamView, type UpdateAuditStreamRpc } from '@hub/organizations-contract';
+import { ORGANIZATIONS_DS } from '../organizations.di';
 import { AuditStreamAccess } from './audit-stream-access';
 import { toAuditStreamView } from './audit-stream.view';
 import { AuditStreamNotFoundError } from './audit-streams.errors';
+import { AuditStreamsStore } from './audit-streams.store';
 import { destinationOf } from './destination';
 
 /** Replaces the destination (PUT): credentials left out are kept when the type stays; the position too. */
 @Injectable()
 export class UpdateAuditStreamUseCase {
-  constructor(private readonly access: AuditStreamAccess) {}
+  constructor(
+    @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
+    private readonly access: AuditStreamAccess,
+  ) {}
 
   async execute(dto: UpdateAuditStreamRpc): Promise<AuditStreamView> {
     const current = await this.access.find(dto);
     const d = destinationOf(dto.body, current);
     const sealed = this.access.seal(d, current.type === d.type ? current : undefined);
-    const row = await this.access.store.replace(dto.organizationId, dto.streamId, {
+    const row = await AuditStreamsStore.replace(this.ds.manager, dto.organizationId, dto.streamId, {
       type: d.type,
       settings: d.settings,
       filter: d.filter,
