@@ -4,19 +4,23 @@ import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { ForbiddenError } from '@hub/contracts';
 import { CredentialsRpc, type SessionInfo, tokenHash } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, GATEWAY_CONFIG, type GatewayConfig, Public, StrictRateLimit } from '../core';
-import { Authenticator } from '../core/auth/authenticator';
 import {
+  ApiErrorResponse,
+  Authenticator,
   checkCsrf,
   clearSessionCookie,
+  contextOf,
   csrfTokenFor,
+  GATEWAY_CONFIG,
+  type GatewayConfig,
   newSessionId,
+  Public,
   SessionEndedError,
   sessionHash,
   sessionIdOf,
   setSessionCookie,
-} from '../core/auth/console-session';
-import { contextOf } from '../core/http/request-context';
+  StrictRateLimit,
+} from '@hub/service-gateway';
 import { ConsoleSessionView, ConsoleSignInDto } from './console-session.views';
 
 class CrossSiteSignInError extends ForbiddenError {

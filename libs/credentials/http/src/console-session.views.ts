@@ -30,15 +30,3 @@ export class ConsoleSessionView {
   @ApiProperty({ format: 'date-time' })
   expiresAt!: string;
 }
-
-/** What the console needs to know of this hub's settings (decision 0808). */
-export class ConsoleConfigView {
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description:
-      "The hub's website (HUB_WEBSITE_URL, no trailing slash), where the console links each notification; null: no links",
-    example: 'https://huggingface.co',
-  })
-  websiteUrl!: string | null;
-}

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { GATEWAY_CONFIG, type GatewayConfig, Public } from '../core';
-import { ConsoleConfigView } from './console-session.views';
+import { ConsoleConfigView } from './console-config.view';
 
 /** The few server-side settings the web console reads (decision 0808); nothing secret, so no sign-in. */
 @ApiTags('console')

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ConsoleConfigController } from './console-config.controller';
-import { ConsoleSessionController } from './console-session.controller';
 
-/** The web console's session endpoints and settings; its files are served by serveConsole (createGatewayApp). */
-@Module({ controllers: [ConsoleSessionController, ConsoleConfigController] })
+/**
+ * The web console's settings; its files are served by serveConsole (createGatewayApp), its session
+ * routes are credentials' (`libs/credentials/http`, console-session.controller.ts).
+ */
+@Module({ controllers: [ConsoleConfigController] })
 export class ConsoleApiModule {}

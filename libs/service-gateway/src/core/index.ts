@@ -6,7 +6,7 @@ export * from './create-gateway-app';
 export * from './auth/auth.decorators';
 export { Authenticator } from './auth/authenticator';
 export { ReadOnlyTokenError } from './auth/auth.errors';
-export { CSRF_HEADER } from './auth/console-session';
+export * from './auth/console-session';
 export * from './auth/live-answers';
 export * from './http/stream-slots';
 export * from './auth/membership-cache';
