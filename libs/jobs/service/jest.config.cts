@@ -1,5 +1,5 @@
 module.exports = {
-  displayName: 'service-jobs',
-  preset: '../../jest.preset.js',
-  coverageDirectory: '../../coverage/libs/service-jobs',
+  displayName: 'jobs-service',
+  preset: '../../../jest.preset.js',
+  coverageDirectory: '../../../coverage/libs/jobs/service',
 };

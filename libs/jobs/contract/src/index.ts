@@ -1,4 +1,4 @@
-export { TERMINAL_JOB_STAGES, JOB_INITIATOR_TYPES } from './jobs.enums';
+export { TERMINAL_JOB_STAGES } from './jobs.enums';
 export * from './string-map.validator';
 export * from './image-reference';
 export * from './create-job.dto';

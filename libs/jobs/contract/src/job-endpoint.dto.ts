@@ -1,5 +1,5 @@
 import { IsInt, Matches, Max, Min } from 'class-validator';
-import { OBJECT_ID_PATTERN } from '../names';
+import { OBJECT_ID_PATTERN } from '@hub/contracts';
 import { type JobOwnerRef } from './jobs-rpc.dto';
 import { type JobStage } from './jobs.enums';
 

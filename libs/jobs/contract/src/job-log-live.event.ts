@@ -10,7 +10,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { eventFamily } from '../bus/descriptors';
+import { eventFamily } from '@hub/contracts';
 
 /** One log line as it was printed: `seq` is the one it is stored under (the backfill's). */
 export class JobLogLiveLine {

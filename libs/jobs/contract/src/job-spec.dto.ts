@@ -1,6 +1,6 @@
 import { Matches, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
-import { OBJECT_ID_PATTERN } from '../names';
+import { OBJECT_ID_PATTERN } from '@hub/contracts';
 import { type CreateJobDto } from './create-job.dto';
 import { JobUserRef } from './jobs-rpc.dto';
 

@@ -4,7 +4,6 @@ import {
   IsArray,
   IsIn,
   IsInt,
-  IsISO8601,
   IsOptional,
   IsString,
   Length,
@@ -13,24 +12,10 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+import { JobInitiatorRef, NAME_PATTERN, OBJECT_ID_PATTERN } from '@hub/contracts';
 import { CreateJobDto, IsJobLabels, JOB_ENV_KEY, JOB_LIMITS } from './create-job.dto';
-import { JOB_INITIATOR_TYPES, JOB_STAGES, type JobStage } from './jobs.enums';
+import { JOB_STAGES, type JobStage } from './jobs.enums';
 import { IsStringMap } from './string-map.validator';
-
-export class JobInitiatorRef {
-  @IsIn(JOB_INITIATOR_TYPES)
-  type!: (typeof JOB_INITIATOR_TYPES)[number];
-
-  @IsString()
-  @Length(1, 100)
-  id!: string;
-
-  @IsOptional()
-  @IsString()
-  @Length(1, 100)
-  name?: string;
-}
 
 export class JobOwnerRef {
   @Matches(OBJECT_ID_PATTERN)
@@ -145,45 +130,4 @@ export class JobLogsRpc extends JobRefRpc {
   @Min(1)
   @Max(100_000)
   tail?: number;
-}
-
-/** `hub.jobs.job.status`: a job changed stage (every transition, through the outbox). */
-export class JobStatusEvent {
-  @Matches(OBJECT_ID_PATTERN)
-  jobId!: string;
-
-  @Matches(NAME_PATTERN)
-  namespace!: string;
-
-  @Matches(OBJECT_ID_PATTERN)
-  ownerId!: string;
-
-  /** The user who started the job (the one job_status mails go to). */
-  @IsOptional()
-  @Matches(NAME_PATTERN)
-  createdByName?: string;
-
-  /** That user's id (from 2026-11-24; older events name the user only). */
-  @IsOptional()
-  @Matches(OBJECT_ID_PATTERN)
-  createdById?: string;
-
-  @IsIn(JOB_STAGES)
-  stage!: JobStage;
-
-  @IsOptional()
-  @IsString()
-  message?: string | null;
-
-  @IsInt()
-  @Min(0)
-  failureCount!: number;
-
-  @IsISO8601()
-  at!: string;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => JobInitiatorRef)
-  initiator?: JobInitiatorRef;
 }

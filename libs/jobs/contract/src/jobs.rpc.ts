@@ -1,4 +1,4 @@
-import { rpc } from '../bus/descriptors';
+import { rpc } from '@hub/contracts';
 import { CreateJobRpc, DuplicateJobRpc, JobLogsRpc, JobRefRpc, ListJobsRpc, UpdateJobLabelsRpc } from './jobs-rpc.dto';
 import { type JobEndpointAnswer, JobEndpointRpc } from './job-endpoint.dto';
 import { type JobSpecAnswer, JobSpecRpc } from './job-spec.dto';

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { ClosedSchema } from '../http/closed-schema';
+import { ClosedSchema } from '@hub/contracts';
 import { JobExposeDto, JobVolumeDto } from './create-job.dto';
 import { JOB_FLAVORS, JOB_INITIATOR_TYPES, JOB_STAGES, type JobFlavor, type JobStage } from './jobs.enums';
 

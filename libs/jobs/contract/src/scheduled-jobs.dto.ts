@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
-import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+import { NAME_PATTERN, OBJECT_ID_PATTERN } from '@hub/contracts';
 import { CreateJobDto, IsJobLabels } from './create-job.dto';
 import { JobOwnerRef, JobUserRef } from './jobs-rpc.dto';
 import { JobOwnerView, JobUserRefView } from './jobs.views';

@@ -1,5 +1,5 @@
 import { type IncomingHttpHeaders } from 'node:http';
-import { CSRF_HEADER } from '../core';
+import { CSRF_HEADER } from '@hub/service-gateway';
 
 /** Hop-by-hop headers (RFC 9110 7.6.1): never forwarded, either way. */
 export const HOP_BY_HOP = new Set([

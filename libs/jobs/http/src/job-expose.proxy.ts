@@ -2,9 +2,10 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { request as httpRequest } from 'node:http';
-import { HubError, JobsRpc, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '@hub/contracts';
+import { HubError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '@hub/contracts';
+import { JobsRpc } from '@hub/jobs-contract';
 import { RpcClient } from '@hub/messaging';
-import { Authenticator, contextOf, GATEWAY_CONFIG, type GatewayConfig, ReadOnlyTokenError } from '../core';
+import { Authenticator, contextOf, GATEWAY_CONFIG, type GatewayConfig, ReadOnlyTokenError } from '@hub/service-gateway';
 import { jobRequestHeaders, HOP_BY_HOP } from './job-expose.headers';
 import { JobNamespaces } from './job-namespaces';
 

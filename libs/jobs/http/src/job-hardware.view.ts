@@ -1,4 +1,4 @@
-import { JOB_HARDWARE, type JobHardwareView } from '@hub/contracts';
+import { JOB_HARDWARE, type JobHardwareView } from '@hub/jobs-contract';
 
 /** `GET /api/jobs/hardware`: the flavor table in the public clients' shape (price per minute). */
 export function hardwareViews(): JobHardwareView[] {

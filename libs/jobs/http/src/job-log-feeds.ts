@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JobLogLive, type JobLogLiveEvent } from '@hub/contracts';
+import { JobLogLive, type JobLogLiveEvent } from '@hub/jobs-contract';
 import { LiveBus } from '@hub/messaging';
 
 /**

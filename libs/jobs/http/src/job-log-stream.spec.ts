@@ -1,4 +1,5 @@
-import { type JobLogLine, type JobLogsChunk, type JobStage } from '@hub/contracts';
+import { type JobStage } from '@hub/contracts';
+import { type JobLogLine, type JobLogsChunk } from '@hub/jobs-contract';
 import { LogViewer } from './job-log-feeds';
 import { LogStream } from './job-log-stream';
 import { type SseStream } from './sse';

@@ -1,4 +1,4 @@
-import { type JobLogLine, type JobLogsChunk, TERMINAL_JOB_STAGES } from '@hub/contracts';
+import { type JobLogLine, type JobLogsChunk, TERMINAL_JOB_STAGES } from '@hub/jobs-contract';
 import { type LogViewer } from './job-log-feeds';
 import { sleep, type SseStream } from './sse';
 

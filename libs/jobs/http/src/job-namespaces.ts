@@ -1,14 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import {
-  ForbiddenError,
-  HubError,
-  type JobOwnerRef,
-  NotFoundError,
-  type RequestContext,
-  roleGrantsAccess,
-} from '@hub/contracts';
+import { ForbiddenError, HubError, NotFoundError, type RequestContext, roleGrantsAccess } from '@hub/contracts';
+import { type JobOwnerRef } from '@hub/jobs-contract';
 import { type AuthInfo } from '@hub/credentials-contract';
-import { MembershipDirectory } from '../core';
+import { MembershipDirectory } from '@hub/service-gateway';
 
 const WRITE_ROLES: ReadonlySet<string> = new Set(['admin', 'write', 'contributor']);
 

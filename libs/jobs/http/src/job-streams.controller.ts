@@ -1,17 +1,11 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
-import {
-  type JobOwnerRef,
-  JobMetricsSample,
-  JobsRpc,
-  type JobView,
-  type RequestContext,
-  TERMINAL_JOB_STAGES,
-} from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type JobOwnerRef, JobMetricsSample, JobsRpc, type JobView, TERMINAL_JOB_STAGES } from '@hub/jobs-contract';
 import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, Ctx, CurrentAuth, LiveAnswers, StreamSlots } from '../core';
+import { ApiErrorResponse, Ctx, CurrentAuth, LiveAnswers, StreamSlots } from '@hub/service-gateway';
 import { JobLogFeeds } from './job-log-feeds';
 import { LogStream } from './job-log-stream';
 import { JobNamespaces } from './job-namespaces';

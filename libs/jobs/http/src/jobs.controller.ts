@@ -1,17 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
-import {
-  CreateJobDto,
-  JobHardwareView,
-  JobsRpc,
-  JobView,
-  type RequestContext,
-  UpdateJobLabelsDto,
-} from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { CreateJobDto, JobHardwareView, JobsRpc, JobView, UpdateJobLabelsDto } from '@hub/jobs-contract';
 import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, Ctx, CurrentAuth, nextLink } from '../core';
+import { ApiErrorResponse, Ctx, CurrentAuth, nextLink } from '@hub/service-gateway';
 import { hardwareViews } from './job-hardware.view';
 import { JobNamespaces } from './job-namespaces';
 import { JobParam, ListJobsQuery, NamespaceParam } from './jobs.params';

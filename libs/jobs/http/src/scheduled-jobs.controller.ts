@@ -1,20 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
+import { EmptyAnswer, OBJECT_ID_PATTERN, type RequestContext } from '@hub/contracts';
 import {
   CreateScheduledJobDto,
-  EmptyAnswer,
   JobView,
-  OBJECT_ID_PATTERN,
-  type RequestContext,
   ScheduledJobsRpc,
   ScheduledJobView,
   UpdateJobLabelsDto,
   UpdateScheduleDto,
-} from '@hub/contracts';
+} from '@hub/jobs-contract';
 import { type AuthInfo } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
-import { ApiErrorResponse, Ctx, CurrentAuth } from '../core';
+import { ApiErrorResponse, Ctx, CurrentAuth } from '@hub/service-gateway';
 import { JobNamespaces } from './job-namespaces';
 import { NamespaceParam } from './jobs.params';
 

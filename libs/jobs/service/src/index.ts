@@ -1,3 +1,3 @@
 export * from './jobs.module';
 export * from './jobs.config';
-export * from './jobs.tokens';
+export * from './jobs.di';

@@ -1,7 +1,7 @@
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseRegistry } from '@hub/contracts';
+import { parseRegistry } from '@hub/jobs-contract';
 import { HubConfig, SecretBox } from '@hub/config';
 import { RegistryPolicy } from './jobs/registry-policy';
 

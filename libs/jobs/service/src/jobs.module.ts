@@ -3,7 +3,7 @@ import { OutboxModule } from '@hub/messaging';
 import { persistenceOptions, ServicePersistenceModule, type ServicePersistenceOptions } from '@hub/persistence';
 import { type JobsConfig } from './jobs.config';
 import { JOBS_ENTITIES } from './jobs.entities';
-import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from './jobs.tokens';
+import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from './jobs.di';
 import { RegistryPolicy } from './jobs/registry-policy';
 import { JobStore } from './jobs/job-store';
 import { JobEndpointHandler } from './jobs/job-endpoint.handler';

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type JobRefRpc, type JobView, type RequestContext, TERMINAL_JOB_STAGES } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type JobRefRpc, type JobView, TERMINAL_JOB_STAGES } from '@hub/jobs-contract';
 import { Outbox } from '@hub/messaging';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG } from '../jobs.tokens';
+import { JOBS_CONFIG } from '../jobs.di';
 import { recordJobAudit } from './job-events';
 import { ACTIVE_STAGES, JobStore } from './job-store';
 import { JobRuns } from './job-runs';

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CreateJobRpc, type JobView, type RequestContext } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type CreateJobRpc, type JobView } from '@hub/jobs-contract';
 import { type SecretBox } from '@hub/config';
 import { newObjectId } from '@hub/persistence';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.tokens';
+import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.di';
 import { jobAuditEvent } from './job-events';
 import { JobEntity, type JobOwner } from './job.entity';
 import { JobRuns } from './job-runs';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type DuplicateJobRpc, type JobView, type RequestContext } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type DuplicateJobRpc, type JobView } from '@hub/jobs-contract';
 import { CreateJobUseCase } from './create-job.use-case';
 import { JobStore } from './job-store';
 

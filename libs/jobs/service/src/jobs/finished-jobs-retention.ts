@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { deleteInBatches, repeatPass } from '@hub/persistence';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG, JOBS_DS } from '../jobs.tokens';
+import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
 
 const FIRST_PASS_AFTER_MS = 60_000;
 const PASS_EVERY_MS = 3600_000;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type JobMetricsAnswer, type JobRefRpc } from '@hub/contracts';
+import { type JobMetricsAnswer, type JobRefRpc } from '@hub/jobs-contract';
 import { completeSample } from './job-metrics';
 import { JobStore } from './job-store';
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { HubError, type JobSpecAnswer, type JobSpecRpc, type RequestContext, roleGrantsAccess } from '@hub/contracts';
+import { HubError, type RequestContext, roleGrantsAccess } from '@hub/contracts';
+import { type JobSpecAnswer, type JobSpecRpc } from '@hub/jobs-contract';
 import { OrganizationsRpc } from '@hub/organizations-contract';
 import { RpcClient } from '@hub/messaging';
 import { JobStore } from './job-store';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type JobRefRpc, type JobView } from '@hub/contracts';
+import { type JobRefRpc, type JobView } from '@hub/jobs-contract';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG } from '../jobs.tokens';
+import { JOBS_CONFIG } from '../jobs.di';
 import { JobStore } from './job-store';
 import { toJobView, viewSettings } from './job.view';
 

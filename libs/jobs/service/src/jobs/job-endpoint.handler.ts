@@ -1,4 +1,5 @@
-import { type JobEndpointAnswer, JobEndpointRpc, JobsRpc, NotFoundError } from '@hub/contracts';
+import { NotFoundError } from '@hub/contracts';
+import { type JobEndpointAnswer, JobEndpointRpc, JobsRpc } from '@hub/jobs-contract';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { JobStore } from './job-store';
 

@@ -1,4 +1,5 @@
-import { hardwareOf, type JobFlavor, type JobMetricsSample } from '@hub/contracts';
+import { type JobFlavor } from '@hub/contracts';
+import { hardwareOf, type JobMetricsSample } from '@hub/jobs-contract';
 
 /** What a job may use: its flavor's CPUs (millicores) and memory; the runners size it by these. */
 export function allowanceOf(flavor: JobFlavor): { cpuMillicores: number; memoryBytes: number } {

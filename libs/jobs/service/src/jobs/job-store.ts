@@ -4,7 +4,7 @@ import { type DataSource, type EntityManager } from 'typeorm';
 import { lockForTransaction } from '@hub/persistence';
 import { type JobStage, LimitReachedError } from '@hub/contracts';
 import { Outbox, type OutboxEvent } from '@hub/messaging';
-import { JOBS_DS } from '../jobs.tokens';
+import { JOBS_DS } from '../jobs.di';
 import { recordStatus, statusEvent } from './job-events';
 import { JobEntity } from './job.entity';
 import { JobNotFoundError } from './jobs.errors';

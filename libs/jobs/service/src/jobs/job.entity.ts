@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { type CreateJobDto, type JobMetricsSample, type JobStage } from '@hub/contracts';
+import { type JobStage } from '@hub/contracts';
+import { type CreateJobDto, type JobMetricsSample } from '@hub/jobs-contract';
 import { type ProcessIdentity, type RunHandle } from './job-runs';
 
 export interface JobOwner {

@@ -1,4 +1,5 @@
-import { avatarUrl, type JobView } from '@hub/contracts';
+import { avatarUrl } from '@hub/contracts';
+import { type JobView } from '@hub/jobs-contract';
 import { type JobsConfig } from '../jobs.config';
 import { type JobEntity } from './job.entity';
 

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Gauge } from 'prom-client';
 import { type DataSource } from 'typeorm';
 import { HttpMetrics } from '@hub/observability';
-import { JOBS_DS } from '../jobs.tokens';
+import { JOBS_DS } from '../jobs.di';
 
 const ACTIVE = ['SCHEDULING', 'RUNNING'] as const;
 

@@ -1,3 +1,4 @@
+import { type RequestContext } from '@hub/contracts';
 import {
   CreateJobRpc,
   DuplicateJobRpc,
@@ -11,9 +12,8 @@ import {
   JobsRpc,
   type JobView,
   ListJobsRpc,
-  type RequestContext,
   UpdateJobLabelsRpc,
-} from '@hub/contracts';
+} from '@hub/jobs-contract';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { CancelJobUseCase } from './cancel-job.use-case';
 import { CreateJobUseCase } from './create-job.use-case';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type JobLogsChunk, type JobLogsRpc } from '@hub/contracts';
+import { type JobLogsChunk, type JobLogsRpc } from '@hub/jobs-contract';
 import { JobLogs } from '../logs/job-logs';
 import { JobStore } from './job-store';
 

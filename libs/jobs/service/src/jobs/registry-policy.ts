@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { isBlockedAddress } from '@hub/config';
 import { hostname } from 'node:os';
-import { type ImageReference, parseImageReference } from '@hub/contracts';
+import { type ImageReference, parseImageReference } from '@hub/jobs-contract';
 
 /**
  * Where an image may be pulled from (decision 0623). The engine pulls from the host's network,

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type JobView, type RequestContext, type UpdateJobLabelsRpc } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type JobView, type UpdateJobLabelsRpc } from '@hub/jobs-contract';
 import { Outbox } from '@hub/messaging';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG } from '../jobs.tokens';
+import { JOBS_CONFIG } from '../jobs.di';
 import { recordJobAudit } from './job-events';
 import { ACTIVE_STAGES, JobStore } from './job-store';
 import { toJobView, viewSettings } from './job.view';

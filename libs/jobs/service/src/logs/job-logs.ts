@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { JobLogLive, type JobLogLiveEvent, type JobLogLine } from '@hub/contracts';
+import { JobLogLive, type JobLogLiveEvent, type JobLogLine } from '@hub/jobs-contract';
 import { LiveBus } from '@hub/messaging';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG, JOBS_DS } from '../jobs.tokens';
+import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
 import { LogSink, type LogSinkPort } from './log-sink';
 
 /** A line's seq is its chunk's id times this plus its place in the chunk (chunks hold fewer lines). */

@@ -1,5 +1,5 @@
 import { type DataSource } from 'typeorm';
-import { JobLogLive, type JobLogLiveEvent } from '@hub/contracts';
+import { JobLogLive, type JobLogLiveEvent } from '@hub/jobs-contract';
 import { loadConfig, SecretBox } from '@hub/config';
 import { InProcessLiveBus } from '@hub/messaging';
 import { openDataSource, runMigrations } from '@hub/persistence';

@@ -1,4 +1,4 @@
-import { type JobLogLiveEvent, type JobLogLiveLine } from '@hub/contracts';
+import { type JobLogLiveEvent, type JobLogLiveLine } from '@hub/jobs-contract';
 import { LogGate, type LogGateOptions } from './log-gate';
 import { SEQ_PER_CHUNK, type StoredChunk } from './job-logs';
 

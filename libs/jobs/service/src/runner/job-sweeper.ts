@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG } from '../jobs.tokens';
+import { JOBS_CONFIG } from '../jobs.di';
 import { ACTIVE_STAGES, JobStore } from '../jobs/job-store';
 import { JOB_RUNNER, type JobRunner } from './job-runner';
 import { bootId, stillRunning } from './process-identity';

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CreateScheduledJobRpc, type RequestContext, type ScheduledJobView } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type CreateScheduledJobRpc, type ScheduledJobView } from '@hub/jobs-contract';
 import { type SecretBox } from '@hub/config';
 import { newObjectId } from '@hub/persistence';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.tokens';
+import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.di';
 import { ImageRegistryRefusedError, JobCommandRequiredError, JobImageSourceError } from '../jobs/jobs.errors';
 import { RegistryPolicy } from '../jobs/registry-policy';
 import { ResourceGroupCheck } from '../jobs/resource-group-check';

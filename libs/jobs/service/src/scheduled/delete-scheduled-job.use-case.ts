@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type RequestContext, type ScheduledJobRefRpc } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type ScheduledJobRefRpc } from '@hub/jobs-contract';
 import { ScheduledJobStore } from './scheduled-job-store';
 
 /** Removes the schedule; jobs it already started go on. */

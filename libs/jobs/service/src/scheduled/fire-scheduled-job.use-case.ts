@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type JobView, type RequestContext, TERMINAL_JOB_STAGES } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type JobView, TERMINAL_JOB_STAGES } from '@hub/jobs-contract';
 import { CreateJobUseCase } from '../jobs/create-job.use-case';
 import { JobStore } from '../jobs/job-store';
 import { type ScheduledJobEntity } from './scheduled-job.entity';

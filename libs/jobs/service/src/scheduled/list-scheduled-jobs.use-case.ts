@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type ListScheduledJobsRpc, type ScheduledJobView } from '@hub/contracts';
+import { type ListScheduledJobsRpc, type ScheduledJobView } from '@hub/jobs-contract';
 import { ScheduledJobStore } from './scheduled-job-store';
 import { toScheduledJobView } from './scheduled-job.view';
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type JobView, type RequestContext, type ScheduledJobRefRpc } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type JobView, type ScheduledJobRefRpc } from '@hub/jobs-contract';
 import { PreviousRunActiveError } from '../jobs/jobs.errors';
 import { FireScheduledJobUseCase } from './fire-scheduled-job.use-case';
 import { ScheduledJobStore } from './scheduled-job-store';

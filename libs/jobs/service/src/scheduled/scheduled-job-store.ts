@@ -4,7 +4,7 @@ import { type DataSource, type EntityManager } from 'typeorm';
 import { type AuditEventType, LimitReachedError, type RequestContext } from '@hub/contracts';
 import { Outbox } from '@hub/messaging';
 import { lockForTransaction } from '@hub/persistence';
-import { JOBS_DS } from '../jobs.tokens';
+import { JOBS_DS } from '../jobs.di';
 import { recordJobAudit } from '../jobs/job-events';
 import { ScheduledJobNotFoundError } from '../jobs/jobs.errors';
 import { ScheduledJobEntity } from './scheduled-job.entity';

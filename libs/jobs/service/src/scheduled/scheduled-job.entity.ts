@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { type CreateJobDto } from '@hub/contracts';
+import { type CreateJobDto } from '@hub/jobs-contract';
 import { type JobOwner } from '../jobs/job.entity';
 
 @Entity({ name: 'scheduled_jobs' })

@@ -1,4 +1,4 @@
-import { type ScheduledJobView } from '@hub/contracts';
+import { type ScheduledJobView } from '@hub/jobs-contract';
 import { ScheduleError } from '../jobs/jobs.errors';
 import { CronError, nextRun, parseCron } from './cron';
 import { type ScheduledJobEntity } from './scheduled-job.entity';

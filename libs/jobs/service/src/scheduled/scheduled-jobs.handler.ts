@@ -1,14 +1,14 @@
+import { type RequestContext } from '@hub/contracts';
 import {
   CreateScheduledJobRpc,
   type JobView,
   ListScheduledJobsRpc,
-  type RequestContext,
   ScheduledJobRefRpc,
   ScheduledJobsRpc,
   type ScheduledJobView,
   UpdateScheduledJobLabelsRpc,
   UpdateScheduleRpc,
-} from '@hub/contracts';
+} from '@hub/jobs-contract';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { CreateScheduledJobUseCase } from './create-scheduled-job.use-case';
 import { DeleteScheduledJobUseCase } from './delete-scheduled-job.use-case';

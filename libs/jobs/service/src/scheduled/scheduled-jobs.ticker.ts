@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG, JOBS_DS } from '../jobs.tokens';
+import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
 import { nextRun, parseCron } from './cron';
 import { ScheduledJobEntity } from './scheduled-job.entity';
 import { FireScheduledJobUseCase } from './fire-scheduled-job.use-case';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type RequestContext, type ScheduledJobRefRpc, type ScheduledJobView } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type ScheduledJobRefRpc, type ScheduledJobView } from '@hub/jobs-contract';
 import { ScheduledJobStore } from './scheduled-job-store';
 import { nextFrom, toScheduledJobView } from './scheduled-job.view';
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type RequestContext, type ScheduledJobView, type UpdateScheduleRpc } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type ScheduledJobView, type UpdateScheduleRpc } from '@hub/jobs-contract';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG } from '../jobs.tokens';
+import { JOBS_CONFIG } from '../jobs.di';
 import { firstRunChecked } from './cron';
 import { ScheduledJobStore } from './scheduled-job-store';
 import { cronChecked, toScheduledJobView } from './scheduled-job.view';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type RequestContext, type ScheduledJobView, type UpdateScheduledJobLabelsRpc } from '@hub/contracts';
+import { type RequestContext } from '@hub/contracts';
+import { type ScheduledJobView, type UpdateScheduledJobLabelsRpc } from '@hub/jobs-contract';
 import { ScheduledJobStore } from './scheduled-job-store';
 import { toScheduledJobView } from './scheduled-job.view';
 

@@ -1,5 +1,5 @@
 import { type ContainerCreateOptions } from 'dockerode';
-import { hardwareOf } from '@hub/contracts';
+import { hardwareOf } from '@hub/jobs-contract';
 import { type RunRequest } from '../job-runner';
 
 /** Processes a job container may have at once. */

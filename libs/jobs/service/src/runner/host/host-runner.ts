@@ -1,7 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { hardwareOf } from '@hub/contracts';
+import { hardwareOf } from '@hub/jobs-contract';
 import { memoryBytesOf } from '../engine/container-options';
 import { type JobRun, type JobRunner, type RunExit, type RunHandle, type RunRequest } from '../job-runner';
 import { bootId, killGroup, stillRunning } from '../process-identity';

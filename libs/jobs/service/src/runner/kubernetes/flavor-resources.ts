@@ -1,4 +1,5 @@
-import { hardwareOf, type JobFlavor } from '@hub/contracts';
+import { type JobFlavor } from '@hub/contracts';
+import { hardwareOf } from '@hub/jobs-contract';
 
 /** A pod's share of the cluster for one flavor: requests = limits (Guaranteed QoS), accelerators, where it may run. */
 export interface FlavorResources {
