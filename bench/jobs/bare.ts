@@ -11,11 +11,11 @@ import { spawn } from 'node:child_process';
 import { chmodSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bwrapArgs, type SandboxSpec } from '../../libs/service-jobs/src/runner/host/bwrap-args';
-import { findBwrap } from '../../libs/service-jobs/src/runner/host/host-mode';
-import { connectEngine } from '../../libs/service-jobs/src/runner/engine/engine-connect';
-import { containerOptions } from '../../libs/service-jobs/src/runner/engine/container-options';
-import { ensureJobNetwork } from '../../libs/service-jobs/src/runner/engine/job-network';
+import { bwrapArgs, type SandboxSpec } from '../../libs/jobs/service/src/runner/host/bwrap-args';
+import { findBwrap } from '../../libs/jobs/service/src/runner/host/host-mode';
+import { connectEngine } from '../../libs/jobs/service/src/runner/engine/engine-connect';
+import { containerOptions } from '../../libs/jobs/service/src/runner/engine/container-options';
+import { ensureJobNetwork } from '../../libs/jobs/service/src/runner/engine/job-network';
 import { ensureTestJobImage } from '../../libs/testing/src/job-engine';
 
 const [mode = 'host', runsArg = '200', concurrencyArg = '20'] = process.argv.slice(2);

@@ -3,6 +3,7 @@ import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { type NatsConnection } from 'nats';
 import { loadConfig } from '@hub/config';
 import { CredentialsApiModule } from '@hub/credentials-http';
+import { JobsApiModule } from '@hub/jobs-http';
 import { NotificationsApiModule } from '@hub/notifications-http';
 import { OrganizationsApiModule } from '@hub/organizations-http';
 import { WebhooksApiModule } from '@hub/webhooks-http';
@@ -24,6 +25,7 @@ class GatewayApp {
         }),
         GatewayModule.forRoot(config, [
           CredentialsApiModule,
+          JobsApiModule,
           NotificationsApiModule,
           OrganizationsApiModule,
           WebhooksApiModule,

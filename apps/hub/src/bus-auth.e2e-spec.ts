@@ -1,6 +1,7 @@
 import { AckPolicy, type NatsConnection } from 'nats';
 import { natsInboxPrefix, natsReplyInbox, rpcServiceOf } from '@hub/bus-access';
-import { Events, JobLogLive, type RequestContext, Streams, subject } from '@hub/contracts';
+import { Events, type RequestContext, Streams, subject } from '@hub/contracts';
+import { JobLogLive } from '@hub/jobs-contract';
 import { CredentialsRpc } from '@hub/credentials-contract';
 import { NatsRpcClient } from '@hub/messaging';
 import {

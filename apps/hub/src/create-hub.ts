@@ -4,7 +4,7 @@ import { type BusMode, busModeFrom, RpcServer } from '@hub/messaging';
 import { EmbeddedPostgres, protectDataDir } from '@hub/persistence';
 import { CredentialsConfig } from '@hub/credentials-service';
 import { createGatewayApp, GatewayConfig } from '@hub/service-gateway';
-import { JobsConfig } from '@hub/service-jobs';
+import { JobsConfig } from '@hub/jobs-service';
 import { OrganizationsConfig } from '@hub/organizations-service';
 import { NotificationsConfig } from '@hub/notifications-service';
 import { WebhooksConfig } from '@hub/webhooks-service';

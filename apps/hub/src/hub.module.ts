@@ -4,13 +4,14 @@ import { type NatsConnection } from 'nats';
 import { type DataSource } from 'typeorm';
 import { type BusMode, MessagingModule, NATS_CONNECTION } from '@hub/messaging';
 import { CredentialsApiModule } from '@hub/credentials-http';
+import { JobsApiModule } from '@hub/jobs-http';
 import { NotificationsApiModule } from '@hub/notifications-http';
 import { OrganizationsApiModule } from '@hub/organizations-http';
 import { WebhooksApiModule } from '@hub/webhooks-http';
 import { databaseCheck, metricsAccess, natsCheck, ObservabilityModule } from '@hub/observability';
 import { CREDENTIALS_DS, type CredentialsConfig, CredentialsModule } from '@hub/credentials-service';
 import { type GatewayConfig, GatewayModule } from '@hub/service-gateway';
-import { JOBS_DS, type JobsConfig, JobsModule } from '@hub/service-jobs';
+import { JOBS_DS, type JobsConfig, JobsModule } from '@hub/jobs-service';
 import { ORGANIZATIONS_DS, type OrganizationsConfig, OrganizationsModule } from '@hub/organizations-service';
 import { NOTIFICATIONS_DS, type NotificationsConfig, NotificationsModule } from '@hub/notifications-service';
 import { WEBHOOKS_DS, type WebhooksConfig, WebhooksModule } from '@hub/webhooks-service';
@@ -47,6 +48,7 @@ export class HubModule {
         WebhooksModule.forRoot(configs.webhooks),
         GatewayModule.forRoot(configs.gateway, [
           CredentialsApiModule,
+          JobsApiModule,
           NotificationsApiModule,
           OrganizationsApiModule,
           WebhooksApiModule,

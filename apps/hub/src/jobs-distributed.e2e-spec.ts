@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { runJob } from '@huggingface/hub';
 import { type NatsConnection } from 'nats';
-import { JobsRpc, subject } from '@hub/contracts';
+import { subject } from '@hub/contracts';
+import { JobsRpc } from '@hub/jobs-contract';
 import {
   describeWithInfra,
   DistributedHub,

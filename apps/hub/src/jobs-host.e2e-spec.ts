@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runJob } from '@huggingface/hub';
-import { JobsRpc } from '@hub/contracts';
+import { JobsRpc } from '@hub/jobs-contract';
 import {
   describeWithInfra,
   jobLogPushScenarios,

@@ -1,4 +1,4 @@
-import { JobsRpc } from '@hub/contracts';
+import { JobsRpc } from '@hub/jobs-contract';
 import { RpcClient } from '@hub/messaging';
 import { runJob } from '@huggingface/hub';
 import {

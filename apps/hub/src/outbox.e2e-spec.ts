@@ -29,6 +29,7 @@ import {
 import { metricsAccess, ObservabilityModule } from '@hub/observability';
 import { CredentialsConfig, CredentialsModule } from '@hub/credentials-service';
 import { CredentialsApiModule } from '@hub/credentials-http';
+import { JobsApiModule } from '@hub/jobs-http';
 import { NotificationsApiModule } from '@hub/notifications-http';
 import { OrganizationsApiModule } from '@hub/organizations-http';
 import { WebhooksApiModule } from '@hub/webhooks-http';
@@ -119,6 +120,7 @@ describeWithInfra('transactional outbox: nothing lost between a commit and the b
         OrganizationsModule.forRoot(loadConfig(OrganizationsConfig, env)),
         GatewayModule.forRoot(gateway, [
           CredentialsApiModule,
+          JobsApiModule,
           NotificationsApiModule,
           OrganizationsApiModule,
           WebhooksApiModule,

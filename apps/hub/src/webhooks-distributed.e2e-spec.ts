@@ -1,4 +1,4 @@
-import { JobsRpc } from '@hub/contracts';
+import { JobsRpc } from '@hub/jobs-contract';
 import {
   deliverThroughKillNine,
   http,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { runService } from '@hub/observability';
-import { JobsConfig, JobsModule, jobsPersistence } from '@hub/service-jobs';
+import { JobsConfig, JobsModule, jobsPersistence } from '@hub/jobs-service';
 
 runService({
   name: 'jobs',

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import * as shared from '@hub/contracts';
 import { BUS_PREFIX, type RpcDescriptor } from '@hub/contracts';
 import * as credentials from '@hub/credentials-contract';
+import * as jobs from '@hub/jobs-contract';
 import * as notifications from '@hub/notifications-contract';
 import * as organizations from '@hub/organizations-contract';
 import * as webhooks from '@hub/webhooks-contract';
@@ -10,7 +11,7 @@ import { BUS_SERVICES, type BusService, BusAccessByService, rpcServiceOf } from 
 import { NATS_AUTHORIZATION_FILES, natsPermissionsByUser, renderNatsAuthorization } from './nats-permissions';
 
 const ROOT = resolve(__dirname, '../../..');
-const contracts = { ...shared, ...credentials, ...notifications, ...organizations, ...webhooks };
+const contracts = { ...shared, ...credentials, ...jobs, ...notifications, ...organizations, ...webhooks };
 
 /**
  * Where an app's code is: a feature's `service` tier (`libs/<feature>/service`) or a service lib

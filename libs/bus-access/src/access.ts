@@ -2,16 +2,14 @@ import {
   AuditStreamEvents,
   type EventSource,
   Events,
-  JobLogLive,
-  JobsRpc,
   NotificationSourceEvents,
   PaperEvents,
   RepoEvents,
   type RpcDescriptor,
-  ScheduledJobsRpc,
   Streams,
   WebhookEvents,
 } from '@hub/contracts';
+import { JobLogLive, JobsRpc, ScheduledJobsRpc } from '@hub/jobs-contract';
 import { WebhooksRpc } from '@hub/webhooks-contract';
 import {
   AuditRpc,

@@ -6,6 +6,5 @@ export * from './bus';
 export * from './admin';
 export * from './http';
 export * from './validation';
-export * from './jobs';
 export * from './validation-metadata-cache';
 export * from './asyncapi';

@@ -3,14 +3,13 @@ import { AdminApiModule } from './admin/admin.module';
 import { ConsoleApiModule } from './console/console.module';
 import { type GatewayConfig } from './core/gateway.config';
 import { GatewayCoreModule } from './core/gateway-core.module';
-import { JobsApiModule } from './jobs/jobs.module';
 
 /**
  * The HTTP edge: owns no tables, reaches services only through the RPC client. The areas not yet
  * in a feature folder have one folder and one module here; a feature's `http` tier
  * (`libs/<feature>/http`, decision 0019) is given by the app that composes it.
  */
-const AREAS = [AdminApiModule, JobsApiModule, ConsoleApiModule];
+const AREAS = [AdminApiModule, ConsoleApiModule];
 
 @Module({})
 export class GatewayModule {

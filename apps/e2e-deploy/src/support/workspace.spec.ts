@@ -41,6 +41,10 @@ describe('workspace discovery (the deployment specs are only as good as it is)',
           file: expect.stringMatching(/^libs\/credentials\/service\/src\/.*credentials\.config\.ts$/),
         },
         {
+          name: 'JobsConfig',
+          file: expect.stringMatching(/^libs\/jobs\/service\/src\/.*jobs\.config\.ts$/),
+        },
+        {
           name: 'OrganizationsConfig',
           file: expect.stringMatching(/^libs\/organizations\/service\/src\/.*organizations\.config\.ts$/),
         },
@@ -58,6 +62,7 @@ describe('workspace discovery (the deployment specs are only as good as it is)',
     expect(names('gateway')).toEqual(['GatewayConfig']);
     expect(names('credentials')).toEqual(['CredentialsConfig']);
     expect(names('organizations')).toEqual(['OrganizationsConfig']);
+    expect(names('jobs')).toEqual(['JobsConfig']);
     expect(names('webhooks')).toEqual(['WebhooksConfig']);
   });
 });

@@ -13,7 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { AUDIT_EVENT_TYPES, AUTHOR_TYPES, type AuditEventType, TOKEN_ROLES, type TokenRole } from '../enums';
-import { JobStatusEvent } from '../jobs/jobs-rpc.dto';
+import { JobStatusEvent } from './job-events';
 import { OBJECT_ID_PATTERN } from '../names';
 import { event, eventFamily } from './descriptors';
 import { streamName, subject } from './prefix';

@@ -8,3 +8,4 @@ export * from './repo-events';
 export * from './audit-event';
 export * from './paper-events';
 export * from './webhook-events';
+export * from './job-events';

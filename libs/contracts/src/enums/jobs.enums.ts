@@ -31,6 +31,9 @@ export const JOB_FLAVORS = [
 ] as const;
 export type JobFlavor = (typeof JOB_FLAVORS)[number];
 
+/** Who may start a job (`initiator.type`). */
+export const JOB_INITIATOR_TYPES = ['user', 'webhook', 'scheduled-job'] as const;
+
 export const JOB_STAGES = ['COMPLETED', 'CANCELED', 'ERROR', 'DELETED', 'RUNNING', 'SCHEDULING'] as const;
 export type JobStage = (typeof JOB_STAGES)[number];
 

@@ -13,7 +13,8 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { CreateJobDto, WATCHED_TYPES, type WatchedType, WEBHOOK_DOMAINS, type WebhookDomain } from '@hub/contracts';
+import { WATCHED_TYPES, type WatchedType, WEBHOOK_DOMAINS, type WebhookDomain } from '@hub/contracts';
+import { CreateJobDto } from '@hub/jobs-contract';
 
 /** Bounds of our own (spec 4.6 sets none): enough for any real use, small enough to index. */
 export const MAX_WATCHED = 100;

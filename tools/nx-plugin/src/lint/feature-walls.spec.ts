@@ -27,7 +27,9 @@ const importing = (alias: string): string => `import * as other from '${alias}';
 
 describe('the walls between tiers (lint, decision 0019)', () => {
   it('finds the feature folders', () => {
-    expect(features).toEqual(expect.arrayContaining(['credentials', 'notifications', 'organizations', 'webhooks']));
+    expect(features).toEqual(
+      expect.arrayContaining(['credentials', 'jobs', 'notifications', 'organizations', 'webhooks']),
+    );
   });
 
   it.each(features)(

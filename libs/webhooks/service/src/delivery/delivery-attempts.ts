@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CreateJobDto, JobsRpc } from '@hub/contracts';
+import { type CreateJobDto, JobsRpc } from '@hub/jobs-contract';
 import { type DeliveryTrigger } from '@hub/webhooks-contract';
 import { RpcClient } from '@hub/messaging';
 import { type BlockList } from 'node:net';

@@ -1,4 +1,5 @@
-import { type CreateJobDto, HubError, JobsRpc, type RequestContext } from '@hub/contracts';
+import { HubError, type RequestContext } from '@hub/contracts';
+import { type CreateJobDto, JobsRpc } from '@hub/jobs-contract';
 import { type RpcClient } from '@hub/messaging';
 
 type Owner = { ownerId: string; ownerName: string };

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { BadRequestError, type CreateJobDto, WATCHED_TYPES, WEBHOOK_DOMAINS } from '@hub/contracts';
+import { BadRequestError, WATCHED_TYPES, WEBHOOK_DOMAINS } from '@hub/contracts';
+import { type CreateJobDto } from '@hub/jobs-contract';
 import { type WebhookBodyDto } from '@hub/webhooks-contract';
 import { changesFrom } from './webhook-changes';
 import { type WebhookRow } from './webhook-row';

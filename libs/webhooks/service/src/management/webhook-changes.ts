@@ -1,4 +1,5 @@
-import { type CreateJobDto, type WebhookDomain } from '@hub/contracts';
+import { type WebhookDomain } from '@hub/contracts';
+import { type CreateJobDto } from '@hub/jobs-contract';
 import { type WatchedItemDto, type WebhookBodyDto } from '@hub/webhooks-contract';
 import { type WebhookRow } from './webhook-row';
 import {

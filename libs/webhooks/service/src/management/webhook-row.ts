@@ -1,4 +1,5 @@
-import { avatarUrl, type CreateJobDto, type WebhookDomain } from '@hub/contracts';
+import { avatarUrl, type WebhookDomain } from '@hub/contracts';
+import { type CreateJobDto } from '@hub/jobs-contract';
 import {
   SUSPENDED,
   type WatchedItemView,

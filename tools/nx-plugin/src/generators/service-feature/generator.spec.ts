@@ -17,6 +17,10 @@ const SEEDED = [
   'libs/organizations/service/src/organizations.di.ts',
   'libs/organizations/contract/src/index.ts',
   'libs/organizations/contract/src/organizations.rpc.ts',
+  'libs/jobs/service/src/jobs.module.ts',
+  'libs/jobs/service/src/jobs.di.ts',
+  'libs/jobs/contract/src/index.ts',
+  'libs/jobs/contract/src/jobs.rpc.ts',
 ];
 
 function seededTree(): Tree {
@@ -161,6 +165,30 @@ describe('service-feature generator', () => {
       /credentials\.tokens\.ts: DI tokens live in credentials\.di\.ts/,
     );
   });
+
+  it('writes into the jobs feature folder (its di file, its contract)', async () => {
+    const tree = seededTree();
+    await serviceFeatureGenerator(tree, { ...options, service: 'jobs' });
+
+    const at = 'libs/jobs/service/src/badges';
+    expect(tree.read(`${at}/badges.handler.ts`, 'utf-8')).toContain('@RpcHandler(JobsRpc.GetBadge)');
+    expect(tree.read(`${at}/badges.store.ts`, 'utf-8')).toContain('FROM jobs.badges WHERE id = $1');
+    expect(tree.read(`${at}/get-badge.use-case.ts`, 'utf-8')).toContain("from '../jobs.di'");
+    expect(tree.read('libs/jobs/contract/src/jobs.rpc.ts', 'utf-8')).toContain(
+      "GetBadge: rpc<GetBadgeRpc, BadgeView>('jobs.badge.get', GetBadgeRpc)",
+    );
+    expect(tree.read('libs/jobs/contract/src/index.ts', 'utf-8')).toContain("export * from './get-badge.rpc';");
+    expect(tree.read('libs/jobs/service/src/jobs.module.ts', 'utf-8')).toMatch(/providers: \[[^\]]*GetBadgeUseCase/);
+    expect(tree.exists('libs/service-jobs/src/badges/badges.handler.ts')).toBe(false);
+    expect(tree.exists('libs/contracts/src/jobs/get-badge.rpc.ts')).toBe(false);
+    expect(
+      typeErrors(tree, [
+        `${at}/badges.handler.ts`,
+        `${at}/get-badge.use-case.ts`,
+        'libs/jobs/service/src/jobs.module.ts',
+      ]),
+    ).toEqual([]);
+  }, 120_000);
 
   it('refuses an operation that exists and a service that does not', async () => {
     const tree = seededTree();

@@ -1,0 +1,12 @@
+export { TERMINAL_JOB_STAGES } from './jobs.enums';
+export * from './string-map.validator';
+export * from './image-reference';
+export * from './create-job.dto';
+export * from './jobs.views';
+export * from './jobs-rpc.dto';
+export * from './jobs.rpc';
+export * from './job-hardware';
+export * from './scheduled-jobs.dto';
+export * from './job-spec.dto';
+export * from './job-endpoint.dto';
+export * from './job-log-live.event';

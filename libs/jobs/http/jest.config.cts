@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'jobs-http',
+  preset: '../../../jest.preset.js',
+  coverageDirectory: '../../../coverage/libs/jobs/http',
+};

@@ -1,0 +1,3 @@
+export * from './jobs.module';
+export * from './jobs.config';
+export * from './jobs.di';

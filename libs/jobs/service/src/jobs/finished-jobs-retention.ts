@@ -1,0 +1,58 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+import { deleteInBatches, repeatPass } from '@hub/persistence';
+import { type JobsConfig } from '../jobs.config';
+import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
+
+const FIRST_PASS_AFTER_MS = 60_000;
+const PASS_EVERY_MS = 3600_000;
+
+/**
+ * Finished jobs go HUB_JOBS_FINISHED_RETENTION_DAYS after they finished (decision 0206), in
+ * batches of 1,000, hourly: never an active one, nor the last run of a scheduled job (its view
+ * names it). Their log chunks go in the same statement.
+ */
+@Injectable()
+export class FinishedJobsRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('FinishedJobsRetention');
+  private stop?: () => void;
+
+  constructor(
+    @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
+    @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.stop = repeatPass(
+      () => this.pass(),
+      (err: unknown) => this.logger.warn({ err }, 'finished jobs retention pass failed'),
+      {
+        firstAfterMs: FIRST_PASS_AFTER_MS,
+        everyMs: PASS_EVERY_MS,
+      },
+    );
+  }
+
+  onApplicationShutdown(): void {
+    this.stop?.();
+  }
+
+  /** One pass; resolves with the jobs deleted. */
+  async pass(): Promise<number> {
+    const deleted = await deleteInBatches(
+      this.ds,
+      `WITH doomed AS (
+         SELECT j.id FROM jobs.jobs j
+          WHERE j.stage NOT IN ('SCHEDULING', 'RUNNING') AND j.finished_at IS NOT NULL
+            AND j.finished_at < now() - make_interval(secs => $1::float8 * 86400)
+            AND NOT EXISTS (SELECT 1 FROM jobs.scheduled_jobs s WHERE s.last_job_id = j.id)
+          LIMIT $2),
+       logs AS (DELETE FROM jobs.job_log_chunks c USING doomed d WHERE c.job_id = d.id)
+       DELETE FROM jobs.jobs WHERE id IN (SELECT id FROM doomed)`,
+      [this.config.HUB_JOBS_FINISHED_RETENTION_DAYS],
+    );
+    if (deleted > 0) this.logger.log(`deleted ${deleted} finished jobs past retention`);
+    return deleted;
+  }
+}

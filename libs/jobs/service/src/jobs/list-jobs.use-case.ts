@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type JobPage, type ListJobsRpc } from '@hub/jobs-contract';
+import { type JobsConfig } from '../jobs.config';
+import { JOBS_CONFIG } from '../jobs.di';
+import { JobStore } from './job-store';
+import { toJobView, viewSettings } from './job.view';
+import { LabelFilterError } from './jobs.errors';
+
+/** A page of a namespace's jobs, newest first, filtered by stages (any of them) and `key=value` labels. */
+@Injectable()
+export class ListJobsUseCase {
+  constructor(
+    @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
+    private readonly store: JobStore,
+  ) {}
+
+  async execute(dto: ListJobsRpc): Promise<JobPage> {
+    const labels: Record<string, string> = {};
+    for (const l of dto.labels ?? []) {
+      const at = l.indexOf('=');
+      if (at < 1) throw new LabelFilterError(l);
+      labels[l.slice(0, at)] = l.slice(at + 1);
+    }
+    const rows = await this.store.page({
+      namespace: dto.namespace,
+      limit: dto.limit,
+      labels,
+      ...(dto.stages?.length ? { stages: dto.stages } : {}),
+      ...(dto.cursor ? { cursor: dto.cursor } : {}),
+    });
+    const page = rows.slice(0, dto.limit);
+    const settings = viewSettings(this.config);
+    return {
+      jobs: page.map((j) => toJobView(j, settings)),
+      ...(rows.length > dto.limit ? { nextCursor: page[page.length - 1].id } : {}),
+    };
+  }
+}

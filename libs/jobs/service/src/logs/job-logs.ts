@@ -1,0 +1,100 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+import { JobLogLive, type JobLogLiveEvent, type JobLogLine } from '@hub/jobs-contract';
+import { LiveBus } from '@hub/messaging';
+import { type JobsConfig } from '../jobs.config';
+import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
+import { LogSink, type LogSinkPort } from './log-sink';
+
+/** A line's seq is its chunk's id times this plus its place in the chunk (chunks hold fewer lines). */
+export const SEQ_PER_CHUNK = 65_536;
+
+export interface StoredChunk {
+  id: number;
+  lines: number;
+  bytes: number;
+}
+
+/**
+ * The kept log lines of every job, in chunks (decision 0631): bounded per job by
+ * HUB_JOBS_LOG_MAX_LINES and HUB_JOBS_LOG_MAX_BYTES, readable after it ends; and pushed live on
+ * `live.job-log.<jobId>` as they are printed (decision 0637).
+ */
+@Injectable()
+export class JobLogs implements LogSinkPort {
+  constructor(
+    @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
+    @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
+    private readonly live: LiveBus,
+  ) {}
+
+  sink(jobId: string): LogSink {
+    const c = this.config;
+    return new LogSink(this, jobId, {
+      maxLength: c.HUB_JOBS_LOG_MAX_LINE_LENGTH,
+      maxLines: c.HUB_JOBS_LOG_MAX_LINES,
+      maxBytes: c.HUB_JOBS_LOG_MAX_BYTES,
+      rateBytes: c.HUB_JOBS_LOG_RATE_BYTES,
+      readBytes: c.HUB_JOBS_LOG_READ_BYTES,
+    });
+  }
+
+  /** The job's chunks already stored (a sink taking over a job another replica ran). */
+  async chunks(jobId: string): Promise<StoredChunk[]> {
+    const rows = await this.ds.query<{ id: string; lines: number; bytes: number }[]>(
+      `SELECT id, cardinality(lines) AS lines, bytes FROM jobs.job_log_chunks WHERE job_id = $1 ORDER BY id`,
+      [jobId],
+    );
+    return rows.map((r) => ({ id: Number(r.id), lines: r.lines, bytes: r.bytes }));
+  }
+
+  /** Chunk ids for lines not stored yet (their seqs are pushed before the INSERT), increasing. */
+  async reserve(count: number): Promise<number[]> {
+    const rows = await this.ds.query<{ id: string }[]>(
+      `SELECT nextval(pg_get_serial_sequence('jobs.job_log_chunks', 'id')) AS id FROM generate_series(1, $1)`,
+      [count],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** Stores one chunk under its reserved id after deleting the given older ones, in one transaction. */
+  async insert(jobId: string, id: number, drop: number[], lines: string[], ts: string[], bytes: number): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      if (drop.length > 0)
+        await m.query(`DELETE FROM jobs.job_log_chunks WHERE job_id = $1 AND id = ANY($2::bigint[])`, [jobId, drop]);
+      await m.query(
+        `INSERT INTO jobs.job_log_chunks (id, job_id, ts, lines, bytes) VALUES ($1, $2, $3::timestamptz[], $4::text[], $5)`,
+        [id, jobId, ts, lines, bytes],
+      );
+    });
+  }
+
+  push(jobId: string, message: JobLogLiveEvent): void {
+    this.live.send(JobLogLive.of(jobId), message);
+  }
+
+  async read(jobId: string, afterSeq: number, tail?: number): Promise<JobLogLine[]> {
+    const after = Math.floor(afterSeq / SEQ_PER_CHUNK);
+    const rows = tail
+      ? await this.ds.query<{ id: string; ts: Date[]; lines: string[] }[]>(
+          `SELECT id, ts, lines FROM jobs.job_log_chunks WHERE job_id = $1 AND id >= $2 ORDER BY id DESC LIMIT $3`,
+          [jobId, after, tail],
+        )
+      : await this.ds.query<{ id: string; ts: Date[]; lines: string[] }[]>(
+          `SELECT id, ts, lines FROM jobs.job_log_chunks WHERE job_id = $1 AND id >= $2 ORDER BY id LIMIT 50`,
+          [jobId, after],
+        );
+    if (tail) rows.reverse();
+    const out: JobLogLine[] = [];
+    for (const r of rows) {
+      const base = Number(r.id) * SEQ_PER_CHUNK;
+      r.lines.forEach((data, i) => {
+        const seq = base + i + 1;
+        if (seq > afterSeq) out.push({ seq, data, timestamp: new Date(r.ts[i]).toISOString() });
+      });
+      if (!tail && out.length >= 5000) break;
+    }
+    return tail ? out.slice(-tail) : out;
+  }
+}

@@ -1,0 +1,50 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type JobsConfig } from '../jobs.config';
+import { JOBS_CONFIG } from '../jobs.di';
+import { ACTIVE_STAGES, JobStore } from '../jobs/job-store';
+import { JOB_RUNNER, type JobRunner } from './job-runner';
+import { bootId, stillRunning } from './process-identity';
+
+/**
+ * Settles jobs whose replica is gone, and stops what they left running: at once for a replica of
+ * this machine whose process is dead (a crash and restart), after HUB_JOBS_STALE_MS of silence
+ * for any other (another machine: its processes are not ours to kill; a Kubernetes Job is).
+ */
+@Injectable()
+export class JobSweeper {
+  private readonly logger = new Logger('JobSweeper');
+
+  constructor(
+    private readonly store: JobStore,
+    @Inject(JOB_RUNNER) private readonly runner: JobRunner,
+    @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
+  ) {}
+
+  /** `replica`: this replica's token; `own`: the jobs it drives (still SCHEDULING ones have no runner yet): never swept. */
+  async sweep(replica: string, own: ReadonlySet<string>): Promise<void> {
+    for (const o of await this.store.orphansOf(bootId(), replica)) {
+      if (own.has(o.id) || (o.handle.supervisor && stillRunning(o.handle.supervisor))) continue;
+      await this.settle(o.id, 'the jobs service stopped while this job ran; its processes were killed');
+    }
+    for (const id of await this.store.stale(this.config.HUB_JOBS_STALE_MS, replica)) {
+      if (own.has(id)) continue;
+      await this.settle(id, 'the jobs service stopped while this job ran; it was not restarted');
+    }
+  }
+
+  private async settle(id: string, message: string): Promise<void> {
+    const settled = await this.store.transition(id, ACTIVE_STAGES, {
+      stage: 'ERROR',
+      message,
+      finishedAt: new Date(),
+      runner: null,
+    });
+    if (!settled) return;
+    this.logger.warn(`settled job ${id}: its replica went away`);
+    const handle = settled.runHandle;
+    if (handle)
+      await this.runner
+        .reap(handle)
+        .catch((e: unknown) => this.logger.warn(`job ${id}: could not stop what it left: ${String(e)}`));
+  }
+}

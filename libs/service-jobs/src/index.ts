@@ -1,3 +1,0 @@
-export * from './jobs.module';
-export * from './jobs.config';
-export * from './jobs.tokens';
