@@ -100,7 +100,9 @@ describe('all-in-one front door: no configuration, embedded database', () => {
     const client = new pg.Client({ host: socketDir, user: 'postgres', database: 'hub' });
     await client.connect();
     try {
-      await client.query(`COPY (SELECT 1) TO PROGRAM 'id -u > ${out}'`);
+      // The program reads what COPY sends it: one that exits first breaks the pipe (a failed COPY
+      // once in CI, on a busy machine).
+      await client.query(`COPY (SELECT 1) TO PROGRAM 'cat > /dev/null; id -u > ${out}'`);
     } finally {
       await client.end();
     }
