@@ -94,6 +94,9 @@ export function jobLogPushScenarios(
           // The job stays quiet 3 s: what the open stream read in 2.5 of them (the old poll: 25 reads).
           setTimeout(() => (readsWhileQuiet = c.reads), 2500);
         }
+        // On a busy machine the quiet line can come late and the timer after the stream's end: then
+        // what it read until the next line.
+        if (l.message === 'last' && counter && readsWhileQuiet === -1) readsWhileQuiet = counter.reads;
       }
     } finally {
       await counter?.close();
