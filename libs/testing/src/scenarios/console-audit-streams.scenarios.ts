@@ -2,11 +2,11 @@ import { type Page } from 'playwright-core';
 import { startHttpsReceiver } from '../audit-stream-receivers';
 import { addMember, makeOrg, makeUser } from '../hub-factory';
 import { SECRET } from './audit-streams-helpers';
-import { answerConfirm, type ConsoleBrowser, noViolations, shot, signedIn } from './console-page';
+import { answerConfirm, type ConsoleBrowser, noViolations, shot, signedIn, HUB_WORK_MS } from './console-page';
 
 /** Waits on progress: `check` is asked again until it holds (what the receiver or the page has seen). */
 async function until(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + HUB_WORK_MS;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`still waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -155,5 +155,5 @@ export function consoleAuditStreamsScenarios(c: ConsoleBrowser): void {
     } finally {
       await receiver.close();
     }
-  }, 120_000);
+  });
 }

@@ -2,7 +2,7 @@ import { type Page } from 'playwright-core';
 import { http } from '../http-client';
 import { makeUser, uniqueName } from '../hub-factory';
 import { publishHubEvent } from '../notification-factory';
-import { type ConsoleBrowser, noViolations, shot, signedIn } from './console-page';
+import { type ConsoleBrowser, noViolations, shot, signedIn, HUB_WORK_MS } from './console-page';
 import { repoEvent } from './webhooks-helpers';
 
 const goHash = (page: Page, hash: string): Promise<void> =>
@@ -38,11 +38,11 @@ export function consoleDeliveriesScenarios(c: ConsoleBrowser): void {
     const base = `/api/settings/webhooks/${made.body.webhook.id}`;
     const sentAt = Date.now();
     await publishHubEvent(c.t(), 'hub.events.repo.content.update', repoEvent(repo));
-    await c.t().capture.waitFor(path, 1, 30_000);
+    await c.t().capture.waitFor(path, 1, HUB_WORK_MS);
 
     // The API: one delivery, pending, its next attempt an hour away (the schedule makes six at most).
     let listed: DeliveryAnswer[] = [];
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + HUB_WORK_MS;
     while (!(listed[0]?.attempts === 1 && listed[0]?.nextAttemptAt && Date.parse(listed[0].nextAttemptAt) > sentAt)) {
       if (Date.now() > deadline) throw new Error(`no pending delivery: ${JSON.stringify(listed)}`);
       await new Promise((r) => setTimeout(r, 200));
@@ -101,7 +101,7 @@ export function consoleDeliveriesScenarios(c: ConsoleBrowser): void {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
     await page.close();
-  }, 120_000);
+  });
 
   it('"Send test event" on a webhook page sends a ping the receiver gets, and the log shows it as a test', async () => {
     const owner = await makeUser(c.t());
@@ -121,5 +121,5 @@ export function consoleDeliveriesScenarios(c: ConsoleBrowser): void {
     expect(got.json['event']).toEqual({ action: 'ping', scope: 'webhook' });
     await page.locator('table.deliveries tbody tr').filter({ hasText: 'test' }).first().waitFor();
     await page.close();
-  }, 120_000);
+  });
 }

@@ -3,7 +3,15 @@ import { type Page } from 'playwright-core';
 import { http } from '../http-client';
 import { addMember, makeOrg, makeUser, type TestUser, uniqueName } from '../hub-factory';
 import { discussionEvent, publishHubEvent } from '../notification-factory';
-import { answerConfirm, type ConsoleBrowser, expectText, noViolations, shot, signedIn } from './console-page';
+import {
+  answerConfirm,
+  type ConsoleBrowser,
+  expectText,
+  noViolations,
+  shot,
+  signedIn,
+  HUB_WORK_MS,
+} from './console-page';
 import { repoEvent } from './webhooks-helpers';
 
 async function runJob(c: ConsoleBrowser, user: TestUser, namespace: string, script: string): Promise<string> {
@@ -44,24 +52,24 @@ export function consoleFixesScenarios(c: ConsoleBrowser): void {
     await page.getByRole('heading', { name: 'Notifications' }).waitFor();
     await goHash(page, `#/jobs/${user.name}/${first}`);
     const log = page.getByLabel('Job log');
-    await log.filter({ hasText: 'first-job-line' }).waitFor({ timeout: 30_000 });
+    await log.filter({ hasText: 'first-job-line' }).waitFor({ timeout: HUB_WORK_MS });
     // Cancelling asks first; the first answer (Cancel) leaves the job running.
     await page.getByRole('button', { name: 'Cancel job' }).click();
     await answerConfirm(page, `Job ${first} stops now`, false);
     await page.getByRole('button', { name: 'Cancel job' }).click();
     await answerConfirm(page, `Job ${first} stops now`, true);
     await page.getByText('Cancel requested').waitFor();
-    await page.getByRole('listitem').filter({ hasText: 'CANCELED' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('listitem').filter({ hasText: 'CANCELED' }).waitFor({ timeout: HUB_WORK_MS });
 
     await goHash(page, `#/jobs/${user.name}/${second}`);
     await page.getByRole('heading', { name: `Job ${second}` }).waitFor();
-    await log.filter({ hasText: 'second-job-line' }).waitFor({ timeout: 30_000 });
-    await page.getByRole('listitem').filter({ hasText: 'COMPLETED' }).waitFor({ timeout: 30_000 });
+    await log.filter({ hasText: 'second-job-line' }).waitFor({ timeout: HUB_WORK_MS });
+    await page.getByRole('listitem').filter({ hasText: 'COMPLETED' }).waitFor({ timeout: HUB_WORK_MS });
     await expect(log.innerText()).resolves.toBe('second-job-line\nError: disk full');
     await expect(page.getByRole('listitem').filter({ hasText: 'CANCELED' }).count()).resolves.toBe(0);
     await expect(page.getByText('Cancel requested').count()).resolves.toBe(0);
     await expect(page.locator('p strong').first().innerText()).resolves.toBe('COMPLETED');
-    await page.getByText('The log stream has ended.').waitFor({ timeout: 30_000 });
+    await page.getByText('The log stream has ended.').waitFor({ timeout: HUB_WORK_MS });
     // The log's tools: jump to the first error, search, download.
     await page.getByRole('button', { name: 'Jump to first error' }).click();
     await log.locator('.hit').filter({ hasText: 'Error: disk full' }).waitFor();
@@ -75,7 +83,7 @@ export function consoleFixesScenarios(c: ConsoleBrowser): void {
     expect(readFileSync(await download.path(), 'utf8')).toBe('second-job-line\nError: disk full');
     await noViolations(page, 'job, log tools');
     await page.close();
-  }, 120_000);
+  });
 
   it('lists each event once with its attempts, says when retries are used up, previews and explains a recovery', async () => {
     const owner = await makeUser(c.t());
@@ -90,13 +98,13 @@ export function consoleFixesScenarios(c: ConsoleBrowser): void {
     expect(made.status).toBe(200);
     await publishHubEvent(c.t(), 'hub.events.repo.content.update', repoEvent(repo));
     // The retry schedule of the tests is 5 × 0.2 s: six attempts, then the delivery is given up.
-    await c.t().capture.waitFor(path, 6, 30_000);
+    await c.t().capture.waitFor(path, 6, HUB_WORK_MS);
     const { page } = await signedIn(c, owner.token);
     await page.getByRole('heading', { name: 'Notifications' }).waitFor();
     await goHash(page, `#/webhooks/${made.body.webhook.id}`);
     const rows = page.locator('table.deliveries tbody tr');
     const spent = rows.filter({ hasText: 'attempt 6 of 6 failed, retries used up' });
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + HUB_WORK_MS;
     while ((await spent.count()) === 0) {
       if (Date.now() > deadline) throw new Error('no delivery with its retries used up');
       await page.waitForTimeout(300);
@@ -118,13 +126,13 @@ export function consoleFixesScenarios(c: ConsoleBrowser): void {
       .waitFor();
     healthy = true;
     await page.getByRole('button', { name: 'Recover', exact: true }).click();
-    await page.getByText('Recovery done: 1 of 1 sent, 1 succeeded, 0 failed').waitFor({ timeout: 30_000 });
+    await page.getByText('Recovery done: 1 of 1 sent, 1 succeeded, 0 failed').waitFor({ timeout: HUB_WORK_MS });
     await rows.filter({ hasText: 'delivered (recovery)' }).waitFor();
     // Again: nothing left to take, and the page says why instead of "0 of 0 sent".
     await page.getByRole('button', { name: 'Recover', exact: true }).click();
     await page
       .getByText(/^Nothing to recover since .+: only deliveries whose retries are used up are recovered\.$/)
-      .waitFor({ timeout: 30_000 });
+      .waitFor({ timeout: HUB_WORK_MS });
     await expect(page.getByText('0 of 0 sent').count()).resolves.toBe(0);
     // The list shows its health at a glance: six failures and the recovered one, oldest first.
     await goHash(page, '#/webhooks');
@@ -144,7 +152,7 @@ export function consoleFixesScenarios(c: ConsoleBrowser): void {
       .filter({ hasText: /^409: / })
       .waitFor();
     await page.close();
-  }, 120_000);
+  });
 
   it('asks before deleting a webhook (a cancelled confirm deletes nothing) and sends one request per click', async () => {
     const owner = await makeUser(c.t());
@@ -282,7 +290,7 @@ export function consoleFixesScenarios(c: ConsoleBrowser): void {
     await expect(page.getByLabel('Namespace').locator('option').allInnerTexts()).resolves.toEqual([reader.name]);
     await orgRow.getByRole('link').click();
     await page.getByRole('heading', { name: /^Job / }).waitFor();
-    await page.getByLabel('Job log').filter({ hasText: 'org-job' }).waitFor({ timeout: 30_000 });
+    await page.getByLabel('Job log').filter({ hasText: 'org-job' }).waitFor({ timeout: HUB_WORK_MS });
     await expect(page.getByRole('button', { name: /^(Cancel job|Run again)$/ }).count()).resolves.toBe(0);
     await page.close();
   }, 90_000);

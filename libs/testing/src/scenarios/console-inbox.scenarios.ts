@@ -9,6 +9,7 @@ import {
   shot,
   signedIn,
   waitForReload,
+  HUB_WORK_MS,
 } from './console-page';
 import { repoEvent } from './webhooks-helpers';
 
@@ -26,7 +27,7 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     await page.getByRole('heading', { name: 'Notifications' }).waitFor();
     // The event reaches the inbox on its own time: the page polls, the test waits on what it shows.
     const item = page.getByRole('listitem').filter({ hasText: 'Console check' });
-    await item.waitFor({ timeout: 30_000 });
+    await item.waitFor({ timeout: HUB_WORK_MS });
     await expectText(page, '.count', '1 unread of 1');
     await noViolations(page, 'notifications');
     await shot(page, 'notifications');
@@ -46,7 +47,7 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
       'hub.events.discussion.create',
       discussionEvent({ actor: alice, repo, title: 'Arrived while open', mentions: [bob] }),
     );
-    await page.getByRole('listitem').filter({ hasText: 'Arrived while open' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('listitem').filter({ hasText: 'Arrived while open' }).waitFor({ timeout: HUB_WORK_MS });
     await expectText(page, '.count', '1 unread of 1');
 
     const cookies = await page.context().cookies();
@@ -98,7 +99,7 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     });
     expect(revoked.status).toBeLessThan(300);
     // The inbox's next poll is refused: the page says so on the sign-in form.
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: HUB_WORK_MS });
     await page.getByText('Your session has ended; sign in again.').waitFor();
     await page.close();
   });
@@ -129,7 +130,7 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     await shot(page, 'webhooks');
 
     await publishHubEvent(c.t(), 'hub.events.repo.content.update', repoEvent(repo));
-    await c.t().capture.waitFor(path, 1, 30_000);
+    await c.t().capture.waitFor(path, 1, HUB_WORK_MS);
     await row.getByRole('link').click();
     await page.getByRole('heading', { name: /^Webhook / }).waitFor();
     const failed = page.locator('table.deliveries tr.failed').filter({ hasText: 'last 500' }).first();
@@ -167,7 +168,7 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     // Recovery of every failed delivery since before the test began, with its progress shown.
     await page.getByLabel('Recover failed deliveries since').fill(localMinute(started - 60_000));
     await page.getByRole('button', { name: 'Recover', exact: true }).click();
-    await page.getByText('Recovery finished').waitFor({ timeout: 30_000 });
+    await page.getByText('Recovery finished').waitFor({ timeout: HUB_WORK_MS });
     // The replayed delivery may have been retried to success meanwhile (nothing left to take).
     await page
       .getByText(/^(Recovery done: \d+ of \d+ sent, \d+ succeeded, 0 failed|Nothing to recover since .+)$/)

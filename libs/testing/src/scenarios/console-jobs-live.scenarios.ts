@@ -1,7 +1,7 @@
 import { type Page } from 'playwright-core';
 import { http } from '../http-client';
 import { makeUser } from '../hub-factory';
-import { type ConsoleBrowser, noViolations, shot, signedIn } from './console-page';
+import { type ConsoleBrowser, noViolations, shot, signedIn, HUB_WORK_MS } from './console-page';
 
 const goHash = (page: Page, hash: string): Promise<void> =>
   page.evaluate((h) => {
@@ -32,7 +32,7 @@ export function consoleJobsLiveScenarios(c: ConsoleBrowser): void {
     // The list: a RUNNING row with its duration, which turns COMPLETED on its own.
     await goHash(page, '#/jobs');
     const row = page.getByRole('row').filter({ hasText: user.name });
-    await row.locator('.pill.stage-running').waitFor({ timeout: 30_000 });
+    await row.locator('.pill.stage-running').waitFor({ timeout: HUB_WORK_MS });
     await expect(row.locator('td').nth(3).textContent()).resolves.toMatch(/^\d+ s$/);
     await page.evaluate(() => {
       (window as unknown as Record<string, unknown>)['sameDocument'] = true;
@@ -60,14 +60,14 @@ export function consoleJobsLiveScenarios(c: ConsoleBrowser): void {
       name: /^CPU over the last \d+ samples, now \d+ % of one CPU \(2 CPUs allowed\)$/,
     });
     const memory = page.getByRole('img', { name: /^Memory over the last \d+ samples, now \d+ MB of 16\.0 GB$/ });
-    await cpu.waitFor({ timeout: 30_000 });
+    await cpu.waitFor({ timeout: HUB_WORK_MS });
     await memory.waitFor();
-    await page.getByRole('img', { name: /^CPU over the last ([3-9]|\d\d) samples/ }).waitFor({ timeout: 30_000 });
+    await page.getByRole('img', { name: /^CPU over the last ([3-9]|\d\d) samples/ }).waitFor({ timeout: HUB_WORK_MS });
     // The loop keeps a CPU busy: a sample shows it (on a loaded machine not every one does), and
     // its point stands above the baseline (y 47 is 0 %).
     await page
       .getByRole('img', { name: /^CPU over the last \d+ samples, now [1-9]\d* %/ })
-      .waitFor({ timeout: 30_000 });
+      .waitFor({ timeout: HUB_WORK_MS });
     const points = await cpu.locator('polyline').getAttribute('points');
     expect((points ?? '').split(' ').length).toBeGreaterThanOrEqual(3);
     const heights = (points ?? '').split(' ').map((p) => Number(p.split(',')[1]));
@@ -79,7 +79,7 @@ export function consoleJobsLiveScenarios(c: ConsoleBrowser): void {
     await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
     await shot(page, 'phone-job-charts');
     await page.close();
-  }, 120_000);
+  });
 
   it('creates a scheduled job from its form (the schedule in words with its zone, a bad one refused at the field), and Run now links to the job it started', async () => {
     const user = await makeUser(c.t());
@@ -118,12 +118,12 @@ export function consoleJobsLiveScenarios(c: ConsoleBrowser): void {
     const id = /\((\w+)\)$/.exec((await link.textContent()) ?? '')?.[1];
     await link.click();
     await page.getByRole('heading', { name: `Job ${id}` }).waitFor();
-    await page.getByLabel('Job log').filter({ hasText: 'from-a-schedule' }).waitFor({ timeout: 30_000 });
+    await page.getByLabel('Job log').filter({ hasText: 'from-a-schedule' }).waitFor({ timeout: HUB_WORK_MS });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('link', { name: 'Scheduled jobs' }).click();
     await row.waitFor();
     await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
     await shot(page, 'phone-scheduled-jobs');
     await page.close();
-  }, 120_000);
+  });
 }

@@ -2,7 +2,7 @@ import { type Page } from 'playwright-core';
 import { makeUser, uniqueName } from '../hub-factory';
 import { http } from '../http-client';
 import { blogEvent, discussionEvent, hexId, paperEvent, postEvent, publishHubEvent } from '../notification-factory';
-import { type ConsoleBrowser, noViolations, shot, signedIn } from './console-page';
+import { type ConsoleBrowser, noViolations, shot, signedIn, HUB_WORK_MS } from './console-page';
 
 /** The link of the notification whose item shows `text`: its href, target and rel. */
 async function linkOf(
@@ -10,7 +10,7 @@ async function linkOf(
   text: string,
 ): Promise<{ href: string | null; target: string | null; rel: string | null }> {
   const item = page.getByRole('listitem').filter({ hasText: text });
-  await item.waitFor({ timeout: 30_000 });
+  await item.waitFor({ timeout: HUB_WORK_MS });
   const a = item.getByRole('link', { name: new RegExp(`${text}.*opens in a new tab`) });
   return {
     href: await a.getAttribute('href'),
@@ -99,7 +99,7 @@ export function consoleLinksScenarios(c: ConsoleBrowser): void {
     await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
     await shot(page, 'phone-notifications-links');
     await page.close();
-  }, 120_000);
+  });
 
   it('shows the titles as text when the hub has no website set', async () => {
     const hub = c.t().noLinks;
@@ -118,10 +118,10 @@ export function consoleLinksScenarios(c: ConsoleBrowser): void {
     );
     await publishHubEvent(hub, 'hub.events.paper.comment', paperEvent(alice, { mentions: [bob] }));
     const { page } = await signedIn({ ...c, t: () => ({ ...c.t(), ...hub }) }, bob.token);
-    await page.getByRole('listitem').filter({ hasText: 'Unlinked question' }).waitFor({ timeout: 30_000 });
-    await page.getByRole('listitem').filter({ hasText: 'Attention' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('listitem').filter({ hasText: 'Unlinked question' }).waitFor({ timeout: HUB_WORK_MS });
+    await page.getByRole('listitem').filter({ hasText: 'Attention' }).waitFor({ timeout: HUB_WORK_MS });
     await expect(page.locator('.items a').count()).resolves.toBe(0);
     await expect(page.locator('.items .title').count()).resolves.toBe(2);
     await page.close();
-  }, 120_000);
+  });
 }

@@ -1,7 +1,15 @@
 import { type Page } from 'playwright-core';
 import { makeUser, uniqueName } from '../hub-factory';
 import { discussionEvent, publishHubEvent } from '../notification-factory';
-import { answerConfirm, type ConsoleBrowser, expectText, noViolations, shot, signedIn } from './console-page';
+import {
+  answerConfirm,
+  type ConsoleBrowser,
+  expectText,
+  noViolations,
+  shot,
+  signedIn,
+  HUB_WORK_MS,
+} from './console-page';
 
 const title = (page: Page): Promise<string> => page.evaluate(() => document.title);
 
@@ -13,7 +21,14 @@ export function consoleNotificationsScenarios(c: ConsoleBrowser): void {
     await publishHubEvent(
       c.t(),
       'hub.events.discussion.create',
-      discussionEvent({ actor: alice, repo, num: 7, title: 'Faster tokenizer', isPullRequest: true, mentions: [bob] }),
+      discussionEvent({
+        actor: alice,
+        repo,
+        num: 7,
+        title: 'Faster tokenizer',
+        isPullRequest: true,
+        mentions: [bob],
+      }),
     );
     await publishHubEvent(
       c.t(),
@@ -24,8 +39,8 @@ export function consoleNotificationsScenarios(c: ConsoleBrowser): void {
     await page.getByRole('heading', { name: 'Notifications' }).waitFor();
     const pr = page.getByRole('listitem').filter({ hasText: 'Faster tokenizer' });
     const question = page.getByRole('listitem').filter({ hasText: 'Question about licence' });
-    await pr.waitFor({ timeout: 30_000 });
-    await question.waitFor({ timeout: 30_000 });
+    await pr.waitFor({ timeout: HUB_WORK_MS });
+    await question.waitFor({ timeout: HUB_WORK_MS });
     await expectText(page, '.count', '2 unread of 2');
     // What it is, and who acted.
     await expect(pr.locator('.kind').textContent()).resolves.toBe('Pull request · open');
@@ -63,7 +78,7 @@ export function consoleNotificationsScenarios(c: ConsoleBrowser): void {
         mentions: [bob],
       }),
     );
-    await menu.getByRole('link', { name: 'Notifications 1 unread' }).waitFor({ timeout: 40_000 });
+    await menu.getByRole('link', { name: 'Notifications 1 unread' }).waitFor({ timeout: HUB_WORK_MS });
     await expect(title(page)).resolves.toBe('(1) Settings · Hub console');
     // Settings read as sentences, in groups.
     await page.getByRole('group', { name: 'Discussions and posts' }).waitFor();
@@ -91,5 +106,5 @@ export function consoleNotificationsScenarios(c: ConsoleBrowser): void {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
     await page.close();
-  }, 120_000);
+  });
 }

@@ -17,6 +17,15 @@ export async function noViolations(page: Page, screen: string): Promise<void> {
   expect({ screen, violations: await axeViolations(page) }).toEqual({ screen, violations: [] });
 }
 
+/**
+ * Ceilings, not expectations, for what waits on the hub's asynchronous work (a delivery and its
+ * retries, a job's start, a notification's fan-out): 30 s was missed in CI at load 20-25 with the
+ * same tests passing alone in seconds. A test ends as soon as what it waits for shows.
+ */
+export const HUB_WORK_MS = 90_000;
+/** A step of the page itself (a click's answer, a render). */
+const PAGE_STEP_MS = 30_000;
+
 /** What the browser scenarios share: the hub, the browser, and signing in through the page. */
 export interface ConsoleBrowser {
   t: () => ConsoleTarget;
@@ -32,7 +41,7 @@ export async function signedIn(
 ): Promise<{ page: Page; csp: string[] }> {
   const page = await c.browser().newPage({ viewport, colorScheme });
   // A step that cannot happen fails on its own, naming what it waited for, before the test's timeout.
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(PAGE_STEP_MS);
   const csp: string[] = [];
   page.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) csp.push(m.text());
@@ -54,7 +63,7 @@ export function localMinute(ms: number): string {
 }
 
 export async function expectText(page: Page, selector: string, text: string): Promise<void> {
-  await page.locator(selector).filter({ hasText: text }).waitFor({ timeout: 15_000 });
+  await page.locator(selector).filter({ hasText: text }).waitFor({ timeout: PAGE_STEP_MS });
 }
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createScheduledJob } from '@huggingface/hub';
 import { http } from '../http-client';
 import { addMember, makeOrg, makeUser } from '../hub-factory';
-import { answerConfirm, type ConsoleBrowser, noViolations, shot, signedIn } from './console-page';
+import { answerConfirm, type ConsoleBrowser, noViolations, shot, signedIn, HUB_WORK_MS } from './console-page';
 
 /** Jobs and a job's page, Organizations, Settings, Scheduled jobs: each screen's main flow. */
 export function consoleWorkScenarios(c: ConsoleBrowser): void {
@@ -18,11 +18,11 @@ export function consoleWorkScenarios(c: ConsoleBrowser): void {
     await page.getByRole('heading', { name: /^Job / }).waitFor();
     const log = page.getByLabel('Job log');
     // Lines arrive one a second: the first shows before the job has finished.
-    await log.filter({ hasText: 'console-line-1' }).waitFor({ timeout: 30_000 });
+    await log.filter({ hasText: 'console-line-1' }).waitFor({ timeout: HUB_WORK_MS });
     const stageWhenFirstLine = await page.locator('p strong').first().innerText();
-    await log.filter({ hasText: 'console-line-3' }).waitFor({ timeout: 30_000 });
+    await log.filter({ hasText: 'console-line-3' }).waitFor({ timeout: HUB_WORK_MS });
     expect(['SCHEDULING', 'RUNNING']).toContain(stageWhenFirstLine);
-    await page.getByRole('listitem').filter({ hasText: 'COMPLETED' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('listitem').filter({ hasText: 'COMPLETED' }).waitFor({ timeout: HUB_WORK_MS });
     await page.getByLabel('Timestamps').check();
     await expect(log.innerText()).resolves.toMatch(/^\d{4}-\d\d-\d\dT\S+ console-line-1$/m);
     await noViolations(page, 'job');
@@ -34,7 +34,7 @@ export function consoleWorkScenarios(c: ConsoleBrowser): void {
     await shot(page, 'jobs');
     expect(csp).toEqual([]);
     await page.close();
-  }, 120_000);
+  });
 
   it('cancels a running job from its page and duplicates it from the list', async () => {
     const user = await makeUser(c.t());
@@ -42,10 +42,10 @@ export function consoleWorkScenarios(c: ConsoleBrowser): void {
     await page.getByRole('link', { name: 'Jobs', exact: true }).click();
     await page.getByLabel('Command (sh -c)').fill('echo started; sleep 120');
     await page.getByRole('button', { name: 'Run job' }).click();
-    await page.getByLabel('Job log').filter({ hasText: 'started' }).waitFor({ timeout: 30_000 });
+    await page.getByLabel('Job log').filter({ hasText: 'started' }).waitFor({ timeout: HUB_WORK_MS });
     await page.getByRole('button', { name: 'Cancel job' }).click();
     await answerConfirm(page, 'stops now', true);
-    await page.getByRole('listitem').filter({ hasText: 'CANCELED' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('listitem').filter({ hasText: 'CANCELED' }).waitFor({ timeout: HUB_WORK_MS });
     await page.getByRole('link', { name: 'Jobs', exact: true }).click();
     const rows = page.getByRole('row').filter({ hasText: 'alpine:3' });
     await rows.first().waitFor();
@@ -66,7 +66,7 @@ export function consoleWorkScenarios(c: ConsoleBrowser): void {
     });
     expect(repo.status).toBeLessThan(300);
     // The audit log is fed through the outbox: wait until the member's event is in it.
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + HUB_WORK_MS;
     for (;;) {
       const log = await http<{ type: string }[]>(
         c.t().baseUrl,
