@@ -1,11 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
+import { preparedQuery } from '@hub/persistence';
 import { type WebhookDomain } from '@hub/contracts';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
 import { type InFlightLoad } from './in-flight';
 import { rowsOf } from './rows';
+
+/** The tables the prepared statements of the delivery path read (keepPlansFresh). */
+const PLANNED_TABLES = [
+  'webhooks.deliveries',
+  'webhooks.webhooks',
+  'webhooks.watched',
+  'webhooks.trigger_counts',
+  'webhooks.delivery_options',
+];
 
 export interface ClaimedDelivery {
   id: string;
@@ -73,9 +83,12 @@ export class DeliveryQueue {
    */
   async enqueue(events: MatchInput[]): Promise<Map<string, Queued>> {
     const column = <K extends keyof MatchInput>(k: K): MatchInput[K][] => events.map((e) => e[k]);
-    // Planned on every call, not prepared: a generic plan made while the tables were small kept
-    // probing `deliveries` through (webhook_id, created_at), all of a webhook's rows per event.
-    const rows: { event_id: string; queued: string; owners: string[] }[] = await this.ds.query(
+    // Prepared (planned once per connection): its generic plan is made again whenever a table it
+    // reads has doubled since its statistics (keepPlansFresh, decision 0510); a plan made while the
+    // tables were small had kept probing `deliveries` through (webhook_id, created_at).
+    const rows = await preparedQuery<{ event_id: string; queued: string; owners: string[] }>(
+      this.ds,
+      'webhooks-enqueue',
       `WITH e AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $10::int8[], $11::text[])
            WITH ORDINALITY AS e(event_id, subject, payload, domain, repo_type, repo_name, owner_name, allowed, seq, traceparent, n)),
@@ -134,9 +147,11 @@ export class DeliveryQueue {
    * picks are left to it).
    */
   async claim(limit: number, load: InFlightLoad): Promise<ClaimedDelivery[]> {
-    // Planned per call, not prepared: the table grows from empty (see preparedQuery).
+    // Prepared: planning cost as much as running it (decision 0510); see keepPlansFresh.
     return rowsOf<ClaimedDelivery>(
-      await this.ds.query(
+      await preparedQuery<ClaimedDelivery>(
+        this.ds,
+        'webhooks-claim',
         `WITH RECURSIVE w AS (
            (SELECT d.webhook_id FROM webhooks.deliveries d WHERE d.state = 'pending' AND NOT d.paced ORDER BY d.webhook_id LIMIT 1)
            UNION ALL
@@ -188,6 +203,27 @@ export class DeliveryQueue {
         ],
       ),
     );
+  }
+
+  /**
+   * The queue's hot statements are prepared (decision 0510): Postgres keeps a generic plan per
+   * connection, made again only when a table's statistics change. Where autovacuum does not
+   * analyze (this machine's Postgres), a plan made while a table was nearly empty (a sequential
+   * scan) would stay while it grows to millions of rows. So each table those statements read is
+   * analyzed here once it has twice the pages its statistics know (and 16 more): a stale plan
+   * never costs more than a scan of twice the size it was made for, and a table that grows from
+   * empty to 10^8 rows is analyzed about twenty times in all. Where autovacuum runs it analyzes
+   * first (at a tenth of new rows) and this finds nothing to do.
+   */
+  async keepPlansFresh(): Promise<string[]> {
+    const grown: { name: string }[] = await this.ds.query(
+      `SELECT c.oid::regclass::text AS name FROM pg_class c
+       WHERE c.oid = ANY($1::regclass[])
+         AND pg_relation_size(c.oid) / current_setting('block_size')::int >= greatest(2 * c.relpages, c.relpages + 16)`,
+      [PLANNED_TABLES],
+    );
+    for (const t of grown) await this.ds.query(`ANALYZE ${t.name}`);
+    return grown.map((t) => t.name);
   }
 
   /** Back in the queue after `delayMs`, or given up (`failed`) when the schedule is spent. */

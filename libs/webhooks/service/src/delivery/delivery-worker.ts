@@ -35,6 +35,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   /** The loop waits for room (too many attempts in flight to claim a batch): finished attempts wake it. */
   private waitingForRoom = false;
   private stopHousekeeping?: () => void;
+  private stopPlanCheck?: () => void;
+  private planCheck?: Promise<unknown>;
   /** The housekeeping pass running, if any: one at a time, and awaited at shutdown. */
   private keeping?: Promise<void>;
   /** Whether any webhook has delivery options (looked up every second): the paced claim runs only then. */
@@ -70,11 +72,18 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       (err) => this.logger.warn({ err }, 'webhooks housekeeping failed'),
       { firstAfterMs: 0, everyMs: 10_000 },
     );
+    // Every second: one small statement, and an ANALYZE when a table has doubled (decision 0510).
+    this.stopPlanCheck = repeatPass(
+      () => (this.planCheck ??= this.queue.keepPlansFresh().finally(() => (this.planCheck = undefined))),
+      (err) => this.logger.warn({ err }, 'webhooks statistics check failed'),
+      { firstAfterMs: 0, everyMs: 1000 },
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.running = false;
     this.stopHousekeeping?.();
+    this.stopPlanCheck?.();
     clearTimeout(this.pacedWake);
     clearTimeout(this.roomWake);
     this.wake?.();

@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
+import { preparedQuery } from '@hub/persistence';
 import { WEBHOOKS_DS } from '../webhooks.tokens';
 import { LOG_COLUMNS, type LoggedAttempt, logRow, searchVector } from './delivery-log.store';
 
@@ -65,8 +66,10 @@ export class OutcomeRecorder implements OnApplicationShutdown {
     const columns: unknown[][] = Array.from({ length: 14 }, () => []);
     for (const p of group) logRow(p.log).forEach((v, i) => columns[i].push(v));
     const delivered = group.filter((p) => p.delivered);
-    // Planned per call (once per group of outcomes), not prepared: the table grows from empty (see preparedQuery).
-    await this.ds.query(
+    // Prepared: planned once per connection, the plan made again as the tables grow (DeliveryQueue.keepPlansFresh, decision 0510).
+    await preparedQuery(
+      this.ds,
+      'webhooks-outcomes',
       `WITH logged AS (
          INSERT INTO webhooks.delivery_logs (${LOG_COLUMNS}, search)
          SELECT *, ${searchVector('u.payload', 'u.webhook_id')}
