@@ -238,7 +238,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         outcome: ok ? 'success' : result.status === null ? 'error' : `http_${Math.floor(result.status / 100)}xx`,
         trigger,
       });
-      await this.outcomes.record(log, ok);
+      await this.outcomes.record(log, ok, d.paced);
       // An ordered webhook's next delivery may go once this one is settled.
       if (ok) {
         traced?.settled('delivered');
