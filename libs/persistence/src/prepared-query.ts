@@ -21,7 +21,9 @@ function pgPool(ds: DataSource): PgPool | null {
  * sequential scan, say) stays when it holds 500,000 rows, and stays for good where autovacuum is
  * off (this machine's CI Postgres: `bench:webhooks` all-in-one spent its time scanning
  * `webhooks.deliveries` once per outcome batch). Statements over tables that grow from empty,
- * run once per batch, are planned per call instead: that costs a fraction of a millisecond per batch.
+ * run once per batch, are planned per call instead: that costs a fraction of a millisecond per batch;
+ * or, where that fraction is most of the statement's cost, prepared while their service analyzes
+ * each table they read once it has doubled (the webhooks queue's `keepPlansFresh`, decision 0510).
  * Without a node-postgres pool behind the DataSource (a test's stub) it is a plain query.
  */
 export async function preparedQuery<T>(ds: DataSource, name: string, text: string, values: unknown[]): Promise<T[]> {

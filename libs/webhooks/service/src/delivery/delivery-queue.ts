@@ -1,11 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
+import { preparedQuery } from '@hub/persistence';
 import { type WebhookDomain } from '@hub/contracts';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
 import { type InFlightLoad } from './in-flight';
 import { rowsOf } from './rows';
+
+/** The tables the prepared statements of the delivery path read (keepPlansFresh). */
+const PLANNED_TABLES = [
+  'webhooks.deliveries',
+  'webhooks.webhooks',
+  'webhooks.watched',
+  'webhooks.trigger_counts',
+  'webhooks.delivery_options',
+];
 
 export interface ClaimedDelivery {
   id: string;
@@ -27,10 +37,20 @@ export interface ClaimedDelivery {
   due_ms: number;
 }
 
-/** What the intake queued for one event: how many deliveries, and the owners of their webhooks. */
+/**
+ * What the intake queued for one event: how many deliveries, the owners of the webhooks whose rows
+ * wait for a claim, and the rows leased to this process at once (decision 0510).
+ */
 export interface Queued {
   count: number;
   owners: string[];
+  leased: ClaimedDelivery[];
+}
+
+/** Room for rows leased as they are queued: how many, and what is in flight (the caps, decision 0505). */
+export interface DirectLease {
+  room: number;
+  load: InFlightLoad;
 }
 
 export interface MatchInput {
@@ -70,17 +90,34 @@ export class DeliveryQueue {
    * retry keeps its `webhook-id`. Rows are written in key order, so two replicas' batches never
    * lock the same rows in opposite orders. Answers the deliveries queued per event id, with their
    * webhooks' owners (the worker's wake-up skips owners held at their in-flight cap, decision 0505).
+   *
+   * With `lease` (the worker had taken every due row it could, decision 0510), plain rows are
+   * written leased to this process already, at most `lease.room`, dealt in turns as the fair claim
+   * deals them and within the same caps: the worker sends those without claiming them (no claim
+   * statement, no claim update of the row). A row leased here comes back when its lease runs out,
+   * as a claimed one does.
    */
-  async enqueue(events: MatchInput[]): Promise<Map<string, Queued>> {
+  async enqueue(events: MatchInput[], lease?: DirectLease): Promise<Map<string, Queued>> {
     const column = <K extends keyof MatchInput>(k: K): MatchInput[K][] => events.map((e) => e[k]);
-    // Planned on every call, not prepared: a generic plan made while the tables were small kept
-    // probing `deliveries` through (webhook_id, created_at), all of a webhook's rows per event.
-    const rows: { event_id: string; queued: string; owners: string[] }[] = await this.ds.query(
+    // Prepared (planned once per connection): its generic plan is made again whenever a table it
+    // reads has doubled since its statistics (keepPlansFresh, decision 0510); a plan made while the
+    // tables were small had kept probing `deliveries` through (webhook_id, created_at).
+    const rows = await preparedQuery<{
+      id: string;
+      event_id: string;
+      webhook_id: string;
+      owner_id: string;
+      leased: boolean;
+    }>(
+      this.ds,
+      'webhooks-enqueue',
       `WITH e AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $10::int8[], $11::text[])
            WITH ORDINALITY AS e(event_id, subject, payload, domain, repo_type, repo_name, owner_name, allowed, seq, traceparent, n)),
+       busy AS (SELECT * FROM unnest($14::text[], $15::int[]) AS b(id, n)),
+       owners AS (SELECT * FROM unnest($16::text[], $17::int[]) AS b(id, n)),
        m AS (
-         SELECT e.n, e.event_id, e.subject, e.payload, e.seq, e.traceparent, w.id AS webhook_id
+         SELECT e.n, e.event_id, e.subject, e.payload, e.seq, e.traceparent, w.id AS webhook_id, w.owner_id
          FROM e
          CROSS JOIN LATERAL (SELECT DISTINCT x.webhook_id FROM webhooks.watched x
                              WHERE (lower(x.name) = lower(e.repo_name) AND x.type = e.repo_type)
@@ -92,21 +129,34 @@ export class DeliveryQueue {
        ranked AS (
          SELECT m.*, row_number() OVER (PARTITION BY m.webhook_id ORDER BY m.n) AS k,
                 COALESCE((SELECT sum(c.count) FROM webhooks.trigger_counts c
-                          WHERE c.webhook_id = m.webhook_id AND c.hour > date_trunc('hour', now()) - interval '24 hours'), 0) AS used
+                          WHERE c.webhook_id = m.webhook_id AND c.hour > date_trunc('hour', now()) - interval '24 hours'), 0) AS used,
+                EXISTS (SELECT 1 FROM webhooks.delivery_options o WHERE o.webhook_id = m.webhook_id AND (o.max_per_second IS NOT NULL OR o.ordered)) AS paced
          FROM m),
+       allowed AS (SELECT r.* FROM ranked r WHERE r.used + r.k <= $9),
+       dealt AS (
+         SELECT a.*, row_number() OVER (PARTITION BY a.owner_id ORDER BY a.k, a.n) AS turn
+         FROM allowed a WHERE NOT a.paced),
+       lease AS (
+         SELECT t.event_id, t.webhook_id FROM dealt t
+         WHERE $12::int > 0
+           AND t.k <= $18::int - COALESCE((SELECT b.n FROM busy b WHERE b.id = t.webhook_id), 0)
+           AND t.turn <= $19::int - COALESCE((SELECT o.n FROM owners o WHERE o.id = t.owner_id), 0)
+         ORDER BY t.turn, t.n LIMIT GREATEST($12::int, 0)),
        ins AS (
-         INSERT INTO webhooks.deliveries (id, event_id, webhook_id, subject, payload, event_seq, traceparent, paced)
-         SELECT substr(md5(r.event_id || ':' || r.webhook_id), 1, 24), r.event_id, r.webhook_id, r.subject, r.payload, r.seq, r.traceparent,
-                EXISTS (SELECT 1 FROM webhooks.delivery_options o WHERE o.webhook_id = r.webhook_id AND (o.max_per_second IS NOT NULL OR o.ordered))
-         FROM ranked r WHERE r.used + r.k <= $9 ORDER BY r.event_id, r.webhook_id
+         INSERT INTO webhooks.deliveries (id, event_id, webhook_id, subject, payload, event_seq, traceparent, paced, lease_until, attempts)
+         SELECT substr(md5(r.event_id || ':' || r.webhook_id), 1, 24), r.event_id, r.webhook_id, r.subject, r.payload, r.seq, r.traceparent, r.paced,
+                CASE WHEN l.webhook_id IS NULL THEN NULL ELSE now() + make_interval(secs => $13::float8 / 1000) END,
+                CASE WHEN l.webhook_id IS NULL THEN 0 ELSE 1 END
+         FROM allowed r LEFT JOIN lease l ON l.event_id = r.event_id AND l.webhook_id = r.webhook_id
+         ORDER BY r.event_id, r.webhook_id
          ON CONFLICT (event_id, webhook_id) DO NOTHING
-         RETURNING event_id, webhook_id),
+         RETURNING id, event_id, webhook_id, lease_until IS NOT NULL AS leased),
        counted AS (
          INSERT INTO webhooks.trigger_counts (webhook_id, hour, count)
          SELECT webhook_id, date_trunc('hour', now()), count(*) FROM ins GROUP BY webhook_id ORDER BY webhook_id
          ON CONFLICT (webhook_id, hour) DO UPDATE SET count = webhooks.trigger_counts.count + EXCLUDED.count)
-       SELECT i.event_id, count(*) AS queued, array_agg(DISTINCT w.owner_id) AS owners
-       FROM ins i JOIN webhooks.webhooks w ON w.id = i.webhook_id GROUP BY i.event_id`,
+       SELECT i.id, i.event_id, i.webhook_id, w.owner_id, i.leased
+       FROM ins i JOIN webhooks.webhooks w ON w.id = i.webhook_id`,
       [
         column('eventId'),
         column('subject'),
@@ -119,9 +169,41 @@ export class DeliveryQueue {
         this.config.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY,
         events.map((e) => e.seq ?? null),
         events.map((e) => e.traceparent ?? null),
+        lease?.room ?? 0,
+        this.config.HUB_WEBHOOK_LEASE_MS,
+        lease?.load.webhookIds ?? [],
+        lease?.load.webhookCounts ?? [],
+        lease?.load.ownerIds ?? [],
+        lease?.load.ownerCounts ?? [],
+        this.config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
+        this.config.maxInFlightPerUser,
       ],
     );
-    return new Map(rows.map((r) => [r.event_id, { count: Number(r.queued), owners: r.owners }]));
+    const byEvent = new Map(events.map((e) => [e.eventId, e]));
+    const queued = new Map<string, Queued>();
+    const now = Date.now();
+    for (const r of rows) {
+      let q = queued.get(r.event_id);
+      if (!q) queued.set(r.event_id, (q = { count: 0, owners: [], leased: [] }));
+      q.count++;
+      const e = byEvent.get(r.event_id);
+      if (r.leased && e)
+        q.leased.push({
+          id: r.id,
+          event_id: r.event_id,
+          webhook_id: r.webhook_id,
+          subject: e.subject,
+          payload: e.payload,
+          attempts: 1,
+          recovery_id: null,
+          paced: false,
+          traceparent: e.traceparent ?? null,
+          due_ms: now,
+        });
+      // The owners of the rows left for a claim (the worker's wake-up, decision 0505).
+      else if (!q.owners.includes(r.owner_id)) q.owners.push(r.owner_id);
+    }
+    return queued;
   }
 
   /**
@@ -134,9 +216,11 @@ export class DeliveryQueue {
    * picks are left to it).
    */
   async claim(limit: number, load: InFlightLoad): Promise<ClaimedDelivery[]> {
-    // Planned per call, not prepared: the table grows from empty (see preparedQuery).
+    // Prepared: planning cost as much as running it (decision 0510); see keepPlansFresh.
     return rowsOf<ClaimedDelivery>(
-      await this.ds.query(
+      await preparedQuery<ClaimedDelivery>(
+        this.ds,
+        'webhooks-claim',
         `WITH RECURSIVE w AS (
            (SELECT d.webhook_id FROM webhooks.deliveries d WHERE d.state = 'pending' AND NOT d.paced ORDER BY d.webhook_id LIMIT 1)
            UNION ALL
@@ -188,6 +272,27 @@ export class DeliveryQueue {
         ],
       ),
     );
+  }
+
+  /**
+   * The queue's hot statements are prepared (decision 0510): Postgres keeps a generic plan per
+   * connection, made again only when a table's statistics change. Where autovacuum does not
+   * analyze (this machine's Postgres), a plan made while a table was nearly empty (a sequential
+   * scan) would stay while it grows to millions of rows. So each table those statements read is
+   * analyzed here once it has twice the pages its statistics know (and 16 more): a stale plan
+   * never costs more than a scan of twice the size it was made for, and a table that grows from
+   * empty to 10^8 rows is analyzed about twenty times in all. Where autovacuum runs it analyzes
+   * first (at a tenth of new rows) and this finds nothing to do.
+   */
+  async keepPlansFresh(): Promise<string[]> {
+    const grown: { name: string }[] = await this.ds.query(
+      `SELECT c.oid::regclass::text AS name FROM pg_class c
+       WHERE c.oid = ANY($1::regclass[])
+         AND pg_relation_size(c.oid) / current_setting('block_size')::int >= greatest(2 * c.relpages, c.relpages + 16)`,
+      [PLANNED_TABLES],
+    );
+    for (const t of grown) await this.ds.query(`ANALYZE ${t.name}`);
+    return grown.map((t) => t.name);
   }
 
   /** Back in the queue after `delayMs`, or given up (`failed`) when the schedule is spent. */

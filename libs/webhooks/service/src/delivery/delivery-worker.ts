@@ -10,7 +10,7 @@ import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
-import { type ClaimedDelivery, DeliveryQueue } from './delivery-queue';
+import { type ClaimedDelivery, type DirectLease, DeliveryQueue } from './delivery-queue';
 import { DeliveryTrace } from './delivery-trace';
 import { InFlight } from './in-flight';
 import { OutcomeRecorder } from './outcome-recorder';
@@ -35,6 +35,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   /** The loop waits for room (too many attempts in flight to claim a batch): finished attempts wake it. */
   private waitingForRoom = false;
   private stopHousekeeping?: () => void;
+  private stopPlanCheck?: () => void;
+  private planCheck?: Promise<unknown>;
   /** The housekeeping pass running, if any: one at a time, and awaited at shutdown. */
   private keeping?: Promise<void>;
   /** Whether any webhook has delivery options (looked up every second): the paced claim runs only then. */
@@ -44,6 +46,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private readonly held: InFlight;
   /** Set while a wake is due because a quarter of a cap was freed (decision 0505); one per 10 ms at most. */
   private roomWake?: NodeJS.Timeout;
+  /**
+   * The last plain claim took fewer rows than it had room for: no due plain row it could take was
+   * left (decision 0510). The intake may then lease the rows it writes.
+   */
+  private drained = false;
+  /** Slots promised to intake statements running (reserveLease). */
+  private reserved = 0;
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -70,11 +79,18 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       (err) => this.logger.warn({ err }, 'webhooks housekeeping failed'),
       { firstAfterMs: 0, everyMs: 10_000 },
     );
+    // Every second: one small statement, and an ANALYZE when a table has doubled (decision 0510).
+    this.stopPlanCheck = repeatPass(
+      () => (this.planCheck ??= this.queue.keepPlansFresh().finally(() => (this.planCheck = undefined))),
+      (err) => this.logger.warn({ err }, 'webhooks statistics check failed'),
+      { firstAfterMs: 0, everyMs: 1000 },
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.running = false;
     this.stopHousekeeping?.();
+    this.stopPlanCheck?.();
     clearTimeout(this.pacedWake);
     clearTimeout(this.roomWake);
     this.wake?.();
@@ -90,9 +106,45 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * could take none of theirs); letting go of them wakes the worker (decision 0505).
    */
   poke(owners?: readonly string[]): void {
+    // Rows wait in the queue: none is leased at the intake before a claim has looked (decision 0510).
+    this.drained = false;
     if (owners && owners.length > 0 && owners.every((o) => !this.held.hasRoomFor(o))) return;
     this.poked = true;
     this.wake?.();
+  }
+
+  /**
+   * Room for the intake to lease the rows it writes (decision 0510): only when the last claim left
+   * no due plain row it could take, and nothing was queued since that waits for a claim, so a row
+   * leased at once is one the next claim would have taken anyway. The slots stay promised until
+   * releaseLease.
+   */
+  reserveLease(): DirectLease | undefined {
+    if (!this.running || !this.drained || this.poked) return undefined;
+    const room = this.config.HUB_WEBHOOK_CONCURRENCY - this.inFlight - this.reserved;
+    if (room <= 0) return undefined;
+    this.reserved += room;
+    return { room, load: this.held.load() };
+  }
+
+  releaseLease(lease: DirectLease): void {
+    this.reserved -= lease.room;
+  }
+
+  /** Rows the intake leased to this process: sent as claimed ones are. */
+  startLeased(rows: ClaimedDelivery[]): void {
+    if (rows.length === 0) return;
+    // Counted in flight at once, so the next claim's room leaves them out.
+    this.inFlight += rows.length;
+    void this.store
+      .byIds([...new Set(rows.map((d) => d.webhook_id))])
+      .then(
+        (webhooks) => this.start(rows, webhooks),
+        // Leased: they come back when the lease runs out.
+        (err: unknown) =>
+          this.logger.warn({ err }, 'starting leased deliveries failed; they come back with their lease'),
+      )
+      .finally(() => (this.inFlight -= rows.length));
   }
 
   /** A webhook's delivery options changed here: look them up at once. */
@@ -118,10 +170,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         if (!this.waitingForRoom && room > 0) {
           const claimed = await this.queue.claim(room, this.held.load());
           full = claimed.length === room;
+          this.drained = !full;
           if (claimed.length > 0)
             this.start(claimed, await this.store.byIds([...new Set(claimed.map((d) => d.webhook_id))]));
         }
       } catch (err) {
+        this.drained = false;
         this.logger.warn({ err }, 'claiming deliveries failed; retrying');
       }
       if (this.poked || full) continue;
@@ -229,7 +283,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         outcome: ok ? 'success' : result.status === null ? 'error' : `http_${Math.floor(result.status / 100)}xx`,
         trigger,
       });
-      await this.outcomes.record(log, ok);
+      await this.outcomes.record(log, ok, d.paced);
       // An ordered webhook's next delivery may go once this one is settled.
       if (ok) {
         traced?.settled('delivered');

@@ -178,6 +178,45 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
     }
   });
 
+  it("with room in the worker, plain rows are written leased to it (within its room and caps); a paced webhook's wait for a claim", async () => {
+    await ds.query(`UPDATE webhooks.trigger_counts SET count = 0`);
+    const none = { webhookIds: [], webhookCounts: [], ownerIds: [], ownerCounts: [] };
+    const leasedOf = async (n: number, lease: Parameters<DeliveryQueue['enqueue']>[1]) =>
+      (await queue.enqueue([event(n)], lease)).get(`event-${n}`)?.leased.map((d) => d.webhook_id.slice(-3)) ?? [];
+
+    // Room for one of the two rows; then for both, but Alice's webhook is at its cap (8 in flight).
+    expect(await leasedOf(20, { room: 1, load: none })).toHaveLength(1);
+    const capped = { ...none, webhookIds: ['000000000000000000000a01'], webhookCounts: [8] };
+    expect(await leasedOf(21, { room: 5, load: capped })).toEqual(['b01']);
+    // No room given: nothing leased (the claim's path).
+    expect(await leasedOf(22, undefined)).toEqual([]);
+    // Bob's webhook becomes ordered: its rows are the paced claim's, never leased here.
+    await ds.query(`UPDATE webhooks.trigger_counts SET count = 0`);
+    await ds.query(
+      `INSERT INTO webhooks.delivery_options (webhook_id, ordered) VALUES ('000000000000000000000b01', true)`,
+    );
+    try {
+      expect(await leasedOf(23, { room: 5, load: none })).toEqual(['a01']);
+    } finally {
+      await ds.query(`DELETE FROM webhooks.delivery_options`);
+    }
+    const rows = await queryDatabase<{ event_id: string; webhook_id: string; leased: boolean; attempts: number }>(
+      db.url,
+      `SELECT event_id, webhook_id, lease_until IS NOT NULL AS leased, attempts FROM webhooks.deliveries
+       WHERE event_id IN ('event-21', 'event-22', 'event-23') ORDER BY event_id, webhook_id`,
+    );
+    expect(
+      rows.map((r) => `${r.event_id}:${r.webhook_id.slice(-3)}:${r.leased ? 'leased' : 'pending'}:${r.attempts}`),
+    ).toEqual([
+      'event-21:a01:pending:0',
+      'event-21:b01:leased:1',
+      'event-22:a01:pending:0',
+      'event-22:b01:pending:0',
+      'event-23:a01:leased:1',
+      'event-23:b01:pending:0',
+    ]);
+  });
+
   async function locksWaiting(): Promise<number> {
     const rows = await queryDatabase<{ n: number }>(
       db.url,

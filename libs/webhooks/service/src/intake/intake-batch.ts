@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DeliveryQueue, type MatchInput, type Queued } from '../delivery/delivery-queue';
+import { DeliveryWorker } from '../delivery/delivery-worker';
 
 interface Waiting {
   match: MatchInput;
@@ -34,7 +35,11 @@ export class IntakeBatch {
   private writers = 0;
   private scheduled = false;
 
-  constructor(private readonly queue: DeliveryQueue) {}
+  constructor(
+    private readonly queue: DeliveryQueue,
+    /** Absent in tests of the intake alone: then every row waits for a claim. */
+    @Optional() private readonly worker?: DeliveryWorker,
+  ) {}
 
   /** Resolves with the deliveries queued for this event once its rows are committed. */
   add(match: MatchInput): Promise<Queued> {
@@ -75,7 +80,16 @@ export class IntakeBatch {
 
   private async write(group: Waiting[]): Promise<void> {
     try {
-      const queued = await this.queue.enqueue(unique(group.map((w) => w.match)));
+      // Room in the worker, when it has taken every due row it could: the rows are leased as they
+      // are written and sent at once, with no claim (decision 0510).
+      const lease = this.worker?.reserveLease();
+      let queued: Map<string, Queued>;
+      try {
+        queued = await this.queue.enqueue(unique(group.map((w) => w.match)), lease);
+      } finally {
+        if (lease) this.worker?.releaseLease(lease);
+      }
+      if (lease) this.worker?.startLeased([...queued.values()].flatMap((q) => q.leased));
       for (const w of group) w.done(queued.get(w.match.eventId) ?? NONE);
     } catch (err) {
       if (group.length === 1) return group[0]?.fail(err);
@@ -92,7 +106,7 @@ export class IntakeBatch {
   }
 }
 
-const NONE: Queued = { count: 0, owners: [] };
+const NONE: Queued = { count: 0, owners: [], leased: [] };
 
 /** A redelivered event may meet its first copy in a batch: it is matched once. */
 function unique(matches: MatchInput[]): MatchInput[] {

@@ -10,6 +10,7 @@ import { DeliveryLogWords1795718431720 } from './1795718431720-delivery-log-word
 import { FairClaim1795800000000 } from './1795800000000-fair-claim';
 import { RecoverySkipped1795800000001 } from './1795800000001-recovery-skipped';
 import { PartitionDeliveryLogs1797000100000 } from './1797000100000-partition-delivery-logs';
+import { DeliveriesHotClaim1797100000000 } from './1797100000000-deliveries-hot-claim';
 
 /** In order. Never edit one that has landed; add a new one (style.md rule 7). */
 export const WEBHOOKS_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const WEBHOOKS_MIGRATIONS = [
   FairClaim1795800000000,
   RecoverySkipped1795800000001,
   PartitionDeliveryLogs1797000100000,
+  DeliveriesHotClaim1797100000000,
 ];
