@@ -18,7 +18,7 @@ import { ensureStream, NatsEventBus } from './events/nats-event-bus';
 import { InProcessRpcClient } from './in-process/in-process-rpc-client';
 import { NatsRpcClient } from './rpc/nats-rpc-client';
 import { RpcClient } from './rpc/rpc-client';
-import { BUS_MODE, NATS_CONNECTION } from './messaging.tokens';
+import { BUS_MODE, NATS_CONNECTION } from './messaging.di';
 import { RpcServer } from './rpc-server';
 import { InProcessLiveBus, LiveBus, NatsLiveBus } from './live/live-bus';
 

@@ -3,7 +3,7 @@ import { MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { type Msg, type NatsConnection, type Subscription } from 'nats';
 import { queueGroup } from '@hub/contracts';
 import { type BusMode } from './bus-mode';
-import { BUS_MODE, NATS_CONNECTION } from './messaging.tokens';
+import { BUS_MODE, NATS_CONNECTION } from './messaging.di';
 import { type PublishQueue, publishQueueFor } from './rpc/publish-queue';
 import { RpcDispatcher, type RpcRoute } from './rpc/rpc-dispatcher';
 import { rpcDescriptorOf } from './rpc/rpc-handler.decorators';

@@ -8,7 +8,7 @@ import { MembershipDirectory } from './auth/membership-directory';
 import { OrgAccess } from './auth/org-access';
 import { TokenCache } from './auth/token-cache';
 import { type GatewayConfig } from './gateway.config';
-import { GATEWAY_CONFIG } from './gateway.tokens';
+import { GATEWAY_CONFIG } from './gateway.di';
 import { HttpErrorFilter } from './http/http-error.filter';
 import { StreamSlots } from './http/stream-slots';
 import { HubValidationPipe } from './http/validation.pipe';

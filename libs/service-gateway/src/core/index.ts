@@ -1,7 +1,7 @@
 // The shared edge every area module builds on: auth, org access, rate limits, params, config.
 export * from './gateway-core.module';
 export * from './gateway.config';
-export * from './gateway.tokens';
+export * from './gateway.di';
 export * from './create-gateway-app';
 export * from './auth/auth.decorators';
 export { Authenticator } from './auth/authenticator';

@@ -1,3 +1,3 @@
 export * from './webhooks.module';
 export * from './webhooks.config';
-export * from './webhooks.tokens';
+export * from './webhooks.di';

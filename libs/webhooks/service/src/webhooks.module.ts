@@ -7,7 +7,7 @@ import { RECOVERY_PROVIDERS, RecoveryHandler } from './recovery';
 import { DeliveryOptionsHandler, OPTIONS_PROVIDERS } from './options';
 import { SecretBox } from '@hub/config';
 import { type WebhooksConfig } from './webhooks.config';
-import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from './webhooks.tokens';
+import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from './webhooks.di';
 import { DELIVERY_PROVIDERS, DeliveryLogHandler } from './delivery';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';

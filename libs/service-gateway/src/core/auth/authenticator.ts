@@ -11,7 +11,7 @@ import {
 } from '@hub/credentials-contract';
 import { EventBus, RpcClient } from '@hub/messaging';
 import { type GatewayConfig } from '../gateway.config';
-import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { GATEWAY_CONFIG } from '../gateway.di';
 import { contextOf } from '../http/request-context';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { adminFingerprint, checkCsrf, SessionEndedError, sessionHash, sessionIdOf } from './console-session';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type GatewayConfig } from '../gateway.config';
-import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { GATEWAY_CONFIG } from '../gateway.di';
 import { TooManyRequestsError } from './rate-limit.errors';
 import { RateLimiter } from './rate-limiter';
 

@@ -7,7 +7,7 @@ import { type CustomHeader, CustomHeaders } from '../management/custom-headers';
 import { type WebhookRow } from '../management/webhook-row';
 import { parseNetworks, SecretBox } from '@hub/config';
 import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
+import { WEBHOOKS_CONFIG } from '../webhooks.di';
 import { DeliveryLogStore, type LoggedAttempt } from './delivery-log.store';
 import { postJson, type SendResult } from './http-sender';
 import { standardWebhookHeaders } from './signature';

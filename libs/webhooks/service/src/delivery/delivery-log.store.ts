@@ -7,7 +7,7 @@ import {
   DELIVERY_LOG_WEEKS_AHEAD,
   DELIVERY_LOGS_PARTITIONS,
 } from '../migrations/1797000100000-partition-delivery-logs';
-import { WEBHOOKS_DS } from '../webhooks.tokens';
+import { WEBHOOKS_DS } from '../webhooks.di';
 import { DeliveryLogNotFoundError } from './deliveries.errors';
 import { type SendResult } from './http-sender';
 

@@ -4,7 +4,7 @@ import { type DataSource } from 'typeorm';
 import { preparedQuery } from '@hub/persistence';
 import { type WebhookDomain } from '@hub/contracts';
 import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
+import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
 import { type InFlightLoad } from './in-flight';
 import { rowsOf } from './rows';
 

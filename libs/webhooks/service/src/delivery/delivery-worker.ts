@@ -6,7 +6,7 @@ import { WebhookStore } from '../management/webhook.store';
 import { DeliveryOptionsStore } from '../options/delivery-options.store';
 import { PacedClaim } from '../options/paced-claim';
 import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
+import { WEBHOOKS_CONFIG } from '../webhooks.di';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';

@@ -4,7 +4,7 @@ import { type DataSource } from 'typeorm';
 import { type DeliveryState, type ListWebhookDeliveriesRpc, type WebhookDeliveryView } from '@hub/webhooks-contract';
 import { WebhookStore } from '../management/webhook.store';
 import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
+import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
 
 interface DeliveryRow {
   id: string;

@@ -2,7 +2,7 @@ import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { preparedQuery } from '@hub/persistence';
-import { WEBHOOKS_DS } from '../webhooks.tokens';
+import { WEBHOOKS_DS } from '../webhooks.di';
 import { LOG_COLUMNS, type LoggedAttempt, logRow, searchVector } from './delivery-log.store';
 
 interface Pending {

@@ -5,7 +5,7 @@ import { WebhookEvents } from '@hub/contracts';
 import { SUSPENDED } from '@hub/webhooks-contract';
 import { Outbox } from '@hub/messaging';
 import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
+import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
 import { DeliveryMetrics } from './delivery-metrics';
 import { rowsOf } from './rows';
 

@@ -4,7 +4,7 @@ import { type RequestContext } from '@hub/contracts';
 import { type CreateWebhookRpc, type WebhookView } from '@hub/webhooks-contract';
 import { RpcClient } from '@hub/messaging';
 import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
+import { WEBHOOKS_CONFIG } from '../webhooks.di';
 import { GetWebhookUseCase } from './get-webhook.use-case';
 import { checkSourceJob } from './source-job';
 import { changesFrom } from './webhook-changes';

@@ -3,7 +3,7 @@ import { type RequestContext } from '@hub/contracts';
 import { type WebhookOwnerRpc, type WebhookView } from '@hub/webhooks-contract';
 import { RpcClient } from '@hub/messaging';
 import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG } from '../webhooks.tokens';
+import { WEBHOOKS_CONFIG } from '../webhooks.di';
 import { sourceSpecs } from './source-job';
 import { toView, type WebhookRow } from './webhook-row';
 

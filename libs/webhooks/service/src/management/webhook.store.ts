@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { lockForTransaction, newObjectId, preparedQuery } from '@hub/persistence';
-import { WEBHOOKS_DS } from '../webhooks.tokens';
+import { WEBHOOKS_DS } from '../webhooks.di';
 import { type WebhookChanges } from './webhook-changes';
 import { WEBHOOK_COLUMNS, type WebhookRow } from './webhook-row';
 import { TooManyWebhooksError, WebhookNotFoundError } from './webhooks.errors';

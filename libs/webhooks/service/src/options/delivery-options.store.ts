@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type WebhookDeliveryOptionsView } from '@hub/webhooks-contract';
-import { WEBHOOKS_DS } from '../webhooks.tokens';
+import { WEBHOOKS_DS } from '../webhooks.di';
 
 export interface DeliveryOptions {
   maxPerSecond: number | null;

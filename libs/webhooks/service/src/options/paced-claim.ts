@@ -5,7 +5,7 @@ import { type ClaimedDelivery } from '../delivery/delivery-queue';
 import { type InFlightLoad } from '../delivery/in-flight';
 import { rowsOf } from '../delivery/rows';
 import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
+import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
 
 /** At most this many webhooks with options are served by one claim (the busiest slots first). */
 const WEBHOOKS_PER_CLAIM = 64;

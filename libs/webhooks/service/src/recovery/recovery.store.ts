@@ -5,7 +5,7 @@ import { MAX_RECOVERY_DELIVERIES, type RecoveryView } from '@hub/webhooks-contra
 import { lockForTransaction, newObjectId } from '@hub/persistence';
 import { rowsOf } from '../delivery/rows';
 import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.tokens';
+import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
 import {
   RecoveriesPerHourError,
   RecoveryNotFoundError,
