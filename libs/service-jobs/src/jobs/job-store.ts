@@ -93,7 +93,7 @@ export interface JobPageQuery {
 }
 
 /** Which supervisor updates can share a statement: the same stages to move from, the same columns. */
-const advanceKind = (a: QueuedAdvance): string => `${a.from.join()}|${Object.keys(a.patch).sort().join()}`;
+const advanceKind = (from: JobStage[], patch: JobPatch): string => `${from.join()}|${Object.keys(patch).sort().join()}`;
 
 /** Reads and conditional writes of jobs; every stage change goes out on the bus with it. */
 @Injectable()
@@ -283,35 +283,38 @@ export class JobStore {
    * supervisor changes its message and failure count (a cancel or a sweep changes its stage, and
    * then this update does not apply).
    *
-   * Batched (decision 0636): the first goes at once; those asked while batches are under way go
-   * next, those with the same `from` and the same patched columns together, in one statement
-   * (UPDATE … FROM unnest(…) … RETURNING, each applied job's status event beside it; at most two
-   * such statements at once): a burst of launches or exits costs a round trip per batch, not per job.
+   * Batched (decision 0636), by kind (the same `from`, the same patched columns): the first goes
+   * at once; those asked while batches of their kind are under way go next together, in one
+   * statement (UPDATE … FROM unnest(…) … RETURNING, each applied job's status event beside it; at
+   * most two such statements of a kind at once): a burst of launches or exits costs a round trip
+   * per batch, not per job.
    */
   advance(job: JobEntity, from: JobStage[], patch: JobPatch): Promise<JobEntity | null> {
+    const kind = advanceKind(from, patch);
     return new Promise((resolve, reject) => {
-      this.advances.push({ job, from, patch, resolve, reject });
-      this.nextAdvances();
+      let line = this.advances.get(kind);
+      if (!line) this.advances.set(kind, (line = { queued: [], writing: 0 }));
+      line.queued.push({ job, from, patch, resolve, reject });
+      this.nextAdvances(kind);
     });
   }
 
-  private readonly advances: QueuedAdvance[] = [];
-  private advancing = 0;
+  /** Updates waiting, by kind (`advanceKind`), and the statements of each kind under way. */
+  private readonly advances = new Map<string, { queued: QueuedAdvance[]; writing: number }>();
 
-  private nextAdvances(): void {
-    while (this.advancing < ADVANCE_BATCHES_AT_ONCE && this.advances.length > 0) {
-      // The first waiting, and those after it that patch the same columns from the same stages.
-      const kind = advanceKind(this.advances[0]);
-      const batch: QueuedAdvance[] = [];
-      for (let i = 0; i < this.advances.length && batch.length < MAX_ADVANCE_BATCH;)
-        if (advanceKind(this.advances[i]) === kind) batch.push(...this.advances.splice(i, 1));
-        else i++;
-      this.advancing++;
+  private nextAdvances(kind: string): void {
+    const line = this.advances.get(kind);
+    if (!line) return;
+    // Each kind on its own: a launch's RUNNING never waits behind a batch of exits.
+    while (line.writing < ADVANCE_BATCHES_AT_ONCE && line.queued.length > 0) {
+      const batch = line.queued.splice(0, MAX_ADVANCE_BATCH);
+      line.writing++;
       void this.writeAdvances(batch).finally(() => {
-        this.advancing--;
-        this.nextAdvances();
+        line.writing--;
+        this.nextAdvances(kind);
       });
     }
+    if (line.writing === 0 && line.queued.length === 0) this.advances.delete(kind);
   }
 
   /** One statement for the batch, each job's answer from it; on an error, each alone (so each gets its own). */
