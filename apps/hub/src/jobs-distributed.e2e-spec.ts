@@ -169,16 +169,16 @@ describeWithInfra('distributed hub: jobs', () => {
 
   it('a jobs service and its spawn helper both killed -9 mid-run: the restarted service kills the orphaned process group from the stored handle', async () => {
     await killMidRun(async (jobs) => {
-      // The jobs service's only child is its spawn helper (job processes are the helper's children).
+      // The jobs service's only children are its spawn helpers (job processes are the helpers' children).
       const pid = jobs.child.pid ?? 0;
-      const [helper] = readdirSync(`/proc/${pid}/task`).flatMap((t) =>
+      const helpers = readdirSync(`/proc/${pid}/task`).flatMap((t) =>
         readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
       );
-      if (!helper) throw new Error('no spawn helper');
-      // Stopped first, so it cannot see its service go and kill the runs itself.
-      process.kill(helper, 'SIGSTOP');
+      if (helpers.length === 0) throw new Error('no spawn helper');
+      // Stopped first, so none can see its service go and kill the runs itself.
+      for (const helper of helpers) process.kill(helper, 'SIGSTOP');
       await jobs.stop('SIGKILL');
-      process.kill(helper, 'SIGKILL');
+      for (const helper of helpers) process.kill(helper, 'SIGKILL');
     });
   }, 240_000);
 });

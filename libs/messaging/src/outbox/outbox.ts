@@ -30,6 +30,9 @@ export const outboxEvent = <T>(event: EventDescriptor<T>, payload: T, aggregate?
   aggregate,
 });
 
+/** A column name as SQL (double-quoted). */
+const quoteIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
 /** The payload as it will be stored, once checked against the event's class. */
 function checkedPayload<T>(event: EventDescriptor<T>, payload: T): string {
   const json = JSON.stringify(payload);
@@ -96,11 +99,16 @@ export class Outbox {
    * COMMIT (the jobs launcher's stage changes, decision 0613). Given the manager `m` of an
    * `outbox.transaction`, the statement runs in that transaction and its events are published
    * after its commit (in a transaction opened otherwise, only at the relay's next poll).
+   *
+   * With `byAggregate` (a column the statement returns), a statement that changes several rows
+   * stores each event only when a row whose column equals the event's `aggregate` was returned:
+   * one statement for several conditional updates (the jobs launcher's RUNNING updates, batched).
    */
   async write<R>(
     statement: { sql: string; parameters: unknown[] },
     events: OutboxEvent[],
     m?: EntityManager,
+    byAggregate?: string,
   ): Promise<R[]> {
     const parameters = [...statement.parameters];
     const rows = events.map((e, i) => {
@@ -108,6 +116,9 @@ export class Outbox {
       const n = parameters.length;
       return `($${n - 3}, $${n - 2}, $${n - 1}, $${n}, ${i})`;
     });
+    const applies = byAggregate
+      ? `e.aggregate IN (SELECT c.${quoteIdentifier(byAggregate)}::text FROM changed c)`
+      : 'EXISTS (SELECT 1 FROM changed)';
     // Inside a CTE: TypeORM returns a bare UPDATE … RETURNING as [rows, count]. ORDER BY: seq follows the events' order.
     const sql = `WITH changed AS (${statement.sql})${
       rows.length === 0
@@ -115,7 +126,7 @@ export class Outbox {
         : `,
       events AS (INSERT INTO ${this.schema}.outbox (id, subject, payload, aggregate)
         SELECT e.id, e.subject, e.payload, e.aggregate FROM (VALUES ${rows.join(', ')}) AS e(id, subject, payload, aggregate, n)
-        WHERE EXISTS (SELECT 1 FROM changed) ORDER BY e.n)`
+        WHERE ${applies} ORDER BY e.n)`
     }
       SELECT * FROM changed`;
     const result: R[] = await (m ?? this.ds).query(sql, parameters);

@@ -45,6 +45,18 @@ interface QueuedCreate {
   reject(e: unknown): void;
 }
 
+/** At most this many supervisor updates go in one statement, and this many such statements at once. */
+const MAX_ADVANCE_BATCH = 100;
+const ADVANCE_BATCHES_AT_ONCE = 2;
+
+interface QueuedAdvance {
+  job: JobEntity;
+  from: JobStage[];
+  patch: JobPatch;
+  resolve(j: JobEntity | null): void;
+  reject(e: unknown): void;
+}
+
 /** A batch of creates would pass the namespace's cap (rolled back): `active` other jobs were active. */
 class BatchOverCap extends Error {
   constructor(readonly active: number) {
@@ -79,6 +91,9 @@ export interface JobPageQuery {
   /** Ids below this one (the previous page's last). */
   cursor?: string;
 }
+
+/** Which supervisor updates can share a statement: the same stages to move from, the same columns. */
+const advanceKind = (from: JobStage[], patch: JobPatch): string => `${from.join()}|${Object.keys(patch).sort().join()}`;
 
 /** Reads and conditional writes of jobs; every stage change goes out on the bus with it. */
 @Injectable()
@@ -267,8 +282,63 @@ export class JobStore {
    * job the supervisor holds and the patch, which is exact because while a job is active only its
    * supervisor changes its message and failure count (a cancel or a sweep changes its stage, and
    * then this update does not apply).
+   *
+   * Batched (decision 0636), by kind (the same `from`, the same patched columns): the first goes
+   * at once; those asked while batches of their kind are under way go next together, in one
+   * statement (UPDATE … FROM unnest(…) … RETURNING, each applied job's status event beside it; at
+   * most two such statements of a kind at once): a burst of launches or exits costs a round trip
+   * per batch, not per job.
    */
-  async advance(job: JobEntity, from: JobStage[], patch: JobPatch): Promise<JobEntity | null> {
+  advance(job: JobEntity, from: JobStage[], patch: JobPatch): Promise<JobEntity | null> {
+    const kind = advanceKind(from, patch);
+    return new Promise((resolve, reject) => {
+      let line = this.advances.get(kind);
+      if (!line) this.advances.set(kind, (line = { queued: [], writing: 0 }));
+      line.queued.push({ job, from, patch, resolve, reject });
+      this.nextAdvances(kind);
+    });
+  }
+
+  /** Updates waiting, by kind (`advanceKind`), and the statements of each kind under way. */
+  private readonly advances = new Map<string, { queued: QueuedAdvance[]; writing: number }>();
+
+  private nextAdvances(kind: string): void {
+    const line = this.advances.get(kind);
+    if (!line) return;
+    // Each kind on its own: a launch's RUNNING never waits behind a batch of exits.
+    while (line.writing < ADVANCE_BATCHES_AT_ONCE && line.queued.length > 0) {
+      const batch = line.queued.splice(0, MAX_ADVANCE_BATCH);
+      line.writing++;
+      void this.writeAdvances(batch).finally(() => {
+        line.writing--;
+        this.nextAdvances(kind);
+      });
+    }
+    if (line.writing === 0 && line.queued.length === 0) this.advances.delete(kind);
+  }
+
+  /** One statement for the batch, each job's answer from it; on an error, each alone (so each gets its own). */
+  private async writeAdvances(batch: QueuedAdvance[]): Promise<void> {
+    if (batch.length === 1) {
+      const [{ job, from, patch, resolve, reject }] = batch;
+      await this.advanceOne(job, from, patch).then(resolve, reject);
+      return;
+    }
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await this.advanceMany(batch);
+    } catch {
+      await Promise.all(batch.map((a) => this.writeAdvances([a])));
+      return;
+    }
+    const byId = new Map(rows.map((row) => [String(row['id']), row]));
+    for (const a of batch) {
+      const row = byId.get(a.job.id);
+      a.resolve(row ? hydrate(this.ds.manager, row) : null);
+    }
+  }
+
+  private async advanceOne(job: JobEntity, from: JobStage[], patch: JobPatch): Promise<JobEntity | null> {
     const [sql, parameters] = this.ds
       .createQueryBuilder()
       .update(JobEntity)
@@ -280,6 +350,30 @@ export class JobStore {
       statusEvent({ ...job, ...patch }),
     ]);
     return row ? hydrate(this.ds.manager, row) : null;
+  }
+
+  /** The batch's jobs (same `from`, same columns) in one UPDATE, each value from an array of its column's type. */
+  private advanceMany(batch: QueuedAdvance[]): Promise<Record<string, unknown>[]> {
+    const meta = this.ds.getMetadata(JobEntity);
+    const keys = Object.keys(batch[0].patch) as (keyof JobPatch)[];
+    const parameters: unknown[] = [batch.map((a) => a.job.id), batch[0].from];
+    const columns = keys.map((key) => {
+      const column = meta.findColumnWithPropertyName(key);
+      if (!column) throw new Error(`no column ${key}`);
+      parameters.push(batch.map((a) => this.ds.driver.preparePersistentValue(a.patch[key], column) as unknown));
+      return { name: `"${column.databaseName}"`, type: String(column.type), n: parameters.length };
+    });
+    return this.outbox.write<Record<string, unknown>>(
+      {
+        sql: `UPDATE jobs.jobs j SET ${columns.map((c) => `${c.name} = b.${c.name}`).join(', ')}, updated_at = now()
+          FROM unnest($1::char(24)[]${columns.map((c) => `, $${c.n}::${c.type}[]`).join('')}) AS b(id${columns.map((c) => `, ${c.name}`).join('')})
+          WHERE j.id = b.id AND j.stage = ANY($2::varchar[]) RETURNING j.*`,
+        parameters,
+      },
+      batch.map((a) => statusEvent({ ...a.job, ...a.patch })),
+      undefined,
+      'id',
+    );
   }
 
   /**

@@ -1,9 +1,18 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processesWith } from '@hub/testing';
-import { SpawnHelper, type SpawnRequest } from './spawn-helper';
+import { SpawnHelper, SpawnHelpers, type SpawnRequest } from './spawn-helper';
 import { SPAWN_HELPER_SOURCE } from './spawn-helper.source';
 
 const work = mkdtempSync(join(tmpdir(), 'spawn-helper-'));
@@ -283,5 +292,40 @@ describe('the spawn helper, refusals', () => {
       signal: null,
       error: expect.stringMatching(/^ENOTDIR: /),
     });
+  });
+});
+
+describe('several spawn helpers (decision 0636)', () => {
+  const helpers = new SpawnHelpers(2);
+
+  afterAll(() => helpers.close());
+
+  it('spreads spawns asked at once over the helpers; each run reports its lines and exit as with one', async () => {
+    const m = marker();
+    const lines: string[][] = [[], [], [], []];
+    const runs = await Promise.all(
+      lines.map((got, i) =>
+        helpers.spawn({
+          file: '/bin/sh',
+          args: ['-c', `echo run-${i}; sleep ${m}`],
+          dir: join(work, `pool-${i}`),
+          env: { PATH: '/usr/bin:/bin' },
+          onLine: (l) => got.push(l),
+        }),
+      ),
+    );
+    await running(`sleep ${m}`, 4);
+    // The parent of each run's process: two helpers, two runs each.
+    const parents = runs.map((r) => {
+      const stat = readFileSync(`/proc/${r.pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    });
+    expect(new Set(parents).size).toBe(2);
+    expect(parents.filter((p) => p === parents[0])).toHaveLength(2);
+    for (const r of runs) process.kill(-(r.pid ?? 0), 'SIGKILL');
+    const exits = await Promise.all(runs.map((r) => r.exit));
+    expect(exits).toEqual(Array(4).fill({ code: null, signal: 'SIGKILL' }));
+    expect(lines).toEqual([['run-0'], ['run-1'], ['run-2'], ['run-3']]);
+    expect(await gone(`sleep ${m}`)).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { type RunExit } from './job-runner';
 import { killGroup } from './process-identity';
 import { type LogGateOptions } from '../logs/log-gate';
@@ -75,12 +76,22 @@ export class SpawnHelper {
   private live: Helper | undefined;
   private nextId = 1;
   private readonly runs = new Map<number, Pending>();
+  /** Spawns sent and not yet answered (the helper's queue). */
+  private starting = 0;
+
+  /** How busy this helper is: spawns in its queue first, then runs whose output it relays. */
+  get load(): { starting: number; runs: number } {
+    return { starting: this.starting, runs: this.runs.size };
+  }
 
   async spawn(req: SpawnRequest): Promise<Spawned> {
+    // Counted from the call: a pool choosing among helpers sees the spawns not yet sent too.
+    this.starting++;
     let helper: Helper;
     try {
       helper = await this.open();
     } catch (err) {
+      this.starting--;
       this.current = undefined;
       return {
         pid: null,
@@ -92,7 +103,17 @@ export class SpawnHelper {
     return new Promise((resolve) => {
       let exited!: (e: RunExit) => void;
       const exit = new Promise<RunExit>((r) => (exited = r));
-      this.runs.set(id, { req, exited, started: (s) => resolve({ ...s, exit }) });
+      let answered = false;
+      this.runs.set(id, {
+        req,
+        exited,
+        started: (s) => {
+          if (answered) return;
+          answered = true;
+          this.starting--;
+          resolve({ ...s, exit });
+        },
+      });
       helper.send(id, req);
     });
   }
@@ -178,6 +199,43 @@ export class SpawnHelper {
       run.started({ pid: null, startTicks: null });
       run.exited({ code: null, signal: null, error: 'the spawn helper stopped' });
     }
+  }
+}
+
+/** How many spawn helpers host mode starts: one per core, at most four (decision 0636). */
+export const SPAWN_HELPERS = Math.min(4, Math.max(1, availableParallelism()));
+
+/**
+ * Several spawn helpers (decision 0636): one helper spawns one job per loop turn, and each spawn
+ * blocks its loop until the command has exec'd, so under a burst of launches the requests waited
+ * in its queue; with one helper per core the spawns of different jobs go side by side. Each spawn
+ * goes to the helper with the fewest spawns waiting (then the fewest runs); a run stays with its
+ * helper to its end, and each helper kills what it started when the service goes away, as one did.
+ */
+export class SpawnHelpers {
+  private readonly helpers: SpawnHelper[];
+
+  constructor(count = SPAWN_HELPERS) {
+    this.helpers = Array.from({ length: Math.max(1, count) }, () => new SpawnHelper());
+  }
+
+  spawn(req: SpawnRequest): Promise<Spawned> {
+    let best = this.helpers[0];
+    for (const h of this.helpers.slice(1)) {
+      const a = h.load;
+      const b = best.load;
+      if (a.starting < b.starting || (a.starting === b.starting && a.runs < b.runs)) best = h;
+    }
+    return best.spawn(req);
+  }
+
+  /** Starts every helper. */
+  open(): Promise<unknown> {
+    return Promise.all(this.helpers.map((h) => h.open()));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.helpers.map((h) => h.close()));
   }
 }
 

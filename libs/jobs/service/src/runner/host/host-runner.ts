@@ -5,7 +5,7 @@ import { hardwareOf } from '@hub/jobs-contract';
 import { memoryBytesOf } from '../engine/container-options';
 import { type JobRun, type JobRunner, type RunExit, type RunHandle, type RunRequest } from '../job-runner';
 import { bootId, killGroup, stillRunning } from '../process-identity';
-import { SpawnHelper, type SpawnLimits } from '../spawn-helper';
+import { SpawnHelpers, type SpawnLimits } from '../spawn-helper';
 import { bwrapArgs, JOB_HOME, type SandboxSpec } from './bwrap-args';
 import { BWRAP_MISSING } from './host-mode';
 import { type JobCgroup, type JobCgroups } from './job-cgroups';
@@ -54,7 +54,7 @@ const refused = (error: string): JobRun => ({
  */
 export class HostRunner implements JobRunner {
   private readonly logger = new Logger('HostRunner');
-  private readonly helper = new SpawnHelper();
+  private readonly helper = new SpawnHelpers();
   private readonly uids: JobUids | undefined;
 
   constructor(private readonly options: HostRunnerOptions) {

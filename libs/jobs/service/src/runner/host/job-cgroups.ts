@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdir, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Where the cgroup file systems are mounted (v1: one folder per controller; v2: the unified tree). */
@@ -147,9 +147,15 @@ export class JobCgroups {
 /** A run's cgroup, made anew (one a crashed service left for the same run is removed first if empty). */
 function freshDir(dir: string): void {
   try {
+    mkdirSync(dir);
+    return;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  try {
     rmdirSync(dir);
   } catch {
-    // none there (or still in use: mkdir says so)
+    // still in use: mkdir says so
   }
   mkdirSync(dir);
 }
@@ -170,12 +176,12 @@ function tryWrite(file: string, value: string): void {
   }
 }
 
-/** A cgroup folder goes once its last process is gone: the kernel may take a moment after the exit. */
+/**
+ * A cgroup folder goes once its last process is gone: the kernel may take a moment after the exit.
+ * Off the event loop (a memory cgroup's rmdir waits in the kernel), so launches never wait on an exit's.
+ */
 function removeDir(dir: string, attempt = 0): void {
-  try {
-    rmdirSync(dir);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EBUSY' && attempt < 20) setTimeout(() => removeDir(dir, attempt + 1), 50).unref();
-  }
+  rmdir(dir, (err) => {
+    if (err?.code === 'EBUSY' && attempt < 20) setTimeout(() => removeDir(dir, attempt + 1), 50).unref();
+  });
 }
