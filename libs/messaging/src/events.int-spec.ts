@@ -1,7 +1,7 @@
 import { IsInt, Min } from 'class-validator';
 import { connect, type NatsConnection } from 'nats';
 import { type DeadLetterMessage, event, Events, streamName, Streams, subject } from '@hub/contracts';
-import { createTestDatabase, describeWithInfra, NATS_URL_FOR_TESTS, waitUntil } from '@hub/testing';
+import { createTestDatabase, describeWithInfra, eventually, NATS_URL_FOR_TESTS, waitUntil } from '@hub/testing';
 import { type EventBus, type EventMeta } from './events/event-bus';
 import { InProcessEventBus } from './events/in-process-event-bus';
 import { ensureStream, NatsEventBus } from './events/nats-event-bus';
@@ -29,6 +29,8 @@ const StrictConsumed = event<Strict>('test.events.strict', Strict);
 const StrictHeard = event<Strict>('test.events.heard', Strict);
 const Doomed = event<Strict>('test.events.doomed', Strict);
 const Parallel = event<N>('test.events.parallel', N);
+const Watermarked = event<N>('test.events.watermark', N);
+const Unrelated = event<N>('test.events.unrelated', N);
 
 /** The event contract both buses keep: dedupe by msgId, redelivery until acked, fan-out listen. */
 function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close: () => Promise<void> }>): void {
@@ -159,6 +161,35 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
       await new Promise((r) => setTimeout(r, 300));
       expect(most).toBe(4);
       expect([...got].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+      await stop();
+    });
+
+    it('says through which seq a consumer has acked everything it takes, for every replica (processedThrough)', async () => {
+      const seqs: number[] = [];
+      const held = new Map<number, () => void>();
+      const stop = await bus.consume({
+        stream: STREAM.name,
+        durable: 'watermark',
+        source: Watermarked,
+        concurrency: 4,
+        handler: (p, meta) => {
+          seqs[p.v] = meta.seq ?? -1;
+          return new Promise<void>((done) => held.set(p.v, done));
+        },
+      });
+      for (let v = 0; v < 3; v++) await bus.publish(Watermarked, { v }, { msgId: `watermark-${v}` });
+      await waitUntil(() => held.size === 3);
+      // 0 still in the handler: nothing of it or after it counts, whatever else was acked.
+      held.get(2)?.();
+      held.get(1)?.();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await bus.processedThrough(STREAM.name, 'watermark')).toBeLessThan(seqs[0]);
+      held.get(0)?.();
+      const through = (): Promise<number> => bus.processedThrough(STREAM.name, 'watermark');
+      expect(await eventually(through, (w) => w >= seqs[2])).toBeGreaterThanOrEqual(seqs[2]);
+      // Idle, the watermark follows the stream past events the consumer does not take.
+      await bus.publish(Unrelated, { v: 1 }, { msgId: 'watermark-unrelated' });
+      expect(await eventually(through, (w) => w > seqs[2])).toBeGreaterThan(seqs[2]);
       await stop();
     });
 

@@ -93,6 +93,14 @@ export abstract class EventBus {
   abstract consumerLag(): Promise<ConsumerLag[]>;
 
   /**
+   * A watermark of a durable consumer, shared by every replica: every message of its stream with
+   * a seq up to the answer that the consumer takes has been acknowledged. It only grows, so an
+   * answer kept for a while is still true (only lower than it could be). Ordered webhooks send an
+   * event only once every earlier event went through their intake (decision 0511).
+   */
+  abstract processedThrough(stream: string, durable: string): Promise<number>;
+
+  /**
    * Publishes events in order, stopping at the first that fails, so a later one never goes out
    * before an earlier one (the outbox relay's batches). One after the other here; the in-process
    * bus stores a batch in one statement, all or none.

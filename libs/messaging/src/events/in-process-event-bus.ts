@@ -127,6 +127,10 @@ export class InProcessEventBus extends EventBus {
     );
   }
 
+  processedThrough(stream: string, durable: string): Promise<number> {
+    return this.store.processedThrough({ stream, durable });
+  }
+
   async consume<T>(options: DurableConsumerOptions<T>): Promise<Unsubscribe> {
     const opts = options as DurableConsumerOptions<unknown>;
     const key = `${options.stream}\u0000${options.durable}`;

@@ -146,6 +146,16 @@ export class NatsEventBus extends EventBus {
     );
   }
 
+  /**
+   * The stream's last seq is read first: when the consumer then has nothing pending or unacked,
+   * every message it takes up to that seq was acked. Otherwise its ack floor (acked without a gap).
+   */
+  async processedThrough(stream: string, durable: string): Promise<number> {
+    const last = (await this.jsm.streams.info(stream)).state.last_seq;
+    const info = await this.jsm.consumers.info(stream, durable);
+    return info.num_pending === 0 && info.num_ack_pending === 0 ? last : info.ack_floor.stream_seq;
+  }
+
   /** One message: validate, handle, ack; a failure comes back later or, past the bound, is dead-lettered. */
   private async take<T>(m: JsMsg, options: DurableConsumerOptions<T>): Promise<void> {
     const meta = {

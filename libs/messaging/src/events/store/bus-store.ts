@@ -172,6 +172,29 @@ export class BusStore {
     return Number(row?.n ?? 0);
   }
 
+  /**
+   * EventBus.processedThrough: below the consumer's first pending message and below the first
+   * event past its cursor that matches its filter, else the last event stored (one snapshot; the
+   * appends of the one process that owns this database are written one statement after another).
+   */
+  async processedThrough(c: ConsumerRef): Promise<number> {
+    const [consumer] = (await this.ds.query(`SELECT filter FROM bus.consumers WHERE stream = $1 AND durable = $2`, [
+      c.stream,
+      c.durable,
+    ])) as { filter: string }[];
+    if (!consumer) return 0;
+    const [row] = (await this.ds.query(
+      `SELECT LEAST(
+         (SELECT min(seq) - 1 FROM bus.pending WHERE stream = $1 AND durable = $2),
+         (SELECT min(e.seq) - 1 FROM bus.events e
+           WHERE e.seq > (SELECT cursor FROM bus.consumers WHERE stream = $1 AND durable = $2) AND e.subject ~ $3),
+         -- The last event stored (or read, if the retention pruned it since).
+         GREATEST((SELECT COALESCE(max(seq), 0) FROM bus.events), (SELECT COALESCE(max(cursor), 0) FROM bus.consumers))) AS w`,
+      [c.stream, c.durable, subjectRegex(consumer.filter)],
+    )) as { w: string | number }[];
+    return Number(row?.w ?? 0);
+  }
+
   /** Milliseconds until the consumer's next pending message is due; null when none is pending. */
   async nextDueInMs(c: ConsumerRef): Promise<number | null> {
     const [row] = (await this.ds.query(

@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
+import { type EventBus } from '@hub/messaging';
 import { runMigrations, serviceDataSourceOptions } from '@hub/persistence';
 import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
+import { IntakeWatermark } from '../intake/intake-watermark';
 import { PacedClaim } from '../options/paced-claim';
 import { WEBHOOKS_MIGRATIONS } from '../migrations';
 import { WebhooksConfig } from '../webhooks.config';
@@ -17,6 +19,8 @@ describeWithInfra('the fair claim (decision 0505)', () => {
   let ds: DataSource;
   let queue: DeliveryQueue;
   let paced: PacedClaim;
+  /** What the intake's consumers have acked through (EventBus.processedThrough), as the test sets it. */
+  let intakeThrough = Number.MAX_SAFE_INTEGER;
   const config = Object.assign(new WebhooksConfig(), {
     HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: 4,
     HUB_WEBHOOK_MAX_IN_FLIGHT_PER_USER: 10,
@@ -35,7 +39,8 @@ describeWithInfra('the fair claim (decision 0505)', () => {
     ).initialize();
     await runMigrations(ds, 'webhooks');
     queue = new DeliveryQueue(ds, config);
-    paced = new PacedClaim(ds, config);
+    const bus = { processedThrough: async () => intakeThrough } as unknown as EventBus;
+    paced = new PacedClaim(ds, config, new IntakeWatermark(bus));
   });
 
   afterAll(async () => {
@@ -45,6 +50,7 @@ describeWithInfra('the fair claim (decision 0505)', () => {
 
   beforeEach(async () => {
     await ds.query(`TRUNCATE webhooks.webhooks CASCADE`);
+    intakeThrough = Number.MAX_SAFE_INTEGER;
   });
 
   async function webhooks(owner: 'm' | 'b', count: number): Promise<void> {
@@ -137,5 +143,31 @@ describeWithInfra('the fair claim (decision 0505)', () => {
       `${hook('b', 2)}:e1`,
       `${hook('b', 2)}:e2`,
     ]);
+  });
+
+  it("an ordered webhook's head waits while an earlier event is still in the intake (decision 0511)", async () => {
+    await webhooks('b', 1);
+    await ds.query(`INSERT INTO webhooks.delivery_options (webhook_id, ordered, next_at) VALUES ($1, true, now())`, [
+      hook('b', 1),
+    ]);
+    // Events 1 and 2 went to two replicas' intakes; 2's row is queued, 1 is still being queued.
+    await ds.query(
+      `INSERT INTO webhooks.deliveries (id, event_id, webhook_id, subject, payload, due_at, paced, event_seq)
+       VALUES ('d20000000000000000000000', 'e2', $1, 's', '{}', now(), true, 2)`,
+      [hook('b', 1)],
+    );
+    intakeThrough = 0;
+    await new Promise((r) => setTimeout(r, 30)); // past the watermark's reuse
+    expect((await paced.claim(128, new InFlight(4, 10).load())).claimed).toEqual([]);
+
+    // Event 1 queued (the intake acked it): it goes first, then 2.
+    await ds.query(
+      `INSERT INTO webhooks.deliveries (id, event_id, webhook_id, subject, payload, due_at, paced, event_seq)
+       VALUES ('d10000000000000000000000', 'e1', $1, 's', '{}', now(), true, 1)`,
+      [hook('b', 1)],
+    );
+    intakeThrough = 1;
+    await new Promise((r) => setTimeout(r, 30));
+    expect((await paced.claim(128, new InFlight(4, 10).load())).claimed.map((d) => d.event_id)).toEqual(['e1']);
   });
 });

@@ -1,5 +1,6 @@
 import { EventIntake } from '../intake/event-intake';
 import { IntakeBatch } from '../intake/intake-batch';
+import { IntakeWatermark } from '../intake/intake-watermark';
 import { PrivateRepoAccess } from '../intake/private-repo-access';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';
@@ -25,6 +26,7 @@ export const DELIVERY_PROVIDERS = [
   DeliveryWorker,
   EventIntake,
   IntakeBatch,
+  IntakeWatermark,
   PrivateRepoAccess,
   ListDeliveryLogsUseCase,
   ListDeliveriesUseCase,

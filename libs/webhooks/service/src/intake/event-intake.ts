@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import { type MatchInput } from '../delivery/delivery-queue';
 import { DeliveryWorker } from '../delivery/delivery-worker';
 import { INTAKE_BATCH, IntakeBatch } from './intake-batch';
+import { intakeDurable } from './intake-watermark';
 import { PrivateRepoAccess } from './private-repo-access';
 
 /**
@@ -50,7 +51,7 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
       this.stops.push(
         await this.bus.consume({
           stream: Streams.Events.name,
-          durable: `webhooks-${domain}`,
+          durable: intakeDurable(domain),
           source,
           ackWaitMs: 30_000,
           concurrency: INTAKE_BATCH,

@@ -4,6 +4,7 @@ import { type DataSource } from 'typeorm';
 import { type ClaimedDelivery } from '../delivery/delivery-queue';
 import { type InFlightLoad } from '../delivery/in-flight';
 import { rowsOf } from '../delivery/rows';
+import { IntakeWatermark } from '../intake/intake-watermark';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
 
@@ -39,9 +40,12 @@ export class PacedClaim {
   constructor(
     @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
+    private readonly intake: IntakeWatermark,
   ) {}
 
   async claim(limit: number, load: InFlightLoad): Promise<PacedBatch> {
+    // Read before the claim: an ordered head past it waits for the earlier events' intake (decision 0511).
+    const watermark = await this.intake.current();
     const rows = rowsOf<ClaimedDelivery & { next_in_ms: number | null }>(
       await this.ds.query(
         `WITH busy AS (SELECT * FROM unnest($4::text[], $5::int[]) AS b(id, n)),
@@ -58,7 +62,8 @@ export class PacedClaim {
            WHERE (o.max_per_second IS NOT NULL OR o.ordered) AND (o.max_per_second IS NULL OR o.next_at <= now())
              -- Something to send now: for an ordered webhook its head (due, not in flight), else any due delivery.
              AND CASE WHEN o.ordered
-                 THEN (SELECT d.due_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now()) FROM webhooks.deliveries d
+                 THEN (SELECT d.due_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())
+                              AND COALESCE(d.event_seq, 0) <= $10::bigint + 1 FROM webhooks.deliveries d
                        WHERE d.webhook_id = o.webhook_id AND d.state = 'pending' AND d.paced
                        ORDER BY d.event_seq, d.created_at, d.id LIMIT 1) IS TRUE
                  ELSE EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.webhook_id = o.webhook_id AND d.state = 'pending' AND d.paced
@@ -76,12 +81,14 @@ export class PacedClaim {
          picked AS (
            SELECT p.id, a.webhook_id FROM a
            CROSS JOIN LATERAL (
-             SELECT d.id, d.due_at, d.lease_until FROM webhooks.deliveries d
+             SELECT d.id, d.due_at, d.lease_until, d.event_seq FROM webhooks.deliveries d
              WHERE d.webhook_id = a.webhook_id AND d.state = 'pending' AND d.paced
                AND (a.ordered OR (d.due_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())))
              ORDER BY d.event_seq, d.created_at, d.id LIMIT a.n) p
            -- Ordered: the head only, and only when it is due and not in flight (it blocks the rest).
            WHERE p.due_at <= now() AND (p.lease_until IS NULL OR p.lease_until < now())
+             -- Ordered: and only once every earlier event went through the intake.
+             AND (NOT a.ordered OR COALESCE(p.event_seq, 0) <= $10::bigint + 1)
            LIMIT $1),
          claimed AS (
            UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $2::float8 / 1000), attempts = d.attempts + 1
@@ -109,6 +116,7 @@ export class PacedClaim {
           load.ownerCounts,
           this.config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
           this.config.maxInFlightPerUser,
+          watermark,
         ],
       ),
     );
