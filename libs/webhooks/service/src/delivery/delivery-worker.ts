@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { repeatPass } from '@hub/persistence';
 import { type CustomHeader } from '../management/custom-headers';
 import { type WebhookRow } from '../management/webhook-row';
@@ -6,7 +8,7 @@ import { WebhookStore } from '../management/webhook.store';
 import { DeliveryOptionsStore } from '../options/delivery-options.store';
 import { PacedClaim } from '../options/paced-claim';
 import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG } from '../webhooks.di';
+import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
@@ -63,7 +65,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly outcomes: OutcomeRecorder,
     private readonly metrics: DeliveryMetrics,
     private readonly paced: PacedClaim,
-    private readonly options: DeliveryOptionsStore,
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {
     this.held = new InFlight(config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK, config.maxInFlightPerUser);
@@ -197,7 +199,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async claimPaced(room: number): Promise<number> {
     if (Date.now() - this.lastOptionsLook >= 1000) {
       this.lastOptionsLook = Date.now();
-      this.controlled = await this.options.anyControlled();
+      this.controlled = await DeliveryOptionsStore.anyControlled(this.ds.manager);
     }
     if (!this.controlled || room <= 0) return 0;
     const batch = await this.paced.claim(room, this.held.load());
@@ -312,7 +314,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   private async housekeeping(): Promise<void> {
     await this.logs.purgeOlderThan(this.config.HUB_WEBHOOK_LOG_RETENTION_DAYS);
-    await this.options.reconcile();
+    await DeliveryOptionsStore.reconcile(this.ds.manager);
   }
 }
 

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type WebhookDeliveryOptionsView, type WebhookRefRpc } from '@hub/webhooks-contract';
 import { WebhookStore } from '../management/webhook.store';
+import { WEBHOOKS_DS } from '../webhooks.di';
 import { DeliveryOptionsStore } from './delivery-options.store';
 
 /** `GET …/delivery-options`: the defaults (not paced, not ordered) until set. */
@@ -8,11 +11,11 @@ import { DeliveryOptionsStore } from './delivery-options.store';
 export class GetDeliveryOptionsUseCase {
   constructor(
     private readonly store: WebhookStore,
-    private readonly options: DeliveryOptionsStore,
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
   ) {}
 
   async execute(dto: WebhookRefRpc): Promise<WebhookDeliveryOptionsView> {
     const webhook = await this.store.get(dto.ownerId, dto.id);
-    return this.options.get(webhook.id);
+    return DeliveryOptionsStore.get(this.ds.manager, webhook.id);
   }
 }

@@ -1,13 +1,7 @@
-import { DeliveryOptionsStore } from './delivery-options.store';
 import { GetDeliveryOptionsUseCase } from './get-delivery-options.use-case';
 import { PacedClaim } from './paced-claim';
 import { SetDeliveryOptionsUseCase } from './set-delivery-options.use-case';
 
 export { DeliveryOptionsHandler } from './delivery-options.handler';
 
-export const OPTIONS_PROVIDERS = [
-  DeliveryOptionsStore,
-  PacedClaim,
-  GetDeliveryOptionsUseCase,
-  SetDeliveryOptionsUseCase,
-];
+export const OPTIONS_PROVIDERS = [PacedClaim, GetDeliveryOptionsUseCase, SetDeliveryOptionsUseCase];

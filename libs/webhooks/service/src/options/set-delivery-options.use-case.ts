@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type SetDeliveryOptionsRpc, type WebhookDeliveryOptionsView } from '@hub/webhooks-contract';
 import { DeliveryWorker } from '../delivery/delivery-worker';
 import { WebhookStore } from '../management/webhook.store';
+import { WEBHOOKS_DS } from '../webhooks.di';
 import { DeliveryOptionsStore } from './delivery-options.store';
 
 /** `PUT …/delivery-options`: the whole set; left out or null is off (decision 0503). */
@@ -9,14 +12,14 @@ import { DeliveryOptionsStore } from './delivery-options.store';
 export class SetDeliveryOptionsUseCase {
   constructor(
     private readonly store: WebhookStore,
-    private readonly options: DeliveryOptionsStore,
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     private readonly worker: DeliveryWorker,
   ) {}
 
   async execute(dto: SetDeliveryOptionsRpc): Promise<WebhookDeliveryOptionsView> {
     const webhook = await this.store.get(dto.ownerId, dto.id);
     const options = { maxPerSecond: dto.maxPerSecond ?? null, ordered: dto.ordered ?? false };
-    await this.options.set(webhook.id, options);
+    await this.ds.transaction((m) => DeliveryOptionsStore.set(m, webhook.id, options));
     // This replica claims paced deliveries from now on; the others see it at their next look.
     this.worker.optionsChanged();
     return options;
