@@ -25,6 +25,11 @@ if (process.env.BENCH_NOISY === '1') {
   await import('./noisy.mjs');
   process.exit(0);
 }
+// BENCH_FANOUT, BENCH_WEBHOOKS_REPLICAS, BENCH_EXTRA_COMPARE: fan-out and scale instead (scale.mjs, issue 40 item 3).
+if (process.env.BENCH_FANOUT || process.env.BENCH_WEBHOOKS_REPLICAS || process.env.BENCH_EXTRA_COMPARE === '1') {
+  await import('./scale.mjs');
+  process.exit(0);
+}
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { cpuAccount, enableProfiling, stopAll, toggleProfiles } from '../gateway/processes.mjs';

@@ -70,7 +70,8 @@ export async function withRetries(call, tries = 5) {
   }
 }
 
-export async function start(mode, dbUrl, tree = root, target = undefined) {
+/** `webhooksReplicas` (distributed only): that many webhooks processes on the same database and bus (scale.mjs). */
+export async function start(mode, dbUrl, tree = root, target = undefined, { webhooksReplicas = 1 } = {}) {
   const app = (name) => join(tree, `dist/apps/${name}/main.js`);
   if (mode === 'minimal') {
     // The comparison baseline (minimal-sender.mjs): the bench's own code, whatever the tree.
@@ -108,9 +109,11 @@ export async function start(mode, dbUrl, tree = root, target = undefined) {
   for (const s of ['credentials', 'organizations', 'webhooks'])
     await runNode(`${s}-migrate`, [app(s), 'migrate'], { env: common, logDir, cwd: root });
   const procs = [];
-  for (const s of ['credentials', 'organizations', 'webhooks', 'gateway']) {
+  const replicas = Array.from({ length: webhooksReplicas }, (_, i) => (i === 0 ? 'webhooks' : `webhooks-${i + 1}`));
+  for (const name of ['credentials', 'organizations', ...replicas, 'gateway']) {
+    const s = name.startsWith('webhooks') ? 'webhooks' : name;
     const port = await freePort();
-    const p = startNode(s, [app(s)], {
+    const p = startNode(name, [app(s)], {
       env: { ...common, ...nats.env(s), PORT: String(port), HUB_ADMIN_TOKEN: ADMIN },
       logDir,
       cwd: root,
@@ -118,7 +121,12 @@ export async function start(mode, dbUrl, tree = root, target = undefined) {
     await waitReady(p, `http://127.0.0.1:${port}/health/ready`, 120_000);
     procs.push(Object.assign(p, { url: `http://127.0.0.1:${port}` }));
   }
-  return { url: procs[3].url, procs, deliverers: [procs[2]], nats };
+  return {
+    url: procs[procs.length - 1].url,
+    procs,
+    deliverers: procs.filter((p) => p.name.startsWith('webhooks')),
+    nats,
+  };
 }
 
 export async function seedExtra(dbUrl, ownerId, count) {
@@ -135,6 +143,9 @@ export async function seedExtra(dbUrl, ownerId, count) {
       SELECT lpad(to_hex(i), 24, '0'), 'model', 'other/repo-' || i, 1 FROM generate_series(1, $1) i`,
       [count],
     );
+    // As a database whose webhooks were registered over time would be: vacuumed and analyzed, so the
+    // services' own vacuum (with autovacuum off, libs/persistence vacuum.ts) does not run over them in the measured window.
+    await c.query('VACUUM (ANALYZE) webhooks.webhooks, webhooks.watched');
   } finally {
     await c.end();
   }

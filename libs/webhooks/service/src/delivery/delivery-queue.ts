@@ -96,6 +96,11 @@ export class DeliveryQueue {
    * deals them and within the same caps: the worker sends those without claiming them (no claim
    * statement, no claim update of the row). A row leased here comes back when its lease runs out,
    * as a claimed one does.
+   *
+   * The rows an event already has are read once per event through the (event_id, webhook_id) key,
+   * not probed per matched webhook, whatever the plan (issue 40, one event matching 1,000 webhooks:
+   * `BENCH_FANOUT`; a plan made on stale statistics probed `deliveries_webhook`, each webhook's
+   * whole history).
    */
   async enqueue(events: MatchInput[], lease?: DirectLease): Promise<Map<string, Queued>> {
     const column = <K extends keyof MatchInput>(k: K): MatchInput[K][] => events.map((e) => e[k]);
@@ -116,6 +121,8 @@ export class DeliveryQueue {
            WITH ORDINALITY AS e(event_id, subject, payload, domain, repo_type, repo_name, owner_name, allowed, seq, traceparent, n)),
        busy AS (SELECT * FROM unnest($14::text[], $15::int[]) AS b(id, n)),
        owners AS (SELECT * FROM unnest($16::text[], $17::int[]) AS b(id, n)),
+       queued AS MATERIALIZED (
+         SELECT d.event_id, d.webhook_id FROM webhooks.deliveries d WHERE d.event_id IN (SELECT e.event_id FROM e)),
        m AS (
          SELECT e.n, e.event_id, e.subject, e.payload, e.seq, e.traceparent, w.id AS webhook_id, w.owner_id
          FROM e
@@ -125,7 +132,7 @@ export class DeliveryQueue {
          JOIN webhooks.webhooks w ON w.id = x.webhook_id
          WHERE w.disabled = 'false' AND e.domain = ANY(w.domains)
            AND (e.allowed IS NULL OR w.owner_id = ANY(string_to_array(e.allowed, ',')))
-           AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id = e.event_id AND d.webhook_id = w.id)),
+           AND NOT EXISTS (SELECT 1 FROM queued q WHERE q.event_id = e.event_id AND q.webhook_id = w.id)),
        ranked AS (
          SELECT m.*, row_number() OVER (PARTITION BY m.webhook_id ORDER BY m.n) AS k,
                 COALESCE((SELECT sum(c.count) FROM webhooks.trigger_counts c
@@ -181,6 +188,8 @@ export class DeliveryQueue {
     );
     const byEvent = new Map(events.map((e) => [e.eventId, e]));
     const queued = new Map<string, Queued>();
+    // A set per event: one event may have 1,000 webhooks of as many owners (issue 40, fan-out).
+    const owners = new Map<string, Set<string>>();
     const now = Date.now();
     for (const r of rows) {
       let q = queued.get(r.event_id);
@@ -201,7 +210,14 @@ export class DeliveryQueue {
           due_ms: now,
         });
       // The owners of the rows left for a claim (the worker's wake-up, decision 0505).
-      else if (!q.owners.includes(r.owner_id)) q.owners.push(r.owner_id);
+      else {
+        let seen = owners.get(r.event_id);
+        if (!seen) owners.set(r.event_id, (seen = new Set()));
+        if (!seen.has(r.owner_id)) {
+          seen.add(r.owner_id);
+          q.owners.push(r.owner_id);
+        }
+      }
     }
     return queued;
   }
