@@ -8,6 +8,7 @@ import { JOBS_DS } from '../jobs.di';
 import { recordStatus, statusEvent } from './job-events';
 import { JobEntity } from './job.entity';
 import { JobNotFoundError } from './jobs.errors';
+import { KeyedBatches } from './keyed-batches';
 
 export const ACTIVE_STAGES: JobStage[] = ['SCHEDULING', 'RUNNING'];
 
@@ -29,13 +30,6 @@ export type JobPatch = Partial<
 /** At most this many creates of one namespace go in one transaction, and this many such transactions at once. */
 const MAX_CREATE_BATCH = 100;
 const CREATE_BATCHES_AT_ONCE = 2;
-
-interface CreateLine {
-  queued: QueuedCreate[];
-  writing: number;
-  /** Settles once the last batch started has answered its creates (each batch answers after the one before). */
-  answered: Promise<void>;
-}
 
 interface QueuedCreate {
   job: JobEntity;
@@ -178,35 +172,15 @@ export class JobStore {
    * then the first ones that fit go again as a batch, and the rest are refused (tryBatch).
    */
   insert(job: JobEntity, events: OutboxEvent[], maxActive: number): Promise<void> {
-    const key = job.namespace.toLowerCase();
-    return new Promise((resolve, reject) => {
-      let line = this.creates.get(key);
-      if (!line) this.creates.set(key, (line = { queued: [], writing: 0, answered: Promise.resolve() }));
-      line.queued.push({ job, events, maxActive, resolve, reject });
-      this.nextBatches(key, line);
-    });
+    return new Promise((resolve, reject) =>
+      this.creates.add(job.namespace.toLowerCase(), { job, events, maxActive, resolve, reject }),
+    );
   }
 
-  /** Creates by namespace: those waiting for a batch, the batches being written, the last one's answers. */
-  private readonly creates = new Map<string, CreateLine>();
-
-  private nextBatches(key: string, line: CreateLine): void {
-    while (line.writing < CREATE_BATCHES_AT_ONCE && line.queued.length > 0) {
-      const batch = line.queued.splice(0, MAX_CREATE_BATCH);
-      line.writing++;
-      const written = this.writeBatch(batch);
-      const before = line.answered;
-      line.answered = (async () => {
-        const answer = await written;
-        await before;
-        answer();
-      })().finally(() => {
-        line.writing--;
-        this.nextBatches(key, line);
-      });
-    }
-    if (line.writing === 0 && line.queued.length === 0 && this.creates.get(key) === line) this.creates.delete(key);
-  }
+  /** Creates by namespace (KeyedBatches): one transaction per batch, answered in order. */
+  private readonly creates = new KeyedBatches<QueuedCreate>(MAX_CREATE_BATCH, CREATE_BATCHES_AT_ONCE, (batch) =>
+    this.writeBatch(batch),
+  );
 
   /** Writes a batch; answers its creates when called (never throws). */
   private async writeBatch(batch: QueuedCreate[]): Promise<() => void> {
@@ -290,32 +264,21 @@ export class JobStore {
    * per batch, not per job.
    */
   advance(job: JobEntity, from: JobStage[], patch: JobPatch): Promise<JobEntity | null> {
-    const kind = advanceKind(from, patch);
-    return new Promise((resolve, reject) => {
-      let line = this.advances.get(kind);
-      if (!line) this.advances.set(kind, (line = { queued: [], writing: 0 }));
-      line.queued.push({ job, from, patch, resolve, reject });
-      this.nextAdvances(kind);
-    });
-  }
-
-  /** Updates waiting, by kind (`advanceKind`), and the statements of each kind under way. */
-  private readonly advances = new Map<string, { queued: QueuedAdvance[]; writing: number }>();
-
-  private nextAdvances(kind: string): void {
-    const line = this.advances.get(kind);
-    if (!line) return;
     // Each kind on its own: a launch's RUNNING never waits behind a batch of exits.
-    while (line.writing < ADVANCE_BATCHES_AT_ONCE && line.queued.length > 0) {
-      const batch = line.queued.splice(0, MAX_ADVANCE_BATCH);
-      line.writing++;
-      void this.writeAdvances(batch).finally(() => {
-        line.writing--;
-        this.nextAdvances(kind);
-      });
-    }
-    if (line.writing === 0 && line.queued.length === 0) this.advances.delete(kind);
+    return new Promise((resolve, reject) =>
+      this.advances.add(advanceKind(from, patch), { job, from, patch, resolve, reject }),
+    );
   }
+
+  /** Updates by kind (`advanceKind`, KeyedBatches): one statement per batch. */
+  private readonly advances = new KeyedBatches<QueuedAdvance>(
+    MAX_ADVANCE_BATCH,
+    ADVANCE_BATCHES_AT_ONCE,
+    async (batch) => {
+      await this.writeAdvances(batch);
+      return () => undefined;
+    },
+  );
 
   /** One statement for the batch, each job's answer from it; on an error, each alone (so each gets its own). */
   private async writeAdvances(batch: QueuedAdvance[]): Promise<void> {
