@@ -16,3 +16,21 @@ export async function request(base, method, path, token, body) {
 export async function api(base, method, path, token, body) {
   return (await request(base, method, path, token, body)).json;
 }
+
+/** The body of `POST /admin/events` for a repo update of `repo` (owner `ownerId`) named by `action`. */
+export function repoUpdateEvent(repo, ownerId, action) {
+  return {
+    subject: 'hub.events.repo.update',
+    payload: {
+      event: { action, scope: 'repo.content' },
+      repo: {
+        type: 'model',
+        name: repo,
+        id: '0123456789abcdef01234567',
+        private: false,
+        url: { web: 'x', api: 'y' },
+        owner: { id: ownerId },
+      },
+    },
+  };
+}

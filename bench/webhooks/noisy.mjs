@@ -9,7 +9,7 @@
 import { loadavg } from 'node:os';
 import { stopAll } from '../gateway/processes.mjs';
 import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
-import { api } from './api.mjs';
+import { api, repoUpdateEvent } from './api.mjs';
 import { ADMIN, root, start, wallNow, withRetries } from './servers.mjs';
 import { createServer } from 'node:http';
 import pg from 'pg';
@@ -50,21 +50,6 @@ async function receiver(answer) {
   };
 }
 
-const event = (repo, ownerId, action) => ({
-  subject: 'hub.events.repo.update',
-  payload: {
-    event: { action, scope: 'repo.content' },
-    repo: {
-      type: 'model',
-      name: repo,
-      id: '0123456789abcdef01234567',
-      private: false,
-      url: { web: 'x', api: 'y' },
-      owner: { id: ownerId },
-    },
-  },
-});
-
 async function makeUser(url, name) {
   const user = await api(url, 'POST', '/admin/users', ADMIN, { name, email: `${name}@example.com` });
   const { token } = await api(url, 'POST', `/admin/users/${user.name}/tokens`, ADMIN, { role: 'write' });
@@ -90,7 +75,7 @@ async function victimWindow(url, victim, rx, tag) {
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const action = `${tag}-${i}`;
     published.set(action, wallNow());
-    await withRetries(() => api(url, 'POST', '/admin/events', ADMIN, event(victim.repo, victim.id, action)));
+    await withRetries(() => api(url, 'POST', '/admin/events', ADMIN, repoUpdateEvent(victim.repo, victim.id, action)));
   }
   const kinds = ['plain', 'paced', 'ordered'];
   const deadline = Date.now() + 120_000;
@@ -186,7 +171,7 @@ async function run(mode) {
         const wait = t0 + (noiseEvents * 1000) / NOISY_RATE - wallNow();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         await withRetries(() =>
-          api(env.url, 'POST', '/admin/events', ADMIN, event(noisyRepo, noisy.id, `noise-${noiseEvents++}`)),
+          api(env.url, 'POST', '/admin/events', ADMIN, repoUpdateEvent(noisyRepo, noisy.id, `noise-${noiseEvents++}`)),
         ).catch(() => undefined);
       }
     })();

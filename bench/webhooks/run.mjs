@@ -35,7 +35,7 @@ import { join } from 'node:path';
 import { cpuAccount, enableProfiling, stopAll, toggleProfiles } from '../gateway/processes.mjs';
 import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
 import { backendCpu, backendDelta, failedAttempts, rssMb, stages, statements, tableWrites } from './measures.mjs';
-import { api } from './api.mjs';
+import { api, repoUpdateEvent } from './api.mjs';
 import { ADMIN, logDir, receiver, root, seedExtra, start, wallNow, withRetries } from './servers.mjs';
 
 const N = Number(process.env.BENCH_EVENTS ?? 20000);
@@ -97,20 +97,7 @@ async function run(mode, tree = root, label = 'current') {
           if (wait > 0) await new Promise((r) => setTimeout(r, wait));
           published.set(`e${i}`, wallNow());
           await withRetries(() =>
-            api(env.url, 'POST', '/admin/events', ADMIN, {
-              subject: 'hub.events.repo.update',
-              payload: {
-                event: { action: `e${i}`, scope: 'repo.content' },
-                repo: {
-                  type: 'model',
-                  name: repo,
-                  id: '0123456789abcdef01234567',
-                  private: false,
-                  url: { web: 'x', api: 'y' },
-                  owner: { id: user.id },
-                },
-              },
-            }),
+            api(env.url, 'POST', '/admin/events', ADMIN, repoUpdateEvent(repo, user.id, `e${i}`)),
           );
           accepted.set(`e${i}`, wallNow());
         }
@@ -215,22 +202,7 @@ async function pacedPhase(url, token, user, rx) {
     Array.from({ length: 32 }, async () => {
       while (next < PACED_EVENTS) {
         const i = next++;
-        await withRetries(() =>
-          api(url, 'POST', '/admin/events', ADMIN, {
-            subject: 'hub.events.repo.update',
-            payload: {
-              event: { action: `paced-${i}`, scope: 'repo.content' },
-              repo: {
-                type: 'model',
-                name: repo,
-                id: '0123456789abcdef01234567',
-                private: false,
-                url: { web: 'x', api: 'y' },
-                owner: { id: user.id },
-              },
-            },
-          }),
-        );
+        await withRetries(() => api(url, 'POST', '/admin/events', ADMIN, repoUpdateEvent(repo, user.id, `paced-${i}`)));
       }
     }),
   );

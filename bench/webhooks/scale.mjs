@@ -22,7 +22,7 @@ import { loadavg } from 'node:os';
 import pg from 'pg';
 import { cpuAccount, stopAll } from '../gateway/processes.mjs';
 import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
-import { api } from './api.mjs';
+import { api, repoUpdateEvent } from './api.mjs';
 import { backendCpu, backendDelta, stages } from './measures.mjs';
 import { ADMIN, logDir, receiver, root, seedExtra, start, wallNow, withRetries } from './servers.mjs';
 
@@ -35,23 +35,6 @@ const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? null : +s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(1);
 };
-
-function eventBody(action, repo, ownerId) {
-  return {
-    subject: 'hub.events.repo.update',
-    payload: {
-      event: { action, scope: 'repo.content' },
-      repo: {
-        type: 'model',
-        name: repo,
-        id: '0123456789abcdef01234567',
-        private: false,
-        url: { web: 'x', api: 'y' },
-        owner: { id: ownerId },
-      },
-    },
-  };
-}
 
 /** A run's database, receiver and servers, always torn down. */
 async function withHub(mode, options, work) {
@@ -144,7 +127,7 @@ async function fanout(mode, N) {
         const sent = wallNow();
         published.set(action, sent);
         const answer = withRetries(() =>
-          api(env.url, 'POST', '/admin/events', ADMIN, eventBody(action, repo, user.id)),
+          api(env.url, 'POST', '/admin/events', ADMIN, repoUpdateEvent(repo, user.id, action)),
         ).then(() => accepted.set(action, wallNow()));
         let visibleAt = null;
         const deadline = Date.now() + TIMEOUT_S * 1000;
@@ -254,7 +237,9 @@ async function sustained(mode, { replicas = 1, extra = 0, label }) {
           const wait = t0 + i * gap - wallNow();
           if (wait > 0) await sleep(wait);
           published.set(`e${i}`, wallNow());
-          await withRetries(() => api(env.url, 'POST', '/admin/events', ADMIN, eventBody(`e${i}`, repo, user.id)));
+          await withRetries(() =>
+            api(env.url, 'POST', '/admin/events', ADMIN, repoUpdateEvent(repo, user.id, `e${i}`)),
+          );
           accepted.set(`e${i}`, wallNow());
         }
       }),
