@@ -1,3 +1,4 @@
+import { type AddressInfo } from 'node:net';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@hub/config';
 import { type BusMode, busModeFrom, RpcServer } from '@hub/messaging';
@@ -22,6 +23,8 @@ export interface Hub {
   adminTokenSource: AdminTokenSource;
   /** The PostgreSQL the hub runs itself when DATABASE_URL is unset; stopped when the app closes. */
   embeddedPostgres?: EmbeddedPostgres;
+  /** Listens on PORT and HOST; answers the port bound (PORT=0 picks a free one). */
+  listen(): Promise<number>;
 }
 
 /**
@@ -53,7 +56,12 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
   configs.jobs.HUB_SECRET_KEY ??= configs.webhooks.HUB_SECRET_KEY;
   configs.organizations.HUB_SECRET_KEY ??= configs.webhooks.HUB_SECRET_KEY;
   // One process, one address: links point at this hub's own port unless told otherwise.
-  for (const c of Object.values(configs)) c.HUB_PUBLIC_URL ??= `http://localhost:${gateway.PORT}`;
+  const publicUrlGiven = gateway.HUB_PUBLIC_URL !== undefined;
+  const pointLinksAt = (port: number) => {
+    for (const c of Object.values(configs))
+      c.HUB_PUBLIC_URL = publicUrlGiven ? c.HUB_PUBLIC_URL : `http://localhost:${port}`;
+  };
+  pointLinksAt(gateway.PORT);
   if (embeddedPostgres) {
     for (const c of Object.values(configs)) {
       // Migrations run at start on the embedded database, as the default says (HubConfig.migrateOnStart).
@@ -71,5 +79,12 @@ export async function createHub(env: NodeJS.ProcessEnv = process.env): Promise<H
   await app.init();
   if (embeddedPostgres) registerEmbeddedPostgresMetric(app.get(HttpMetrics).registry, embeddedPostgres);
   await app.get(RpcServer).listen('hub');
-  return { app, configs, mode, adminToken: admin.token, adminTokenSource: admin.source, embeddedPostgres };
+  const listen = async (): Promise<number> => {
+    await app.listen(gateway.PORT, gateway.HOST);
+    const port = (app.getHttpServer().address() as AddressInfo).port;
+    // PORT=0: the links follow the port the system picked, not port 0.
+    if (port !== gateway.PORT) pointLinksAt(port);
+    return port;
+  };
+  return { app, configs, mode, adminToken: admin.token, adminTokenSource: admin.source, embeddedPostgres, listen };
 }

@@ -20,12 +20,12 @@ async function main(): Promise<void> {
       .getHttpAdapter()
       .getInstance()
       .addHook('onClose', () => tracing.shutdown());
-  const { PORT, HOST, HUB_DATA_DIR } = hub.configs.gateway;
+  const { HUB_DATA_DIR } = hub.configs.gateway;
   const pgsql = hub.embeddedPostgres;
+  const port = await hub.listen();
   const publicUrl = hub.configs.gateway.publicUrl;
-  await hub.app.listen(PORT, HOST);
   const demo = await ensureDemoUser(hub.app.get(RpcClient));
-  const base = `http://localhost:${PORT}`;
+  const base = `http://localhost:${port}`;
   const lines = [
     '',
     `Hub is running at ${base} (public URL ${publicUrl})`,

@@ -14,7 +14,10 @@ export interface ViewSettings {
 export const viewSettings = (config: JobsConfig): ViewSettings => ({
   jobsDomain: config.HUB_JOBS_DOMAIN,
   sshHost: config.HUB_JOBS_SSH_HOST,
-  publicUrl: config.publicUrl,
+  // Read when a view is made: the all-in-one hub learns its port at listen (PORT=0).
+  get publicUrl() {
+    return config.publicUrl;
+  },
 });
 
 const secs = (from: Date, to: Date): number => Math.max(0, Math.round((to.getTime() - from.getTime()) / 100) / 10);
