@@ -1,5 +1,4 @@
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
-import { AdminApiModule } from './admin/admin.module';
 import { ConsoleApiModule } from './console/console.module';
 import { type GatewayConfig } from './core/gateway.config';
 import { GatewayCoreModule } from './core/gateway-core.module';
@@ -9,7 +8,7 @@ import { GatewayCoreModule } from './core/gateway-core.module';
  * in a feature folder have one folder and one module here; a feature's `http` tier
  * (`libs/<feature>/http`, decision 0019) is given by the app that composes it.
  */
-const AREAS = [AdminApiModule, ConsoleApiModule];
+const AREAS = [ConsoleApiModule];
 
 @Module({})
 export class GatewayModule {

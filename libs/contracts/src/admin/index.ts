@@ -1,2 +1,1 @@
-export * from './admin.dto';
 export * from './admin-lists.dto';

@@ -25,3 +25,10 @@ export class AdminTokenView extends TokenView {
   })
   revokedAt!: string | null;
 }
+
+/** POST /admin/users/{name}/tokens: the token's view plus, this once, its raw value. */
+@ClosedSchema()
+export class CreatedTokenAnswer extends TokenView {
+  @ApiProperty({ description: 'the raw token: shown this once, never again' })
+  token!: string;
+}

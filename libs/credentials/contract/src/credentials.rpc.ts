@@ -1,4 +1,5 @@
-import { AdminCreateUserDto, AdminListTokensRpc, AdminNamesQueryDto, type AdminPage, rpc } from '@hub/contracts';
+import { AdminListTokensRpc, AdminNamesQueryDto, type AdminPage, rpc } from '@hub/contracts';
+import { AdminCreateUserDto } from './admin.dto';
 import { type AdminTokenView, type AdminUserView } from './credentials-admin.views';
 import { CreateSessionRpc, type SessionInfo, SessionRefRpc } from './console-session.dto';
 import {

@@ -7,3 +7,4 @@ export * from './credentials.rpc';
 export * from './names-rpc.dto';
 export * from './token-hash';
 export * from './console-session.dto';
+export * from './admin.dto';

@@ -1,4 +1,5 @@
-import { AdminCreatePaperDto, AdminNamesQueryDto, type AdminPage, AdminPublishEventDto, rpc } from '@hub/contracts';
+import { AdminCreatePaperDto, AdminNamesQueryDto, type AdminPage, rpc } from '@hub/contracts';
+import { AdminPublishEventDto } from './admin.dto';
 import { type AuditPage, AuditPageRpc } from './audit.dto';
 import { type McpSettingsView, McpUserRpc, SetMcpSettingsRpc } from './mcp.dto';
 import {

@@ -18,3 +18,4 @@ export * from './http/request-context';
 export * from './openapi/openapi';
 export * from './openapi/api-error-response';
 export * from './http/next-link';
+export * from './http/admin-list.decorator';

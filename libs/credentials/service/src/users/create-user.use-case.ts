@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type AdminCreateUserDto } from '@hub/contracts';
+import { type AdminCreateUserDto } from '@hub/credentials-contract';
 import { type UserView } from '@hub/credentials-contract';
 import { newObjectId, uniqueViolation } from '@hub/persistence';
 import { type CredentialsConfig } from '../credentials.config';

@@ -1,5 +1,6 @@
-import { AdminCreateUserDto, AdminNamesQueryDto, type AdminPage } from '@hub/contracts';
+import { AdminNamesQueryDto, type AdminPage } from '@hub/contracts';
 import {
+  AdminCreateUserDto,
   type AdminUserView,
   CredentialsRpc,
   GetUserRpc,

@@ -1,4 +1,4 @@
-import { AdminPublishEventDto } from '@hub/contracts';
+import { AdminPublishEventDto } from '@hub/organizations-contract';
 import { HubEventsRpc } from '@hub/organizations-contract';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { PublishHubEventUseCase } from './publish-hub-event.use-case';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type AdminPublishEventDto, declaredEvents, Events } from '@hub/contracts';
+import { declaredEvents, Events } from '@hub/contracts';
+import { type AdminPublishEventDto } from '@hub/organizations-contract';
 import { EventBus, validateEventPayload } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { EventPayloadRefusedError } from './hub-events.errors';

@@ -1,6 +1,6 @@
 import { applyDecorators, Get, type Type } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiErrorResponse, LINK_HEADER } from '../core';
+import { ApiErrorResponse, LINK_HEADER } from '../index';
 
 /**
  * An admin list (decision 0004): a GET answering a bare array paged by `Link: rel="next"`, with the

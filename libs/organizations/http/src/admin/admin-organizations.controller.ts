@@ -8,8 +8,10 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { AdminAddMemberDto, AdminCreateOrganizationDto, AdminNamesQueryDto, type RequestContext } from '@hub/contracts';
+import { AdminNamesQueryDto, type RequestContext } from '@hub/contracts';
 import {
+  AdminAddMemberDto,
+  AdminCreateOrganizationDto,
   AdminChangeRoleDto,
   AdminOrganizationView,
   MemberView,
@@ -18,8 +20,16 @@ import {
 } from '@hub/organizations-contract';
 import { CredentialsRpc, type UserView } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, ApiErrorResponse, Ctx, MembershipCache, OrgNameParam, pagedAnswer } from '../core';
-import { AdminListRoute } from './admin-list.decorator';
+import {
+  AdminListRoute,
+  AdminOnly,
+  ApiErrorResponse,
+  Ctx,
+  MembershipCache,
+  OrgNameParam,
+  pagedAnswer,
+} from '@hub/service-gateway';
+
 import { MemberParam } from './admin.params';
 
 @ApiTags('admin')

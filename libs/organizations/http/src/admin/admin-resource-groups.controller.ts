@@ -10,8 +10,9 @@ import {
 } from '@hub/organizations-contract';
 import { CredentialsRpc } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, ApiErrorResponse, Ctx, OrgNameParam } from '../core';
-import { ResourceGroupParam, ResourceGroupUserParam } from './admin.params';
+import { AdminOnly, ApiErrorResponse, Ctx, OrgNameParam } from '@hub/service-gateway';
+import { ResourceGroupParam } from '../organizations/resource-group.params';
+import { ResourceGroupUserParam } from './admin.params';
 
 /** Resource groups are created and filled by the operator (spec 2.8; the hub has no UI for it). */
 @ApiTags('admin')

@@ -1,9 +1,15 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminCreateRepoDto, AdminPublishEventDto, type RequestContext } from '@hub/contracts';
-import { HubEventsRpc, RepositoriesRpc, RepoUsageView } from '@hub/organizations-contract';
+import { type RequestContext } from '@hub/contracts';
+import {
+  AdminCreateRepoDto,
+  AdminPublishEventDto,
+  HubEventsRpc,
+  RepositoriesRpc,
+  RepoUsageView,
+} from '@hub/organizations-contract';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, ApiErrorResponse, Ctx } from '../core';
+import { AdminOnly, ApiErrorResponse, Ctx } from '@hub/service-gateway';
 import { PublishedEvent } from './admin.views';
 
 @ApiTags('admin')

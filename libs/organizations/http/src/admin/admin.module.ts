@@ -4,12 +4,10 @@ import { AdminOrganizationsController } from './admin-organizations.controller';
 import { AdminResourceGroupsController } from './admin-resource-groups.controller';
 import { AdminPapersController } from './admin-papers.controller';
 import { AdminMcpController } from './admin-mcp.controller';
-import { AdminUsersController } from './admin-users.controller';
 
-/** `/admin/…`, bearer HUB_ADMIN_TOKEN: how an operator creates users, tokens, orgs and events. */
+/** `/admin/…` of organizations, bearer HUB_ADMIN_TOKEN: orgs, members, resource groups, repos, hub events, papers, MCP. */
 @Module({
   controllers: [
-    AdminUsersController,
     AdminOrganizationsController,
     AdminBusController,
     AdminResourceGroupsController,
@@ -17,4 +15,4 @@ import { AdminUsersController } from './admin-users.controller';
     AdminMcpController,
   ],
 })
-export class AdminApiModule {}
+export class OrganizationsAdminApiModule {}

@@ -2,18 +2,18 @@ import { Body, Controller, HttpCode, Param, Post, Query, Req, Res } from '@nestj
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Length } from 'class-validator';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
+import { AdminNamesQueryDto, AdminTokensQueryDto, type RequestContext } from '@hub/contracts';
 import {
   AdminCreateTokenDto,
   AdminCreateUserDto,
-  AdminNamesQueryDto,
-  AdminTokensQueryDto,
-  type RequestContext,
-} from '@hub/contracts';
-import { AdminTokenView, AdminUserView, CredentialsRpc, UserView } from '@hub/credentials-contract';
+  AdminTokenView,
+  AdminUserView,
+  CreatedTokenAnswer,
+  CredentialsRpc,
+  UserView,
+} from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, ApiErrorResponse, Ctx, pagedAnswer, UserNameParam } from '../core';
-import { AdminListRoute } from './admin-list.decorator';
-import { CreatedTokenAnswer } from './admin.views';
+import { AdminListRoute, AdminOnly, ApiErrorResponse, Ctx, pagedAnswer, UserNameParam } from '@hub/service-gateway';
 
 export class UserTokenParam extends UserNameParam {
   @ApiProperty()

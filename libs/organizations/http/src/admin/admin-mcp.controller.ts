@@ -4,7 +4,7 @@ import { type RequestContext } from '@hub/contracts';
 import { McpRpc, McpSettingsView } from '@hub/organizations-contract';
 import { CredentialsRpc } from '@hub/credentials-contract';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, ApiErrorResponse, Ctx, UserNameParam } from '../core';
+import { AdminOnly, ApiErrorResponse, Ctx, UserNameParam } from '@hub/service-gateway';
 
 @ApiTags('admin')
 @ApiBearerAuth()

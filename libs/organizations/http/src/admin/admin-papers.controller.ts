@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestj
 import { AdminCreatePaperDto, type RequestContext } from '@hub/contracts';
 import { PapersRpc, PaperView } from '@hub/organizations-contract';
 import { RpcClient } from '@hub/messaging';
-import { AdminOnly, Ctx } from '../core';
+import { AdminOnly, Ctx } from '@hub/service-gateway';
 
 @ApiTags('admin')
 @ApiBearerAuth()

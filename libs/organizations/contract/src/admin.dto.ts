@@ -1,38 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Min } from 'class-validator';
-import { ORG_PLANS, REPO_TYPES, TOKEN_ROLES, type OrgPlan, type RepoType, type TokenRole } from '../enums';
-import { NAME_PATTERN, NAME_RULE, REPO_ID_PATTERN, ROLE_PATTERN } from '../names';
-import { IsLabel, IsStringList } from '../validation';
+import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Min } from 'class-validator';
+import {
+  IsLabel,
+  IsStringList,
+  NAME_PATTERN,
+  NAME_RULE,
+  ORG_PLANS,
+  REPO_ID_PATTERN,
+  REPO_TYPES,
+  ROLE_PATTERN,
+  type OrgPlan,
+  type RepoType,
+} from '@hub/contracts';
 
-export class AdminCreateUserDto {
-  @ApiProperty({ pattern: NAME_PATTERN.source, description: NAME_RULE })
-  @Matches(NAME_PATTERN, { message: `name must be ${NAME_RULE}` })
-  @IsString({ message: 'name must be a string' })
-  name!: string;
-
-  @ApiProperty({ format: 'email' })
-  @Length(3, 254, { message: 'email must be 3..254 characters long' })
-  @IsEmail({}, { message: 'email must be an e-mail address' })
-  @IsString({ message: 'email must be a string' })
-  email!: string;
-
-  @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
-  @IsLabel({ minLength: 0, maxLength: 200 })
-  fullname?: string;
-}
-
-export class AdminCreateTokenDto {
-  @ApiProperty({ enum: TOKEN_ROLES })
-  @IsIn(TOKEN_ROLES, { message: `role must be one of ${TOKEN_ROLES.join(', ')}` })
-  role!: TokenRole;
-
-  @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
-  @IsLabel({ minLength: 1, maxLength: 100 })
-  displayName?: string;
-}
-
+/** The admin API's bodies for organizations, members, repositories and hub events (`/admin/…`). */
 export class AdminCreateOrganizationDto {
   @ApiProperty({ pattern: NAME_PATTERN.source, description: NAME_RULE })
   @Matches(NAME_PATTERN, { message: `name must be ${NAME_RULE}` })
