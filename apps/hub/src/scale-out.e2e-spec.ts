@@ -107,7 +107,7 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
     // Both replicas had delivered part of the first quarter before the kill.
     expect(attempts).toHaveLength(2);
     expect(attempts.every((n) => n > 0)).toBe(true);
-  }, 150_000);
+  }, 600_000);
 
   it('notifications: 300 events shared by both replicas, each in the inbox exactly once after one is killed', async () => {
     const [alice, bob] = [
@@ -154,7 +154,7 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
     await sleep(500);
     expect(await inbox()).toBe(count);
     expect([applied(0), applied(1)].every((n) => n > 0)).toBe(true);
-  }, 150_000);
+  }, 600_000);
 
   it('jobs: 12 jobs run on both replicas; after one is killed every job reaches a terminal stage', async () => {
     const t = { baseUrl: gateway(0), adminToken: ADMIN };
@@ -214,7 +214,7 @@ describeWithInfra('scale-out: two replicas per service, one killed with kill -9 
         .filter((j) => j.status.stage === 'ERROR')
         .every((j) => /jobs service stopped/.test(j.status.message ?? '')),
     ).toBe(true);
-  }, 150_000);
+  }, 600_000);
 
   it('both gateways answered part of the traffic', async () => {
     const served = await Promise.all(

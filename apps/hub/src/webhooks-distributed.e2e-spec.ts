@@ -153,5 +153,5 @@ describeWithInfra('distributed hub: webhooks', () => {
       killMidway: () => hub.process('webhooks', 0).stop('SIGKILL'),
     });
     expect(ledger).toMatchObject({ published: 2000, delivered: 2000, unstableIds: 0 });
-  }, 180_000);
+  }, 600_000);
 });

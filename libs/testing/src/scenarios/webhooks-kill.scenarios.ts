@@ -24,14 +24,15 @@ export interface KillNineLedger {
 /**
  * Publishes `count` events matching one webhook, kills the delivering process with kill -9 when
  * about a quarter has arrived, and waits until every event reached the receiver: the ledger
- * counts each event id once, duplicates apart. When the kill waits for every event to be
+ * counts each event id once, duplicates apart. Every wait is on progress: it ends early only when
+ * nothing moved for `stallMs`. When the kill waits for every event to be
  * published, the receiver holds its answers past the first quarter until the kill, so deliveries
  * are in flight when it comes however fast the hub delivers.
  */
 export async function deliverThroughKillNine(
   t: KillNineTarget,
   count = 2000,
-  timeoutMs = 120_000,
+  stallMs = 120_000,
 ): Promise<KillNineLedger> {
   const user = await makeUser(t, 'write', 'kill');
   const repo = `${user.name}/${uniqueName('bulk')}`;
@@ -55,13 +56,20 @@ export async function deliverThroughKillNine(
     });
   let killed = false;
   let published = false;
+  let publishedSoFar = 0;
   let gaveUp = false;
   let deliveredAtKill = 0;
   const killing = (async () => {
-    const until = Date.now() + 120_000;
+    // Waits on progress, not on a deadline a busy machine misses: it gives up only when neither the
+    // publishing nor the deliveries moved for two minutes.
+    let seen = -1;
+    let movedAt = Date.now();
     while (t.capture.at(path).length < count / 4 || (t.killAfterPublishing && !published)) {
       // A failed publish ends the test: stop waiting here too, or this loop keeps jest alive.
-      if (gaveUp || Date.now() > until) return;
+      if (gaveUp) return;
+      const now = t.capture.at(path).length + publishedSoFar;
+      if (now !== seen) [seen, movedAt] = [now, Date.now()];
+      else if (Date.now() - movedAt > 120_000) return;
       await new Promise((r) => setTimeout(r, 10));
     }
     deliveredAtKill = new Set(
@@ -80,6 +88,7 @@ export async function deliverThroughKillNine(
             body: { subject: 'hub.events.repo.update', payload: repoEvent(repo, 'repo.content', `e${i + j}`) },
           });
           if (res.status >= 300) throw new Error(`publish answered ${res.status}`);
+          publishedSoFar++;
         }),
       );
     }
@@ -91,7 +100,6 @@ export async function deliverThroughKillNine(
   published = true;
   await killing;
   if (!killed) throw new Error('the process was never killed');
-  const deadline = Date.now() + timeoutMs;
   const ids = (): Map<string, Set<string>> => {
     const seen = new Map<string, Set<string>>();
     for (const d of t.capture.at(path)) {
@@ -102,7 +110,12 @@ export async function deliverThroughKillNine(
     }
     return seen;
   };
-  while (ids().size < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  // The deadline moves on with every new delivery: only a stall of stallMs ends the wait early.
+  for (let got = ids().size, movedAt = Date.now(); got < count && Date.now() - movedAt < stallMs;) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = ids().size;
+    if (now !== got) [got, movedAt] = [now, Date.now()];
+  }
   const seen = ids();
   return {
     published: count,
