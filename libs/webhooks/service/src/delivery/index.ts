@@ -3,7 +3,6 @@ import { IntakeBatch } from '../intake/intake-batch';
 import { IntakeWatermark } from '../intake/intake-watermark';
 import { PrivateRepoAccess } from '../intake/private-repo-access';
 import { DeliveryAttempts } from './delivery-attempts';
-import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryWorker } from './delivery-worker';
@@ -18,7 +17,6 @@ export { DeliveryLogHandler } from './delivery-log.handler';
 
 export const DELIVERY_PROVIDERS = [
   DeliveryQueue,
-  DeliveryLogStore,
   DeliveryAttempts,
   DeliveryMetrics,
   OutcomeRecorder,

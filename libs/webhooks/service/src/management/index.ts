@@ -7,14 +7,12 @@ import { ListWebhooksUseCase } from './list-webhooks.use-case';
 import { SetWebhookHeadersUseCase } from './set-webhook-headers.use-case';
 import { SetWebhookStateUseCase } from './set-webhook-state.use-case';
 import { UpdateWebhookUseCase } from './update-webhook.use-case';
-import { WebhookStore } from './webhook.store';
 import { WebhookViews } from './webhook-views';
 
 export { WebhooksHandler } from './webhooks.handler';
 export { WebhookHeadersHandler } from './webhook-headers.handler';
 
 export const MANAGEMENT_PROVIDERS = [
-  WebhookStore,
   WebhookViews,
   CustomHeaders,
   ListWebhooksUseCase,

@@ -11,13 +11,12 @@ import { DeliveryOptionsStore } from './delivery-options.store';
 @Injectable()
 export class SetDeliveryOptionsUseCase {
   constructor(
-    private readonly store: WebhookStore,
     @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     private readonly worker: DeliveryWorker,
   ) {}
 
   async execute(dto: SetDeliveryOptionsRpc): Promise<WebhookDeliveryOptionsView> {
-    const webhook = await this.store.get(dto.ownerId, dto.id);
+    const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
     const options = { maxPerSecond: dto.maxPerSecond ?? null, ordered: dto.ordered ?? false };
     await this.ds.transaction((m) => DeliveryOptionsStore.set(m, webhook.id, options));
     // This replica claims paced deliveries from now on; the others see it at their next look.
