@@ -45,7 +45,6 @@ export class DeliveryAttempts {
     private readonly box: SecretBox,
     @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     private readonly rpc: RpcClient,
-    private readonly custom: CustomHeaders,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {
     this.allowed = parseNetworks(config.HUB_WEBHOOK_ALLOWED_NETWORKS);
@@ -98,7 +97,7 @@ export class DeliveryAttempts {
   }
 
   customOf(webhook: WebhookRow): CustomHeader[] {
-    return this.custom.open(webhook);
+    return CustomHeaders.open(this.box, webhook);
   }
 
   secretOf(webhook: WebhookRow): string | undefined {

@@ -14,6 +14,7 @@ import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
 import { type ClaimedDelivery, type DirectLease, DeliveryQueue } from './delivery-queue';
 import { DeliveryTrace } from './delivery-trace';
+import { DeliveryWake } from './delivery-wake';
 import { InFlight } from './in-flight';
 import { OutcomeRecorder } from './outcome-recorder';
 import { nextDelayMs } from './retry-policy';
@@ -67,7 +68,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly paced: PacedClaim,
     @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
+    wake: DeliveryWake,
   ) {
+    wake.listen(this);
     this.held = new InFlight(config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK, config.maxInFlightPerUser);
   }
 

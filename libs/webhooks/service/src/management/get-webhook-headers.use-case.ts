@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type WebhookHeadersAnswer, type WebhookRefRpc } from '@hub/webhooks-contract';
+import { SecretBox } from '@hub/config';
 import { CustomHeaders } from './custom-headers';
 import { WEBHOOKS_DS } from '../webhooks.di';
 import { WebhookStore } from './webhook.store';
@@ -11,10 +12,10 @@ import { WebhookStore } from './webhook.store';
 export class GetWebhookHeadersUseCase {
   constructor(
     @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
-    private readonly headers: CustomHeaders,
+    private readonly box: SecretBox,
   ) {}
 
   async execute(dto: WebhookRefRpc): Promise<WebhookHeadersAnswer> {
-    return this.headers.answer(await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id));
+    return CustomHeaders.answer(this.box, await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id));
   }
 }

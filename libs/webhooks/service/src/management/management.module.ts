@@ -1,5 +1,5 @@
+import { type DynamicModule, Module } from '@nestjs/common';
 import { CreateWebhookUseCase } from './create-webhook.use-case';
-import { CustomHeaders } from './custom-headers';
 import { DeleteWebhookUseCase } from './delete-webhook.use-case';
 import { GetWebhookHeadersUseCase } from './get-webhook-headers.use-case';
 import { GetWebhookUseCase } from './get-webhook.use-case';
@@ -7,20 +7,30 @@ import { ListWebhooksUseCase } from './list-webhooks.use-case';
 import { SetWebhookHeadersUseCase } from './set-webhook-headers.use-case';
 import { SetWebhookStateUseCase } from './set-webhook-state.use-case';
 import { UpdateWebhookUseCase } from './update-webhook.use-case';
+import { WebhookHeadersHandler } from './webhook-headers.handler';
 import { WebhookViews } from './webhook-views';
+import { WebhooksHandler } from './webhooks.handler';
 
-export { WebhooksHandler } from './webhooks.handler';
-export { WebhookHeadersHandler } from './webhook-headers.handler';
-
-export const MANAGEMENT_PROVIDERS = [
-  WebhookViews,
-  CustomHeaders,
-  ListWebhooksUseCase,
-  GetWebhookUseCase,
-  CreateWebhookUseCase,
-  UpdateWebhookUseCase,
-  DeleteWebhookUseCase,
-  SetWebhookStateUseCase,
-  GetWebhookHeadersUseCase,
-  SetWebhookHeadersUseCase,
-];
+/** Webhooks and their watched names (spec 4.5), always scoped to the owner; their custom headers. */
+@Module({})
+export class ManagementModule {
+  /** `core`: the service's shared `WebhooksCoreModule` (DataSource, outbox, config, SecretBox). */
+  static register(core: DynamicModule): DynamicModule {
+    return {
+      module: ManagementModule,
+      imports: [core],
+      controllers: [WebhooksHandler, WebhookHeadersHandler],
+      providers: [
+        WebhookViews,
+        ListWebhooksUseCase,
+        GetWebhookUseCase,
+        CreateWebhookUseCase,
+        UpdateWebhookUseCase,
+        DeleteWebhookUseCase,
+        SetWebhookStateUseCase,
+        GetWebhookHeadersUseCase,
+        SetWebhookHeadersUseCase,
+      ],
+    };
+  }
+}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type SetWebhookHeadersRpc, type WebhookHeadersAnswer } from '@hub/webhooks-contract';
+import { SecretBox } from '@hub/config';
 import { CustomHeaders } from './custom-headers';
 import { WEBHOOKS_DS } from '../webhooks.di';
 import { WebhookStore } from './webhook.store';
@@ -11,13 +12,16 @@ import { WebhookStore } from './webhook.store';
 export class SetWebhookHeadersUseCase {
   constructor(
     @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
-    private readonly headers: CustomHeaders,
+    private readonly box: SecretBox,
   ) {}
 
   async execute(dto: SetWebhookHeadersRpc): Promise<WebhookHeadersAnswer> {
     const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
-    const sealed = this.headers.seal(dto.headers.map((h) => ({ name: h.name, value: h.value })));
+    const sealed = CustomHeaders.seal(
+      this.box,
+      dto.headers.map((h) => ({ name: h.name, value: h.value })),
+    );
     await WebhookStore.setHeaders(this.ds.manager, webhook.id, sealed);
-    return this.headers.answer({ ...webhook, headers_enc: sealed });
+    return CustomHeaders.answer(this.box, { ...webhook, headers_enc: sealed });
   }
 }

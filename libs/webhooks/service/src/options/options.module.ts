@@ -1,7 +1,18 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DeliveryOptionsHandler } from './delivery-options.handler';
 import { GetDeliveryOptionsUseCase } from './get-delivery-options.use-case';
-import { PacedClaim } from './paced-claim';
 import { SetDeliveryOptionsUseCase } from './set-delivery-options.use-case';
 
-export { DeliveryOptionsHandler } from './delivery-options.handler';
-
-export const OPTIONS_PROVIDERS = [PacedClaim, GetDeliveryOptionsUseCase, SetDeliveryOptionsUseCase];
+/** Delivery options per webhook (decision 0503); their claim, `paced-claim.ts`, is the delivery worker's. */
+@Module({})
+export class OptionsModule {
+  /** `core`: the service's shared `WebhooksCoreModule` (DataSource, outbox, config, SecretBox). */
+  static register(core: DynamicModule): DynamicModule {
+    return {
+      module: OptionsModule,
+      imports: [core],
+      controllers: [DeliveryOptionsHandler],
+      providers: [GetDeliveryOptionsUseCase, SetDeliveryOptionsUseCase],
+    };
+  }
+}

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { MAX_RECOVERY_DELIVERIES, type RecoverWebhookRpc, type RecoveryView } from '@hub/webhooks-contract';
 import { newObjectId } from '@hub/persistence';
-import { DeliveryWorker } from '../delivery/delivery-worker';
+import { DeliveryWake } from '../delivery/delivery-wake';
 import { WebhookStore } from '../management/webhook.store';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
@@ -27,7 +27,7 @@ export class StartRecoveryUseCase {
   constructor(
     @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
-    private readonly worker: DeliveryWorker,
+    private readonly wake: DeliveryWake,
   ) {}
 
   async execute(dto: RecoverWebhookRpc): Promise<RecoveryView> {
@@ -62,7 +62,7 @@ export class StartRecoveryUseCase {
         await RecoveryStore.insert(m, { id, webhookId: webhook.id, since, until, queued: n, skipped }),
       );
     });
-    this.worker.poke();
+    this.wake.queued();
     return view;
   }
 }
