@@ -101,7 +101,7 @@ const quantile = (xs: number[], q: number): number =>
 const ms = (x: number): string => (Number.isNaN(x) ? '-' : `${x.toFixed(1)} ms`);
 
 /** Writes at a steady rate and reads back to back until stopped; latencies per phase. */
-function load(store: DeliveryLogStore): {
+function load(ds: DataSource): {
   phase: (name: string) => void;
   stop: () => Promise<Record<string, { writes: number[]; reads: number[] }>>;
 } {
@@ -115,7 +115,7 @@ function load(store: DeliveryLogStore): {
     while (running) {
       next += every;
       const t = performance.now();
-      await store.add({
+      await DeliveryLogStore.add(ds.manager, {
         webhookId: HOOK,
         deliveryId: `${i++}`.padStart(24, '0'),
         trigger: 'scheduled',
@@ -134,8 +134,11 @@ function load(store: DeliveryLogStore): {
     let k = 0;
     while (running) {
       const t = performance.now();
-      const first = await store.page(HOOK, 20, undefined, filters[k % filters.length]);
-      if (first.next) await store.page(HOOK, 20, first.next, filters[k % filters.length]);
+      const first = await ds.transaction((m) =>
+        DeliveryLogStore.page(m, HOOK, 20, undefined, filters[k % filters.length]),
+      );
+      if (first.next)
+        await ds.transaction((m) => DeliveryLogStore.page(m, HOOK, 20, first.next, filters[k % filters.length]));
       current.reads.push(performance.now() - t);
       k++;
     }
@@ -152,10 +155,14 @@ function load(store: DeliveryLogStore): {
   };
 }
 
-async function expire(ds: DataSource, store: DeliveryLogStore, kind: Kind): Promise<number> {
+async function expire(ds: DataSource, kind: Kind): Promise<number> {
   const t = performance.now();
-  if (kind === 'partitions') await store.purgeOlderThan(RETENTION_DAYS);
-  // The statement the release before ran every 10 s (delivery-log.store.ts, purgeOlderThan).
+  // What the worker's housekeeping runs: the partition pass, then the finished deliveries' purge.
+  if (kind === 'partitions') {
+    await DeliveryLogStore.partitions((work) => ds.transaction((m) => work(m)), RETENTION_DAYS, new Date());
+    await DeliveryLogStore.purgeFinished(ds.manager, RETENTION_DAYS);
+  }
+  // The statement the release before ran every 10 s (then in delivery-log.store.ts).
   else
     await ds.query(`DELETE FROM webhooks.delivery_logs WHERE created_at < now() - make_interval(days => $1)`, [
       RETENTION_DAYS,
@@ -179,7 +186,6 @@ async function latency(kind: Kind): Promise<void> {
     console.log(
       `\n${kind}: ${ROWS} attempts seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s; ${old} past retention`,
     );
-    const store = new DeliveryLogStore(ds);
     if (kind === 'partitions') {
       // The pass at boot has run: the next one is the expiry measured below.
       await keepPartitions((work) => ds.transaction((m) => work(m)), DELIVERY_LOGS_PARTITIONS, {
@@ -187,11 +193,11 @@ async function latency(kind: Kind): Promise<void> {
         ahead: 7,
       });
     }
-    const l = load(store);
+    const l = load(ds);
     l.phase('before');
     await new Promise((r) => setTimeout(r, PHASE_MS));
     l.phase('during expiry');
-    const took = await expire(ds, store, kind);
+    const took = await expire(ds, kind);
     // At least a phase's length of "during": what follows the expiry (vacuum, cold caches) counts too.
     if (took < PHASE_MS) await new Promise((r) => setTimeout(r, PHASE_MS - took));
     const out = await l.stop();

@@ -32,17 +32,20 @@ async function main(): Promise<void> {
       }
     },
   };
-  const store = new DeliveryLogStore(ds as never);
+  const page = (cursor: string | undefined, filter: Record<string, string | number>) =>
+    ds.transaction((tx) =>
+      DeliveryLogStore.page(tx as never, process.env.WEBHOOK as string, 20, cursor, filter),
+    ) as ReturnType<typeof DeliveryLogStore.page>;
   const filters = JSON.parse(process.env.FILTERS ?? '{}') as Record<string, Record<string, string | number>>;
   const summary: Record<string, { medianMs: number; maxMs: number }> = {};
   for (const [label, filter] of Object.entries(filters)) {
     const pages: number[] = [];
     for (let round = 0; round < Number(process.env.ROUNDS ?? 5); round++) {
       spent = 0;
-      const first = await store.page(process.env.WEBHOOK as string, 20, undefined, filter);
+      const first = await page(undefined, filter);
       pages.push(spent);
       spent = 0;
-      if (first.next !== undefined) await store.page(process.env.WEBHOOK as string, 20, first.next, filter);
+      if (first.next !== undefined) await page(first.next, filter);
       pages.push(spent);
       verbose = false;
     }

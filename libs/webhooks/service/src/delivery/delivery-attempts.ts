@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type CreateJobDto, JobsRpc } from '@hub/jobs-contract';
 import { type DeliveryTrigger } from '@hub/webhooks-contract';
 import { RpcClient } from '@hub/messaging';
@@ -7,7 +9,7 @@ import { type CustomHeader, CustomHeaders } from '../management/custom-headers';
 import { type WebhookRow } from '../management/webhook-row';
 import { parseNetworks, SecretBox } from '@hub/config';
 import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG } from '../webhooks.di';
+import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
 import { DeliveryLogStore, type LoggedAttempt } from './delivery-log.store';
 import { postJson, type SendResult } from './http-sender';
 import { standardWebhookHeaders } from './signature';
@@ -41,9 +43,8 @@ export class DeliveryAttempts {
 
   constructor(
     private readonly box: SecretBox,
-    private readonly logs: DeliveryLogStore,
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     private readonly rpc: RpcClient,
-    private readonly custom: CustomHeaders,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {
     this.allowed = parseNetworks(config.HUB_WEBHOOK_ALLOWED_NETWORKS);
@@ -52,7 +53,7 @@ export class DeliveryAttempts {
   /** One attempt, logged now (replay). */
   async run(a: AttemptInput): Promise<AttemptOutcome> {
     const sent = await this.send(a);
-    const logId = await this.logs.add(sent.log);
+    const logId = await DeliveryLogStore.add(this.ds.manager, sent.log);
     return { result: sent.log.result, ok: sent.ok, logId };
   }
 
@@ -96,7 +97,7 @@ export class DeliveryAttempts {
   }
 
   customOf(webhook: WebhookRow): CustomHeader[] {
-    return this.custom.open(webhook);
+    return CustomHeaders.open(this.box, webhook);
   }
 
   secretOf(webhook: WebhookRow): string | undefined {

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { runMigrations, serviceDataSourceOptions } from '@hub/persistence';
 import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
 import { WEBHOOKS_MIGRATIONS } from '../migrations';
@@ -27,7 +27,6 @@ const attempt = (i: number) => ({
 describeWithInfra('delivery log partitions and retention (webhooks, real Postgres)', () => {
   let db: TestDatabase;
   let ds: DataSource;
-  let store: DeliveryLogStore;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -53,7 +52,6 @@ describeWithInfra('delivery log partitions and retention (webhooks, real Postgre
     await before.destroy();
     ds = await open(db.url, WEBHOOKS_MIGRATIONS);
     await runMigrations(ds, 'webhooks');
-    store = new DeliveryLogStore(ds);
   });
 
   afterAll(async () => {
@@ -65,7 +63,7 @@ describeWithInfra('delivery log partitions and retention (webhooks, real Postgre
     const ids: string[] = [];
     let cursor: string | undefined;
     for (;;) {
-      const page = await store.page(A, 100, cursor, q === undefined ? {} : { q });
+      const page = await ds.transaction((m) => DeliveryLogStore.page(m, A, 100, cursor, q === undefined ? {} : { q }));
       ids.push(...page.items.map((i) => i.id));
       if (!page.next) return ids;
       cursor = page.next;
@@ -74,7 +72,10 @@ describeWithInfra('delivery log partitions and retention (webhooks, real Postgre
 
   it('keeps every attempt logged before the upgrade; new ones go to the week partitions, newest first, searchable', async () => {
     expect(await everyPage()).toHaveLength(960);
-    const added = [await store.add(attempt(1)), await store.add(attempt(2))];
+    const added = [
+      await DeliveryLogStore.add(ds.manager, attempt(1)),
+      await DeliveryLogStore.add(ds.manager, attempt(2)),
+    ];
     const all = await everyPage();
     expect(all).toHaveLength(962);
     expect(all.slice(0, 2)).toEqual([added[1], added[0]]);
@@ -88,12 +89,13 @@ describeWithInfra('delivery log partitions and retention (webhooks, real Postgre
   });
 
   it('drops whole weeks past retention (the old table once all of it is), creates the weeks ahead', async () => {
-    const pass = await store.purgeOlderThan(30);
+    const tx = <T>(work: (m: EntityManager) => Promise<T>): Promise<T> => ds.transaction(work);
+    const pass = await DeliveryLogStore.partitions(tx, 30, new Date());
     // The old table holds up to next Monday: nothing of it goes before that is 30 days old.
     expect(pass?.dropped).toEqual([]);
     expect(await everyPage()).toHaveLength(962);
     // 40 days on: the old table (up to next Monday at most 7 days on) is past 30 days.
-    const later = await new DeliveryLogStore(ds).purgeOlderThan(30, new Date(Date.now() + 40 * DAY));
+    const later = await DeliveryLogStore.partitions(tx, 30, new Date(Date.now() + 40 * DAY));
     expect(later?.dropped).toContainEqual(expect.stringMatching(/^delivery_logs_until_\d{8}$/));
     expect(later?.created).toHaveLength(3);
     const [{ n }] = (await ds.query(`SELECT count(*)::int AS n FROM webhooks.delivery_logs`)) as { n: number }[];
@@ -117,7 +119,7 @@ describeWithInfra('delivery log partitions on a new install (webhooks, real Post
          VALUES ($1, $1, 'alice', 'http://127.0.0.1/a', ARRAY['repo'], false)`,
         [A],
       );
-      const id = await new DeliveryLogStore(ds).add(attempt(1));
+      const id = await DeliveryLogStore.add(ds.manager, attempt(1));
       const parts = (await ds.query(
         `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
           WHERE i.inhparent = 'webhooks.delivery_logs'::regclass ORDER BY 1`,

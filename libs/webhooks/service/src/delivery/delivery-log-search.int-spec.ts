@@ -36,7 +36,6 @@ function payload(i: number, webhook: string): string {
 describeWithInfra('delivery log: q finds the words of the payload, newest first, page after page', () => {
   let db: TestDatabase;
   let ds: DataSource;
-  let store: DeliveryLogStore;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -68,12 +67,11 @@ describeWithInfra('delivery log: q finds the words of the payload, newest first,
     expect(await runMigrations(ds, 'webhooks')).toBe(
       WEBHOOKS_MIGRATIONS.length - WEBHOOKS_MIGRATIONS.indexOf(DeliveryLogWords1795718431720),
     );
-    store = new DeliveryLogStore(ds);
     // The other half through the store, as the worker logs an attempt (it writes the words too).
     const ids: string[] = [];
     for (const i of range(ROWS / 2, ROWS)) {
       ids.push(
-        await store.add({
+        await DeliveryLogStore.add(ds.manager, {
           webhookId: A,
           deliveryId: `${i}`.padStart(24, '0'),
           trigger: 'scheduled',
@@ -103,7 +101,7 @@ describeWithInfra('delivery log: q finds the words of the payload, newest first,
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await store.page(A, limit, cursor, filter);
+      const page = await ds.transaction((m) => DeliveryLogStore.page(m, A, limit, cursor, filter));
       seen.push(...page.items.map((l) => String((l.payload as { note: string }).note)));
       cursor = page.next;
     } while (cursor !== undefined);

@@ -1,13 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource } from 'typeorm';
+import { type EntityManager } from 'typeorm';
 import { type DeliveryTrigger, type WebhookLogFilterDto, type WebhookLogView } from '@hub/webhooks-contract';
 import { keepPartitions, newObjectId, type PartitionPass } from '@hub/persistence';
 import {
   DELIVERY_LOG_WEEKS_AHEAD,
   DELIVERY_LOGS_PARTITIONS,
 } from '../migrations/1797000100000-partition-delivery-logs';
-import { WEBHOOKS_DS } from '../webhooks.di';
 import { DeliveryLogNotFoundError } from './deliveries.errors';
 import { type SendResult } from './http-sender';
 
@@ -103,8 +100,6 @@ function words(param: string): string {
  * N x (limit + 1) / walk of the webhook's N attempts match (spread evenly), which the GIN fetches.
  */
 const WALK_PER_ROW = 250;
-/** How often the log's partitions are kept (created ahead, dropped past retention). */
-const PARTITION_PASS_EVERY_MS = 3600_000;
 const MAX_WALK = 20_000;
 
 type Query = (sql: string, args: unknown[]) => Promise<unknown[]>;
@@ -117,107 +112,116 @@ const view = (t: string): string =>
     .join(', ');
 
 /** One row per attempt (architecture section 7); the secret never reaches it. */
-@Injectable()
-export class DeliveryLogStore {
-  private lastPartitionPass = 0;
-
-  constructor(@InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource) {}
-
-  async add(a: LoggedAttempt): Promise<string> {
+export const DeliveryLogStore = {
+  async add(m: EntityManager, a: LoggedAttempt): Promise<string> {
     const row = logRow(a);
-    await this.ds.query(
+    await m.query(
       `INSERT INTO webhooks.delivery_logs (${LOG_COLUMNS}, search)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, ${searchVector('$7::text', '$2::bpchar')})`,
       row,
     );
     return row[0] as string;
-  }
+  },
 
   /**
    * Newest first, filtered (decision 0502); `cursor` is the last id of the previous page. Every
    * filter but `q` is an equality or range on an index that ends in (created_at DESC, seq DESC),
    * the order of the page, so a page reads at most `limit + 1` index entries past the cursor.
+   * `m`: a transaction's, which the page's SET LOCAL is for (the caller's).
    */
   async page(
+    m: EntityManager,
     webhookId: string,
     limit: number,
     cursor?: string,
     f: WebhookLogFilterDto = {},
   ): Promise<{ items: WebhookLogView[]; next?: string }> {
-    const rows = await this.ds.transaction(async (m): Promise<LogRow[]> => {
-      // A parallel plan's workers take longer to start (7-15 ms on a busy machine) than the page
-      // takes to read (under 1 ms): the planner chose one for `pending` and `q` at 1,000,000 rows.
-      await m.query('SET LOCAL max_parallel_workers_per_gather = 0');
-      const run: Query = (sql, values) => m.query(sql, values);
-      const args: unknown[] = [webhookId];
-      const arg = (v: unknown): string => `$${args.push(v)}`;
-      const where = ['l.webhook_id = $1'];
-      if (cursor !== undefined) {
-        // The cursor's place as values (text keeps the microseconds), not a subquery: the planner
-        // then knows how much of the log is older (q's choice of plan depends on it).
-        const at = (await run(
-          `SELECT created_at::text AS at, seq::text AS seq FROM webhooks.delivery_logs WHERE id = $1 AND webhook_id = $2`,
-          [cursor, webhookId],
-        )) as { at: string; seq: string }[];
-        if (at.length === 0) return [];
-        where.push(`(l.created_at, l.seq) < (${arg(at[0].at)}::timestamptz, ${arg(at[0].seq)}::bigint)`);
-      }
-      if (f.status === 'succeeded') where.push('l.ok');
-      if (f.status === 'failed') where.push('NOT l.ok');
-      if (f.status === 'pending') {
-        where.push(
-          `l.delivery_id IN (SELECT d.id FROM webhooks.deliveries d WHERE d.webhook_id = $1 AND d.state = 'pending')`,
-        );
-      }
-      if (f.httpStatus !== undefined)
-        where.push(f.httpStatus === 0 ? 'l.status IS NULL' : `l.status = ${arg(f.httpStatus)}`);
-      if (f.event !== undefined) where.push(`l.event = ${arg(f.event)}`);
-      if (f.repo !== undefined) where.push(`l.repo = ${arg(f.repo)}`);
-      if (f.since !== undefined) where.push(`l.created_at >= ${arg(f.since)}::timestamptz`);
-      if (f.until !== undefined) where.push(`l.created_at < ${arg(f.until)}::timestamptz`);
-      if (f.q !== undefined) return textSearch(run, webhookId, where.join(' AND '), args, f.q, limit + 1);
-      return (await run(
-        `SELECT ${view('l')} FROM webhooks.delivery_logs l WHERE ${where.join(' AND ')} ORDER BY l.created_at DESC, l.seq DESC LIMIT ${limit + 1}`,
-        args,
-      )) as LogRow[];
-    });
+    const rows = await pageRows(m, webhookId, limit, cursor, f);
     const items = rows.slice(0, limit).map(toLogView);
     return rows.length > limit ? { items, next: items[items.length - 1].id } : { items };
-  }
+  },
 
-  async get(webhookId: string, logId: string): Promise<{ payload: string; deliveryId: string }> {
+  async get(m: EntityManager, webhookId: string, logId: string): Promise<{ payload: string; deliveryId: string }> {
     const rows: LogRow[] = /^[0-9a-f]{24}$/.test(logId)
-      ? await this.ds.query(
-          `SELECT payload, delivery_id FROM webhooks.delivery_logs WHERE id = $1 AND webhook_id = $2`,
-          [logId, webhookId],
-        )
+      ? await m.query(`SELECT payload, delivery_id FROM webhooks.delivery_logs WHERE id = $1 AND webhook_id = $2`, [
+          logId,
+          webhookId,
+        ])
       : [];
     if (!rows[0]) throw new DeliveryLogNotFoundError(logId);
     return { payload: rows[0].payload, deliveryId: rows[0].delivery_id };
-  }
+  },
 
   /**
-   * Retention (decision 0206): the log's weeks wholly past `days` are dropped as partitions and the
-   * weeks ahead created, at boot and then hourly (one replica at a time); finished deliveries and
-   * old trigger counts are deleted on every call.
+   * Retention (decision 0206): the log's weeks wholly past `days` dropped as partitions and the
+   * weeks ahead created (one replica at a time), each step in a transaction of `runInTransaction`
+   * (the caller's).
    */
-  async purgeOlderThan(days: number, now = new Date()): Promise<PartitionPass | null> {
-    let pass: PartitionPass | null = null;
-    if (now.getTime() - this.lastPartitionPass >= PARTITION_PASS_EVERY_MS) {
-      this.lastPartitionPass = now.getTime();
-      pass = await keepPartitions((work) => this.ds.transaction((m) => work(m)), DELIVERY_LOGS_PARTITIONS, {
-        retentionDays: days,
-        ahead: DELIVERY_LOG_WEEKS_AHEAD,
-        now,
-      });
-    }
-    await this.ds.query(
+  partitions(
+    runInTransaction: <T>(work: (m: EntityManager) => Promise<T>) => Promise<T>,
+    days: number,
+    now: Date,
+  ): Promise<PartitionPass> {
+    return keepPartitions(runInTransaction, DELIVERY_LOGS_PARTITIONS, {
+      retentionDays: days,
+      ahead: DELIVERY_LOG_WEEKS_AHEAD,
+      now,
+    });
+  },
+
+  /** Retention (decision 0206): finished deliveries past `days` and old trigger counts deleted. */
+  async purgeFinished(m: EntityManager, days: number): Promise<void> {
+    await m.query(
       `DELETE FROM webhooks.deliveries WHERE state <> 'pending' AND created_at < now() - make_interval(days => $1)`,
       [days],
     );
-    await this.ds.query(`DELETE FROM webhooks.trigger_counts WHERE hour < now() - interval '25 hours'`);
-    return pass;
+    await m.query(`DELETE FROM webhooks.trigger_counts WHERE hour < now() - interval '25 hours'`);
+  },
+};
+
+/** The rows of a page, `limit + 1` at most (one more tells there is a next page). */
+async function pageRows(
+  m: EntityManager,
+  webhookId: string,
+  limit: number,
+  cursor: string | undefined,
+  f: WebhookLogFilterDto,
+): Promise<LogRow[]> {
+  // A parallel plan's workers take longer to start (7-15 ms on a busy machine) than the page
+  // takes to read (under 1 ms): the planner chose one for `pending` and `q` at 1,000,000 rows.
+  await m.query('SET LOCAL max_parallel_workers_per_gather = 0');
+  const run: Query = (sql, values) => m.query(sql, values);
+  const args: unknown[] = [webhookId];
+  const arg = (v: unknown): string => `$${args.push(v)}`;
+  const where = ['l.webhook_id = $1'];
+  if (cursor !== undefined) {
+    // The cursor's place as values (text keeps the microseconds), not a subquery: the planner
+    // then knows how much of the log is older (q's choice of plan depends on it).
+    const at = (await run(
+      `SELECT created_at::text AS at, seq::text AS seq FROM webhooks.delivery_logs WHERE id = $1 AND webhook_id = $2`,
+      [cursor, webhookId],
+    )) as { at: string; seq: string }[];
+    if (at.length === 0) return [];
+    where.push(`(l.created_at, l.seq) < (${arg(at[0].at)}::timestamptz, ${arg(at[0].seq)}::bigint)`);
   }
+  if (f.status === 'succeeded') where.push('l.ok');
+  if (f.status === 'failed') where.push('NOT l.ok');
+  if (f.status === 'pending') {
+    where.push(
+      `l.delivery_id IN (SELECT d.id FROM webhooks.deliveries d WHERE d.webhook_id = $1 AND d.state = 'pending')`,
+    );
+  }
+  if (f.httpStatus !== undefined)
+    where.push(f.httpStatus === 0 ? 'l.status IS NULL' : `l.status = ${arg(f.httpStatus)}`);
+  if (f.event !== undefined) where.push(`l.event = ${arg(f.event)}`);
+  if (f.repo !== undefined) where.push(`l.repo = ${arg(f.repo)}`);
+  if (f.since !== undefined) where.push(`l.created_at >= ${arg(f.since)}::timestamptz`);
+  if (f.until !== undefined) where.push(`l.created_at < ${arg(f.until)}::timestamptz`);
+  if (f.q !== undefined) return textSearch(run, webhookId, where.join(' AND '), args, f.q, limit + 1);
+  return (await run(
+    `SELECT ${view('l')} FROM webhooks.delivery_logs l WHERE ${where.join(' AND ')} ORDER BY l.created_at DESC, l.seq DESC LIMIT ${limit + 1}`,
+    args,
+  )) as LogRow[];
 }
 
 /**

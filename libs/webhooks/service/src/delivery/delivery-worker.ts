@@ -14,6 +14,7 @@ import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
 import { type ClaimedDelivery, type DirectLease, DeliveryQueue } from './delivery-queue';
 import { DeliveryTrace } from './delivery-trace';
+import { DeliveryWake } from './delivery-wake';
 import { InFlight } from './in-flight';
 import { OutcomeRecorder } from './outcome-recorder';
 import { nextDelayMs } from './retry-policy';
@@ -55,19 +56,21 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private drained = false;
   /** Slots promised to intake statements running (reserveLease). */
   private reserved = 0;
+  /** When the delivery log's partitions were last kept (housekeeping). */
+  private lastPartitionPass = 0;
 
   constructor(
     private readonly queue: DeliveryQueue,
-    private readonly store: WebhookStore,
     private readonly attempts: DeliveryAttempts,
     private readonly health: WebhookHealth,
-    private readonly logs: DeliveryLogStore,
     private readonly outcomes: OutcomeRecorder,
     private readonly metrics: DeliveryMetrics,
     private readonly paced: PacedClaim,
     @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
+    wake: DeliveryWake,
   ) {
+    wake.listen(this);
     this.held = new InFlight(config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK, config.maxInFlightPerUser);
   }
 
@@ -138,8 +141,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     if (rows.length === 0) return;
     // Counted in flight at once, so the next claim's room leaves them out.
     this.inFlight += rows.length;
-    void this.store
-      .byIds([...new Set(rows.map((d) => d.webhook_id))])
+    void this.webhooksOf(rows)
       .then(
         (webhooks) => this.start(rows, webhooks),
         // Leased: they come back when the lease runs out.
@@ -173,8 +175,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           const claimed = await this.queue.claim(room, this.held.load());
           full = claimed.length === room;
           this.drained = !full;
-          if (claimed.length > 0)
-            this.start(claimed, await this.store.byIds([...new Set(claimed.map((d) => d.webhook_id))]));
+          if (claimed.length > 0) this.start(claimed, await this.webhooksOf(claimed));
         }
       } catch (err) {
         this.drained = false;
@@ -203,14 +204,18 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
     if (!this.controlled || room <= 0) return 0;
     const batch = await this.paced.claim(room, this.held.load());
-    if (batch.claimed.length > 0)
-      this.start(batch.claimed, await this.store.byIds([...new Set(batch.claimed.map((d) => d.webhook_id))]));
+    if (batch.claimed.length > 0) this.start(batch.claimed, await this.webhooksOf(batch.claimed));
     // The next slot of a webhook with more waiting: looked for then rather than at the next poll.
     if (batch.wakeInMs !== null && batch.wakeInMs < this.config.HUB_WEBHOOK_POLL_MS) {
       clearTimeout(this.pacedWake);
       this.pacedWake = setTimeout(() => this.poke(), batch.wakeInMs).unref();
     }
     return batch.claimed.length;
+  }
+
+  /** The webhooks of claimed rows, in one statement. */
+  private webhooksOf(rows: ClaimedDelivery[]): Promise<Map<string, WebhookRow>> {
+    return WebhookStore.byIds(this.ds.manager, [...new Set(rows.map((d) => d.webhook_id))]);
   }
 
   private start(claimed: ClaimedDelivery[], webhooks: Map<string, WebhookRow>): void {
@@ -312,11 +317,25 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
+  /**
+   * Retention (decision 0206): the log's partitions kept (weeks past retention dropped, the weeks
+   * ahead created) at boot and then hourly; finished deliveries and old trigger counts deleted on
+   * every pass.
+   */
   private async housekeeping(): Promise<void> {
-    await this.logs.purgeOlderThan(this.config.HUB_WEBHOOK_LOG_RETENTION_DAYS);
+    const days = this.config.HUB_WEBHOOK_LOG_RETENTION_DAYS;
+    const now = new Date();
+    if (now.getTime() - this.lastPartitionPass >= PARTITION_PASS_EVERY_MS) {
+      this.lastPartitionPass = now.getTime();
+      await DeliveryLogStore.partitions((work) => this.ds.transaction((m) => work(m)), days, now);
+    }
+    await DeliveryLogStore.purgeFinished(this.ds.manager, days);
     await DeliveryOptionsStore.reconcile(this.ds.manager);
   }
 }
+
+/** How often the log's partitions are kept (created ahead, dropped past retention). */
+const PARTITION_PASS_EVERY_MS = 3600_000;
 
 /** Wake the claimer once this few attempts are left in flight (it claims the room in one batch). */
 function concurrencyFloor(concurrency: number): number {

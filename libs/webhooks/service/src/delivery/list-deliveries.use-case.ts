@@ -21,13 +21,12 @@ interface DeliveryRow {
 @Injectable()
 export class ListDeliveriesUseCase {
   constructor(
-    private readonly store: WebhookStore,
     @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {}
 
   async execute(dto: ListWebhookDeliveriesRpc): Promise<WebhookDeliveryView[]> {
-    const webhook = await this.store.get(dto.ownerId, dto.id);
+    const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
     const rows: DeliveryRow[] = await this.ds.query(
       `SELECT id, state, attempts, due_at, created_at FROM webhooks.deliveries
         WHERE webhook_id = $1 AND ($2::bpchar[] IS NULL OR id = ANY($2::bpchar[]))

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type ReplayWebhookRpc } from '@hub/webhooks-contract';
+import { WEBHOOKS_DS } from '../webhooks.di';
 import { WebhookStore } from '../management/webhook.store';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';
@@ -9,15 +12,14 @@ import { DeliveryMetrics } from './delivery-metrics';
 @Injectable()
 export class ReplayDeliveryUseCase {
   constructor(
-    private readonly store: WebhookStore,
-    private readonly logs: DeliveryLogStore,
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     private readonly attempts: DeliveryAttempts,
     private readonly metrics: DeliveryMetrics,
   ) {}
 
   async execute(dto: ReplayWebhookRpc): Promise<{ status: number }> {
-    const webhook = await this.store.get(dto.ownerId, dto.id);
-    const logged = await this.logs.get(webhook.id, dto.logId);
+    const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
+    const logged = await DeliveryLogStore.get(this.ds.manager, webhook.id, dto.logId);
     const { result, ok } = await this.attempts.run({
       webhook,
       deliveryId: logged.deliveryId,

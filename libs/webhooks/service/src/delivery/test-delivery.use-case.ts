@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type WebhookRefRpc } from '@hub/webhooks-contract';
 import { newObjectId } from '@hub/persistence';
+import { WEBHOOKS_DS } from '../webhooks.di';
 import { WebhookStore } from '../management/webhook.store';
 import { type WebhookRow } from '../management/webhook-row';
 import { TestNeedsUrlError } from './deliveries.errors';
@@ -27,13 +30,13 @@ export function testEvent(webhook: WebhookRow): Record<string, unknown> {
 @Injectable()
 export class TestDeliveryUseCase {
   constructor(
-    private readonly store: WebhookStore,
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     private readonly attempts: DeliveryAttempts,
     private readonly metrics: DeliveryMetrics,
   ) {}
 
   async execute(dto: WebhookRefRpc): Promise<{ status: number }> {
-    const webhook = await this.store.get(dto.ownerId, dto.id);
+    const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
     if (webhook.url === null) throw new TestNeedsUrlError();
     const { result, ok } = await this.attempts.run({
       webhook,

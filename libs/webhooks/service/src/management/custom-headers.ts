@@ -1,6 +1,5 @@
-import { Injectable } from '@nestjs/common';
 import { type WebhookHeadersAnswer } from '@hub/webhooks-contract';
-import { SecretBox } from '@hub/config';
+import { type SecretBox } from '@hub/config';
 import { type WebhookRow } from './webhook-row';
 
 export interface CustomHeader {
@@ -8,23 +7,27 @@ export interface CustomHeader {
   value: string;
 }
 
-/** Custom headers sealed as one JSON list, like the secret; the delivery log sees them redacted. */
-@Injectable()
-export class CustomHeaders {
-  constructor(private readonly box: SecretBox) {}
+/**
+ * Custom headers sealed as one JSON list, like the secret (the service's `SecretBox`); the
+ * delivery log sees them redacted. Plain functions: management seals and shows them, the delivery
+ * attempt opens them.
+ */
+export const CustomHeaders = {
+  seal(box: SecretBox, list: CustomHeader[]): string | null {
+    return list.length === 0 ? null : box.seal(JSON.stringify(list));
+  },
 
-  seal(list: CustomHeader[]): string | null {
-    return list.length === 0 ? null : this.box.seal(JSON.stringify(list));
-  }
-
-  open(webhook: Pick<WebhookRow, 'headers_enc'>): CustomHeader[] {
-    return webhook.headers_enc ? (JSON.parse(this.box.open(webhook.headers_enc)) as CustomHeader[]) : [];
-  }
+  open(box: SecretBox, webhook: Pick<WebhookRow, 'headers_enc'>): CustomHeader[] {
+    return webhook.headers_enc ? (JSON.parse(box.open(webhook.headers_enc)) as CustomHeader[]) : [];
+  },
 
   /** Names and a hint: enough to tell two tokens apart, never the value. */
-  answer(webhook: Pick<WebhookRow, 'headers_enc'>): WebhookHeadersAnswer {
+  answer(box: SecretBox, webhook: Pick<WebhookRow, 'headers_enc'>): WebhookHeadersAnswer {
     return {
-      headers: this.open(webhook).map((h) => ({ name: h.name, hint: h.value.length >= 16 ? h.value.slice(-4) : '' })),
+      headers: CustomHeaders.open(box, webhook).map((h) => ({
+        name: h.name,
+        hint: h.value.length >= 16 ? h.value.slice(-4) : '',
+      })),
     };
-  }
-}
+  },
+};

@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type WebhookRefRpc } from '@hub/webhooks-contract';
+import { WEBHOOKS_DS } from '../webhooks.di';
 import { WebhookStore } from './webhook.store';
 
 /** Spec 4.5 delete: its watched names, queue rows and logs go with it (ON DELETE CASCADE). */
 @Injectable()
 export class DeleteWebhookUseCase {
-  constructor(private readonly store: WebhookStore) {}
+  constructor(@InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource) {}
 
   async execute(dto: WebhookRefRpc): Promise<{ deleted: true }> {
-    await this.store.delete((await this.store.get(dto.ownerId, dto.id)).id);
+    await WebhookStore.delete(this.ds.manager, (await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id)).id);
     return { deleted: true };
   }
 }

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
 import { type WebhookRefRpc, type WebhookView } from '@hub/webhooks-contract';
+import { WEBHOOKS_DS } from '../webhooks.di';
 import { WebhookStore } from './webhook.store';
 import { WebhookViews } from './webhook-views';
 
@@ -8,12 +11,12 @@ import { WebhookViews } from './webhook-views';
 @Injectable()
 export class GetWebhookUseCase {
   constructor(
-    private readonly store: WebhookStore,
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     private readonly views: WebhookViews,
   ) {}
 
   async execute(dto: WebhookRefRpc, ctx: RequestContext): Promise<WebhookView> {
-    const [view] = await this.views.render([await this.store.get(dto.ownerId, dto.id)], dto, ctx);
+    const [view] = await this.views.render([await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id)], dto, ctx);
     return view;
   }
 }

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
 import { type WebhookOwnerRpc, type WebhookView } from '@hub/webhooks-contract';
+import { WEBHOOKS_DS } from '../webhooks.di';
 import { WebhookStore } from './webhook.store';
 import { WebhookViews } from './webhook-views';
 
@@ -8,11 +11,11 @@ import { WebhookViews } from './webhook-views';
 @Injectable()
 export class ListWebhooksUseCase {
   constructor(
-    private readonly store: WebhookStore,
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     private readonly views: WebhookViews,
   ) {}
 
   async execute(dto: WebhookOwnerRpc, ctx: RequestContext): Promise<WebhookView[]> {
-    return this.views.render(await this.store.list(dto.ownerId), dto, ctx);
+    return this.views.render(await WebhookStore.list(this.ds.manager, dto.ownerId), dto, ctx);
   }
 }

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { SecretBox } from '@hub/config';
 import { type RequestContext } from '@hub/contracts';
 import { type UpdateWebhookRpc, type WebhookView } from '@hub/webhooks-contract';
 import { RpcClient } from '@hub/messaging';
+import { WEBHOOKS_DS } from '../webhooks.di';
 import { GetWebhookUseCase } from './get-webhook.use-case';
 import { checkSourceJob } from './source-job';
 import { changesFrom } from './webhook-changes';
@@ -12,22 +15,19 @@ import { WebhookStore } from './webhook.store';
 @Injectable()
 export class UpdateWebhookUseCase {
   constructor(
-    private readonly store: WebhookStore,
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     private readonly box: SecretBox,
     private readonly rpc: RpcClient,
     private readonly getWebhook: GetWebhookUseCase,
   ) {}
 
   async execute(dto: UpdateWebhookRpc, ctx: RequestContext): Promise<WebhookView> {
-    const current = await this.store.get(dto.ownerId, dto.id);
+    const current = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
     const c = changesFrom(dto.body, current);
     if (c.jobSourceId && c.jobSourceId !== current.job_source_id)
       await checkSourceJob(this.rpc, c.jobSourceId, dto, ctx);
-    await this.store.update(
-      current.id,
-      c,
-      c.secret === undefined ? undefined : c.secret === null ? null : this.box.seal(c.secret),
-    );
+    const secretEnc = c.secret === undefined ? undefined : c.secret === null ? null : this.box.seal(c.secret);
+    await this.ds.transaction((m) => WebhookStore.update(m, current.id, c, secretEnc));
     return this.getWebhook.execute(dto, ctx);
   }
 }

@@ -9,13 +9,10 @@ import { DeliveryOptionsStore } from './delivery-options.store';
 /** `GET …/delivery-options`: the defaults (not paced, not ordered) until set. */
 @Injectable()
 export class GetDeliveryOptionsUseCase {
-  constructor(
-    private readonly store: WebhookStore,
-    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
-  ) {}
+  constructor(@InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource) {}
 
   async execute(dto: WebhookRefRpc): Promise<WebhookDeliveryOptionsView> {
-    const webhook = await this.store.get(dto.ownerId, dto.id);
+    const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
     return DeliveryOptionsStore.get(this.ds.manager, webhook.id);
   }
 }

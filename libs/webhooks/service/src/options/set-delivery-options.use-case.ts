@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type SetDeliveryOptionsRpc, type WebhookDeliveryOptionsView } from '@hub/webhooks-contract';
-import { DeliveryWorker } from '../delivery/delivery-worker';
+import { DeliveryWake } from '../delivery/delivery-wake';
 import { WebhookStore } from '../management/webhook.store';
 import { WEBHOOKS_DS } from '../webhooks.di';
 import { DeliveryOptionsStore } from './delivery-options.store';
@@ -11,17 +11,16 @@ import { DeliveryOptionsStore } from './delivery-options.store';
 @Injectable()
 export class SetDeliveryOptionsUseCase {
   constructor(
-    private readonly store: WebhookStore,
     @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
-    private readonly worker: DeliveryWorker,
+    private readonly wake: DeliveryWake,
   ) {}
 
   async execute(dto: SetDeliveryOptionsRpc): Promise<WebhookDeliveryOptionsView> {
-    const webhook = await this.store.get(dto.ownerId, dto.id);
+    const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
     const options = { maxPerSecond: dto.maxPerSecond ?? null, ordered: dto.ordered ?? false };
     await this.ds.transaction((m) => DeliveryOptionsStore.set(m, webhook.id, options));
     // This replica claims paced deliveries from now on; the others see it at their next look.
-    this.worker.optionsChanged();
+    this.wake.optionsChanged();
     return options;
   }
 }

@@ -1,18 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type GetRecoveryRpc, type RecoveryView } from '@hub/webhooks-contract';
 import { WebhookStore } from '../management/webhook.store';
-import { RecoveryStore } from './recovery.store';
+import { WEBHOOKS_DS } from '../webhooks.di';
+import { refreshRecovery } from './recovery-progress';
+import { RecoveryStore, toRecoveryView } from './recovery.store';
 
 /** `GET …/recoveries/{id}`: its counts, read from its rows while any is pending. */
 @Injectable()
 export class GetRecoveryUseCase {
-  constructor(
-    private readonly store: WebhookStore,
-    private readonly recoveries: RecoveryStore,
-  ) {}
+  constructor(@InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource) {}
 
   async execute(dto: GetRecoveryRpc): Promise<RecoveryView> {
-    const webhook = await this.store.get(dto.ownerId, dto.id);
-    return this.recoveries.get(webhook.id, dto.recoveryId);
+    const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
+    const recovery = await RecoveryStore.get(this.ds.manager, webhook.id, dto.recoveryId);
+    return toRecoveryView(await refreshRecovery(this.ds.manager, recovery));
   }
 }

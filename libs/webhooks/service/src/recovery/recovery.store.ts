@@ -1,20 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, type EntityManager } from 'typeorm';
-import { MAX_RECOVERY_DELIVERIES, type RecoveryView } from '@hub/webhooks-contract';
-import { lockForTransaction, newObjectId } from '@hub/persistence';
+import { type EntityManager } from 'typeorm';
+import { type RecoveryView } from '@hub/webhooks-contract';
+import { lockForTransaction } from '@hub/persistence';
 import { rowsOf } from '../delivery/rows';
-import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
-import {
-  RecoveriesPerHourError,
-  RecoveryNotFoundError,
-  RecoveryRunningError,
-  RecoveryTriggerLimitError,
-  RecoveryWindowError,
-} from './recoveries.errors';
+import { RecoveryNotFoundError } from './recoveries.errors';
 
-interface RecoveryRow {
+export interface RecoveryRow {
   id: string;
   webhook_id: string;
   since: Date;
@@ -44,44 +34,47 @@ const ID = /^[0-9a-f]{24}$/;
  * and a delivery a recovery resent within HUB_WEBHOOK_RECOVERY_COOLDOWN_SECONDS is left out (the
  * answer's `skipped`), so recoveries of overlapping windows send each failure once per cool-down.
  */
-@Injectable()
-export class RecoveryStore {
-  constructor(
-    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
-    @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
-  ) {}
+export const RecoveryStore = {
+  /** Held until the caller's transaction ends: two recoveries of one webhook start one after the other. */
+  async lock(m: EntityManager, webhookId: string): Promise<void> {
+    await lockForTransaction(m, `webhooks.recovery:${webhookId}`);
+  },
 
-  async start(webhookId: string, since: Date, until: Date): Promise<RecoveryView> {
-    if (!(since < until)) throw new RecoveryWindowError();
-    return this.ds.transaction(async (m) => {
-      // Two recoveries of one webhook started at once: one after the other, the second sees the first.
-      await lockForTransaction(m, `webhooks.recovery:${webhookId}`);
-      const running: RecoveryRow[] = await m.query(
-        `SELECT * FROM webhooks.recoveries WHERE webhook_id = $1 AND state = 'running'`,
-        [webhookId],
-      );
-      for (const r of running) {
-        if ((await this.refresh(m, r)).state === 'running') throw new RecoveryRunningError(r.id);
-      }
-      const c = this.config;
-      const [started] = (await m.query(
-        `SELECT count(*)::int AS n, ceil(extract(epoch FROM min(created_at) + interval '1 hour' - now()))::int AS retry_in
+  running(m: EntityManager, webhookId: string): Promise<RecoveryRow[]> {
+    return m.query(`SELECT * FROM webhooks.recoveries WHERE webhook_id = $1 AND state = 'running'`, [webhookId]);
+  },
+
+  /** Recoveries of the webhook started in the last hour, and in how many seconds the oldest of them is an hour old. */
+  async startedInLastHour(m: EntityManager, webhookId: string): Promise<{ n: number; retry_in: number | null }> {
+    const [started] = (await m.query(
+      `SELECT count(*)::int AS n, ceil(extract(epoch FROM min(created_at) + interval '1 hour' - now()))::int AS retry_in
          FROM webhooks.recoveries WHERE webhook_id = $1 AND created_at > now() - interval '1 hour'`,
-        [webhookId],
-      )) as { n: number; retry_in: number | null }[];
-      if (started.n >= c.HUB_WEBHOOK_MAX_RECOVERIES_PER_HOUR)
-        throw new RecoveriesPerHourError(c.HUB_WEBHOOK_MAX_RECOVERIES_PER_HOUR, Math.max(1, started.retry_in ?? 1));
-      const [{ used }] = (await m.query(
-        `SELECT COALESCE(sum(count), 0)::int AS used FROM webhooks.trigger_counts
+      [webhookId],
+    )) as { n: number; retry_in: number | null }[];
+    return started;
+  },
+
+  /** Deliveries queued for the webhook in the last 24 hours (its trigger counts). */
+  async triggersUsed(m: EntityManager, webhookId: string): Promise<number> {
+    const [{ used }] = (await m.query(
+      `SELECT COALESCE(sum(count), 0)::int AS used FROM webhooks.trigger_counts
          WHERE webhook_id = $1 AND hour > date_trunc('hour', now()) - interval '24 hours'`,
-        [webhookId],
-      )) as { used: number }[];
-      const left = c.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY - used;
-      if (left <= 0) throw new RecoveryTriggerLimitError(c.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY);
-      const id = newObjectId();
-      // In event order, a millisecond apart, so the queue (ordered by due_at) sends them in that order.
-      const [{ n, skipped }] = (await m.query(
-        `WITH window_failed AS (
+      [webhookId],
+    )) as { used: number }[];
+    return used;
+  },
+
+  /**
+   * The window's failed and dropped deliveries, at most `limit`, back in the queue with recovery
+   * `id`, in event order a millisecond apart (the queue, ordered by due_at, sends them in that
+   * order), counted as triggers; those a recovery resent within `cooldownSeconds` left out (`skipped`).
+   */
+  async requeue(
+    m: EntityManager,
+    r: { webhookId: string; since: Date; until: Date; limit: number; id: string; cooldownSeconds: number },
+  ): Promise<{ n: number; skipped: number }> {
+    const [counts] = (await m.query(
+      `WITH window_failed AS (
            SELECT d.id, d.created_at,
                   EXISTS (SELECT 1 FROM webhooks.recoveries r WHERE r.id = d.recovery_id
                           AND r.created_at > now() - make_interval(secs => $6::float8)) AS cooling
@@ -101,58 +94,72 @@ export class RecoveryStore {
            SELECT $1, date_trunc('hour', now()), count(*) FROM requeued HAVING count(*) > 0
            ON CONFLICT (webhook_id, hour) DO UPDATE SET count = webhooks.trigger_counts.count + EXCLUDED.count)
          SELECT (SELECT count(*)::int FROM requeued) AS n, (SELECT count(*)::int FROM window_failed WHERE cooling) AS skipped`,
-        [webhookId, since, until, Math.min(MAX_RECOVERY_DELIVERIES, left), id, c.HUB_WEBHOOK_RECOVERY_COOLDOWN_SECONDS],
-      )) as { n: number; skipped: number }[];
-      await m.query(
-        `INSERT INTO webhooks.recoveries (id, webhook_id, since, until, queued, skipped, state, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [id, webhookId, since, until, n, skipped, n === 0 ? 'done' : 'running', n === 0 ? new Date() : null],
-      );
-      return this.view((await m.query(`SELECT * FROM webhooks.recoveries WHERE id = $1`, [id]))[0] as RecoveryRow);
-    });
-  }
+      [r.webhookId, r.since, r.until, r.limit, r.id, r.cooldownSeconds],
+    )) as { n: number; skipped: number }[];
+    return counts;
+  },
 
-  async get(webhookId: string, id: string): Promise<RecoveryView> {
+  async insert(
+    m: EntityManager,
+    r: { id: string; webhookId: string; since: Date; until: Date; queued: number; skipped: number },
+  ): Promise<RecoveryRow> {
+    const n = r.queued;
+    await m.query(
+      `INSERT INTO webhooks.recoveries (id, webhook_id, since, until, queued, skipped, state, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [r.id, r.webhookId, r.since, r.until, n, r.skipped, n === 0 ? 'done' : 'running', n === 0 ? new Date() : null],
+    );
+    return (await m.query(`SELECT * FROM webhooks.recoveries WHERE id = $1`, [r.id]))[0] as RecoveryRow;
+  },
+
+  async get(m: EntityManager, webhookId: string, id: string): Promise<RecoveryRow> {
     const rows: RecoveryRow[] = ID.test(id)
-      ? await this.ds.query(`SELECT * FROM webhooks.recoveries WHERE id = $1 AND webhook_id = $2`, [id, webhookId])
+      ? await m.query(`SELECT * FROM webhooks.recoveries WHERE id = $1 AND webhook_id = $2`, [id, webhookId])
       : [];
     if (!rows[0]) throw new RecoveryNotFoundError(id);
-    return this.view(await this.refresh(this.ds.manager, rows[0]));
-  }
+    return rows[0];
+  },
 
-  /** A running recovery's counts from its rows; none pending: done, and the counts kept. */
-  private async refresh(m: EntityManager, r: RecoveryRow): Promise<RecoveryRow> {
-    if (r.state !== 'running') return r;
+  /** The states of a recovery's deliveries, counted. */
+  async counts(m: EntityManager, id: string): Promise<{ pending: number; succeeded: number; failed: number }> {
     const [c] = (await m.query(
       `SELECT count(*) FILTER (WHERE state = 'pending')::int AS pending, count(*) FILTER (WHERE state = 'delivered')::int AS succeeded,
               count(*) FILTER (WHERE state IN ('failed', 'dropped'))::int AS failed
        FROM webhooks.deliveries WHERE recovery_id = $1`,
-      [r.id],
+      [id],
     )) as { pending: number; succeeded: number; failed: number }[];
-    const counted = { ...r, succeeded: c.succeeded, failed: c.failed, sent: c.succeeded + c.failed };
-    if (c.pending > 0) return counted;
+    return c;
+  },
+
+  /** A running recovery done, its counts kept; undefined when it was not running any more. */
+  async finish(
+    m: EntityManager,
+    id: string,
+    c: { sent: number; succeeded: number; failed: number },
+  ): Promise<RecoveryRow | undefined> {
     const done = rowsOf<RecoveryRow>(
       await m.query(
         `UPDATE webhooks.recoveries SET state = 'done', sent = $2, succeeded = $3, failed = $4, finished_at = now() WHERE id = $1 AND state = 'running' RETURNING *`,
-        [r.id, counted.sent, counted.succeeded, counted.failed],
+        [id, c.sent, c.succeeded, c.failed],
       ),
     );
-    return done[0] ?? counted;
-  }
+    return done[0];
+  },
+};
 
-  private view(r: RecoveryRow): RecoveryView {
-    const v: RecoveryView = {
-      id: r.id,
-      state: r.state,
-      since: new Date(r.since).toISOString(),
-      until: new Date(r.until).toISOString(),
-      queued: r.queued,
-      sent: r.sent,
-      succeeded: r.succeeded,
-      failed: r.failed,
-      skipped: r.skipped,
-      createdAt: new Date(r.created_at).toISOString(),
-    };
-    if (r.finished_at) v.finishedAt = new Date(r.finished_at).toISOString();
-    return v;
-  }
+/** The answer of a recovery row. */
+export function toRecoveryView(r: RecoveryRow): RecoveryView {
+  const v: RecoveryView = {
+    id: r.id,
+    state: r.state,
+    since: new Date(r.since).toISOString(),
+    until: new Date(r.until).toISOString(),
+    queued: r.queued,
+    sent: r.sent,
+    succeeded: r.succeeded,
+    failed: r.failed,
+    skipped: r.skipped,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+  if (r.finished_at) v.finishedAt = new Date(r.finished_at).toISOString();
+  return v;
 }
