@@ -5,13 +5,14 @@ import { type JobsConfig } from './jobs.config';
 import { JOBS_ENTITIES } from './jobs.entities';
 import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from './jobs.di';
 import { RegistryPolicy } from './jobs/registry-policy';
-import { JobStore } from './jobs/job-store';
+import { JobWriteBatches } from './jobs/job-write-batches';
 import { JobEndpointHandler } from './jobs/job-endpoint.handler';
 import { JobsHandler } from './jobs/jobs.handler';
 import { JobsMetrics } from './jobs/jobs-metrics';
 import { CancelJobUseCase } from './jobs/cancel-job.use-case';
 import { CreateJobUseCase } from './jobs/create-job.use-case';
 import { DuplicateJobUseCase } from './jobs/duplicate-job.use-case';
+import { GetJobEndpointUseCase } from './jobs/get-job-endpoint.use-case';
 import { GetJobMetricsUseCase } from './jobs/get-job-metrics.use-case';
 import { GetJobSpecUseCase } from './jobs/get-job-spec.use-case';
 import { GetJobUseCase } from './jobs/get-job.use-case';
@@ -36,7 +37,6 @@ import { FireScheduledJobUseCase } from './scheduled/fire-scheduled-job.use-case
 import { GetScheduledJobUseCase } from './scheduled/get-scheduled-job.use-case';
 import { ListScheduledJobsUseCase } from './scheduled/list-scheduled-jobs.use-case';
 import { RunScheduledJobUseCase } from './scheduled/run-scheduled-job.use-case';
-import { ScheduledJobStore } from './scheduled/scheduled-job-store';
 import { SuspendScheduledJobUseCase } from './scheduled/suspend-scheduled-job.use-case';
 import { UpdateScheduleUseCase } from './scheduled/update-schedule.use-case';
 import { UpdateScheduledJobLabelsUseCase } from './scheduled/update-scheduled-job-labels.use-case';
@@ -68,7 +68,7 @@ export class JobsModule {
         { provide: JOBS_SECRETS, useValue: secrets },
         { provide: RegistryPolicy, useValue: config.registryPolicy() },
         { provide: JOB_RUNNER, useFactory: () => jobRunnerFor(config, context) },
-        JobStore,
+        JobWriteBatches,
         JobsMetrics,
         JobLogs,
         JobSupervisor,
@@ -86,7 +86,7 @@ export class JobsModule {
         GetJobMetricsUseCase,
         ReadJobLogsUseCase,
         GetJobSpecUseCase,
-        ScheduledJobStore,
+        GetJobEndpointUseCase,
         CreateScheduledJobUseCase,
         ListScheduledJobsUseCase,
         GetScheduledJobUseCase,

@@ -8,7 +8,7 @@ import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.di';
 import { jobAuditEvent } from './job-events';
 import { JobEntity, type JobOwner } from './job.entity';
 import { JobRuns } from './job-runs';
-import { JobStore } from './job-store';
+import { JobWriteBatches } from './job-write-batches';
 import { toJobView, viewSettings } from './job.view';
 import {
   FlavorNotAvailableError,
@@ -27,7 +27,7 @@ export class CreateJobUseCase {
   constructor(
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
     @Inject(JOBS_SECRETS) private readonly secrets: SecretBox,
-    private readonly store: JobStore,
+    private readonly writes: JobWriteBatches,
     private readonly runs: JobRuns,
     private readonly namespaces: NamespaceResolver,
     private readonly resourceGroups: ResourceGroupCheck,
@@ -71,7 +71,7 @@ export class CreateJobUseCase {
       startedAt: null,
       finishedAt: null,
     } satisfies JobEntity);
-    await this.store.insert(
+    await this.writes.insert(
       job,
       [jobAuditEvent(ctx, job, 'jobs.create', `Job ${job.id} created`, { initiator: job.initiator })],
       this.config.HUB_JOBS_MAX_ACTIVE_PER_NAMESPACE,

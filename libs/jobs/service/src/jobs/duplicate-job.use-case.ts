@@ -1,19 +1,22 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
 import { type DuplicateJobRpc, type JobView } from '@hub/jobs-contract';
 import { CreateJobUseCase } from './create-job.use-case';
-import { JobStore } from './job-store';
+import { JOBS_DS } from '../jobs.di';
+import { JobsStore } from './jobs.store';
 
 /** A new job with the spec, sealed secrets and service additions of an existing one, started by the caller. */
 @Injectable()
 export class DuplicateJobUseCase {
   constructor(
-    private readonly store: JobStore,
+    @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
     private readonly createJob: CreateJobUseCase,
   ) {}
 
   async execute(dto: DuplicateJobRpc, ctx: RequestContext): Promise<JobView> {
-    const j = await this.store.find(dto.namespace, dto.jobId);
+    const j = await JobsStore.find(this.ds.manager, dto.namespace, dto.jobId);
     return this.createJob.execute(
       {
         namespace: j.namespace,

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type JobMetricsAnswer, type JobRefRpc } from '@hub/jobs-contract';
 import { completeSample } from './job-metrics';
-import { JobStore } from './job-store';
+import { JOBS_DS } from '../jobs.di';
+import { JobsStore } from './jobs.store';
 
 /**
  * The job's stage and, while it runs, its last resource sample in full (zeros until the runner has
@@ -9,10 +12,10 @@ import { JobStore } from './job-store';
  */
 @Injectable()
 export class GetJobMetricsUseCase {
-  constructor(private readonly store: JobStore) {}
+  constructor(@InjectDataSource(JOBS_DS) private readonly ds: DataSource) {}
 
   async execute(dto: JobRefRpc): Promise<JobMetricsAnswer> {
-    const j = await this.store.find(dto.namespace, dto.jobId);
+    const j = await JobsStore.find(this.ds.manager, dto.namespace, dto.jobId);
     if (j.stage !== 'RUNNING') return { stage: j.stage };
     return { stage: j.stage, sample: completeSample(j.metrics, j.spec.flavor, new Date()) };
   }

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { HubError, type RequestContext, roleGrantsAccess } from '@hub/contracts';
 import { type JobSpecAnswer, type JobSpecRpc } from '@hub/jobs-contract';
 import { OrganizationsRpc } from '@hub/organizations-contract';
 import { RpcClient } from '@hub/messaging';
-import { JobStore } from './job-store';
+import { JOBS_DS } from '../jobs.di';
+import { JobsStore } from './jobs.store';
 import { JobNotFoundError } from './jobs.errors';
 
 /**
@@ -14,12 +17,12 @@ import { JobNotFoundError } from './jobs.errors';
 @Injectable()
 export class GetJobSpecUseCase {
   constructor(
-    private readonly store: JobStore,
+    @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
     private readonly rpc: RpcClient,
   ) {}
 
   async execute(dto: JobSpecRpc, ctx: RequestContext): Promise<JobSpecAnswer> {
-    const job = await this.store.byId(dto.jobId);
+    const job = await JobsStore.byId(this.ds.manager, dto.jobId);
     const missing = new JobNotFoundError(dto.jobId);
     if (!job || job.stage === 'DELETED') throw missing;
     if (!(await this.canRead(job.owner, dto.reader, ctx))) throw missing;

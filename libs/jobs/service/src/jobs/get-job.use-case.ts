@@ -1,18 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type JobRefRpc, type JobView } from '@hub/jobs-contract';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG } from '../jobs.di';
-import { JobStore } from './job-store';
+import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
+import { JobsStore } from './jobs.store';
 import { toJobView, viewSettings } from './job.view';
 
 @Injectable()
 export class GetJobUseCase {
   constructor(
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
-    private readonly store: JobStore,
+    @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
   ) {}
 
   async execute(dto: JobRefRpc): Promise<JobView> {
-    return toJobView(await this.store.find(dto.namespace, dto.jobId), viewSettings(this.config));
+    return toJobView(await JobsStore.find(this.ds.manager, dto.namespace, dto.jobId), viewSettings(this.config));
   }
 }

@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type JobPage, type ListJobsRpc } from '@hub/jobs-contract';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG } from '../jobs.di';
-import { JobStore } from './job-store';
+import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
+import { JobsStore } from './jobs.store';
 import { toJobView, viewSettings } from './job.view';
 import { LabelFilterError } from './jobs.errors';
 
@@ -11,7 +13,7 @@ import { LabelFilterError } from './jobs.errors';
 export class ListJobsUseCase {
   constructor(
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
-    private readonly store: JobStore,
+    @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
   ) {}
 
   async execute(dto: ListJobsRpc): Promise<JobPage> {
@@ -21,7 +23,7 @@ export class ListJobsUseCase {
       if (at < 1) throw new LabelFilterError(l);
       labels[l.slice(0, at)] = l.slice(at + 1);
     }
-    const rows = await this.store.page({
+    const rows = await JobsStore.page(this.ds.manager, {
       namespace: dto.namespace,
       limit: dto.limit,
       labels,

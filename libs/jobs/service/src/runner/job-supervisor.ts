@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { type SecretBox } from '@hub/config';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+import { Outbox } from '@hub/messaging';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.di';
+import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from '../jobs.di';
 import { JobLogs } from '../logs/job-logs';
 import { type LogSink } from '../logs/log-sink';
 import { type JobEntity } from '../jobs/job.entity';
 import { JobRuns } from '../jobs/job-runs';
-import { ACTIVE_STAGES, JobStore } from '../jobs/job-store';
+import { recordStatus } from '../jobs/job-events';
+import { JobWriteBatches } from '../jobs/job-write-batches';
+import { ACTIVE_STAGES, JobsStore } from '../jobs/jobs.store';
 import { type JobFlavor } from '@hub/contracts';
 import { type JobMetricsSample } from '@hub/jobs-contract';
 import { allowanceOf } from '../jobs/job-metrics';
@@ -54,7 +59,9 @@ export class JobSupervisor extends JobRuns implements OnApplicationBootstrap, On
   private readonly admission: Admission;
 
   constructor(
-    private readonly store: JobStore,
+    @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
+    @Inject(Outbox) private readonly outbox: Outbox,
+    private readonly writes: JobWriteBatches,
     private readonly logs: JobLogs,
     @Inject(JOB_RUNNER) private readonly runner: JobRunner,
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
@@ -144,7 +151,7 @@ export class JobSupervisor extends JobRuns implements OnApplicationBootstrap, On
           });
           if (v.kind === 'left') return;
           if (v.kind === 'end') {
-            await this.store.advance(r.job, ACTIVE_STAGES, {
+            await this.writes.advance(r.job, ACTIVE_STAGES, {
               stage: v.stage,
               message: v.message,
               failureCount: v.failures,
@@ -155,7 +162,7 @@ export class JobSupervisor extends JobRuns implements OnApplicationBootstrap, On
           }
           // Still RUNNING: the next attempt starts at once; the failure count tells the clients.
           failures = v.failures;
-          const next = await this.store.advance(r.job, ['RUNNING'], { failureCount: failures, message: v.message });
+          const next = await this.writes.advance(r.job, ['RUNNING'], { failureCount: failures, message: v.message });
           if (!next) return;
           r.job = next;
         }
@@ -170,7 +177,7 @@ export class JobSupervisor extends JobRuns implements OnApplicationBootstrap, On
 
   /** A SCHEDULING job's status message (waiting for a slot, pulling its image): in its events stream. */
   private tell(r: Running, message: string): void {
-    void this.store
+    void this.writes
       .advance(r.job, ['SCHEDULING'], { message })
       .then((j) => {
         if (j && j.stage === 'SCHEDULING' && !r.run) r.job = j;
@@ -211,9 +218,12 @@ export class JobSupervisor extends JobRuns implements OnApplicationBootstrap, On
       },
       // A runner retrying by itself (Kubernetes backoffLimit) reports each failure while the job stays RUNNING.
       onAttemptFailed: (failureCount) =>
-        void this.store.transition(job.id, ['RUNNING'], {
-          failureCount,
-          message: `attempt ${failureCount} failed; retrying`,
+        void this.outbox.transaction(async (m) => {
+          const j = await JobsStore.transition(m, job.id, ['RUNNING'], {
+            failureCount,
+            message: `attempt ${failureCount} failed; retrying`,
+          });
+          if (j) await recordStatus(this.outbox, m, j);
         }),
     });
     r.run = run;
@@ -223,7 +233,7 @@ export class JobSupervisor extends JobRuns implements OnApplicationBootstrap, On
     try {
       if (attempt === 1) {
         const now = new Date();
-        const started = await this.store.advance(job, ['SCHEDULING'], {
+        const started = await this.writes.advance(job, ['SCHEDULING'], {
           stage: 'RUNNING',
           startedAt: now,
           runner: this.replica,
@@ -238,7 +248,7 @@ export class JobSupervisor extends JobRuns implements OnApplicationBootstrap, On
         }
         r.job = started;
       } else if (handle) {
-        await this.store.setHandle(job.id, handle);
+        await JobsStore.setHandle(this.ds.manager, job.id, handle);
       }
     } catch (e) {
       // Not tracked in the database: not left running either.
@@ -303,7 +313,7 @@ export class JobSupervisor extends JobRuns implements OnApplicationBootstrap, On
     const beats = await Promise.all(
       [...this.running.values()].map(async (r) => ({ id: r.job.id, metrics: await this.sample(r) })),
     );
-    for (const id of await this.store.heartbeat(beats)) this.canceled(id);
+    for (const id of await JobsStore.heartbeat(this.ds.manager, beats)) this.canceled(id);
     await this.sweeper.sweep(this.replica, new Set(this.running.keys()));
   }
 }

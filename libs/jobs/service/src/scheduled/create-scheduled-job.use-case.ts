@@ -1,16 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type RequestContext } from '@hub/contracts';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+import { LimitReachedError, type RequestContext } from '@hub/contracts';
 import { type CreateScheduledJobRpc, type ScheduledJobView } from '@hub/jobs-contract';
 import { type SecretBox } from '@hub/config';
+import { Outbox } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG, JOBS_SECRETS } from '../jobs.di';
+import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from '../jobs.di';
 import { ImageRegistryRefusedError, JobCommandRequiredError, JobImageSourceError } from '../jobs/jobs.errors';
 import { RegistryPolicy } from '../jobs/registry-policy';
 import { ResourceGroupCheck } from '../jobs/resource-group-check';
 import { firstRunChecked } from './cron';
 import { ScheduledJobEntity } from './scheduled-job.entity';
-import { ScheduledJobStore } from './scheduled-job-store';
+import { recordScheduledJobAudit } from './scheduled-job-audit';
+import { ScheduledJobsStore } from './scheduled-jobs.store';
 import { cronChecked, toScheduledJobView } from './scheduled-job.view';
 
 @Injectable()
@@ -18,7 +22,8 @@ export class CreateScheduledJobUseCase {
   constructor(
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
     @Inject(JOBS_SECRETS) private readonly secrets: SecretBox,
-    private readonly store: ScheduledJobStore,
+    @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
+    @Inject(Outbox) private readonly outbox: Outbox,
     private readonly resourceGroups: ResourceGroupCheck,
     private readonly registries: RegistryPolicy,
   ) {}
@@ -48,7 +53,20 @@ export class CreateScheduledJobUseCase {
         firstRunChecked(dto.schedule, now, this.config.HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS),
       ),
     } satisfies ScheduledJobEntity);
-    await this.store.insert(s, this.config.HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE, ctx);
+    const max = this.config.HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE;
+    // The count and the insert in one transaction, the namespace locked: two creates at once cannot both pass.
+    await this.outbox.transaction(async (m) => {
+      const n = await ScheduledJobsStore.lockAndCount(m, s.namespace);
+      if (n >= max)
+        throw new LimitReachedError(
+          `${s.namespace} has ${n} scheduled jobs`,
+          'HUB_SCHEDULED_JOBS_MAX_PER_NAMESPACE',
+          max,
+          'delete one to create another',
+        );
+      await ScheduledJobsStore.insert(m, s);
+      await recordScheduledJobAudit(this.outbox, m, ctx, s, 'scheduled_job.create');
+    });
     return toScheduledJobView(s);
   }
 }

@@ -1,15 +1,27 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
 import { type ScheduledJobRefRpc } from '@hub/jobs-contract';
-import { ScheduledJobStore } from './scheduled-job-store';
+import { Outbox } from '@hub/messaging';
+import { JOBS_DS } from '../jobs.di';
+import { recordScheduledJobAudit } from './scheduled-job-audit';
+import { ScheduledJobsStore } from './scheduled-jobs.store';
 
 /** Removes the schedule; jobs it already started go on. */
 @Injectable()
 export class DeleteScheduledJobUseCase {
-  constructor(private readonly store: ScheduledJobStore) {}
+  constructor(
+    @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
+    @Inject(Outbox) private readonly outbox: Outbox,
+  ) {}
 
   async execute(dto: ScheduledJobRefRpc, ctx: RequestContext): Promise<{ deleted: true }> {
-    await this.store.delete(await this.store.find(dto.namespace, dto.scheduledJobId), ctx);
+    const s = await ScheduledJobsStore.find(this.ds.manager, dto.namespace, dto.scheduledJobId);
+    await this.outbox.transaction(async (m) => {
+      await ScheduledJobsStore.delete(m, s.id);
+      await recordScheduledJobAudit(this.outbox, m, ctx, s, 'scheduled_job.delete');
+    });
     return { deleted: true };
   }
 }

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type ScheduledJobRefRpc, type ScheduledJobView } from '@hub/jobs-contract';
-import { ScheduledJobStore } from './scheduled-job-store';
+import { JOBS_DS } from '../jobs.di';
+import { ScheduledJobsStore } from './scheduled-jobs.store';
 import { toScheduledJobView } from './scheduled-job.view';
 
 @Injectable()
 export class GetScheduledJobUseCase {
-  constructor(private readonly store: ScheduledJobStore) {}
+  constructor(@InjectDataSource(JOBS_DS) private readonly ds: DataSource) {}
 
   async execute(dto: ScheduledJobRefRpc): Promise<ScheduledJobView> {
-    return toScheduledJobView(await this.store.find(dto.namespace, dto.scheduledJobId));
+    return toScheduledJobView(await ScheduledJobsStore.find(this.ds.manager, dto.namespace, dto.scheduledJobId));
   }
 }

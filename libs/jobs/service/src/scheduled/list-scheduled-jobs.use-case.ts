@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type ListScheduledJobsRpc, type ScheduledJobView } from '@hub/jobs-contract';
-import { ScheduledJobStore } from './scheduled-job-store';
+import { JOBS_DS } from '../jobs.di';
+import { ScheduledJobsStore } from './scheduled-jobs.store';
 import { toScheduledJobView } from './scheduled-job.view';
 
 @Injectable()
 export class ListScheduledJobsUseCase {
-  constructor(private readonly store: ScheduledJobStore) {}
+  constructor(@InjectDataSource(JOBS_DS) private readonly ds: DataSource) {}
 
   async execute(dto: ListScheduledJobsRpc): Promise<ScheduledJobView[]> {
-    return (await this.store.list(dto.namespace)).map(toScheduledJobView);
+    return (await ScheduledJobsStore.list(this.ds.manager, dto.namespace)).map(toScheduledJobView);
   }
 }

@@ -5,7 +5,7 @@ import { type DataSource } from 'typeorm';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
 import { nextRun, parseCron } from './cron';
-import { ScheduledJobEntity } from './scheduled-job.entity';
+import { ScheduledJobsStore } from './scheduled-jobs.store';
 import { FireScheduledJobUseCase } from './fire-scheduled-job.use-case';
 
 /**
@@ -39,23 +39,9 @@ export class ScheduledJobsTicker implements OnApplicationBootstrap, OnApplicatio
     this.busy = true;
     try {
       const due = await this.ds.transaction(async (m) => {
-        const rows = await m
-          .getRepository(ScheduledJobEntity)
-          .createQueryBuilder('s')
-          .where('s.next_run_at <= now()')
-          .andWhere('NOT s.suspend')
-          .orderBy('s.next_run_at')
-          .take(50)
-          .setLock('pessimistic_write')
-          .setOnLocked('skip_locked')
-          .getMany();
+        const rows = await ScheduledJobsStore.due(m);
         const now = new Date();
-        for (const s of rows) {
-          await m.query(`UPDATE jobs.scheduled_jobs SET next_run_at = $2 WHERE id = $1`, [
-            s.id,
-            nextRun(parseCron(s.schedule), now),
-          ]);
-        }
+        for (const s of rows) await ScheduledJobsStore.setNextRun(m, s.id, nextRun(parseCron(s.schedule), now));
         return rows;
       });
       for (const s of due) {

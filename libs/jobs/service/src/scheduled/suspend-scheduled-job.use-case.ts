@@ -1,19 +1,30 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
 import { type ScheduledJobRefRpc, type ScheduledJobView } from '@hub/jobs-contract';
-import { ScheduledJobStore } from './scheduled-job-store';
+import { Outbox } from '@hub/messaging';
+import { JOBS_DS } from '../jobs.di';
+import { recordScheduledJobAudit } from './scheduled-job-audit';
+import { ScheduledJobsStore } from './scheduled-jobs.store';
 import { nextFrom, toScheduledJobView } from './scheduled-job.view';
 
 /** Suspends (`suspend: true`) or resumes a schedule; resuming counts from now, missed firings are not caught up. */
 @Injectable()
 export class SuspendScheduledJobUseCase {
-  constructor(private readonly store: ScheduledJobStore) {}
+  constructor(
+    @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
+    @Inject(Outbox) private readonly outbox: Outbox,
+  ) {}
 
   async execute(dto: ScheduledJobRefRpc, suspend: boolean, ctx: RequestContext): Promise<ScheduledJobView> {
-    const s = await this.store.find(dto.namespace, dto.scheduledJobId);
+    const s = await ScheduledJobsStore.find(this.ds.manager, dto.namespace, dto.scheduledJobId);
     const now = new Date();
     Object.assign(s, { suspend, updatedAt: now, nextRunAt: suspend ? s.nextRunAt : nextFrom(s.schedule, now) });
-    await this.store.save(s, suspend ? 'scheduled_job.suspend' : 'scheduled_job.resume', ctx);
+    await this.outbox.transaction(async (m) => {
+      await ScheduledJobsStore.save(m, s);
+      await recordScheduledJobAudit(this.outbox, m, ctx, s, suspend ? 'scheduled_job.suspend' : 'scheduled_job.resume');
+    });
     return toScheduledJobView(s);
   }
 }

@@ -1,10 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
 import { type ScheduledJobView, type UpdateScheduleRpc } from '@hub/jobs-contract';
+import { Outbox } from '@hub/messaging';
 import { type JobsConfig } from '../jobs.config';
-import { JOBS_CONFIG } from '../jobs.di';
+import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
+import { ScheduledJobNotFoundError } from '../jobs/jobs.errors';
 import { firstRunChecked } from './cron';
-import { ScheduledJobStore } from './scheduled-job-store';
+import { recordScheduledJobAudit } from './scheduled-job-audit';
+import { type ScheduledJobPatch, ScheduledJobsStore } from './scheduled-jobs.store';
 import { cronChecked, toScheduledJobView } from './scheduled-job.view';
 
 /**
@@ -15,21 +20,22 @@ import { cronChecked, toScheduledJobView } from './scheduled-job.view';
 export class UpdateScheduleUseCase {
   constructor(
     @Inject(JOBS_CONFIG) private readonly config: JobsConfig,
-    private readonly store: ScheduledJobStore,
+    @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
+    @Inject(Outbox) private readonly outbox: Outbox,
   ) {}
 
   async execute(dto: UpdateScheduleRpc, ctx: RequestContext): Promise<ScheduledJobView> {
-    const s = await this.store.find(dto.namespace, dto.scheduledJobId);
+    const s = await ScheduledJobsStore.find(this.ds.manager, dto.namespace, dto.scheduledJobId);
     const now = new Date();
     const nextRunAt = cronChecked(() =>
       firstRunChecked(dto.schedule, now, this.config.HUB_SCHEDULED_JOBS_MIN_INTERVAL_SECONDS),
     );
-    await this.store.update(
-      s,
-      { schedule: dto.schedule, nextRunAt, updatedAt: now },
-      'scheduled_job.update_schedule',
-      ctx,
-    );
+    const patch: ScheduledJobPatch = { schedule: dto.schedule, nextRunAt, updatedAt: now };
+    Object.assign(s, patch);
+    await this.outbox.transaction(async (m) => {
+      if (!(await ScheduledJobsStore.update(m, s.id, patch))) throw new ScheduledJobNotFoundError(s.id, s.namespace);
+      await recordScheduledJobAudit(this.outbox, m, ctx, s, 'scheduled_job.update_schedule');
+    });
     return toScheduledJobView(s);
   }
 }

@@ -5,15 +5,15 @@ import { openDataSource, runMigrations } from '@hub/persistence';
 import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
 import { jobsMigrations } from '../migrations';
 import { JobEntity } from './job.entity';
-import { JobStore } from './job-store';
+import { JobWriteBatches } from './job-write-batches';
 
 const id = (i: number): string => `6c${i.toString(16).padStart(22, '0')}`;
 
 /** The supervisor's updates, batched (decision 0636): each applies only to a job still in one of `from`. */
-describeWithInfra('JobStore.advance, batched (real Postgres)', () => {
+describeWithInfra('JobWriteBatches.advance, batched (real Postgres)', () => {
   let db: TestDatabase;
   let ds: DataSource;
-  let store: JobStore;
+  let store: JobWriteBatches;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -26,7 +26,7 @@ describeWithInfra('JobStore.advance, batched (real Postgres)', () => {
     });
     await runMigrations(ds, 'jobs');
     const relay = { kick: () => undefined } as unknown as OutboxRelay;
-    store = new JobStore(ds, new Outbox(ds, 'jobs', relay, {} as EventBus));
+    store = new JobWriteBatches(ds, new Outbox(ds, 'jobs', relay, {} as EventBus));
     // Eight jobs; the sixth and the eighth were canceled before their run started.
     await ds.query(
       `INSERT INTO jobs.jobs (id, namespace, owner, created_by, initiator, spec, stage)
