@@ -46,6 +46,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private controlled = false;
   private lastOptionsLook = 0;
   private pacedWake?: NodeJS.Timeout;
+  /** The highest event seq this process's intake queued rows for that wait for a claim (decision 0511). */
+  private queuedSeq = 0;
+  /** Looking again for ordered heads held at the intake's watermark: the wait, and the watermark it waited at. */
+  private heldLook = { ms: 0, watermark: -1 };
   private readonly held: InFlight;
   /** Set while a wake is due because a quarter of a cap was freed (decision 0505); one per 10 ms at most. */
   private roomWake?: NodeJS.Timeout;
@@ -110,9 +114,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * webhooks: none is looked for while every one of them is held at its in-flight cap (a claim
    * could take none of theirs); letting go of them wakes the worker (decision 0505).
    */
-  poke(owners?: readonly string[]): void {
+  poke(owners?: readonly string[], seq?: number): void {
     // Rows wait in the queue: none is leased at the intake before a claim has looked (decision 0510).
     this.drained = false;
+    if (seq !== undefined && seq > this.queuedSeq) this.queuedSeq = seq;
     if (owners && owners.length > 0 && owners.every((o) => !this.held.hasRoomFor(o))) return;
     this.poked = true;
     this.wake?.();
@@ -206,11 +211,32 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const batch = await this.paced.claim(room, this.held.load());
     if (batch.claimed.length > 0) this.start(batch.claimed, await this.webhooksOf(batch.claimed));
     // The next slot of a webhook with more waiting: looked for then rather than at the next poll.
-    if (batch.wakeInMs !== null && batch.wakeInMs < this.config.HUB_WEBHOOK_POLL_MS) {
+    const wakeInMs = minOf(batch.wakeInMs, this.heldHeadLookMs(batch.watermark));
+    if (wakeInMs !== null && wakeInMs < this.config.HUB_WEBHOOK_POLL_MS) {
       clearTimeout(this.pacedWake);
-      this.pacedWake = setTimeout(() => this.poke(), batch.wakeInMs).unref();
+      this.pacedWake = setTimeout(() => this.poke(), wakeInMs).unref();
     }
     return batch.claimed.length;
+  }
+
+  /**
+   * Rows queued here for an event past the watermark the claim read: an ordered head among them
+   * was held until the earlier events' intake is done (decision 0511), and nothing pokes the loop
+   * when it is. Looked for again after the watermark's reuse (25 ms) rather than at the next poll
+   * (issue 43: a quarter of a second late under a noisy neighbour), twice as late each time the
+   * watermark has not moved (an event whose intake keeps failing holds it for minutes).
+   */
+  private heldHeadLookMs(watermark: number): number | null {
+    if (this.queuedSeq <= watermark + 1) {
+      this.heldLook = { ms: 0, watermark };
+      return null;
+    }
+    const ms =
+      watermark > this.heldLook.watermark
+        ? HELD_HEAD_LOOK_MS
+        : Math.min(this.heldLook.ms * 2, this.config.HUB_WEBHOOK_POLL_MS);
+    this.heldLook = { ms, watermark };
+    return ms;
   }
 
   /** The webhooks of claimed rows, in one statement. */
@@ -345,3 +371,8 @@ function concurrencyFloor(concurrency: number): number {
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
+
+/** The first look again for ordered heads held at the watermark: its reuse (IntakeWatermark). */
+const HELD_HEAD_LOOK_MS = 25;
+
+const minOf = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));

@@ -111,6 +111,6 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
     const queued = await this.batch.add(match);
     if (queued.count > 0) this.logger.debug({ eventId, queued: queued.count }, 'deliveries queued');
     // Rows leased as they were queued are on their way already (decision 0510); the others wait for a claim.
-    if (queued.count > queued.leased.length) this.worker.poke(queued.owners);
+    if (queued.count > queued.leased.length) this.worker.poke(queued.owners, meta.seq);
   }
 }

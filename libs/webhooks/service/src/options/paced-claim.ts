@@ -20,6 +20,8 @@ export interface PacedBatch {
   claimed: ClaimedDelivery[];
   /** Milliseconds until the next slot of a webhook served now, when it still has deliveries waiting. */
   wakeInMs: number | null;
+  /** The intake's watermark the claim held ordered heads at (decision 0511). */
+  watermark: number;
 }
 
 /**
@@ -124,6 +126,7 @@ export class PacedClaim {
     return {
       claimed: rows.map(({ next_in_ms: _, ...d }) => d),
       wakeInMs: next === null || next === undefined ? null : Math.max(1, Math.ceil(Number(next))),
+      watermark,
     };
   }
 }
