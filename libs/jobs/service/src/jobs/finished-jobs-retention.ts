@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { deleteInBatches, repeatPass } from '@hub/persistence';
+import { repeatPass } from '@hub/persistence';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
+import { JobsStore } from './jobs.store';
 
 const FIRST_PASS_AFTER_MS = 60_000;
 const PASS_EVERY_MS = 3600_000;
@@ -40,18 +41,7 @@ export class FinishedJobsRetention implements OnApplicationBootstrap, OnApplicat
 
   /** One pass; resolves with the jobs deleted. */
   async pass(): Promise<number> {
-    const deleted = await deleteInBatches(
-      this.ds,
-      `WITH doomed AS (
-         SELECT j.id FROM jobs.jobs j
-          WHERE j.stage NOT IN ('SCHEDULING', 'RUNNING') AND j.finished_at IS NOT NULL
-            AND j.finished_at < now() - make_interval(secs => $1::float8 * 86400)
-            AND NOT EXISTS (SELECT 1 FROM jobs.scheduled_jobs s WHERE s.last_job_id = j.id)
-          LIMIT $2),
-       logs AS (DELETE FROM jobs.job_log_chunks c USING doomed d WHERE c.job_id = d.id)
-       DELETE FROM jobs.jobs WHERE id IN (SELECT id FROM doomed)`,
-      [this.config.HUB_JOBS_FINISHED_RETENTION_DAYS],
-    );
+    const deleted = await JobsStore.deleteFinished(this.ds.manager, this.config.HUB_JOBS_FINISHED_RETENTION_DAYS);
     if (deleted > 0) this.logger.log(`deleted ${deleted} finished jobs past retention`);
     return deleted;
   }

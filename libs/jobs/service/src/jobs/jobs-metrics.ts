@@ -5,6 +5,7 @@ import { Gauge } from 'prom-client';
 import { type DataSource } from 'typeorm';
 import { HttpMetrics } from '@hub/observability';
 import { JOBS_DS } from '../jobs.di';
+import { type ActiveStageRow, JobsStore } from './jobs.store';
 
 const ACTIVE = ['SCHEDULING', 'RUNNING'] as const;
 
@@ -27,16 +28,10 @@ export class JobsMetrics implements OnApplicationBootstrap {
     } catch {
       return; // no /metrics in this composition (unit tests)
     }
-    type Row = { stage: string; n: string; oldest: string | null };
-    let reading: Promise<Row[]> | undefined;
+    let reading: Promise<ActiveStageRow[]> | undefined;
     // One query per scrape for both gauges: the registry collects them side by side.
-    const read = (): Promise<Row[]> =>
-      (reading ??= (
-        this.ds.query(
-          `SELECT stage, count(*) AS n, EXTRACT(EPOCH FROM now() - min(created_at)) AS oldest
-             FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') GROUP BY stage`,
-        ) as Promise<Row[]>
-      ).finally(() => setImmediate(() => (reading = undefined))));
+    const read = (): Promise<ActiveStageRow[]> =>
+      (reading ??= JobsStore.activeByStage(this.ds.manager).finally(() => setImmediate(() => (reading = undefined))));
     registry.registerMetric(
       new Gauge({
         name: 'hub_jobs_active',

@@ -1,5 +1,5 @@
 import { type EntityManager } from 'typeorm';
-import { lockForTransaction } from '@hub/persistence';
+import { deleteInBatches, lockForTransaction } from '@hub/persistence';
 import { type JobStage } from '@hub/contracts';
 import { JobEntity } from './job.entity';
 import { JobNotFoundError } from './jobs.errors';
@@ -30,6 +30,13 @@ export interface JobPageQuery {
   labels: Record<string, string>;
   /** Ids below this one (the previous page's last). */
   cursor?: string;
+}
+
+/** Active jobs of one stage: how many, and the seconds since the oldest was created. */
+export interface ActiveStageRow {
+  stage: string;
+  n: string;
+  oldest: string | null;
 }
 
 /** A data-modifying statement for `Outbox.write`, which writes it with its events in one statement. */
@@ -209,5 +216,33 @@ export const JobsStore = {
       [bootId, replica],
     );
     return rows.map((r) => ({ id: r.id, handle: r.run_handle }));
+  },
+
+  /** Jobs not finished yet, by stage: one query on the partial index of active jobs (jobs_active). */
+  activeByStage(m: EntityManager): Promise<ActiveStageRow[]> {
+    return m.query(
+      `SELECT stage, count(*) AS n, EXTRACT(EPOCH FROM now() - min(created_at)) AS oldest
+             FROM jobs.jobs WHERE stage IN ('SCHEDULING', 'RUNNING') GROUP BY stage`,
+    );
+  },
+
+  /**
+   * Deletes the jobs finished more than `retentionDays` ago with their log chunks, 1,000 a
+   * statement until none is left: never an active one, nor the last run of a scheduled job (its
+   * view names it). Answers how many went.
+   */
+  deleteFinished(m: EntityManager, retentionDays: number): Promise<number> {
+    return deleteInBatches(
+      m,
+      `WITH doomed AS (
+         SELECT j.id FROM jobs.jobs j
+          WHERE j.stage NOT IN ('SCHEDULING', 'RUNNING') AND j.finished_at IS NOT NULL
+            AND j.finished_at < now() - make_interval(secs => $1::float8 * 86400)
+            AND NOT EXISTS (SELECT 1 FROM jobs.scheduled_jobs s WHERE s.last_job_id = j.id)
+          LIMIT $2),
+       logs AS (DELETE FROM jobs.job_log_chunks c USING doomed d WHERE c.job_id = d.id)
+       DELETE FROM jobs.jobs WHERE id IN (SELECT id FROM doomed)`,
+      [retentionDays],
+    );
   },
 };

@@ -5,6 +5,7 @@ import { JobLogLive, type JobLogLiveEvent, type JobLogLine } from '@hub/jobs-con
 import { LiveBus } from '@hub/messaging';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
+import { JobLogsStore } from './job-logs.store';
 import { LogSink, type LogSinkPort } from './log-sink';
 
 /** A line's seq is its chunk's id times this plus its place in the chunk (chunks hold fewer lines). */
@@ -42,31 +43,21 @@ export class JobLogs implements LogSinkPort {
 
   /** The job's chunks already stored (a sink taking over a job another replica ran). */
   async chunks(jobId: string): Promise<StoredChunk[]> {
-    const rows = await this.ds.query<{ id: string; lines: number; bytes: number }[]>(
-      `SELECT id, cardinality(lines) AS lines, bytes FROM jobs.job_log_chunks WHERE job_id = $1 ORDER BY id`,
-      [jobId],
-    );
+    const rows = await JobLogsStore.chunks(this.ds.manager, jobId);
     return rows.map((r) => ({ id: Number(r.id), lines: r.lines, bytes: r.bytes }));
   }
 
   /** Chunk ids for lines not stored yet (their seqs are pushed before the INSERT), increasing. */
   async reserve(count: number): Promise<number[]> {
-    const rows = await this.ds.query<{ id: string }[]>(
-      `SELECT nextval(pg_get_serial_sequence('jobs.job_log_chunks', 'id')) AS id FROM generate_series(1, $1)`,
-      [count],
-    );
+    const rows = await JobLogsStore.reserve(this.ds.manager, count);
     return rows.map((r) => Number(r.id));
   }
 
   /** Stores one chunk under its reserved id after deleting the given older ones, in one transaction. */
   async insert(jobId: string, id: number, drop: number[], lines: string[], ts: string[], bytes: number): Promise<void> {
     await this.ds.transaction(async (m) => {
-      if (drop.length > 0)
-        await m.query(`DELETE FROM jobs.job_log_chunks WHERE job_id = $1 AND id = ANY($2::bigint[])`, [jobId, drop]);
-      await m.query(
-        `INSERT INTO jobs.job_log_chunks (id, job_id, ts, lines, bytes) VALUES ($1, $2, $3::timestamptz[], $4::text[], $5)`,
-        [id, jobId, ts, lines, bytes],
-      );
+      if (drop.length > 0) await JobLogsStore.drop(m, jobId, drop);
+      await JobLogsStore.insert(m, jobId, id, lines, ts, bytes);
     });
   }
 
@@ -77,14 +68,8 @@ export class JobLogs implements LogSinkPort {
   async read(jobId: string, afterSeq: number, tail?: number): Promise<JobLogLine[]> {
     const after = Math.floor(afterSeq / SEQ_PER_CHUNK);
     const rows = tail
-      ? await this.ds.query<{ id: string; ts: Date[]; lines: string[] }[]>(
-          `SELECT id, ts, lines FROM jobs.job_log_chunks WHERE job_id = $1 AND id >= $2 ORDER BY id DESC LIMIT $3`,
-          [jobId, after, tail],
-        )
-      : await this.ds.query<{ id: string; ts: Date[]; lines: string[] }[]>(
-          `SELECT id, ts, lines FROM jobs.job_log_chunks WHERE job_id = $1 AND id >= $2 ORDER BY id LIMIT 50`,
-          [jobId, after],
-        );
+      ? await JobLogsStore.last(this.ds.manager, jobId, after, tail)
+      : await JobLogsStore.from(this.ds.manager, jobId, after);
     if (tail) rows.reverse();
     const out: JobLogLine[] = [];
     for (const r of rows) {

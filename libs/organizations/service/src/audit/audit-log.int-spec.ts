@@ -7,7 +7,8 @@ import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/t
 import { ORGANIZATIONS_MIGRATIONS } from '../migrations';
 import { AUDIT_EVENTS_PARTITIONS } from '../migrations/1797000100000-partition-audit-events';
 import { OrganizationsConfig } from '../organizations.config';
-import { AUDIT_PAGE_BYTES, AuditLog, auditPageQuery } from './audit-log';
+import { AUDIT_PAGE_BYTES, AuditLog } from './audit-log';
+import { auditPageQuery } from './audit-log.store';
 
 const ORG = 'a00000000000000000000001';
 const OTHER = 'a00000000000000000000002';

@@ -4,9 +4,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type AuditEventMessage, avatarUrl, OBJECT_ID_PATTERN, TailedReply } from '@hub/contracts';
 import { type AuditLogEventView, type AuditPage, type AuditPageRpc } from '@hub/organizations-contract';
-import { preparedQuery } from '@hub/persistence';
 import { type OrganizationsConfig } from '../organizations.config';
 import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.di';
+import { type AuditEventColumns, AuditLogStore } from './audit-log.store';
 
 /** The stored id of an event: its bus id when that is an object id (outbox rows), else a digest of it. */
 export function auditId(msgId: string): string {
@@ -18,36 +18,6 @@ export function auditId(msgId: string): string {
  * so that a page stays under NATS' 1 MB message limit: a page of 1,000 large events had no bound.
  */
 export const AUDIT_PAGE_BYTES = 448 * 1024;
-
-/**
- * The statement of one export page: the matching events in keyset order (newest first, after
- * the cursor). Each q field has an index in this order (migration AuditFilterIndexes), so a
- * sparse filter walks only its matches. Rows, not one `string_agg` text: Postgres spent about
- * 5 ms of CPU aggregating a page of 1,000 events against 1.5 ms sending them as rows, and the
- * service gained nothing from receiving one value (bench:audit, decision 0410).
- */
-export function auditPageQuery(dto: AuditPageRpc): { sql: string; values: unknown[] } {
-  const values: unknown[] = [dto.organizationId];
-  const where = ['organization_id = $1'];
-  const term = (column: string, value: string): void => {
-    values.push(value);
-    where.push(`${column} = $${values.length}`);
-  };
-  dto.filter.author?.forEach((v) => term('author', v));
-  dto.filter.ip?.forEach((v) => term('ip', v));
-  dto.filter.type?.forEach((v) => term('type', v));
-  if (dto.after) {
-    values.push(dto.after.createdAt, dto.after.id);
-    where.push(`(created_at, id) < ($${values.length - 1}::timestamptz, $${values.length})`);
-  }
-  values.push(dto.limit);
-  // The ISO text gets its own name: `AS created_at` would make ORDER BY sort that text (a sort of
-  // every matching row per page) instead of walking the index.
-  const sql = `SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_iso, doc, octet_length(doc) AS bytes
-      FROM organizations.audit_events WHERE ${where.join(' AND ')}
-     ORDER BY created_at DESC, id DESC LIMIT $${values.length}`;
-  return { sql, values };
-}
 
 /**
  * The events' JSON texts joined by commas, as UTF-8 bytes: each text is encoded once, straight
@@ -67,10 +37,6 @@ function joinedBytes(rows: { doc: string; bytes: number }[]): Buffer {
   }
   return out;
 }
-
-const INSERT_EVENTS = `INSERT INTO organizations.audit_events (id, organization_id, created_at, type, author, ip, doc)
-  SELECT * FROM unnest($1::char(24)[], $2::char(24)[], $3::timestamptz[], $4::varchar[], $5::varchar[], $6::varchar[], $7::text[])
-  ON CONFLICT (id, created_at) DO NOTHING`;
 
 /** Organizations' audit log: written by the ingest, read newest first by the export. */
 @Injectable()
@@ -109,38 +75,25 @@ export class AuditLog {
     };
   }
 
-  /**
-   * Stores events; one already stored (same id) is left as it is. One statement whatever the
-   * batch's size (a column per array), prepared once per connection: Postgres spent 38 us of CPU
-   * per event against 72 us for the same batches as VALUES lists of 7 parameters per event.
-   */
+  /** Stores events; one already stored (same id) is left as it is. */
   async insert(events: { id: string; event: AuditEventMessage }[]): Promise<void> {
     if (events.length === 0) return;
-    const columns: unknown[][] = [[], [], [], [], [], [], []];
+    const columns: AuditEventColumns = [[], [], [], [], [], [], []];
     for (const { id, event } of events) {
-      const row = [
-        id,
-        event.organizationId,
-        event.createdAt,
-        event.type,
-        event.author.user,
-        event.ip ?? null,
-        JSON.stringify(this.toDoc(id, event)),
-      ];
-      row.forEach((value, k) => columns[k].push(value));
+      columns[0].push(id);
+      columns[1].push(event.organizationId);
+      columns[2].push(event.createdAt);
+      columns[3].push(event.type);
+      columns[4].push(event.author.user);
+      columns[5].push(event.ip ?? null);
+      columns[6].push(JSON.stringify(this.toDoc(id, event)));
     }
-    await preparedQuery(this.ds, 'organizations-audit-insert', INSERT_EVENTS, columns);
+    await AuditLogStore.insert(this.ds.manager, columns);
   }
 
   /** One page, newest first, after the cursor, at most `limit` events and `maxBytes` of JSON; every term of the filter must hold. */
   async page(dto: AuditPageRpc, maxBytes = AUDIT_PAGE_BYTES): Promise<AuditPage> {
-    const { sql, values } = auditPageQuery(dto);
-    const rows = (await this.ds.query(sql, values)) as {
-      id: string;
-      created_iso: string;
-      doc: string;
-      bytes: number;
-    }[];
+    const rows = await AuditLogStore.page(this.ds.manager, dto);
     let kept = 0;
     for (let bytes = 0; kept < rows.length; kept++) {
       bytes += rows[kept].bytes + 1;

@@ -5,7 +5,7 @@ import {
   ScimResourceNotFoundError,
 } from '@hub/organizations-contract';
 import { type ScimAttributes } from './scim-filter';
-import { scimPage } from './scim-page';
+import { ScimPageStore } from './scim-page.store';
 import { ISO } from './scim-org';
 
 interface Row {
@@ -132,7 +132,7 @@ export const ScimGroupsStore = {
     organizationId: string,
     q: ScimListQuery,
   ): Promise<{ total: number; items: ScimGroupRecord[] }> {
-    const { total, rows } = await scimPage<Row>(
+    const { total, rows } = await ScimPageStore.page<Row>(
       m,
       {
         table: 'organizations.resource_groups',

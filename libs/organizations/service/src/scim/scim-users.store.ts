@@ -5,7 +5,7 @@ import {
   type ScimUserRecord,
 } from '@hub/organizations-contract';
 import { type ScimAttributes } from './scim-filter';
-import { scimPage } from './scim-page';
+import { ScimPageStore } from './scim-page.store';
 import { ISO } from './scim-org';
 import { type ScimUserState } from './scim-user.state';
 
@@ -153,7 +153,7 @@ export const ScimUsersStore = {
     organizationId: string,
     q: ScimListQuery,
   ): Promise<{ total: number; items: ScimUserRecord[] }> {
-    const { total, rows } = await scimPage<Row>(
+    const { total, rows } = await ScimPageStore.page<Row>(
       m,
       {
         table: 'organizations.scim_users',
