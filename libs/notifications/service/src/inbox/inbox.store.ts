@@ -1,6 +1,6 @@
 import { type EntityManager } from 'typeorm';
 import { type NotificationFilters } from '@hub/notifications-contract';
-import { preparedQuery } from '@hub/persistence';
+import { deleteInBatches, preparedQuery } from '@hub/persistence';
 import { filterConditions, whereAll } from './inbox-filters';
 import { inboxPageQuery } from './inbox-page.query';
 import { type InboxRow } from './notification-item';
@@ -63,6 +63,24 @@ export const InboxStore = {
     const using = needsThread(where) ? 'USING notifications.threads t WHERE t.id = n.thread_id AND' : 'WHERE';
     const sql = `DELETE FROM notifications.notifications n ${using} n.user_id = $1 AND ${where}`;
     return affectedRows(await m.query(sql, params));
+  },
+
+  /**
+   * Retention (decision 0206): read notifications whose last activity is older than `days`, in
+   * batches; the outer conditions are checked again on the row it deletes, so one made unread
+   * meanwhile stays.
+   */
+  deleteReadBefore(m: EntityManager, days: number): Promise<number> {
+    return deleteInBatches(
+      m,
+      `DELETE FROM notifications.notifications n
+        USING (SELECT user_id, thread_id FROM notifications.notifications
+                WHERE updated_at < now() - make_interval(secs => $1::float8 * 86400) AND read
+                ORDER BY updated_at LIMIT $2) old
+        WHERE n.user_id = old.user_id AND n.thread_id = old.thread_id AND n.read
+          AND n.updated_at < now() - make_interval(secs => $1::float8 * 86400)`,
+      [days],
+    );
   },
 };
 

@@ -1,5 +1,6 @@
 import { type EntityManager } from 'typeorm';
 import { type EventUser } from '@hub/contracts';
+import { deleteInBatches } from '@hub/persistence';
 import { type SettingValues } from '../settings/settings.defaults';
 import { type ThreadEvent } from './thread-event';
 
@@ -84,6 +85,17 @@ export const ThreadsStore = {
        SELECT u, $2, false, $3, $4 FROM unnest($1::bpchar[]) AS u
        ON CONFLICT (user_id, thread_id) DO UPDATE SET read = false, updated_at = EXCLUDED.updated_at, discussion_event_id = EXCLUDED.discussion_event_id`,
       [recipients, threadId, updatedAt, discussionEventId],
+    );
+  },
+
+  /** Retention (decision 0206): applied event ids older than `days` (the bus keeps none that old), in batches. */
+  deleteAppliedBefore(m: EntityManager, days: number): Promise<number> {
+    return deleteInBatches(
+      m,
+      `DELETE FROM notifications.applied_events WHERE id IN (
+         SELECT id FROM notifications.applied_events
+          WHERE applied_at < now() - make_interval(secs => $1::float8 * 86400) ORDER BY applied_at LIMIT $2)`,
+      [days],
     );
   },
 };
