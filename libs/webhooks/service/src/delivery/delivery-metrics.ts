@@ -1,9 +1,12 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { DELIVERY_TRIGGERS } from '@hub/webhooks-contract';
 import { HttpMetrics } from '@hub/observability';
-import { DeliveryQueue } from './delivery-queue';
+import { WEBHOOKS_DS } from '../webhooks.di';
+import { DeliveryQueueStore } from './delivery-queue.store';
 
 /**
  * Delivery metrics on the app's /metrics registry (found at bootstrap, wherever the app's
@@ -40,12 +43,12 @@ export class DeliveryMetrics implements OnApplicationBootstrap {
 
   constructor(
     private readonly moduleRef: ModuleRef,
-    queue: DeliveryQueue,
+    @InjectDataSource(WEBHOOKS_DS) ds: DataSource,
   ) {
     // One query per scrape for both gauges: the registry collects them side by side.
-    let reading: ReturnType<DeliveryQueue['depth']> | undefined;
-    const read = (): ReturnType<DeliveryQueue['depth']> =>
-      (reading ??= queue.depth().finally(() => setImmediate(() => (reading = undefined))));
+    let reading: ReturnType<typeof DeliveryQueueStore.depth> | undefined;
+    const read = (): ReturnType<typeof DeliveryQueueStore.depth> =>
+      (reading ??= DeliveryQueueStore.depth(ds.manager).finally(() => setImmediate(() => (reading = undefined))));
     this.depth = new Gauge({
       name: 'hub_webhook_queue_depth',
       help: 'Pending deliveries: due now, or scheduled for later (retries waiting)',

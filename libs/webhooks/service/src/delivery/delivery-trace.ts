@@ -1,6 +1,6 @@
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { contextFromTraceparent, hubTracer, isTracingOn, traceparentOf } from '@hub/messaging';
-import { type ClaimedDelivery } from './delivery-queue';
+import { type ClaimedDelivery } from './delivery-queue.store';
 import { type SendResult } from './http-sender';
 
 /**

@@ -12,7 +12,7 @@ import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
-import { type ClaimedDelivery, type DirectLease, DeliveryQueue } from './delivery-queue';
+import { type ClaimedDelivery, type DirectLease, DeliveryQueueStore } from './delivery-queue.store';
 import { DeliveryTrace } from './delivery-trace';
 import { DeliveryWake } from './delivery-wake';
 import { InFlight } from './in-flight';
@@ -64,7 +64,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private lastPartitionPass = 0;
 
   constructor(
-    private readonly queue: DeliveryQueue,
     private readonly attempts: DeliveryAttempts,
     private readonly health: WebhookHealth,
     private readonly outcomes: OutcomeRecorder,
@@ -90,7 +89,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     );
     // Every second: one small statement, and an ANALYZE when a table has doubled (decision 0510).
     this.stopPlanCheck = repeatPass(
-      () => (this.planCheck ??= this.queue.keepPlansFresh().finally(() => (this.planCheck = undefined))),
+      () =>
+        (this.planCheck ??= DeliveryQueueStore.keepPlansFresh(this.ds.manager).finally(
+          () => (this.planCheck = undefined),
+        )),
       (err) => this.logger.warn({ err }, 'webhooks statistics check failed'),
       { firstAfterMs: 0, everyMs: 1000 },
     );
@@ -177,7 +179,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           room -= await this.claimPaced(room);
         }
         if (!this.waitingForRoom && room > 0) {
-          const claimed = await this.queue.claim(room, this.held.load());
+          const claimed = await DeliveryQueueStore.claim(this.ds.manager, room, this.held.load(), this.config);
           full = claimed.length === room;
           this.drained = !full;
           if (claimed.length > 0) this.start(claimed, await this.webhooksOf(claimed));
@@ -291,7 +293,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   ): Promise<void> {
     let traced: DeliveryTrace | undefined;
     try {
-      if (!webhook || webhook.disabled !== 'false') return await this.queue.dropped(d.id);
+      if (!webhook || webhook.disabled !== 'false') return await DeliveryQueueStore.dropped(this.ds.manager, d.id);
       const trigger = d.recovery_id ? 'recovery' : 'scheduled';
       traced = DeliveryTrace.start(d, webhook.url);
       const send = () =>
@@ -330,7 +332,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           ? null
           : nextDelayMs(this.config.retrySchedule, d.attempts, result.headers['retry-after']);
       if (delay !== null) this.metrics.retries.inc();
-      await this.queue.failed(d.id, delay);
+      await DeliveryQueueStore.failed(this.ds.manager, d.id, delay);
       traced?.settled(delay === null ? 'failed' : 'retry', delay);
       if (d.paced) this.poke([webhook.owner_id]);
       // A retry due before the next poll (the schedule starts at 0 s) is looked for when due.

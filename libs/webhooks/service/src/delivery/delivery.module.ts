@@ -7,7 +7,6 @@ import { PacedClaim } from '../options/paced-claim';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogHandler } from './delivery-log.handler';
 import { DeliveryMetrics } from './delivery-metrics';
-import { DeliveryQueue } from './delivery-queue';
 import { DeliveryWorker } from './delivery-worker';
 import { ListDeliveriesUseCase } from './list-deliveries.use-case';
 import { ListDeliveryLogsUseCase } from './list-delivery-logs.use-case';
@@ -31,7 +30,6 @@ export class DeliveryModule {
       imports: [core],
       controllers: [DeliveryLogHandler],
       providers: [
-        DeliveryQueue,
         PacedClaim,
         DeliveryAttempts,
         DeliveryMetrics,

@@ -6,7 +6,7 @@ import { IntakeWatermark } from '../intake/intake-watermark';
 import { PacedClaim } from '../options/paced-claim';
 import { WEBHOOKS_MIGRATIONS } from '../migrations';
 import { WebhooksConfig } from '../webhooks.config';
-import { DeliveryQueue } from './delivery-queue';
+import { DeliveryQueueStore } from './delivery-queue.store';
 import { InFlight } from './in-flight';
 
 const MALLORY = 'aa0000000000000000000000';
@@ -17,7 +17,6 @@ const hook = (owner: 'm' | 'b', n: number): string => `${owner}${String(n).padSt
 describeWithInfra('the fair claim (decision 0505)', () => {
   let db: TestDatabase;
   let ds: DataSource;
-  let queue: DeliveryQueue;
   let paced: PacedClaim;
   /** What the intake's consumers have acked through (EventBus.processedThrough), as the test sets it. */
   let intakeThrough = Number.MAX_SAFE_INTEGER;
@@ -38,7 +37,6 @@ describeWithInfra('the fair claim (decision 0505)', () => {
       }),
     ).initialize();
     await runMigrations(ds, 'webhooks');
-    queue = new DeliveryQueue(ds, config);
     const bus = { processedThrough: async () => intakeThrough } as unknown as EventBus;
     paced = new PacedClaim(ds, config, new IntakeWatermark(bus));
   });
@@ -78,7 +76,7 @@ describeWithInfra('the fair claim (decision 0505)', () => {
     await deliveries('m', 300, 60);
     await deliveries('b', 1, 1);
 
-    const claimed = await queue.claim(128, new InFlight(4, 10).load());
+    const claimed = await DeliveryQueueStore.claim(ds.manager, 128, new InFlight(4, 10).load(), config);
 
     expect(claimed.filter((d) => d.webhook_id === hook('b', 1))).toHaveLength(1);
     expect(claimed.filter((d) => d.webhook_id === hook('m', 1))).toHaveLength(4);
@@ -93,7 +91,7 @@ describeWithInfra('the fair claim (decision 0505)', () => {
     for (let i = 0; i < 3; i++) held.started(hook('b', 1), BOB);
     for (let i = 0; i < 8; i++) held.started(hook('m', 1 + (i % 2)), MALLORY);
 
-    const claimed = await queue.claim(128, held.load());
+    const claimed = await DeliveryQueueStore.claim(ds.manager, 128, held.load(), config);
 
     // Bob: 3 of 4 held, 1 more. Mallory: 8 of 10 held, 2 more, from webhooks not at their cap.
     expect(claimed.filter((d) => d.webhook_id === hook('b', 1))).toHaveLength(1);
@@ -108,7 +106,7 @@ describeWithInfra('the fair claim (decision 0505)', () => {
     await deliveries('m', 5, 60);
     await deliveries('b', 5, 1);
 
-    const claimed = await queue.claim(4, new InFlight(4, 100).load());
+    const claimed = await DeliveryQueueStore.claim(ds.manager, 4, new InFlight(4, 100).load(), config);
 
     // Two turns each: bob's two webhooks and two of mallory's three.
     expect(claimed.filter((d) => d.webhook_id.startsWith('b'))).toHaveLength(2);

@@ -1,18 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type DeliveryState, type ListWebhookDeliveriesRpc, type WebhookDeliveryView } from '@hub/webhooks-contract';
+import { type ListWebhookDeliveriesRpc, type WebhookDeliveryView } from '@hub/webhooks-contract';
 import { WebhookStore } from '../management/webhook.store';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
-
-interface DeliveryRow {
-  id: string;
-  state: DeliveryState;
-  attempts: number;
-  due_at: Date;
-  created_at: Date;
-}
+import { DeliveryQueueStore } from './delivery-queue.store';
 
 /**
  * `GET …/deliveries` (decision 0804): where each delivery's retry schedule stands, read from the
@@ -27,12 +20,7 @@ export class ListDeliveriesUseCase {
 
   async execute(dto: ListWebhookDeliveriesRpc): Promise<WebhookDeliveryView[]> {
     const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
-    const rows: DeliveryRow[] = await this.ds.query(
-      `SELECT id, state, attempts, due_at, created_at FROM webhooks.deliveries
-        WHERE webhook_id = $1 AND ($2::bpchar[] IS NULL OR id = ANY($2::bpchar[]))
-        ORDER BY created_at DESC, id DESC LIMIT $3`,
-      [webhook.id, dto.ids ?? null, dto.limit],
-    );
+    const rows = await DeliveryQueueStore.listOf(this.ds.manager, webhook.id, dto.ids ?? null, dto.limit);
     // The schedule has one pause per retry: attempt n + 1 is its last.
     const maxAttempts = this.config.retrySchedule.length + 1;
     return rows.map((r) => ({

@@ -1,13 +1,11 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { preparedQuery } from '@hub/persistence';
 import { WEBHOOKS_DS } from '../webhooks.di';
-import { LOG_COLUMNS, type LoggedAttempt, logRow, searchVector } from './delivery-log.store';
+import { type LoggedAttempt } from './delivery-log.store';
+import { type Outcome, OutcomesStore } from './outcomes.store';
 
-interface Pending {
-  log: LoggedAttempt;
-  delivered: boolean;
+interface Pending extends Outcome {
   done: () => void;
   fail: (err: unknown) => void;
 }
@@ -24,8 +22,9 @@ const GATHER_SOON_MS = 5;
 const MAX_BATCH = 500;
 
 /**
- * Writes attempt outcomes in groups (decision 0501): one statement per group inserts the log rows,
- * marks the delivered rows and refreshes the webhooks' health (`lastTriggerAt`, failure streak).
+ * Writes attempt outcomes in groups (decision 0501): one statement per group (`OutcomesStore.write`)
+ * inserts the log rows, marks the delivered rows and refreshes the webhooks' health (`lastTriggerAt`,
+ * failure streak).
  * A row stays leased until its outcome is committed, so a crash before that gives the row back
  * when the lease runs out (a duplicate with the same `webhook-id`, never a loss).
  */
@@ -67,7 +66,7 @@ export class OutcomeRecorder implements OnApplicationShutdown {
     this.timer = undefined;
     if (this.writing || this.pending.length === 0) return;
     const group = this.pending.splice(0, MAX_BATCH);
-    this.writing = this.write(group)
+    this.writing = OutcomesStore.write(this.ds.manager, group)
       .then(
         () => group.forEach((p) => p.done()),
         (err: unknown) => group.forEach((p) => p.fail(err)),
@@ -76,26 +75,5 @@ export class OutcomeRecorder implements OnApplicationShutdown {
         this.writing = null;
         if (this.pending.length > 0) this.kick();
       });
-  }
-
-  private async write(group: Pending[]): Promise<void> {
-    const columns: unknown[][] = Array.from({ length: 14 }, () => []);
-    for (const p of group) logRow(p.log).forEach((v, i) => columns[i].push(v));
-    const delivered = group.filter((p) => p.delivered);
-    // Prepared: planned once per connection, the plan made again as the tables grow (DeliveryQueue.keepPlansFresh, decision 0510).
-    await preparedQuery(
-      this.ds,
-      'webhooks-outcomes',
-      `WITH logged AS (
-         INSERT INTO webhooks.delivery_logs (${LOG_COLUMNS}, search)
-         SELECT *, ${searchVector('u.payload', 'u.webhook_id')}
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::jsonb[], $7::text[], $8::int[], $9::jsonb[], $10::text[], $11::int[], $12::text[], $13::text[], $14::text[])
-           AS u(${LOG_COLUMNS})),
-       done AS (
-         UPDATE webhooks.deliveries SET state = 'delivered', lease_until = NULL WHERE id = ANY($15::bpchar[]))
-       UPDATE webhooks.webhooks SET last_trigger_at = now(), failing_since = NULL, failures = 0
-       WHERE id = ANY($16::bpchar[]) AND (failures > 0 OR last_trigger_at IS NULL OR last_trigger_at < now() - interval '1 second')`,
-      [...columns, delivered.map((p) => p.log.deliveryId), [...new Set(delivered.map((p) => p.log.webhookId))]],
-    );
   }
 }

@@ -18,7 +18,7 @@ import {
   type Unsubscribe,
 } from '@hub/messaging';
 import { createHash } from 'node:crypto';
-import { type MatchInput } from '../delivery/delivery-queue';
+import { type MatchInput } from '../delivery/delivery-queue.store';
 import { DeliveryWorker } from '../delivery/delivery-worker';
 import { INTAKE_BATCH, IntakeBatch } from './intake-batch';
 import { intakeDurable } from './intake-watermark';

@@ -1,10 +1,11 @@
 import { DataSource } from 'typeorm';
 import { runMigrations, serviceDataSourceOptions } from '@hub/persistence';
 import { createTestDatabase, describeWithInfra, queryDatabase, type TestDatabase } from '@hub/testing';
-import { DeliveryQueue, type MatchInput } from '../delivery/delivery-queue';
+import { type DirectLease, DeliveryQueueStore, type MatchInput } from '../delivery/delivery-queue.store';
 import { WEBHOOKS_MIGRATIONS } from '../migrations';
 import { WebhooksConfig } from '../webhooks.config';
 import { IntakeBatch } from './intake-batch';
+import { queuedByEvent } from './queued';
 
 const ALICE = 'a11ce0000000000000000000';
 const BOB = 'b0b000000000000000000000';
@@ -23,11 +24,11 @@ function event(n: number, over: Partial<MatchInput> = {}): MatchInput {
 }
 
 describeWithInfra('intake: the events in flight are matched and queued by one statement', () => {
+  const config = Object.assign(new WebhooksConfig(), { HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: 3 });
   let db: TestDatabase;
   let ds: DataSource;
-  let queue: DeliveryQueue;
   let batch: IntakeBatch;
-  let statements: jest.SpyInstance;
+  let statements: jest.SpiedFunction<typeof DeliveryQueueStore.enqueue>;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -41,9 +42,8 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
       }),
     ).initialize();
     await runMigrations(ds, 'webhooks');
-    queue = new DeliveryQueue(ds, Object.assign(new WebhooksConfig(), { HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY: 3 }));
-    batch = new IntakeBatch(queue);
-    statements = jest.spyOn(queue, 'enqueue');
+    batch = new IntakeBatch(ds, config);
+    statements = jest.spyOn(DeliveryQueueStore, 'enqueue');
     // Alice watches the repo, Bob its owner (an organization); a third webhook is disabled.
     await ds.query(
       `INSERT INTO webhooks.webhooks (id, owner_id, owner_name, url, domains, disabled) VALUES
@@ -58,6 +58,7 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
   });
 
   afterAll(async () => {
+    statements?.mockRestore();
     await ds?.destroy();
     await db?.drop();
   });
@@ -163,11 +164,11 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
 
       expect(zed.count).toBe(1);
       // acme's second event waits for its lane's statement, not beside it.
-      expect(statements.mock.calls.map((c) => c[0].map((m) => m.eventId))).toEqual([['event-13'], ['event-15']]);
+      expect(statements.mock.calls.map((c) => c[1].map((m) => m.eventId))).toEqual([['event-13'], ['event-15']]);
       await blocker.commitTransaction();
       expect((await acme).count).toBe(2);
       expect((await acmeAgain).count).toBe(2);
-      expect(statements.mock.calls.map((c) => c[0].map((m) => m.eventId))).toEqual([
+      expect(statements.mock.calls.map((c) => c[1].map((m) => m.eventId))).toEqual([
         ['event-13'],
         ['event-15'],
         ['event-14'],
@@ -181,8 +182,10 @@ describeWithInfra('intake: the events in flight are matched and queued by one st
   it("with room in the worker, plain rows are written leased to it (within its room and caps); a paced webhook's wait for a claim", async () => {
     await ds.query(`UPDATE webhooks.trigger_counts SET count = 0`);
     const none = { webhookIds: [], webhookCounts: [], ownerIds: [], ownerCounts: [] };
-    const leasedOf = async (n: number, lease: Parameters<DeliveryQueue['enqueue']>[1]) =>
-      (await queue.enqueue([event(n)], lease)).get(`event-${n}`)?.leased.map((d) => d.webhook_id.slice(-3)) ?? [];
+    const leasedOf = async (n: number, lease: DirectLease | undefined) =>
+      queuedByEvent([event(n)], await DeliveryQueueStore.enqueue(ds.manager, [event(n)], config, lease))
+        .get(`event-${n}`)
+        ?.leased.map((d) => d.webhook_id.slice(-3)) ?? [];
 
     // Room for one of the two rows; then for both, but Alice's webhook is at its cap (8 in flight).
     expect(await leasedOf(20, { room: 1, load: none })).toHaveLength(1);

@@ -1,6 +1,11 @@
-import { Injectable, Optional } from '@nestjs/common';
-import { DeliveryQueue, type MatchInput, type Queued } from '../delivery/delivery-queue';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+import { type DirectLease, DeliveryQueueStore, type MatchInput } from '../delivery/delivery-queue.store';
 import { DeliveryWorker } from '../delivery/delivery-worker';
+import { type WebhooksConfig } from '../webhooks.config';
+import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
+import { type Queued, queuedByEvent } from './queued';
 
 interface Waiting {
   match: MatchInput;
@@ -36,7 +41,8 @@ export class IntakeBatch {
   private scheduled = false;
 
   constructor(
-    private readonly queue: DeliveryQueue,
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
+    @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
     /** Absent in tests of the intake alone: then every row waits for a claim. */
     @Optional() private readonly worker?: DeliveryWorker,
   ) {}
@@ -85,7 +91,7 @@ export class IntakeBatch {
       const lease = this.worker?.reserveLease();
       let queued: Map<string, Queued>;
       try {
-        queued = await this.queue.enqueue(unique(group.map((w) => w.match)), lease);
+        queued = await this.enqueue(unique(group.map((w) => w.match)), lease);
       } finally {
         if (lease) this.worker?.releaseLease(lease);
       }
@@ -97,12 +103,17 @@ export class IntakeBatch {
       // the bus with it, and be dead-lettered with it): each alone, so only that one fails.
       for (const w of group) {
         try {
-          w.done((await this.queue.enqueue([w.match])).get(w.match.eventId) ?? NONE);
+          w.done((await this.enqueue([w.match])).get(w.match.eventId) ?? NONE);
         } catch (e) {
           w.fail(e);
         }
       }
     }
+  }
+
+  /** One intake statement (`DeliveryQueueStore.enqueue`), its rows grouped per event. */
+  private async enqueue(events: MatchInput[], lease?: DirectLease): Promise<Map<string, Queued>> {
+    return queuedByEvent(events, await DeliveryQueueStore.enqueue(this.ds.manager, events, this.config, lease));
   }
 }
 

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
 import { HubError, roleGrantsAccess, type WebhookPayloadRepo } from '@hub/contracts';
 import { OrganizationsRpc } from '@hub/organizations-contract';
 import { RpcClient } from '@hub/messaging';
-import { DeliveryQueue, type MatchInput } from '../delivery/delivery-queue';
+import { DeliveryQueueStore, type MatchInput } from '../delivery/delivery-queue.store';
+import { WEBHOOKS_DS } from '../webhooks.di';
 
 /**
  * Who may hear of a private repo (decision 0501): the owner the event names (`repo.owner.id`),
@@ -13,14 +16,14 @@ import { DeliveryQueue, type MatchInput } from '../delivery/delivery-queue';
 @Injectable()
 export class PrivateRepoAccess {
   constructor(
-    private readonly queue: DeliveryQueue,
+    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     private readonly rpc: RpcClient,
   ) {}
 
   async allowedOwners(match: MatchInput, repo: WebhookPayloadRepo): Promise<string[]> {
     const repoOwner = ownerIdOf(repo);
     const allowed = repoOwner ? [repoOwner] : [];
-    for (const candidate of await this.queue.candidateOwners(match)) {
+    for (const candidate of await DeliveryQueueStore.candidateOwners(this.ds.manager, match)) {
       if (candidate !== repoOwner && (await this.isMember(match.ownerName, candidate))) allowed.push(candidate);
     }
     return allowed;

@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource } from 'typeorm';
+import { type EntityManager } from 'typeorm';
 import { preparedQuery } from '@hub/persistence';
 import { type WebhookDomain } from '@hub/contracts';
+import { type DeliveryState } from '@hub/webhooks-contract';
 import { type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
 import { type InFlightLoad } from './in-flight';
 import { rowsOf } from './rows';
 
@@ -37,14 +35,13 @@ export interface ClaimedDelivery {
   due_ms: number;
 }
 
-/**
- * What the intake queued for one event: how many deliveries, the owners of the webhooks whose rows
- * wait for a claim, and the rows leased to this process at once (decision 0510).
- */
-export interface Queued {
-  count: number;
-  owners: string[];
-  leased: ClaimedDelivery[];
+/** A row the intake queued, with its webhook's owner; `leased` when written leased to this process (decision 0510). */
+export interface QueuedRow {
+  id: string;
+  event_id: string;
+  webhook_id: string;
+  owner_id: string;
+  leased: boolean;
 }
 
 /** Room for rows leased as they are queued: how many, and what is in flight (the caps, decision 0505). */
@@ -69,18 +66,32 @@ export interface MatchInput {
   traceparent?: string;
 }
 
+/** The settings the queue's statements bind: the service's `WebhooksConfig` is passed as it is. */
+export type QueueLimits = Pick<
+  WebhooksConfig,
+  | 'HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY'
+  | 'HUB_WEBHOOK_LEASE_MS'
+  | 'HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK'
+  | 'maxInFlightPerUser'
+>;
+
+/** A delivery's retry state as the queue holds it (`GET …/deliveries`, decision 0804). */
+export interface DeliveryRow {
+  id: string;
+  state: DeliveryState;
+  attempts: number;
+  due_at: Date;
+  created_at: Date;
+}
+
 /**
  * The delivery queue in the service's own schema (decision 0500): one row per (event, webhook),
  * claimed with FOR UPDATE SKIP LOCKED under a lease, so replicas share the work and a row whose
- * process died comes back when its lease runs out.
+ * process died comes back when its lease runs out. The hot statements are named prepared
+ * statements on the pool of `m`'s DataSource (outside any transaction of `m`), as
+ * `WebhookStore.byIds`.
  */
-@Injectable()
-export class DeliveryQueue {
-  constructor(
-    @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
-    @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
-  ) {}
-
+export const DeliveryQueueStore = {
   /**
    * One statement per batch of events (IntakeBatch gathers them): for each event, the matching
    * webhooks (by the watched index: the repo itself, or its owner as a user or an organization),
@@ -88,8 +99,9 @@ export class DeliveryQueue {
    * (hourly counters, bumped in the same statement; events of one batch count in order). The
    * delivery id is derived from (event, webhook), so a repeat of the event inserts nothing and a
    * retry keeps its `webhook-id`. Rows are written in key order, so two replicas' batches never
-   * lock the same rows in opposite orders. Answers the deliveries queued per event id, with their
-   * webhooks' owners (the worker's wake-up skips owners held at their in-flight cap, decision 0505).
+   * lock the same rows in opposite orders. Answers the rows queued, with their webhooks' owners
+   * (the worker's wake-up skips owners held at their in-flight cap, decision 0505); the intake
+   * groups them per event (`intake/queued.ts`).
    *
    * With `lease` (the worker had taken every due row it could, decision 0510), plain rows are
    * written leased to this process already, at most `lease.room`, dealt in turns as the fair claim
@@ -102,19 +114,13 @@ export class DeliveryQueue {
    * `BENCH_FANOUT`; a plan made on stale statistics probed `deliveries_webhook`, each webhook's
    * whole history).
    */
-  async enqueue(events: MatchInput[], lease?: DirectLease): Promise<Map<string, Queued>> {
+  enqueue(m: EntityManager, events: MatchInput[], limits: QueueLimits, lease?: DirectLease): Promise<QueuedRow[]> {
     const column = <K extends keyof MatchInput>(k: K): MatchInput[K][] => events.map((e) => e[k]);
     // Prepared (planned once per connection): its generic plan is made again whenever a table it
     // reads has doubled since its statistics (keepPlansFresh, decision 0510); a plan made while the
     // tables were small had kept probing `deliveries` through (webhook_id, created_at).
-    const rows = await preparedQuery<{
-      id: string;
-      event_id: string;
-      webhook_id: string;
-      owner_id: string;
-      leased: boolean;
-    }>(
-      this.ds,
+    return preparedQuery<QueuedRow>(
+      m.connection,
       'webhooks-enqueue',
       `WITH e AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $10::int8[], $11::text[])
@@ -173,54 +179,20 @@ export class DeliveryQueue {
         column('repoName'),
         column('ownerName'),
         events.map((e) => e.allowedOwners?.join(',') ?? null),
-        this.config.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY,
+        limits.HUB_WEBHOOK_MAX_TRIGGERS_PER_DAY,
         events.map((e) => e.seq ?? null),
         events.map((e) => e.traceparent ?? null),
         lease?.room ?? 0,
-        this.config.HUB_WEBHOOK_LEASE_MS,
+        limits.HUB_WEBHOOK_LEASE_MS,
         lease?.load.webhookIds ?? [],
         lease?.load.webhookCounts ?? [],
         lease?.load.ownerIds ?? [],
         lease?.load.ownerCounts ?? [],
-        this.config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
-        this.config.maxInFlightPerUser,
+        limits.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
+        limits.maxInFlightPerUser,
       ],
     );
-    const byEvent = new Map(events.map((e) => [e.eventId, e]));
-    const queued = new Map<string, Queued>();
-    // A set per event: one event may have 1,000 webhooks of as many owners (issue 40, fan-out).
-    const owners = new Map<string, Set<string>>();
-    const now = Date.now();
-    for (const r of rows) {
-      let q = queued.get(r.event_id);
-      if (!q) queued.set(r.event_id, (q = { count: 0, owners: [], leased: [] }));
-      q.count++;
-      const e = byEvent.get(r.event_id);
-      if (r.leased && e)
-        q.leased.push({
-          id: r.id,
-          event_id: r.event_id,
-          webhook_id: r.webhook_id,
-          subject: e.subject,
-          payload: e.payload,
-          attempts: 1,
-          recovery_id: null,
-          paced: false,
-          traceparent: e.traceparent ?? null,
-          due_ms: now,
-        });
-      // The owners of the rows left for a claim (the worker's wake-up, decision 0505).
-      else {
-        let seen = owners.get(r.event_id);
-        if (!seen) owners.set(r.event_id, (seen = new Set()));
-        if (!seen.has(r.owner_id)) {
-          seen.add(r.owner_id);
-          q.owners.push(r.owner_id);
-        }
-      }
-    }
-    return queued;
-  }
+  },
 
   /**
    * The fair claim (decision 0505), one statement: a skip scan walks the webhooks with plain
@@ -231,11 +203,11 @@ export class DeliveryQueue {
    * never in front of another's. The chosen rows only are locked (SKIP LOCKED: another replica's
    * picks are left to it).
    */
-  async claim(limit: number, load: InFlightLoad): Promise<ClaimedDelivery[]> {
+  async claim(m: EntityManager, limit: number, load: InFlightLoad, limits: QueueLimits): Promise<ClaimedDelivery[]> {
     // Prepared: planning cost as much as running it (decision 0510); see keepPlansFresh.
     return rowsOf<ClaimedDelivery>(
       await preparedQuery<ClaimedDelivery>(
-        this.ds,
+        m.connection,
         'webhooks-claim',
         `WITH RECURSIVE w AS (
            (SELECT d.webhook_id FROM webhooks.deliveries d WHERE d.state = 'pending' AND NOT d.paced ORDER BY d.webhook_id LIMIT 1)
@@ -278,17 +250,17 @@ export class DeliveryQueue {
          (extract(epoch FROM d.due_at) * 1000)::float8 AS due_ms`,
         [
           limit,
-          this.config.HUB_WEBHOOK_LEASE_MS,
-          this.config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
+          limits.HUB_WEBHOOK_LEASE_MS,
+          limits.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
           load.webhookIds,
           load.webhookCounts,
           load.ownerIds,
           load.ownerCounts,
-          this.config.maxInFlightPerUser,
+          limits.maxInFlightPerUser,
         ],
       ),
     );
-  }
+  },
 
   /**
    * The queue's hot statements are prepared (decision 0510): Postgres keeps a generic plan per
@@ -300,37 +272,37 @@ export class DeliveryQueue {
    * empty to 10^8 rows is analyzed about twenty times in all. Where autovacuum runs it analyzes
    * first (at a tenth of new rows) and this finds nothing to do.
    */
-  async keepPlansFresh(): Promise<string[]> {
-    const grown: { name: string }[] = await this.ds.query(
+  async keepPlansFresh(m: EntityManager): Promise<string[]> {
+    const grown: { name: string }[] = await m.query(
       `SELECT c.oid::regclass::text AS name FROM pg_class c
        WHERE c.oid = ANY($1::regclass[])
          AND pg_relation_size(c.oid) / current_setting('block_size')::int >= greatest(2 * c.relpages, c.relpages + 16)`,
       [PLANNED_TABLES],
     );
-    for (const t of grown) await this.ds.query(`ANALYZE ${t.name}`);
+    for (const t of grown) await m.query(`ANALYZE ${t.name}`);
     return grown.map((t) => t.name);
-  }
+  },
 
   /** Back in the queue after `delayMs`, or given up (`failed`) when the schedule is spent. */
-  async failed(id: string, delayMs: number | null): Promise<void> {
+  async failed(m: EntityManager, id: string, delayMs: number | null): Promise<void> {
     if (delayMs === null) {
-      await this.ds.query(`UPDATE webhooks.deliveries SET state = 'failed', lease_until = NULL WHERE id = $1`, [id]);
+      await m.query(`UPDATE webhooks.deliveries SET state = 'failed', lease_until = NULL WHERE id = $1`, [id]);
       return;
     }
-    await this.ds.query(
+    await m.query(
       `UPDATE webhooks.deliveries SET due_at = now() + make_interval(secs => $2::float8 / 1000), lease_until = NULL WHERE id = $1`,
       [id, delayMs],
     );
-  }
+  },
 
   /** A webhook disabled or deleted meanwhile: its pending deliveries are dropped. */
-  async dropped(id: string): Promise<void> {
-    await this.ds.query(`UPDATE webhooks.deliveries SET state = 'dropped', lease_until = NULL WHERE id = $1`, [id]);
-  }
+  async dropped(m: EntityManager, id: string): Promise<void> {
+    await m.query(`UPDATE webhooks.deliveries SET state = 'dropped', lease_until = NULL WHERE id = $1`, [id]);
+  },
 
   /** Owners of the webhooks the event would match, whatever the repo's visibility. */
-  async candidateOwners(e: MatchInput): Promise<string[]> {
-    const rows: { owner_id: string }[] = await this.ds.query(
+  async candidateOwners(m: EntityManager, e: MatchInput): Promise<string[]> {
+    const rows: { owner_id: string }[] = await m.query(
       `SELECT DISTINCT w.owner_id FROM webhooks.webhooks w
        WHERE w.id IN (SELECT x.webhook_id FROM webhooks.watched x
                       WHERE (lower(x.name) = lower($2) AND x.type = $1) OR (lower(x.name) = lower($3) AND x.type IN ('user', 'org')))
@@ -338,12 +310,12 @@ export class DeliveryQueue {
       [e.repoType, e.repoName, e.ownerName, e.domain],
     );
     return rows.map((r) => r.owner_id);
-  }
+  },
 
   /** Pending deliveries due now and scheduled later, and how long the oldest due one has waited (0 when none). */
-  async depth(): Promise<{ due: number; scheduled: number; oldestDueSeconds: number }> {
+  async depth(m: EntityManager): Promise<{ due: number; scheduled: number; oldestDueSeconds: number }> {
     // Two partial indexes between them hold every pending row (decision 0503): one count each.
-    const rows: { due: string; scheduled: string; oldest: string | null }[] = await this.ds.query(
+    const rows: { due: string; scheduled: string; oldest: string | null }[] = await m.query(
       `SELECT sum(due) AS due, sum(scheduled) AS scheduled, EXTRACT(EPOCH FROM now() - min(oldest)) AS oldest FROM (
          SELECT count(*) FILTER (WHERE due_at <= now()) AS due, count(*) FILTER (WHERE due_at > now()) AS scheduled,
                 min(due_at) FILTER (WHERE due_at <= now()) AS oldest
@@ -358,5 +330,15 @@ export class DeliveryQueue {
       scheduled: Number(rows[0]?.scheduled ?? 0),
       oldestDueSeconds: Number(rows[0]?.oldest ?? 0),
     };
-  }
-}
+  },
+
+  /** A webhook's deliveries, newest first (only those of `ids` when given). */
+  listOf(m: EntityManager, webhookId: string, ids: string[] | null, limit: number): Promise<DeliveryRow[]> {
+    return m.query(
+      `SELECT id, state, attempts, due_at, created_at FROM webhooks.deliveries
+        WHERE webhook_id = $1 AND ($2::bpchar[] IS NULL OR id = ANY($2::bpchar[]))
+        ORDER BY created_at DESC, id DESC LIMIT $3`,
+      [webhookId, ids, limit],
+    );
+  },
+};
