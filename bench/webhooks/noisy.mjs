@@ -10,7 +10,7 @@ import { loadavg } from 'node:os';
 import { stopAll } from '../gateway/processes.mjs';
 import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
 import { api, repoUpdateEvent } from './api.mjs';
-import { ADMIN, root, start, wallNow, withRetries } from './servers.mjs';
+import { ADMIN, METRICS, root, start, wallNow, withRetries } from './servers.mjs';
 import { createServer } from 'node:http';
 import pg from 'pg';
 
@@ -48,6 +48,22 @@ async function receiver(answer) {
     requests: () => requests,
     close: () => new Promise((r) => (server.closeAllConnections(), server.close(r))),
   };
+}
+
+/**
+ * The event loop's delay in each delivering process (prom-client's, from monitorEventLoopDelay: p99
+ * and max in ms) since the previous scrape, which resets it: scraped when a window starts and ends.
+ */
+async function loopDelay(urls) {
+  return Promise.all(
+    urls.map(async (u) => {
+      const res = await fetch(`${u}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } });
+      const text = res.ok ? await res.text() : '';
+      const ms = (name) =>
+        +(Number(text.match(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm'))?.[1]) * 1000).toFixed(1);
+      return { p99: ms('nodejs_eventloop_lag_p99_seconds'), max: ms('nodejs_eventloop_lag_max_seconds') };
+    }),
+  );
 }
 
 async function makeUser(url, name) {
@@ -151,8 +167,11 @@ async function run(mode) {
       ordered: await hook(env.url, victim, victim.repo, fast.url('ordered'), { ordered: true }),
     };
     const loadBefore = load();
+    const delivering = env.deliverers.map((p) => p.url ?? env.url);
+    await loopDelay(delivering);
     const aloneWindow = await victimWindow(env.url, victim, fast, 'alone');
     const alone = aloneWindow.latencies;
+    const loopAlone = await loopDelay(delivering);
 
     const noisy = await makeUser(env.url, `noisy${stamp}`);
     const noisyRepo = `${noisy.name}/model`;
@@ -177,8 +196,10 @@ async function run(mode) {
     })();
     // The noise first fills what it can hold (slow attempts run 10 s): measured once it has.
     await new Promise((r) => setTimeout(r, 12_000));
+    await loopDelay(delivering);
     const amongWindow = await victimWindow(env.url, victim, fast, 'noisy');
     const among = amongWindow.latencies;
+    const loopAmong = await loopDelay(delivering);
     stopNoise = true;
     await noise;
     const stagesAlone = await victimStages(databaseUrl(name), ids, aloneWindow, fast);
@@ -199,6 +220,7 @@ async function run(mode) {
         aloneMs: alone,
         amongNoiseMs: among,
         victimStagesP50P99Ms: { alone: stagesAlone, amongNoise: stagesAmong },
+        deliverersEventLoopDelayMs: { alone: loopAlone, amongNoise: loopAmong },
         p99Ratio: ratios,
         within2x: Object.values(ratios).every((r) => r <= 2),
         windows: { alone: [aloneWindow.from, aloneWindow.to], among: [amongWindow.from, amongWindow.to] },

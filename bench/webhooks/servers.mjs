@@ -12,6 +12,8 @@ import { freePort, runNode, startNode, waitReady } from '../gateway/processes.mj
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const ADMIN = 'bench-webhooks-admin-token-0123456789';
+/** The bearer token of the processes' /metrics (HUB_METRICS_TOKEN). */
+export const METRICS = 'bench-webhooks-metrics-token-0123456789';
 export const logDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
 export const settings = {
   HUB_SECRET_KEY: 'bench-webhooks-secret-key-0123456789',
@@ -21,6 +23,7 @@ export const settings = {
   HUB_RATE_LIMIT_PER_MINUTE: '1000000000',
   HOST: '127.0.0.1',
   LOG_LEVEL: 'warn',
+  HUB_METRICS_TOKEN: METRICS,
 };
 
 /** Wall-clock ms with sub-ms precision, comparable with Postgres' now() on this machine (stage times). */
