@@ -60,18 +60,15 @@ export async function deliverThroughKillNine(
   let gaveUp = false;
   let deliveredAtKill = 0;
   const killing = (async () => {
-    // Waits on progress, not on a deadline a busy machine misses: it gives up only when neither the
-    // publishing nor the deliveries moved for two minutes.
-    let seen = -1;
-    let movedAt = Date.now();
-    while (t.capture.at(path).length < count / 4 || (t.killAfterPublishing && !published)) {
-      // A failed publish ends the test: stop waiting here too, or this loop keeps jest alive.
-      if (gaveUp) return;
-      const now = t.capture.at(path).length + publishedSoFar;
-      if (now !== seen) [seen, movedAt] = [now, Date.now()];
-      else if (Date.now() - movedAt > 120_000) return;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    // Gives up only when neither the publishing nor the deliveries moved for two minutes, or when a
+    // failed publish ended the test (this loop would keep jest alive).
+    const ready = await untilDoneOrStalled(
+      () => gaveUp || (t.capture.at(path).length >= count / 4 && (!t.killAfterPublishing || published)),
+      () => t.capture.at(path).length + publishedSoFar,
+      120_000,
+      10,
+    );
+    if (!ready || gaveUp) return;
     deliveredAtKill = new Set(
       t.capture.at(path).map((d) => String((d.json['event'] as Record<string, unknown>)['action'])),
     ).size;
@@ -110,12 +107,12 @@ export async function deliverThroughKillNine(
     }
     return seen;
   };
-  // The deadline moves on with every new delivery: only a stall of stallMs ends the wait early.
-  for (let got = ids().size, movedAt = Date.now(); got < count && Date.now() - movedAt < stallMs;) {
-    await new Promise((r) => setTimeout(r, 100));
-    const now = ids().size;
-    if (now !== got) [got, movedAt] = [now, Date.now()];
-  }
+  await untilDoneOrStalled(
+    () => ids().size >= count,
+    () => ids().size,
+    stallMs,
+    100,
+  );
   const seen = ids();
   return {
     published: count,
@@ -124,4 +121,25 @@ export async function deliverThroughKillNine(
     unstableIds: [...seen.values()].filter((s) => s.size > 1).length,
     deliveredAtKill,
   };
+}
+
+/**
+ * Waits until `done()`, on progress rather than on a deadline a busy machine misses: it gives up
+ * (answering false) only when `progress()` has not changed for `stallMs`.
+ */
+async function untilDoneOrStalled(
+  done: () => boolean,
+  progress: () => number,
+  stallMs: number,
+  everyMs: number,
+): Promise<boolean> {
+  let seen = progress();
+  let movedAt = Date.now();
+  while (!done()) {
+    if (Date.now() - movedAt > stallMs) return false;
+    await new Promise((r) => setTimeout(r, everyMs));
+    const now = progress();
+    if (now !== seen) [seen, movedAt] = [now, Date.now()];
+  }
+  return true;
 }
