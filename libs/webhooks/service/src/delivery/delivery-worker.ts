@@ -234,7 +234,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       return null;
     }
     const ms =
-      watermark > this.heldLook.watermark
+      // The first look, or the watermark moved: 25 ms (0 would spin on the reused watermark).
+      watermark > this.heldLook.watermark || this.heldLook.ms === 0
         ? HELD_HEAD_LOOK_MS
         : Math.min(this.heldLook.ms * 2, this.config.HUB_WEBHOOK_POLL_MS);
     this.heldLook = { ms, watermark };
