@@ -11,7 +11,9 @@ import { stopAll } from '../gateway/processes.mjs';
 import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
 import { api, repoUpdateEvent } from './api.mjs';
 import { ADMIN, METRICS, root, start, wallNow, withRetries } from './servers.mjs';
-import { createServer } from 'node:http';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { loopDelayMeter, receiver } from './noisy-receiver.mjs';
 import pg from 'pg';
 
 const VICTIM_EVENTS = Number(process.env.BENCH_NOISY_VICTIM_EVENTS ?? 150);
@@ -22,31 +24,20 @@ const MODES = (process.env.BENCH_MODES ?? 'all-in-one').split(',');
 const TREE = process.env.BENCH_TREE ?? root;
 const load = () => loadavg().map((l) => +l.toFixed(2));
 
-/** A loopback receiver: `answer` says how (status, delay); receipts of the victim's deliveries by kind. */
-async function receiver(answer) {
-  const seen = new Map(); // "kind|action" → first receipt
-  let requests = 0;
-  const server = createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      requests++;
-      const kind = (req.url ?? '').split('/')[1];
-      const p = JSON.parse(Buffer.concat(chunks).toString());
-      const key = `${kind}|${p.event.action}`;
-      if (!seen.has(key)) seen.set(key, wallNow());
-      const { status, delayMs } = answer;
-      const reply = () => !res.destroyed && res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
-      if (delayMs > 0) setTimeout(reply, delayMs).unref();
-      else reply();
+/** The noisy user's receivers, in a child process of their own (noisy-receiver.mjs). */
+async function noiseReceivers() {
+  const child = fork(fileURLToPath(new URL('./noisy-receiver.mjs', import.meta.url)));
+  const ask = (m, key) =>
+    new Promise((resolve) => {
+      const on = (reply) => reply[key] && (child.off('message', on), resolve(reply[key]));
+      child.on('message', on);
+      if (m) child.send(m);
     });
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const urls = await ask(undefined, 'urls');
   return {
-    url: (kind) => `http://127.0.0.1:${server.address().port}/${kind}`,
-    seen,
-    requests: () => requests,
-    close: () => new Promise((r) => (server.closeAllConnections(), server.close(r))),
+    urls,
+    counts: () => ask('counts', 'counts'),
+    close: () => new Promise((r) => (child.once('exit', r), child.send('close'))),
   };
 }
 
@@ -153,8 +144,8 @@ async function run(mode) {
   const name = `bench_webhooks_noisy_${mode.replace(/-/g, '_')}_${Date.now()}`;
   await createDatabase(name);
   const fast = await receiver({ status: 200, delayMs: 0 });
-  const slow = await receiver({ status: 200, delayMs: 30_000 });
-  const failing = await receiver({ status: 500, delayMs: 0 });
+  const noiseRx = await noiseReceivers();
+  const benchLoop = loopDelayMeter();
   let stopNoise = false;
   try {
     const env = await start(mode, databaseUrl(name), TREE);
@@ -169,9 +160,11 @@ async function run(mode) {
     const loadBefore = load();
     const delivering = env.deliverers.map((p) => p.url ?? env.url);
     await loopDelay(delivering);
+    benchLoop();
     const aloneWindow = await victimWindow(env.url, victim, fast, 'alone');
     const alone = aloneWindow.latencies;
     const loopAlone = await loopDelay(delivering);
+    const benchLoopAlone = benchLoop();
 
     const noisy = await makeUser(env.url, `noisy${stamp}`);
     const noisyRepo = `${noisy.name}/model`;
@@ -180,7 +173,7 @@ async function run(mode) {
         env.url,
         noisy,
         noisyRepo,
-        (i % 2 ? failing : slow).url('noise'),
+        i % 2 ? noiseRx.urls.failing : noiseRx.urls.slow,
         i % 4 === 0 ? { ordered: true } : undefined,
       );
     let noiseEvents = 0;
@@ -197,9 +190,11 @@ async function run(mode) {
     // The noise first fills what it can hold (slow attempts run 10 s): measured once it has.
     await new Promise((r) => setTimeout(r, 12_000));
     await loopDelay(delivering);
+    benchLoop();
     const amongWindow = await victimWindow(env.url, victim, fast, 'noisy');
     const among = amongWindow.latencies;
     const loopAmong = await loopDelay(delivering);
+    const benchLoopAmong = benchLoop();
     stopNoise = true;
     await noise;
     const stagesAlone = await victimStages(databaseUrl(name), ids, aloneWindow, fast);
@@ -216,11 +211,12 @@ async function run(mode) {
         noisyWebhooks: NOISY_WEBHOOKS,
         noisyEventsPerSecond: NOISY_RATE,
         noisyEventsPublished: noiseEvents,
-        noisyRequests: { slow: slow.requests(), failing: failing.requests() },
+        noisyRequests: await noiseRx.counts(),
         aloneMs: alone,
         amongNoiseMs: among,
         victimStagesP50P99Ms: { alone: stagesAlone, amongNoise: stagesAmong },
         deliverersEventLoopDelayMs: { alone: loopAlone, amongNoise: loopAmong },
+        benchEventLoopDelayMs: { alone: benchLoopAlone, amongNoise: benchLoopAmong },
         p99Ratio: ratios,
         within2x: Object.values(ratios).every((r) => r <= 2),
         windows: { alone: [aloneWindow.from, aloneWindow.to], among: [amongWindow.from, amongWindow.to] },
@@ -231,7 +227,7 @@ async function run(mode) {
   } finally {
     stopNoise = true;
     await stopAll();
-    await Promise.all([fast.close(), slow.close(), failing.close()]);
+    await Promise.all([fast.close(), noiseRx.close()]);
     await dropDatabase(name).catch(() => undefined);
   }
 }

@@ -35,6 +35,9 @@ export interface ClaimedDelivery {
   due_ms: number;
 }
 
+/** A claimed row with its webhook's owner: counted under the owner's cap as it is claimed (decision 0505). */
+export type OwnedDelivery = ClaimedDelivery & { owner_id: string };
+
 /** A row the intake queued, with its webhook's owner; `leased` when written leased to this process (decision 0510). */
 export interface QueuedRow {
   id: string;
@@ -203,10 +206,10 @@ export const DeliveryQueueStore = {
    * never in front of another's. The chosen rows only are locked (SKIP LOCKED: another replica's
    * picks are left to it).
    */
-  async claim(m: EntityManager, limit: number, load: InFlightLoad, limits: QueueLimits): Promise<ClaimedDelivery[]> {
+  async claim(m: EntityManager, limit: number, load: InFlightLoad, limits: QueueLimits): Promise<OwnedDelivery[]> {
     // Prepared: planning cost as much as running it (decision 0510); see keepPlansFresh.
-    return rowsOf<ClaimedDelivery>(
-      await preparedQuery<ClaimedDelivery>(
+    return rowsOf<OwnedDelivery>(
+      await preparedQuery<OwnedDelivery>(
         m.connection,
         'webhooks-claim',
         `WITH RECURSIVE w AS (
@@ -247,7 +250,8 @@ export const DeliveryQueueStore = {
        FROM locked c
        WHERE d.id = c.id
        RETURNING d.id, d.event_id, d.webhook_id, d.subject, d.payload, d.attempts, d.recovery_id, d.paced, d.traceparent,
-         (extract(epoch FROM d.due_at) * 1000)::float8 AS due_ms`,
+         (extract(epoch FROM d.due_at) * 1000)::float8 AS due_ms,
+         (SELECT w.owner_id FROM webhooks.webhooks w WHERE w.id = d.webhook_id) AS owner_id`,
         [
           limit,
           limits.HUB_WEBHOOK_LEASE_MS,

@@ -12,7 +12,7 @@ import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
-import { type ClaimedDelivery, type DirectLease, DeliveryQueueStore } from './delivery-queue.store';
+import { type ClaimedDelivery, type DirectLease, DeliveryQueueStore, type OwnedDelivery } from './delivery-queue.store';
 import { DeliveryTrace } from './delivery-trace';
 import { DeliveryWake } from './delivery-wake';
 import { InFlight } from './in-flight';
@@ -35,6 +35,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private wake?: () => void;
   /** Set by poke(); a poke that lands while a claim runs must not be lost (that claim may not see the new rows). */
   private poked = false;
+  /** Set by a poke that may mean plain rows wait for a claim (not a paced one's): the intake leases none until a claim looked. */
+  private plainPoked = false;
   /** The loop waits for room (too many attempts in flight to claim a batch): finished attempts wake it. */
   private waitingForRoom = false;
   private stopHousekeeping?: () => void;
@@ -119,7 +121,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   poke(owners?: readonly string[], seq?: number): void {
     // Rows wait in the queue: none is leased at the intake before a claim has looked (decision 0510).
     this.drained = false;
+    this.plainPoked = true;
     if (seq !== undefined && seq > this.queuedSeq) this.queuedSeq = seq;
+    this.pokePaced(owners);
+  }
+
+  /**
+   * Only paced rows may be claimable (a paced attempt ended, a paced slot is due): the loop looks,
+   * but the intake may still lease plain rows (issue 43: among a noisy user's paced attempts every
+   * ending one made the victim's plain rows wait for the claim loop).
+   */
+  private pokePaced(owners?: readonly string[]): void {
     if (owners && owners.length > 0 && owners.every((o) => !this.held.hasRoomFor(o))) return;
     this.poked = true;
     this.wake?.();
@@ -132,7 +144,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * releaseLease.
    */
   reserveLease(): DirectLease | undefined {
-    if (!this.running || !this.drained || this.poked) return undefined;
+    if (!this.running || !this.drained || this.plainPoked) return undefined;
     const room = this.config.HUB_WEBHOOK_CONCURRENCY - this.inFlight - this.reserved;
     if (room <= 0) return undefined;
     this.reserved += room;
@@ -168,6 +180,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const concurrency = this.config.HUB_WEBHOOK_CONCURRENCY;
     while (this.running) {
       this.poked = false;
+      this.plainPoked = false;
       // Claimed as many as there was room for: more may be due, so look again at once.
       let full = false;
       let room = concurrency - this.inFlight;
@@ -182,7 +195,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           const claimed = await DeliveryQueueStore.claim(this.ds.manager, room, this.held.load(), this.config);
           full = claimed.length === room;
           this.drained = !full;
-          if (claimed.length > 0) this.start(claimed, await this.webhooksOf(claimed));
+          this.startClaimed(claimed);
         }
       } catch (err) {
         this.drained = false;
@@ -211,12 +224,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
     if (!this.controlled || room <= 0) return 0;
     const batch = await this.paced.claim(room, this.held.load());
-    if (batch.claimed.length > 0) this.start(batch.claimed, await this.webhooksOf(batch.claimed));
+    this.startClaimed(batch.claimed);
     // The next slot of a webhook with more waiting: looked for then rather than at the next poll.
     const wakeInMs = minOf(batch.wakeInMs, this.heldHeadLookMs(batch.watermark));
     if (wakeInMs !== null && wakeInMs < this.config.HUB_WEBHOOK_POLL_MS) {
       clearTimeout(this.pacedWake);
-      this.pacedWake = setTimeout(() => this.poke(), wakeInMs).unref();
+      this.pacedWake = setTimeout(() => this.pokePaced(), wakeInMs).unref();
     }
     return batch.claimed.length;
   }
@@ -247,30 +260,60 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     return WebhookStore.byIds(this.ds.manager, [...new Set(rows.map((d) => d.webhook_id))]);
   }
 
-  private start(claimed: ClaimedDelivery[], webhooks: Map<string, WebhookRow>): void {
+  /**
+   * Claimed rows: counted in flight and under the caps at once, so the next claim leaves them out;
+   * their webhooks are read beside the claim loop, not in it (issue 43: one more statement between
+   * a row queued and the claim that takes it). A read that fails lets them go: they come back with
+   * their lease.
+   */
+  private startClaimed(claimed: OwnedDelivery[]): void {
+    if (claimed.length === 0) return;
+    const holds = claimed.map((d) => this.hold(d.webhook_id, d.owner_id));
+    this.inFlight += claimed.length;
+    void this.webhooksOf(claimed)
+      .then(
+        (webhooks) => this.start(claimed, webhooks, holds),
+        (err: unknown) => {
+          for (const answered of holds) answered();
+          this.logger.warn(
+            { err },
+            'reading the webhooks of claimed deliveries failed; they come back with their lease',
+          );
+        },
+      )
+      .finally(() => (this.inFlight -= claimed.length));
+  }
+
+  private start(claimed: ClaimedDelivery[], webhooks: Map<string, WebhookRow>, holds?: (() => void)[]): void {
     // Opened once per batch and webhook: the secret and the custom headers.
     const sealed = new Map<string, { secret: string | undefined; custom: CustomHeader[] }>();
-    for (const d of claimed) {
+    claimed.forEach((d, i) => {
       const webhook = webhooks.get(d.webhook_id);
       if (webhook && !sealed.has(webhook.id))
         sealed.set(webhook.id, { secret: this.attempts.secretOf(webhook), custom: this.attempts.customOf(webhook) });
       this.inFlight++;
-      this.held.started(d.webhook_id, webhook?.owner_id);
-      // The caps count the attempt until its receiver answered (decision 0507); the slot until its
-      // outcome is written.
-      let holding = true;
-      const answered = (): void => {
-        if (!holding) return;
-        holding = false;
-        if (this.held.finished(d.webhook_id, webhook?.owner_id)) this.roomFreed();
-      };
+      const answered = holds?.[i] ?? this.hold(d.webhook_id, webhook?.owner_id);
       void this.deliver(d, webhook, webhook && sealed.get(webhook.id), answered).finally(() => {
         answered();
         this.inFlight--;
         if (this.waitingForRoom && this.inFlight <= concurrencyFloor(this.config.HUB_WEBHOOK_CONCURRENCY))
           this.wake?.();
       });
-    }
+    });
+  }
+
+  /**
+   * An attempt counted under its webhook's and owner's caps; the answer lets it go (once). The caps
+   * count the attempt until its receiver answered (decision 0507); the slot until its outcome is written.
+   */
+  private hold(webhookId: string, ownerId: string | undefined): () => void {
+    this.held.started(webhookId, ownerId);
+    let holding = true;
+    return () => {
+      if (!holding) return;
+      holding = false;
+      if (this.held.finished(webhookId, ownerId)) this.roomFreed();
+    };
   }
 
   /**
@@ -323,7 +366,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       // An ordered webhook's next delivery may go once this one is settled.
       if (ok) {
         traced?.settled('delivered');
-        return d.paced ? this.poke([webhook.owner_id]) : undefined;
+        return d.paced ? this.pokePaced([webhook.owner_id]) : undefined;
       }
       const why = result.error ?? `HTTP ${result.status}`;
       const suspended = await this.health.failed(webhook.id, why, result.status === 410);
@@ -335,10 +378,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       if (delay !== null) this.metrics.retries.inc();
       await DeliveryQueueStore.failed(this.ds.manager, d.id, delay);
       traced?.settled(delay === null ? 'failed' : 'retry', delay);
-      if (d.paced) this.poke([webhook.owner_id]);
+      if (d.paced) this.pokePaced([webhook.owner_id]);
       // A retry due before the next poll (the schedule starts at 0 s) is looked for when due.
       if (delay !== null && delay < this.config.HUB_WEBHOOK_POLL_MS)
-        setTimeout(() => this.poke([webhook.owner_id]), delay).unref();
+        setTimeout(() => (d.paced ? this.pokePaced([webhook.owner_id]) : this.poke([webhook.owner_id])), delay).unref();
     } catch (err) {
       // The row keeps its lease and comes back when it runs out.
       traced?.settled('error');

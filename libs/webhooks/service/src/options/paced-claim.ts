@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type ClaimedDelivery } from '../delivery/delivery-queue.store';
+import { type OwnedDelivery } from '../delivery/delivery-queue.store';
 import { type InFlightLoad } from '../delivery/in-flight';
 import { IntakeWatermark } from '../intake/intake-watermark';
 import { type WebhooksConfig } from '../webhooks.config';
@@ -15,7 +15,7 @@ import { PacedClaimStore } from './paced-claim.store';
 const CATCH_UP_S = 1;
 
 export interface PacedBatch {
-  claimed: ClaimedDelivery[];
+  claimed: OwnedDelivery[];
   /** Milliseconds until the next slot of a webhook served now, when it still has deliveries waiting. */
   wakeInMs: number | null;
   /** The intake's watermark the claim held ordered heads at (decision 0511). */
