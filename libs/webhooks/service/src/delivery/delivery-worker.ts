@@ -119,11 +119,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * could take none of theirs); letting go of them wakes the worker (decision 0505).
    */
   poke(owners?: readonly string[], seq?: number): void {
+    if (seq !== undefined && seq > this.queuedSeq) this.queuedSeq = seq;
+    // Rows only of owners held at their cap: no claim could take them before letting one go pokes
+    // again, so they leave the intake's lease alone (issue 43: a noisy user's every event, its owner
+    // held, kept the victim's rows waiting for the claim loop).
+    if (owners && owners.length > 0 && owners.every((o) => !this.held.hasRoomFor(o))) return;
     // Rows wait in the queue: none is leased at the intake before a claim has looked (decision 0510).
     this.drained = false;
     this.plainPoked = true;
-    if (seq !== undefined && seq > this.queuedSeq) this.queuedSeq = seq;
-    this.pokePaced(owners);
+    this.pokePaced();
   }
 
   /**
