@@ -1,6 +1,4 @@
 export * from './organizations.rpc';
-export * from './organizations-rpc.dto';
-export * from './organizations.views';
 export * from './repositories.dto';
 export * from './audit.dto';
 export * from './resource-groups.dto';
@@ -10,6 +8,6 @@ export * from './audit-streams.dto';
 export * from './audit-streams.rpc';
 export * from './scim.constants';
 export * from './scim.errors';
-export * from './scim-rpc.dto';
+export * from './scim.rpc';
 export * from './scim.views';
 export * from './admin.dto';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { NAME_PATTERN, OBJECT_ID_PATTERN } from '@hub/contracts';
+import { NAME_PATTERN, OBJECT_ID_PATTERN, rpc } from '@hub/contracts';
 import { SCIM_MAX_RESULTS } from './scim.constants';
 
 /** The organization a SCIM call acts on (the gateway checked owner, token and plan). */
@@ -146,3 +146,20 @@ export class ScimLinkRpc extends ScimOrgRpc {
   @Length(1, 512)
   externalId?: string;
 }
+
+/** SCIM 2.0 provisioning of an Enterprise Plus organization (decision 0420); the gateway renders the resources. */
+export const ScimRpc = {
+  ListUsers: rpc<ScimListRpc, ScimPage<ScimUserRecord>>('organizations.scim.user.list', ScimListRpc),
+  GetUser: rpc<ScimResourceRpc, ScimUserRecord>('organizations.scim.user.get', ScimResourceRpc),
+  CreateUser: rpc<ScimWriteRpc, ScimUserRecord>('organizations.scim.user.create', ScimWriteRpc),
+  ReplaceUser: rpc<ScimWriteRpc, ScimUserRecord>('organizations.scim.user.replace', ScimWriteRpc),
+  PatchUser: rpc<ScimPatchRpc, ScimUserRecord>('organizations.scim.user.patch', ScimPatchRpc),
+  DeleteUser: rpc<ScimResourceRpc, ScimDeleted>('organizations.scim.user.delete', ScimResourceRpc),
+  ListGroups: rpc<ScimListRpc, ScimPage<ScimGroupRecord>>('organizations.scim.group.list', ScimListRpc),
+  GetGroup: rpc<ScimResourceRpc, ScimGroupRecord>('organizations.scim.group.get', ScimResourceRpc),
+  CreateGroup: rpc<ScimWriteRpc, ScimGroupRecord>('organizations.scim.group.create', ScimWriteRpc),
+  ReplaceGroup: rpc<ScimWriteRpc, ScimGroupRecord>('organizations.scim.group.replace', ScimWriteRpc),
+  PatchGroup: rpc<ScimPatchRpc, ScimGroupRecord>('organizations.scim.group.patch', ScimPatchRpc),
+  DeleteGroup: rpc<ScimResourceRpc, ScimDeleted>('organizations.scim.group.delete', ScimResourceRpc),
+  LinkUser: rpc<ScimLinkRpc, ScimUserRecord>('organizations.scim.user.link', ScimLinkRpc),
+} as const;
