@@ -6,8 +6,6 @@ export * from './papers.dto';
 export * from './mcp.dto';
 export * from './audit-streams.dto';
 export * from './audit-streams.rpc';
-export * from './scim.constants';
 export * from './scim.errors';
 export * from './scim.rpc';
-export * from './scim.views';
 export * from './admin.dto';
