@@ -1,5 +1,5 @@
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { type AuthInfo } from './credentials.views';
+import { type AuthInfo } from './credentials.rpc';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ClosedSchema, OBJECT_ID_PATTERN } from '@hub/contracts';
-import { TokenView, UserView } from './credentials.views';
+import { TokenView, UserView } from './credentials.rpc';
 
 /** A user as the operator sees it: which organization's SCIM made the account, if one did (decision 0421). */
 @ClosedSchema()

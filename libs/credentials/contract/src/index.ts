@@ -1,6 +1,4 @@
 export * from './revoke-credentials.dto';
-export * from './credentials-rpc.dto';
-export * from './credentials.views';
 export * from './credentials-admin.views';
 export * from './credentials.errors';
 export * from './credentials.rpc';

@@ -14,7 +14,6 @@ import { CreateSessionUseCase } from './sessions/create-session.use-case';
 import { EndSessionUseCase } from './sessions/end-session.use-case';
 import { VerifySessionUseCase } from './sessions/verify-session.use-case';
 import { TokensHandler } from './tokens/tokens.handler';
-import { UsersHandler } from './users/users.handler';
 import { CreateTokenUseCase } from './tokens/create-token.use-case';
 import { CreateUserUseCase } from './users/create-user.use-case';
 import { GetUserUseCase } from './users/get-user.use-case';
@@ -41,7 +40,11 @@ export function credentialsPersistence(config: CredentialsConfig): ServicePersis
   );
 }
 
-/** Users, access tokens, org-scoped token revocations and the e-mail outbox. */
+/**
+ * Users, access tokens, org-scoped token revocations and the e-mail outbox. The users' use cases
+ * serve their RPCs themselves (`@RpcHandler` on `execute`, decision 0002); tokens, names and
+ * sessions still go through their handlers.
+ */
 @Module({})
 export class CredentialsModule {
   static forRoot(config: CredentialsConfig): DynamicModule {
@@ -51,7 +54,7 @@ export class CredentialsModule {
         ServicePersistenceModule.forService(credentialsPersistence(config)),
         OutboxModule.forService({ dataSource: CREDENTIALS_DS, schema: CREDENTIALS_SCHEMA }),
       ],
-      controllers: [UsersHandler, TokensHandler, NamesHandler, ConsoleSessionsHandler],
+      controllers: [TokensHandler, NamesHandler, ConsoleSessionsHandler],
       providers: [
         { provide: CREDENTIALS_CONFIG, useValue: config },
         OutboxMailer,

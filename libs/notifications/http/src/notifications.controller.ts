@@ -18,12 +18,12 @@ import {
   NOTIFICATION_ITEM_CLASSES,
   NotificationBulkQuery,
   NotificationFilters,
+  NotificationsListView,
   NotificationsRpc,
 } from '@hub/notifications-contract';
 import { RpcClient } from '@hub/messaging';
 import { ApiErrorResponse, Ctx } from '@hub/service-gateway';
 import { InboxPollCache, type InboxValidators, queryKey } from './inbox-poll-cache';
-import { NotificationsListView } from './notifications-list.view';
 import { optionalBody } from './optional-body';
 
 @ApiTags('notifications')

@@ -7,7 +7,6 @@ import { NOTIFICATIONS_CONFIG, NOTIFICATIONS_DS, NOTIFICATIONS_SCHEMA } from './
 import { DeleteNotificationsUseCase } from './inbox/delete-notifications.use-case';
 import { ListNotificationsUseCase } from './inbox/list-notifications.use-case';
 import { MarkNotificationsUseCase } from './inbox/mark-notifications.use-case';
-import { NotificationsHandler } from './inbox/notifications.handler';
 import { ApplyThreadEventUseCase } from './ingest/apply-thread-event.use-case';
 import { PrivateRepoReaders } from './ingest/private-repo-readers';
 import { HubEventsConsumer } from './ingest/hub-events.consumer';
@@ -27,7 +26,10 @@ export function notificationsPersistence(config: NotificationsConfig): ServicePe
   );
 }
 
-/** A user's inbox, notification settings and watch lists, fed by the hub events. */
+/**
+ * A user's inbox, notification settings and watch lists, fed by the hub events. Each use case serves
+ * its RPC itself (`@RpcHandler` on `execute`, decision 0002): no handler file.
+ */
 @Module({})
 export class NotificationsModule {
   static forRoot(config: NotificationsConfig): DynamicModule {
@@ -37,7 +39,6 @@ export class NotificationsModule {
         ServicePersistenceModule.forService(notificationsPersistence(config)),
         OutboxModule.forService({ dataSource: NOTIFICATIONS_DS, schema: NOTIFICATIONS_SCHEMA }),
       ],
-      controllers: [NotificationsHandler],
       providers: [
         { provide: NOTIFICATIONS_CONFIG, useValue: config },
         ListNotificationsUseCase,

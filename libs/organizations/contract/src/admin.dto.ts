@@ -11,6 +11,7 @@ import {
   ROLE_PATTERN,
   type OrgPlan,
   type RepoType,
+  rpc,
 } from '@hub/contracts';
 
 /** The admin API's bodies for organizations, members, repositories and hub events (`/admin/…`). */
@@ -79,3 +80,14 @@ export class AdminPublishEventDto {
   @IsObject({ message: 'payload must be a JSON object' })
   payload!: Record<string, unknown>;
 }
+
+/**
+ * The admin API's "publish a hub event" (`POST /admin/events`): the organizations service
+ * publishes it, so the gateway holds no right to publish on `hub.events.>` (decision 0013).
+ */
+export const HubEventsRpc = {
+  Publish: rpc<AdminPublishEventDto, { subject: string; id: string }>(
+    'organizations.hub-event.publish',
+    AdminPublishEventDto,
+  ),
+} as const;

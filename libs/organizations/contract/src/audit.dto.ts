@@ -8,6 +8,7 @@ import {
   type AuditEventType,
   BadRequestError,
   OBJECT_ID_PATTERN,
+  rpc,
 } from '@hub/contracts';
 
 /** The export holds at most the newest this many events (spec 4.4). */
@@ -176,3 +177,8 @@ export class AuditLogEventView {
   @ApiPropertyOptional({ type: AuditTokenView }) token?: AuditTokenView;
   @ApiPropertyOptional({ type: AuditOauthView }) oauth?: AuditOauthView;
 }
+
+/** The audit log organizations keeps from `hub.audit.>`, read a page at a time (the export streams them). */
+export const AuditRpc = {
+  Page: rpc<AuditPageRpc, AuditPage>('organizations.audit.page', AuditPageRpc),
+} as const;

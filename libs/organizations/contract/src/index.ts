@@ -1,6 +1,4 @@
 export * from './organizations.rpc';
-export * from './organizations-rpc.dto';
-export * from './organizations.views';
 export * from './repositories.dto';
 export * from './audit.dto';
 export * from './resource-groups.dto';
@@ -8,8 +6,6 @@ export * from './papers.dto';
 export * from './mcp.dto';
 export * from './audit-streams.dto';
 export * from './audit-streams.rpc';
-export * from './scim.constants';
 export * from './scim.errors';
-export * from './scim-rpc.dto';
-export * from './scim.views';
+export * from './scim.rpc';
 export * from './admin.dto';

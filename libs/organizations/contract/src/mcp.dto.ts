@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsString, Length, Matches, ValidateNested } from 'class-validator';
-import { ClosedSchema, OBJECT_ID_PATTERN } from '@hub/contracts';
+import { ClosedSchema, OBJECT_ID_PATTERN, rpc } from '@hub/contracts';
 
 /** What a new user's MCP server offers before anyone changes it (decision 0410). */
 export const DEFAULT_MCP_BUILT_IN_TOOLS = [
@@ -65,3 +65,9 @@ export class SetMcpSettingsRpc extends McpUserRpc {
   @Type(() => McpSettingsView)
   settings!: McpSettingsView;
 }
+
+/** A user's MCP settings. */
+export const McpRpc = {
+  Get: rpc<McpUserRpc, McpSettingsView>('organizations.mcp.get', McpUserRpc),
+  Set: rpc<SetMcpSettingsRpc, McpSettingsView>('organizations.mcp.set', SetMcpSettingsRpc),
+} as const;

@@ -1,7 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches } from 'class-validator';
-import { ClosedSchema, NAME_PATTERN, OBJECT_ID_PATTERN, PAPER_ID_PATTERN } from '@hub/contracts';
+import {
+  ClosedSchema,
+  NAME_PATTERN,
+  OBJECT_ID_PATTERN,
+  PAPER_ID_PATTERN,
+  rpc,
+  AdminCreatePaperDto,
+} from '@hub/contracts';
 
 const ANY_CASE_ID = /^[0-9a-fA-F]{24}$/;
 /** Ids are accepted in either case and kept in lower case. */
@@ -55,3 +62,9 @@ export class ClaimPaperRpc extends ClaimPaperDto {
   @Matches(OBJECT_ID_PATTERN) userId!: string;
   @Matches(NAME_PATTERN) userName!: string;
 }
+
+/** Papers and claims of their author entries. */
+export const PapersRpc = {
+  Upsert: rpc<AdminCreatePaperDto, PaperView>('organizations.paper.upsert', AdminCreatePaperDto),
+  Claim: rpc<ClaimPaperRpc, ClaimPaperView>('organizations.paper.claim', ClaimPaperRpc),
+} as const;

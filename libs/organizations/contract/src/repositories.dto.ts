@@ -22,6 +22,7 @@ import {
   ClosedSchema,
   NAME_PATTERN,
   REPO_ID_PATTERN,
+  rpc,
 } from '@hub/contracts';
 
 export type RepoUsageSort = (typeof REPO_USAGE_SORTS)[number];
@@ -137,3 +138,9 @@ export interface RepoUsagePage {
   /** The cursor of the next page, when there is one. */
   next?: string;
 }
+
+/** The repository catalogue kept by organizations (storage usage listings). */
+export const RepositoriesRpc = {
+  Upsert: rpc<UpsertRepositoryRpc, RepoUsageView>('organizations.repository.upsert', UpsertRepositoryRpc),
+  List: rpc<ListRepositoriesRpc, RepoUsagePage>('organizations.repository.list', ListRepositoriesRpc),
+} as const;

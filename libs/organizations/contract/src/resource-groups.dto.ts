@@ -21,6 +21,7 @@ import {
   OBJECT_ID_PATTERN,
   REPO_ID_PATTERN,
   ROLE_PATTERN,
+  rpc,
 } from '@hub/contracts';
 
 const ROLE_RULE = 'role must be a role name (1..50 letters, digits, space, "_" or "-")';
@@ -209,3 +210,23 @@ export class AdminChangeRoleDto {
   @IsString({ message: 'role must be a string' })
   role!: string;
 }
+
+/** Resource groups of an organization (spec 2.8): created and filled by the admin API, renamed by org admins. */
+export const ResourceGroupsRpc = {
+  Create: rpc<CreateResourceGroupRpc, ResourceGroupView>('organizations.resource-group.create', CreateResourceGroupRpc),
+  AddUsers: rpc<AddResourceGroupUsersRpc, ResourceGroupView>(
+    'organizations.resource-group.add-users',
+    AddResourceGroupUsersRpc,
+  ),
+  AddRepos: rpc<AddResourceGroupReposRpc, ResourceGroupView>(
+    'organizations.resource-group.add-repos',
+    AddResourceGroupReposRpc,
+  ),
+  Update: rpc<UpdateResourceGroupRpc, ResourceGroupView>('organizations.resource-group.update', UpdateResourceGroupRpc),
+  RemoveUser: rpc<RemoveResourceGroupUserRpc, ResourceGroupView>(
+    'organizations.resource-group.remove-user',
+    RemoveResourceGroupUserRpc,
+  ),
+  /** The group, only if it belongs to the organization (404 otherwise): the jobs service checks a job's resourceGroupId with it. */
+  Get: rpc<ResourceGroupRefRpc, ResourceGroupView>('organizations.resource-group.get', ResourceGroupRefRpc),
+} as const;

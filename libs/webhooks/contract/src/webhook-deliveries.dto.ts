@@ -2,7 +2,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ClosedSchema } from '@hub/contracts';
-import { WebhookRefRpc } from './webhooks-rpc.dto';
 
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'dropped'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
@@ -37,19 +36,6 @@ export class WebhookDeliveriesQuery {
   @Min(1, { message: `limit must be an integer 1..${MAX_DELIVERIES_LISTED}` })
   @Max(MAX_DELIVERIES_LISTED, { message: `limit must be an integer 1..${MAX_DELIVERIES_LISTED}` })
   limit?: number;
-}
-
-export class ListWebhookDeliveriesRpc extends WebhookRefRpc {
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_DELIVERIES_LISTED)
-  @IsString({ each: true })
-  ids?: string[];
-
-  @IsInt()
-  @Min(1)
-  @Max(MAX_DELIVERIES_LISTED)
-  limit!: number;
 }
 
 /** One delivery (one event to one webhook) and where its retry schedule stands. */

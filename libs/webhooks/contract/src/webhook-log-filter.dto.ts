@@ -1,6 +1,7 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { ClosedSchema } from '@hub/contracts';
 
 export const LOG_STATUSES = ['succeeded', 'failed', 'pending'] as const;
 export type LogStatus = (typeof LOG_STATUSES)[number];
@@ -64,3 +65,30 @@ export class WebhookLogFilterDto {
 
 /** The filter names, in the order they are carried into the next page's link. */
 export const LOG_FILTER_KEYS = ['status', 'httpStatus', 'event', 'repo', 'since', 'until', 'q'] as const;
+
+@ClosedSchema()
+export class ReplayAnswer {
+  @ApiProperty({ description: 'HTTP status the receiver answered the replay with (0 when it could not be reached)' })
+  status!: number;
+}
+
+export const DELIVERY_TRIGGERS = ['scheduled', 'manual', 'replay', 'recovery', 'test'] as const;
+export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number];
+
+/** One attempt in the delivery log (architecture section 7); our extension, for finding a logId. */
+@ClosedSchema()
+export class WebhookLogView {
+  @ApiProperty() id!: string;
+  @ApiProperty({ description: 'the webhook-id header: stable across the retries of one delivery' }) deliveryId!: string;
+  @ApiProperty({ enum: DELIVERY_TRIGGERS }) trigger!: DeliveryTrigger;
+  @ApiProperty() attempt!: number;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'secret redacted' })
+  requestHeaders!: Record<string, string>;
+  @ApiProperty({ type: 'object', additionalProperties: true }) payload!: Record<string, unknown>;
+  @ApiProperty({ type: Number, nullable: true }) status!: number | null;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) responseHeaders!: Record<string, string>;
+  @ApiProperty({ description: 'truncated at 20 KB' }) responseBody!: string;
+  @ApiProperty() durationMs!: number;
+  @ApiProperty({ type: String, nullable: true }) error!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+}

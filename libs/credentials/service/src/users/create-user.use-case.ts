@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type AdminCreateUserDto } from '@hub/credentials-contract';
+import { type AdminCreateUserDto, CredentialsRpc } from '@hub/credentials-contract';
 import { type UserView } from '@hub/credentials-contract';
 import { newObjectId, uniqueViolation } from '@hub/persistence';
 import { type CredentialsConfig } from '../credentials.config';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.di';
 import { claimName } from '../names/claim-name';
 import { EmailTakenError, NameTakenError } from '../names/names.errors';
-import { UsersStore } from './users.store';
-import { toUserView } from './user.view';
+import { toUserView, UsersStore } from './users.store';
+import { RpcHandler } from '@hub/messaging';
 
 /** The index that keeps e-mails unique whatever their case (migration 1763900000000). */
 const EMAIL_INDEX = 'users_email_lower';
@@ -21,6 +21,7 @@ export class CreateUserUseCase {
     @Inject(CREDENTIALS_CONFIG) private readonly config: CredentialsConfig,
   ) {}
 
+  @RpcHandler(CredentialsRpc.CreateUser)
   async execute(dto: AdminCreateUserDto): Promise<UserView> {
     const id = newObjectId();
     try {

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type UserView } from '@hub/credentials-contract';
+import { type UserView, type GetUserRpc, CredentialsRpc } from '@hub/credentials-contract';
 import { type CredentialsConfig } from '../credentials.config';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.di';
-import { UsersStore } from './users.store';
-import { toUserView } from './user.view';
+import { toUserView, UsersStore } from './users.store';
 import { UserNotFoundError } from './users.errors';
+import { RpcHandler } from '@hub/messaging';
 
 @Injectable()
 export class GetUserUseCase {
@@ -15,7 +15,8 @@ export class GetUserUseCase {
     @Inject(CREDENTIALS_CONFIG) private readonly config: CredentialsConfig,
   ) {}
 
-  async execute(name: string): Promise<UserView> {
+  @RpcHandler(CredentialsRpc.GetUser)
+  async execute({ name }: GetUserRpc): Promise<UserView> {
     const user = await UsersStore.byName(this.ds.manager, name);
     if (!user) throw new UserNotFoundError(name);
     return toUserView(user, this.config.publicUrl);

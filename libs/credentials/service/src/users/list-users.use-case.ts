@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { adminPage, type AdminNamesQueryDto, type AdminPage, adminPageSize } from '@hub/contracts';
-import { type AdminUserView } from '@hub/credentials-contract';
+import { type AdminUserView, CredentialsRpc } from '@hub/credentials-contract';
 import { type CredentialsConfig } from '../credentials.config';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.di';
-import { toUserView } from './user.view';
-import { UsersStore } from './users.store';
+import { toUserView, UsersStore } from './users.store';
+import { RpcHandler } from '@hub/messaging';
 
 /** The admin API's user list: a page by name, filtered by `search`, with who manages each account. */
 @Injectable()
@@ -16,6 +16,7 @@ export class ListUsersUseCase {
     @Inject(CREDENTIALS_CONFIG) private readonly config: CredentialsConfig,
   ) {}
 
+  @RpcHandler(CredentialsRpc.ListUsers)
   async execute(q: AdminNamesQueryDto): Promise<AdminPage<AdminUserView>> {
     const limit = adminPageSize(q);
     const rows = await UsersStore.list(this.ds.manager, { after: q.cursor, search: q.search, limit: limit + 1 });

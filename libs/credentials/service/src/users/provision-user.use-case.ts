@@ -1,16 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type ProvisionedUser, type ProvisionUserRpc } from '@hub/credentials-contract';
+import { type ProvisionedUser, type ProvisionUserRpc, CredentialsRpc } from '@hub/credentials-contract';
 import { newObjectId, uniqueViolation } from '@hub/persistence';
 import { type CredentialsConfig } from '../credentials.config';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.di';
 import { claimName } from '../names/claim-name';
 import { NameTakenError } from '../names/names.errors';
 import { managedName } from './managed-name';
-import { UsersStore } from './users.store';
-import { toUserView } from './user.view';
+import { toUserView, UsersStore } from './users.store';
 import { EmailRequiredError } from './users.errors';
+import { RpcHandler } from '@hub/messaging';
 
 /** Taken names tried with a counter before giving up (each is one insert). */
 const ATTEMPTS = 50;
@@ -29,6 +29,7 @@ export class ProvisionUserUseCase {
     @Inject(CREDENTIALS_CONFIG) private readonly config: CredentialsConfig,
   ) {}
 
+  @RpcHandler(CredentialsRpc.ProvisionUser)
   async execute(dto: ProvisionUserRpc): Promise<ProvisionedUser> {
     const email = dto.email ?? (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(dto.userName) ? dto.userName : undefined);
     if (!email) throw new EmailRequiredError(dto.userName);

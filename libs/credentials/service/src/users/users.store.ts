@@ -1,5 +1,7 @@
 import { type EntityManager } from 'typeorm';
 import { UserEntity } from './user.entity';
+import { avatarUrl } from '@hub/contracts';
+import { type UserView } from '@hub/credentials-contract';
 
 export type NewUser = Omit<UserEntity, 'createdAt' | 'managedByOrgId'> & { managedByOrgId?: string };
 
@@ -36,3 +38,16 @@ export const UsersStore = {
     return qb.orderBy('u.name', 'ASC').limit(q.limit).getMany();
   },
 };
+
+/** A user as answered (`UserView`). */
+export function toUserView(u: UserEntity, publicUrl: string): UserView {
+  return {
+    id: u.id,
+    name: u.name,
+    fullname: u.fullname,
+    email: u.email,
+    avatarUrl: avatarUrl(publicUrl, u.name),
+    isPro: u.isPro,
+    createdAt: u.createdAt.toISOString(),
+  };
+}

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { BadRequestError, NOTIFICATION_MENTIONS, NOTIFICATION_READ_STATUSES, REPO_TYPES } from '@hub/contracts';
 import { NotificationFilters } from '@hub/notifications-contract';
 import { validatePayload } from '@hub/messaging';
-import { callerOf, filterConditions, whereAll } from './inbox-filters';
+import { callerOf } from './caller';
+import { filterConditions, whereAll } from './inbox.store';
 import { InvalidLastUpdateError, NoCallerError } from './inbox.errors';
 
 /**

@@ -1,9 +1,19 @@
+import { createHash } from 'node:crypto';
 import { type EntityManager } from 'typeorm';
-import { type NotificationFilters } from '@hub/notifications-contract';
+import { type NotificationType } from '@hub/contracts';
+import {
+  type BlogRef,
+  type NotificationFilters,
+  type NotificationItem,
+  type NotificationParticipant,
+  type NotificationRepo,
+  type PaperDiscussionRef,
+  type PaperRef,
+  type PostRef,
+  type RepoDiscussionRef,
+} from '@hub/notifications-contract';
 import { deleteInBatches, preparedQuery } from '@hub/persistence';
-import { filterConditions, whereAll } from './inbox-filters';
-import { inboxPageQuery } from './inbox-page.query';
-import { type InboxRow } from './notification-item';
+import { InvalidLastUpdateError } from './inbox.errors';
 
 /** A user's inbox version (the ETag's) and last change; no row: nothing happened yet. */
 export interface InboxStateRow {
@@ -98,4 +108,144 @@ function affectedRows(result: unknown): number {
 /** Filters on the thread (repo, author, mentions…) need the join; read state and lastUpdate do not. */
 function needsThread(where: string): boolean {
   return /\bt\./.test(where);
+}
+
+// The page's statement
+
+/** Items per page of GET /api/notifications (decision 0400). */
+export const NOTIFICATIONS_PAGE_SIZE = 20;
+
+export interface InboxPageQuery {
+  /** Stable per statement text: the page runs as a named prepared statement (planned once per connection). */
+  name: string;
+  text: string;
+  params: unknown[];
+  start: number;
+}
+
+/**
+ * One statement, so the counts, the version (ETag) and the page come from one snapshot and
+ * always agree. `all` and `unread` are the user's inbox_state row (kept by triggers); `view` is
+ * that row too unless the filters select by thread (repo, author, mention…), then it is a count
+ * over the user's matching rows. `lastUpdate` alone subtracts the (usually few) newer rows. The
+ * page is an index scan in inbox order, skipped when it starts past the end (a huge `p` is cheap).
+ */
+export function inboxPageQuery(userId: string, f: NotificationFilters): InboxPageQuery {
+  const params: unknown[] = [userId];
+  const where = whereAll(filterConditions(f, params));
+  const byThread = /\bt\./.test(where);
+  const start = (f.p ?? 0) * NOTIFICATIONS_PAGE_SIZE;
+  params.push(start);
+  const offset = `$${params.length}::bigint`;
+  const from = `notifications.notifications n${byThread ? ' JOIN notifications.threads t ON t.id = n.thread_id' : ''} WHERE n.user_id = $1 AND ${where}`;
+  const text = `
+    WITH c AS MATERIALIZED (
+      SELECT s.version, s.changed_at, coalesce(s.total, 0) AS total, coalesce(s.unread, 0) AS unread,
+             ${viewCount(f, byThread, from, params)} AS view
+        FROM (SELECT $1::bpchar AS user_id) u LEFT JOIN notifications.inbox_state s ON s.user_id = u.user_id)
+    SELECT c.version, c.changed_at, c.total, c.unread, c.view, t.type, t.item, t.participants, p.read, p.discussion_event_id,
+           to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at
+      FROM c LEFT JOIN LATERAL (
+        SELECT n.thread_id, n.read, n.updated_at, n.discussion_event_id FROM ${from} AND ${offset} < c.view
+         ORDER BY n.updated_at DESC, n.thread_id DESC LIMIT ${NOTIFICATIONS_PAGE_SIZE} OFFSET ${offset}) p ON true
+      LEFT JOIN notifications.threads t ON t.id = p.thread_id
+     ORDER BY p.updated_at DESC, p.thread_id DESC`;
+  return {
+    name: `notifications-page-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`,
+    text,
+    params,
+    start,
+  };
+}
+
+function viewCount(f: NotificationFilters, byThread: boolean, from: string, params: unknown[]): string {
+  if (byThread) return `(SELECT count(*) FROM ${from})`;
+  const base = f.readStatus === 'unread' ? 'coalesce(s.unread, 0)' : 'coalesce(s.total, 0)';
+  if (!f.lastUpdate) return base;
+  params.push(new Date(f.lastUpdate).toISOString());
+  const unread = f.readStatus === 'unread' ? ' AND NOT n.read' : '';
+  return `${base} - (SELECT count(*) FROM notifications.notifications n
+    WHERE n.user_id = $1 AND n.updated_at > $${params.length}::timestamptz${unread})`;
+}
+
+// The filters of spec 4.1 as SQL conditions
+
+/**
+ * The WHERE conditions of the spec 4.1 filters over `n` (notifications) joined with `t`
+ * (threads); `$1` is always the user id. Values go in `params`, never into the text.
+ */
+export function filterConditions(f: NotificationFilters, params: unknown[]): string[] {
+  const add = (v: unknown): string => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const c: string[] = [];
+  if (f.readStatus === 'unread') c.push('NOT n.read');
+  if (f.repoType) c.push(`t.type = 'repo' AND t.repo_type = ${add(f.repoType)}`);
+  if (f.repoName) c.push(`lower(t.repo_name) = lower(${add(f.repoName)})`);
+  if (f.postAuthor) c.push(`lower(t.post_author) = lower(${add(f.postAuthor)})`);
+  if (f.paperId) c.push(`t.paper_id = ${add(f.paperId)}`);
+  if (f.articleId) {
+    const a = add(f.articleId);
+    c.push(`t.type = 'community_blog' AND (t.article_id = ${a} OR t.article_slug = ${a})`);
+  }
+  if (f.mention === 'participating') c.push('$1::bpchar = ANY(t.participant_ids)');
+  if (f.mention === 'mentions') c.push('$1::bpchar = ANY(t.mentioned_ids)');
+  if (f.lastUpdate) c.push(`n.updated_at <= ${add(instant(f.lastUpdate))}::timestamptz`);
+  return c;
+}
+
+/** ISO 8601 also has week and ordinal dates and basic formats, which Date does not read. */
+function instant(text: string): string {
+  const t = new Date(text);
+  if (Number.isNaN(t.getTime())) throw new InvalidLastUpdateError();
+  return t.toISOString();
+}
+
+export function whereAll(conds: string[]): string {
+  return conds.length === 0 ? 'true' : conds.map((x) => `(${x})`).join(' AND ');
+}
+
+// A row as answered
+
+type NoParticipants<T> = Omit<T, 'participating'>;
+
+/** The thread's part of an item as stored (`threads.item`); `participating` is kept beside it. */
+export interface StoredThreadItem {
+  repo: NotificationRepo;
+  discussion: NoParticipants<RepoDiscussionRef>;
+  paper: PaperRef;
+  paperDiscussion: NoParticipants<PaperDiscussionRef>;
+  post: NoParticipants<PostRef>;
+  blog: NoParticipants<BlogRef>;
+}
+
+export interface InboxRow {
+  type: NotificationType;
+  item: StoredThreadItem;
+  participants: NotificationParticipant[];
+  read: boolean;
+  updated_at: string;
+  discussion_event_id: string | null;
+}
+
+/** A row as one of the four spec 2.6 shapes (the thread's stored part plus this user's state). */
+export function toNotificationItem(r: InboxRow): NotificationItem {
+  const common = {
+    updatedAt: r.updated_at,
+    read: r.read,
+    ...(r.discussion_event_id ? { discussionEventId: r.discussion_event_id } : {}),
+  };
+  const participating = r.participants;
+  const it = r.item;
+  switch (r.type) {
+    case 'repo':
+      return { type: 'repo', ...common, repo: it.repo, discussion: { ...it.discussion, participating } };
+    case 'paper':
+      return { type: 'paper', ...common, paper: it.paper, paperDiscussion: { ...it.paperDiscussion, participating } };
+    case 'post':
+      return { type: 'post', ...common, post: { ...it.post, participating } };
+    case 'community_blog':
+      return { type: 'community_blog', ...common, blog: { ...it.blog, participating } };
+  }
 }

@@ -3,17 +3,23 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
-import { inboxNotModified, type ListNotificationsRpc, type NotificationsPage } from '@hub/notifications-contract';
+import {
+  inboxNotModified,
+  type ListNotificationsRpc,
+  type NotificationsPage,
+  NotificationsRpc,
+} from '@hub/notifications-contract';
 import { NOTIFICATIONS_DS } from '../notifications.di';
-import { callerOf } from './inbox-filters';
-import { InboxStore, type InboxStateRow } from './inbox.store';
-import { type InboxRow, toNotificationItem } from './notification-item';
+import { callerOf } from './caller';
+import { type InboxRow, InboxStore, type InboxStateRow, toNotificationItem } from './inbox.store';
+import { RpcHandler } from '@hub/messaging';
 
 /** The inbox page with its counts and its ETag; a poll whose validators still hold is a 304. */
 @Injectable()
 export class ListNotificationsUseCase {
   constructor(@InjectDataSource(NOTIFICATIONS_DS) private readonly ds: DataSource) {}
 
+  @RpcHandler(NotificationsRpc.List)
   async execute(dto: ListNotificationsRpc, ctx: RequestContext): Promise<NotificationsPage> {
     const userId = callerOf(ctx);
     const queryHash = createHash('sha1').update(JSON.stringify(dto.filters)).digest('base64url').slice(0, 12);

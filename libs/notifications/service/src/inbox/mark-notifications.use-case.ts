@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type BulkNotificationsResult, type BulkNotificationsRpc } from '@hub/notifications-contract';
-import { Outbox } from '@hub/messaging';
-import { callerOf } from './inbox-filters';
+import { type BulkNotificationsResult, type BulkNotificationsRpc, NotificationsRpc } from '@hub/notifications-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
+import { callerOf } from './caller';
 import { announceInboxChanges } from './inbox-changes';
 import { selectionOf } from './inbox-selection';
 import { InboxStore } from './inbox.store';
@@ -12,6 +12,7 @@ import { InboxStore } from './inbox.store';
 export class MarkNotificationsUseCase {
   constructor(private readonly outbox: Outbox) {}
 
+  @RpcHandler(NotificationsRpc.Mark)
   execute(dto: BulkNotificationsRpc, ctx: RequestContext): Promise<BulkNotificationsResult> {
     const userId = callerOf(ctx);
     const selection = selectionOf(dto);

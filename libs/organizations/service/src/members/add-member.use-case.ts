@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
-import { type AddMemberRpc, type MemberView } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type AddMemberRpc, type MemberView, OrganizationsRpc } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { recordAudit } from '../audit/record-audit';
 import { OrganizationNotFoundError } from '../organizations/organizations.errors';
 import { OrganizationsStore } from '../organizations/organizations.store';
@@ -20,6 +20,7 @@ export class AddMemberUseCase {
     private readonly outbox: Outbox,
   ) {}
 
+  @RpcHandler(OrganizationsRpc.AddMember)
   async execute(dto: AddMemberRpc, ctx: RequestContext): Promise<MemberView> {
     const org = await OrganizationsStore.byName(this.ds.manager, dto.organization);
     if (!org) throw new OrganizationNotFoundError(dto.organization);

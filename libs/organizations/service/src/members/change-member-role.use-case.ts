@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type ChangeRoleRpc, type MemberView } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type ChangeRoleRpc, type MemberView, OrganizationsRpc } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { recordAudit } from '../audit/record-audit';
 import { keepAnAdmin } from './keep-an-admin';
 import { lockedMember } from './locked-member';
@@ -14,6 +14,7 @@ import { recordMembershipChanged } from './membership-events';
 export class ChangeMemberRoleUseCase {
   constructor(private readonly outbox: Outbox) {}
 
+  @RpcHandler(OrganizationsRpc.ChangeRole)
   execute(dto: ChangeRoleRpc, ctx: RequestContext): Promise<MemberView> {
     return this.outbox.transaction(async (m) => {
       const { org, member } = await lockedMember(m, dto);

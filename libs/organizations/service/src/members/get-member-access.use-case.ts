@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type OrganizationAccess } from '@hub/organizations-contract';
+import { type OrganizationAccess, type GetAccessRpc, OrganizationsRpc } from '@hub/organizations-contract';
 import { toOrganizationView } from '../organizations/organization.view';
 import { OrganizationNotFoundError } from '../organizations/organizations.errors';
 import { OrganizationsStore } from '../organizations/organizations.store';
 import { type OrganizationsConfig } from '../organizations.config';
 import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.di';
 import { MembersStore } from './members.store';
+import { RpcHandler } from '@hub/messaging';
 
 /** The organization and the user's role in it (null: not an active member), what org-scoped authorization reads. */
 @Injectable()
@@ -17,7 +18,8 @@ export class GetMemberAccessUseCase {
     @Inject(ORGANIZATIONS_CONFIG) private readonly config: OrganizationsConfig,
   ) {}
 
-  async execute(organization: string, userId: string): Promise<OrganizationAccess> {
+  @RpcHandler(OrganizationsRpc.GetAccess)
+  async execute({ organization, userId }: GetAccessRpc): Promise<OrganizationAccess> {
     const org = await OrganizationsStore.byName(this.ds.manager, organization);
     if (!org) throw new OrganizationNotFoundError(organization);
     const member = await MembersStore.get(this.ds.manager, { organizationId: org.id, userId });

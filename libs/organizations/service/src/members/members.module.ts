@@ -4,10 +4,12 @@ import { ChangeMemberRoleUseCase } from './change-member-role.use-case';
 import { GetMemberAccessUseCase } from './get-member-access.use-case';
 import { ListMembersUseCase } from './list-members.use-case';
 import { ListUserMembershipsUseCase } from './list-user-memberships.use-case';
-import { MembersHandler } from './members.handler';
 import { RemoveMemberUseCase } from './remove-member.use-case';
 
-/** Members with roles, a user's access to one organization and memberships; removal and role change. */
+/**
+ * Members with roles, a user's access to one organization and memberships; removal and role change.
+ * Each use case serves its RPC itself (`@RpcHandler` on `execute`, decision 0002): no handler file.
+ */
 @Module({})
 export class MembersModule {
   /** `core`: the service's shared `OrganizationsCoreModule` (DataSource, outbox, config). */
@@ -15,7 +17,6 @@ export class MembersModule {
     return {
       module: MembersModule,
       imports: [core],
-      controllers: [MembersHandler],
       providers: [
         AddMemberUseCase,
         ListMembersUseCase,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type MemberRefRpc } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type MemberRefRpc, OrganizationsRpc } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { recordAudit } from '../audit/record-audit';
 import { keepAnAdmin } from './keep-an-admin';
 import { leaveOrganization } from './leave-organization';
@@ -13,6 +13,7 @@ import { recordMembershipChanged } from './membership-events';
 export class RemoveMemberUseCase {
   constructor(private readonly outbox: Outbox) {}
 
+  @RpcHandler(OrganizationsRpc.RemoveMember)
   execute(dto: MemberRefRpc, ctx: RequestContext): Promise<{ removed: true }> {
     return this.outbox.transaction(async (m) => {
       const { org, member } = await lockedMember(m, dto);

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
-import { type ScimGroupRecord, ScimUniquenessError, type ScimWriteRpc } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type ScimGroupRecord, ScimUniquenessError, type ScimWriteRpc, ScimRpc } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { recordAudit } from '../audit/record-audit';
 import { readScimGroup, type ScimGroupState } from './scim-group.state';
@@ -22,6 +22,7 @@ type Org = { id: string; name: string };
 export class CreateScimGroupUseCase {
   constructor(private readonly outbox: Outbox) {}
 
+  @RpcHandler(ScimRpc.CreateGroup)
   execute(dto: ScimWriteRpc, ctx: RequestContext): Promise<ScimGroupRecord> {
     const input = readScimGroup(dto.resource);
     return this.outbox.transaction(async (m) => {

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
-import { type ScimUserRecord, type ScimWriteRpc } from '@hub/organizations-contract';
+import { type ScimUserRecord, type ScimWriteRpc, ScimRpc } from '@hub/organizations-contract';
 import { CredentialsRpc } from '@hub/credentials-contract';
-import { Outbox, RpcClient } from '@hub/messaging';
+import { Outbox, RpcClient, RpcHandler } from '@hub/messaging';
 import { isUniqueViolation, newObjectId } from '@hub/persistence';
 import { ORGANIZATIONS_DS } from '../organizations.di';
 import { provisionMembership } from './scim-membership';
@@ -26,6 +26,7 @@ export class CreateScimUserUseCase {
     private readonly rpc: RpcClient,
   ) {}
 
+  @RpcHandler(ScimRpc.CreateUser)
   async execute(dto: ScimWriteRpc, ctx: RequestContext): Promise<ScimUserRecord> {
     const input = readScimUser(dto.resource);
     const org = await scimOrganization(this.ds.manager, dto.organization);

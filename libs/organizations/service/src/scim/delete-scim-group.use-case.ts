@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type ScimDeleted, type ScimResourceRpc } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type ScimDeleted, type ScimResourceRpc, ScimRpc } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { recordAudit } from '../audit/record-audit';
 import { checkIfMatch } from './scim-etag';
 import { setGroupMembers } from './scim-group-members';
@@ -13,6 +13,7 @@ import { scimOrganization } from './scim-org';
 export class DeleteScimGroupUseCase {
   constructor(private readonly outbox: Outbox) {}
 
+  @RpcHandler(ScimRpc.DeleteGroup)
   execute(dto: ScimResourceRpc, ctx: RequestContext): Promise<ScimDeleted> {
     return this.outbox.transaction(async (m) => {
       const org = await scimOrganization(m, dto.organization, true);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type ScimDeleted, type ScimResourceRpc } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type ScimDeleted, type ScimResourceRpc, ScimRpc } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { recordAudit } from '../audit/record-audit';
 import { keepAnAdmin } from '../members/keep-an-admin';
 import { leaveOrganization } from '../members/leave-organization';
@@ -19,6 +19,7 @@ import { ScimUsersStore } from './scim-users.store';
 export class DeleteScimUserUseCase {
   constructor(private readonly outbox: Outbox) {}
 
+  @RpcHandler(ScimRpc.DeleteUser)
   execute(dto: ScimResourceRpc, ctx: RequestContext): Promise<ScimDeleted> {
     return this.outbox.transaction(async (m) => {
       const org = await scimOrganization(m, dto.organization, true);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type ScimLinkRpc, type ScimUserRecord } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type ScimLinkRpc, type ScimUserRecord, ScimRpc } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { isUniqueViolation, newObjectId } from '@hub/persistence';
 import { provisionMembership } from './scim-membership';
 import { scimOrganization } from './scim-org';
@@ -17,6 +17,7 @@ import { ScimUsersStore } from './scim-users.store';
 export class LinkScimUserUseCase {
   constructor(private readonly outbox: Outbox) {}
 
+  @RpcHandler(ScimRpc.LinkUser)
   async execute(dto: ScimLinkRpc, ctx: RequestContext): Promise<ScimUserRecord> {
     const input = readScimUser({ userName: dto.userName, externalId: dto.externalId });
     try {

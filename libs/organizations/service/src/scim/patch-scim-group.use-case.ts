@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type ScimGroupRecord, type ScimPatchRpc } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type ScimGroupRecord, type ScimPatchRpc, ScimRpc } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { changeScimGroup } from './change-scim-group';
 import { applyScimGroupPatch } from './scim-group.state';
 import { parseScimPatch } from './scim-patch';
@@ -11,6 +11,7 @@ import { parseScimPatch } from './scim-patch';
 export class PatchScimGroupUseCase {
   constructor(private readonly outbox: Outbox) {}
 
+  @RpcHandler(ScimRpc.PatchGroup)
   execute(dto: ScimPatchRpc, ctx: RequestContext): Promise<ScimGroupRecord> {
     const ops = parseScimPatch(dto.patch);
     const target = { organization: dto.organization, id: dto.id, ifMatch: dto.ifMatch };

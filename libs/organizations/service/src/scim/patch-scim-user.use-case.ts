@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type ScimPatchRpc, type ScimUserRecord } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type ScimPatchRpc, type ScimUserRecord, ScimRpc } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { changeScimUser } from './change-scim-user';
 import { parseScimPatch } from './scim-patch';
 import { applyScimUserPatch } from './scim-user.state';
@@ -11,6 +11,7 @@ import { applyScimUserPatch } from './scim-user.state';
 export class PatchScimUserUseCase {
   constructor(private readonly outbox: Outbox) {}
 
+  @RpcHandler(ScimRpc.PatchUser)
   execute(dto: ScimPatchRpc, ctx: RequestContext): Promise<ScimUserRecord> {
     const ops = parseScimPatch(dto.patch);
     const target = { organization: dto.organization, id: dto.id, ifMatch: dto.ifMatch };

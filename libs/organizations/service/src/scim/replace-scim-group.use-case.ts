@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type ScimGroupRecord, type ScimWriteRpc } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type ScimGroupRecord, type ScimWriteRpc, ScimRpc } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { changeScimGroup } from './change-scim-group';
 import { readScimGroup } from './scim-group.state';
 
@@ -10,6 +10,7 @@ import { readScimGroup } from './scim-group.state';
 export class ReplaceScimGroupUseCase {
   constructor(private readonly outbox: Outbox) {}
 
+  @RpcHandler(ScimRpc.ReplaceGroup)
   execute(dto: ScimWriteRpc, ctx: RequestContext): Promise<ScimGroupRecord> {
     const input = readScimGroup(dto.resource);
     const target = { organization: dto.organization, id: dto.id ?? '', ifMatch: dto.ifMatch };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type ScimUserRecord, type ScimWriteRpc } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type ScimUserRecord, type ScimWriteRpc, ScimRpc } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { changeScimUser } from './change-scim-user';
 import { readScimUser } from './scim-user.state';
 
@@ -10,6 +10,7 @@ import { readScimUser } from './scim-user.state';
 export class ReplaceScimUserUseCase {
   constructor(private readonly outbox: Outbox) {}
 
+  @RpcHandler(ScimRpc.ReplaceUser)
   execute(dto: ScimWriteRpc, ctx: RequestContext): Promise<ScimUserRecord> {
     const target = { organization: dto.organization, id: dto.id ?? '', ifMatch: dto.ifMatch };
     return changeScimUser(this.outbox, target, ctx, () => readScimUser(dto.resource));

@@ -12,9 +12,11 @@ import { PatchScimGroupUseCase } from './patch-scim-group.use-case';
 import { PatchScimUserUseCase } from './patch-scim-user.use-case';
 import { ReplaceScimGroupUseCase } from './replace-scim-group.use-case';
 import { ReplaceScimUserUseCase } from './replace-scim-user.use-case';
-import { ScimHandler } from './scim.handler';
 
-/** SCIM 2.0 provisioning (decision 0420): Users and Groups. */
+/**
+ * SCIM 2.0 provisioning (decision 0420): Users and Groups.
+ * Each use case serves its RPC itself (`@RpcHandler` on `execute`, decision 0002): no handler file.
+ */
 @Module({})
 export class ScimModule {
   /** `core`: the service's shared `OrganizationsCoreModule` (DataSource, outbox, config). */
@@ -22,7 +24,6 @@ export class ScimModule {
     return {
       module: ScimModule,
       imports: [core],
-      controllers: [ScimHandler],
       providers: [
         ListScimUsersUseCase,
         GetScimUserUseCase,

@@ -3,13 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { SecretBox } from '@hub/config';
 import { type RequestContext } from '@hub/contracts';
-import { type CreateWebhookRpc, type WebhookView } from '@hub/webhooks-contract';
-import { RpcClient } from '@hub/messaging';
+import { type CreateWebhookRpc, type WebhookView, WebhooksRpc } from '@hub/webhooks-contract';
+import { RpcClient, RpcHandler } from '@hub/messaging';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
-import { GetWebhookUseCase } from './get-webhook.use-case';
 import { checkSourceJob } from './source-job';
 import { changesFrom } from './webhook-changes';
+import { WebhookViews } from './webhook-row';
 import { WebhookStore } from './webhook.store';
 import { TooManyWebhooksError } from './webhooks.errors';
 
@@ -20,10 +20,11 @@ export class CreateWebhookUseCase {
     @InjectDataSource(WEBHOOKS_DS) private readonly ds: DataSource,
     private readonly box: SecretBox,
     private readonly rpc: RpcClient,
-    private readonly getWebhook: GetWebhookUseCase,
+    private readonly views: WebhookViews,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {}
 
+  @RpcHandler(WebhooksRpc.Create)
   async execute(dto: CreateWebhookRpc, ctx: RequestContext): Promise<WebhookView> {
     const c = changesFrom(dto.body);
     if (c.jobSourceId) await checkSourceJob(this.rpc, c.jobSourceId, dto, ctx);
@@ -38,6 +39,7 @@ export class CreateWebhookUseCase {
       if (n >= max) throw new TooManyWebhooksError(n, max);
       return WebhookStore.insert(m, owner, c, secretEnc);
     });
-    return this.getWebhook.execute({ ownerId: dto.ownerId, ownerName: dto.ownerName, id }, ctx);
+    const [view] = await this.views.render([await WebhookStore.get(this.ds.manager, dto.ownerId, id)], dto, ctx);
+    return view;
   }
 }

@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
-import { type WebhookOwnerRpc, type WebhookView } from '@hub/webhooks-contract';
+import { type WebhookOwnerRpc, type WebhookView, WebhooksRpc } from '@hub/webhooks-contract';
 import { WEBHOOKS_DS } from '../webhooks.di';
 import { WebhookStore } from './webhook.store';
-import { WebhookViews } from './webhook-views';
+import { WebhookViews } from './webhook-row';
+import { RpcHandler } from '@hub/messaging';
 
 /** Spec 4.5: the caller's webhooks, oldest first. */
 @Injectable()
@@ -15,6 +16,7 @@ export class ListWebhooksUseCase {
     private readonly views: WebhookViews,
   ) {}
 
+  @RpcHandler(WebhooksRpc.List)
   async execute(dto: WebhookOwnerRpc, ctx: RequestContext): Promise<WebhookView[]> {
     return this.views.render(await WebhookStore.list(this.ds.manager, dto.ownerId), dto, ctx);
   }

@@ -7,11 +7,12 @@ import { ListWebhooksUseCase } from './list-webhooks.use-case';
 import { SetWebhookHeadersUseCase } from './set-webhook-headers.use-case';
 import { SetWebhookStateUseCase } from './set-webhook-state.use-case';
 import { UpdateWebhookUseCase } from './update-webhook.use-case';
-import { WebhookHeadersHandler } from './webhook-headers.handler';
-import { WebhookViews } from './webhook-views';
-import { WebhooksHandler } from './webhooks.handler';
+import { WebhookViews } from './webhook-row';
 
-/** Webhooks and their watched names (spec 4.5), always scoped to the owner; their custom headers. */
+/**
+ * Webhooks and their watched names (spec 4.5), always scoped to the owner; their custom headers.
+ * Each use case serves its RPC itself (`@RpcHandler` on `execute`, decision 0002): no handler file.
+ */
 @Module({})
 export class ManagementModule {
   /** `core`: the service's shared `WebhooksCoreModule` (DataSource, outbox, config, SecretBox). */
@@ -19,7 +20,6 @@ export class ManagementModule {
     return {
       module: ManagementModule,
       imports: [core],
-      controllers: [WebhooksHandler, WebhookHeadersHandler],
       providers: [
         WebhookViews,
         ListWebhooksUseCase,

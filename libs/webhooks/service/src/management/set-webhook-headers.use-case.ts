@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type SetWebhookHeadersRpc, type WebhookHeadersAnswer } from '@hub/webhooks-contract';
+import { type SetWebhookHeadersRpc, type WebhookHeadersAnswer, WebhooksRpc } from '@hub/webhooks-contract';
 import { SecretBox } from '@hub/config';
 import { CustomHeaders } from './custom-headers';
 import { WEBHOOKS_DS } from '../webhooks.di';
 import { WebhookStore } from './webhook.store';
+import { RpcHandler } from '@hub/messaging';
 
 /** Replaces the custom headers as a whole, sealed at rest like the secret (decision 0502). */
 @Injectable()
@@ -15,6 +16,7 @@ export class SetWebhookHeadersUseCase {
     private readonly box: SecretBox,
   ) {}
 
+  @RpcHandler(WebhooksRpc.SetHeaders)
   async execute(dto: SetWebhookHeadersRpc): Promise<WebhookHeadersAnswer> {
     const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
     const sealed = CustomHeaders.seal(

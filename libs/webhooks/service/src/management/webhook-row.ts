@@ -1,13 +1,20 @@
-import { avatarUrl, type WebhookDomain } from '@hub/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { avatarUrl, type RequestContext, type WebhookDomain } from '@hub/contracts';
 import { type CreateJobDto } from '@hub/jobs-contract';
 import {
   SUSPENDED,
   type WatchedItemView,
   type WebhookDisabled,
   type WebhookJobView,
+  type WebhookOwnerRpc,
   type WebhookView,
 } from '@hub/webhooks-contract';
+import { RpcClient } from '@hub/messaging';
+import { type WebhooksConfig } from '../webhooks.config';
+import { WEBHOOKS_CONFIG } from '../webhooks.di';
+import { sourceSpecs } from './source-job';
 
+/** A webhook as stored (the store's `WEBHOOK_COLUMNS`) and as answered (`toView`, `WebhookViews`). */
 export interface WebhookRow {
   id: string;
   owner_id: string;
@@ -64,4 +71,21 @@ export function toView(row: WebhookRow, publicUrl: string, source?: Omit<CreateJ
   if (row.job_source_id !== null) view.jobSourceId = row.job_source_id;
   if (row.last_trigger_at !== null) view.lastTriggerAt = new Date(row.last_trigger_at).toISOString();
   return view;
+}
+
+/** Rows as answered: a webhook given by jobSourceId answers that job's spec as its `job` too. */
+@Injectable()
+export class WebhookViews {
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
+  ) {}
+
+  async render(rows: WebhookRow[], owner: WebhookOwnerRpc, ctx: RequestContext): Promise<WebhookView[]> {
+    const sourceIds = rows.flatMap((r) => (r.job === null && r.job_source_id !== null ? [r.job_source_id] : []));
+    const specs = sourceIds.length > 0 ? await sourceSpecs(this.rpc, sourceIds, owner, ctx) : new Map();
+    return rows.map((r) =>
+      toView(r, this.config.publicUrl, r.job_source_id === null ? undefined : specs.get(r.job_source_id)),
+    );
+  }
 }
