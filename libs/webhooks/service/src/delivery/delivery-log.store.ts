@@ -15,7 +15,15 @@ export interface LoggedAttempt {
   attempt: number;
   requestHeaders: Record<string, string>;
   payload: string;
+  /** `searchKeys(payload)` when the caller has it (the event's, read once per event); read here otherwise. */
+  search?: SearchKeys;
   result: SendResult;
+}
+
+/** The search columns of a log row (decision 0502). */
+export interface SearchKeys {
+  event: string | null;
+  repo: string | null;
 }
 
 interface LogRow {
@@ -40,7 +48,7 @@ export const LOG_COLUMNS =
 export function logRow(a: LoggedAttempt): unknown[] {
   const headers = { ...a.requestHeaders };
   if (headers['x-webhook-secret'] !== undefined) headers['x-webhook-secret'] = '[redacted]';
-  const { event, repo } = searchKeys(a.payload);
+  const { event, repo } = a.search ?? searchKeys(a.payload);
   return [
     newObjectId(),
     a.webhookId,
@@ -64,7 +72,7 @@ export function logRow(a: LoggedAttempt): unknown[] {
  * Read here rather than by a jsonb cast in SQL: a payload Postgres' jsonb refuses (a \u0000 in a
  * string) must still be logged.
  */
-export function searchKeys(payload: string): { event: string | null; repo: string | null } {
+export function searchKeys(payload: string): SearchKeys {
   try {
     const p = JSON.parse(payload) as { event?: { scope?: unknown; action?: unknown }; repo?: { name?: unknown } };
     const scope = typeof p.event?.scope === 'string' ? p.event.scope : null;
