@@ -93,7 +93,9 @@ export function redeliveryDelayMs(deliveryCount: number): number {
  * throwing handler gets the message again, up to maxDeliver); `listen` is a fan-out to every
  * replica with no durability, for cache invalidation. Events are named by their descriptors in
  * contracts, which carry the payload class: consumers and listeners validate every payload
- * against it, and an invalid one goes to `hub.deadletter.<subject>` instead of the handler.
+ * against it, and an invalid one goes to `hub.deadletter.<subject>` instead of the handler; the
+ * in-process bus skips the rules for a message its publisher in this process already validated
+ * against the consumer's class (`PublishOptions.checked`, decision 0512).
  */
 export abstract class EventBus {
   protected readonly logger = new Logger('EventBus');
