@@ -27,6 +27,7 @@ const Retry = event<N>('test.events.retry', N);
 const Fanned = event<Fan>('test.events.fan', Fan);
 const StrictConsumed = event<Strict>('test.events.strict', Strict);
 const StrictHeard = event<Strict>('test.events.heard', Strict);
+const Checked = event<Strict>('test.events.checked', Strict);
 const Doomed = event<Strict>('test.events.doomed', Strict);
 const Parallel = event<N>('test.events.parallel', N);
 const Watermarked = event<N>('test.events.watermark', N);
@@ -111,6 +112,36 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
         payload: { n: -1 },
         error: expect.stringContaining('n must not be less than 0'),
       });
+      await stop();
+      await stopDead();
+    });
+
+    it('trusts what its publisher in this process validated (in-process bus only), and nothing else (decision 0512)', async () => {
+      const dead: DeadLetterMessage[] = [];
+      const stopDead = bus.listen(Events.DeadLetter, (p) => void dead.push(p));
+      const got: Strict[] = [];
+      const stop = await bus.consume({
+        stream: STREAM.name,
+        durable: 'checked',
+        source: Checked,
+        handler: async (p) => void got.push(p),
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      // A payload the class refuses, said to be validated: only the in-process bus believes it
+      // (its rules are not run again), so it reaching the handler shows they were skipped.
+      await bus.publish(Checked, { n: -1 }, { msgId: 'said-checked', checked: [Strict] });
+      // A repeat of a stored msgId with another text: the stored text was never checked.
+      await bus.publish(Checked, { n: -2 }, { msgId: 'first-unchecked' });
+      await bus.publish(Checked, { n: 3 }, { msgId: 'first-unchecked', checked: [Strict] });
+      // Checked against another class than the consumer's: validated.
+      await bus.publish(Checked, { n: -4 }, { msgId: 'other-class', checked: [N] });
+      const inProcess = bus instanceof InProcessEventBus;
+      await waitUntil(() => got.length + dead.filter((d) => d.consumer === 'checked').length === 3);
+      expect(got.map((p) => p.n)).toEqual(inProcess ? [-1] : []);
+      if (inProcess) expect(got[0]).toBeInstanceOf(Strict);
+      expect(dead.filter((d) => d.consumer === 'checked').map((d) => d.msgId)).toEqual(
+        inProcess ? ['first-unchecked', 'other-class'] : ['said-checked', 'first-unchecked', 'other-class'],
+      );
       await stop();
       await stopDead();
     });

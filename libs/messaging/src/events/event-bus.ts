@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { type EventDescriptor, type EventSource } from '@hub/contracts';
+import { type EventDescriptor, type EventSource, type PayloadClass } from '@hub/contracts';
 import {
   type DeadLetterInput,
   deadLetterDescriptor,
@@ -44,6 +44,19 @@ export interface DurableConsumerOptions<T> {
   concurrency?: number;
 }
 
+/** How a message is published. */
+export interface PublishOptions {
+  /** Its id on the bus: a second publish with the same id is dropped. */
+  msgId?: string;
+  /**
+   * The payload classes this payload, as its JSON, passed `validateEventPayload` against in this
+   * process before publishing (the edge: `POST /admin/events`). The in-process bus hands the
+   * message to consumers of those classes without validating it again (decision 0512); a
+   * message that comes over NATS is validated by its consumer whatever its publisher did.
+   */
+  checked?: readonly PayloadClass<unknown>[];
+}
+
 /** One event of an ordered batch (`publishInOrder`). */
 export interface OutgoingEvent {
   event: EventDescriptor<unknown>;
@@ -80,12 +93,14 @@ export function redeliveryDelayMs(deliveryCount: number): number {
  * throwing handler gets the message again, up to maxDeliver); `listen` is a fan-out to every
  * replica with no durability, for cache invalidation. Events are named by their descriptors in
  * contracts, which carry the payload class: consumers and listeners validate every payload
- * against it, and an invalid one goes to `hub.deadletter.<subject>` instead of the handler.
+ * against it, and an invalid one goes to `hub.deadletter.<subject>` instead of the handler; the
+ * in-process bus skips the rules for a message its publisher in this process already validated
+ * against the consumer's class (`PublishOptions.checked`, decision 0512).
  */
 export abstract class EventBus {
   protected readonly logger = new Logger('EventBus');
 
-  abstract publish<T>(event: EventDescriptor<T>, payload: T, options?: { msgId?: string }): Promise<void>;
+  abstract publish<T>(event: EventDescriptor<T>, payload: T, options?: PublishOptions): Promise<void>;
   abstract consume<T>(options: DurableConsumerOptions<T>): Promise<Unsubscribe>;
   abstract listen<T>(source: EventSource<T>, handler: (payload: T, subject: string) => void): Unsubscribe;
   abstract close(): Promise<void>;

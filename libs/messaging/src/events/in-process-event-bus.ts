@@ -1,19 +1,28 @@
-import { type EventDescriptor, type EventSource, subjectFilter } from '@hub/contracts';
+import { type EventDescriptor, type EventSource, type PayloadClass, subjectFilter } from '@hub/contracts';
 import {
   type ConsumerLag,
   EventBus,
   type DurableConsumerOptions,
   type OutgoingEvent,
   type PublishedInOrder,
+  type PublishOptions,
   type Unsubscribe,
 } from './event-bus';
-import { parseEventPayload } from './payload-validation';
+import { parseCheckedPayload, parseEventPayload } from './payload-validation';
 import { BusStore, type BusStoreOptions } from './store/bus-store';
 import { DurableGroup } from './store/durable-group';
 import { subjectMatches } from './subject-match';
 import { currentTraceparent } from '../tracing/trace-context';
 
 const MAX_REMEMBERED_TRACES = 10_000;
+/** Messages whose publisher's validation is remembered (`checked`): past that many, consumers validate again. */
+const MAX_REMEMBERED_CHECKS = 4096;
+
+/** What a publisher of this process validated a message's JSON against (decision 0512). */
+interface Checked {
+  text: string;
+  classes: readonly PayloadClass<unknown>[];
+}
 
 interface Listener {
   pattern: string;
@@ -43,6 +52,12 @@ export class InProcessEventBus extends EventBus {
    * the all-in-one hub's traces cross its bus, not a restart (decision 0504). Empty when tracing is off.
    */
   private readonly traces = new Map<string, string>();
+  /**
+   * The classes a message's publisher validated it against, by msgId, in memory only (decision
+   * 0512): a consumer of one of them gets the message without validating it again. After a
+   * restart, or past MAX_REMEMBERED_CHECKS messages, it validates as every consumer does.
+   */
+  private readonly checks = new Map<string, Checked>();
 
   constructor(private readonly store: BusStore) {
     super();
@@ -82,10 +97,11 @@ export class InProcessEventBus extends EventBus {
     return new InProcessEventBus(await BusStore.open(options));
   }
 
-  async publish<T>(event: EventDescriptor<T>, payload: T, options?: { msgId?: string }): Promise<void> {
+  async publish<T>(event: EventDescriptor<T>, payload: T, options?: PublishOptions): Promise<void> {
     const subject = event.subject;
     const text = JSON.stringify(payload);
     this.rememberTrace(options?.msgId);
+    this.rememberChecks(options?.msgId, text, options?.checked);
     if (!(await this.store.append(subject, options?.msgId, text))) return;
     this.stored([{ subject, msgId: options?.msgId, payload: text }]);
   }
@@ -111,6 +127,33 @@ export class InProcessEventBus extends EventBus {
     if (!traceparent || !msgId) return;
     this.traces.set(msgId, traceparent);
     if (this.traces.size > MAX_REMEMBERED_TRACES) this.traces.delete(this.traces.keys().next().value as string);
+  }
+
+  /**
+   * Kept before the append: a consumer may read the message before `publish` resumes. A repeat
+   * of the msgId that the store drops leaves the first text stored, which a different text here
+   * does not match (`isChecked` compares them).
+   */
+  private rememberChecks(
+    msgId: string | undefined,
+    text: string,
+    classes: readonly PayloadClass<unknown>[] | undefined,
+  ): void {
+    if (!msgId || !classes || classes.length === 0) return;
+    this.checks.delete(msgId);
+    this.checks.set(msgId, { text, classes });
+    if (this.checks.size > MAX_REMEMBERED_CHECKS) this.checks.delete(this.checks.keys().next().value as string);
+  }
+
+  /** Whether this process's publisher validated exactly this text against `cls` (decision 0512). */
+  private isChecked(msgId: string | undefined, text: string, cls: PayloadClass<unknown>): boolean {
+    const c = msgId === undefined ? undefined : this.checks.get(msgId);
+    return c !== undefined && c.text === text && c.classes.includes(cls);
+  }
+
+  /** A message for a handler: validated unless its publisher here already did against `cls`. */
+  private parse<T>(cls: PayloadClass<T>, text: string, msgId: string | undefined) {
+    return this.isChecked(msgId, text, cls) ? parseCheckedPayload(cls, text) : parseEventPayload(cls, text);
   }
 
   /** Wakes each consumer with something new once, and hands listeners the events in order. */
@@ -141,6 +184,7 @@ export class InProcessEventBus extends EventBus {
         opts,
         (input) => this.deadLetter(input),
         (msgId) => (msgId === undefined ? undefined : this.traces.get(msgId)),
+        (cls, text, msgId) => this.parse(cls, text, msgId),
       );
       this.groups.set(key, group);
       await group.start();
@@ -159,7 +203,7 @@ export class InProcessEventBus extends EventBus {
     const listener: Listener = {
       pattern: subjectFilter(source),
       deliver: (text, subject, msgId) => {
-        const parsed = parseEventPayload(source.payload, text);
+        const parsed = this.parse(source.payload, text, msgId);
         if (!parsed.ok) {
           this.deadLetter({
             subject,

@@ -17,6 +17,7 @@ import {
   DEFAULT_MAX_DELIVER,
   EventBus,
   type DurableConsumerOptions,
+  type PublishOptions,
   redeliveryDelayMs,
   type Unsubscribe,
 } from './event-bus';
@@ -79,7 +80,8 @@ export class NatsEventBus extends EventBus {
     this.js = nc.jetstream();
   }
 
-  async publish<T>(event: EventDescriptor<T>, payload: T, options?: { msgId?: string }): Promise<void> {
+  /** `checked` is not sent: every consumer validates what arrives over the wire (decision 0512). */
+  async publish<T>(event: EventDescriptor<T>, payload: T, options?: PublishOptions): Promise<void> {
     const subject = event.subject;
     const h = natsHeaders();
     if (options?.msgId) h.set('Nats-Msg-Id', options.msgId);

@@ -1,5 +1,5 @@
 import { NotificationSourceEvents, PaperEvents, RepoEvents } from '@hub/contracts';
-import { parseEventPayload, validateEventPayload } from './payload-validation';
+import { parseCheckedPayload, parseEventPayload, validateEventPayload } from './payload-validation';
 
 const ACTOR = { _id: 'abcdefabcdefabcdefabcdef', avatar: '', user: 'alice' };
 const REPO = { type: 'model', name: 'alice/m' };
@@ -57,5 +57,16 @@ describe('event payload validation', () => {
     });
     expect(PaperEvents.Create.subject).toMatch(/paper\.create$/);
     expect(parseEventPayload(discussion, 'not json')).toMatchObject({ ok: false, error: 'payload is not JSON' });
+  });
+
+  it('parses a payload validated before into its class without the rules (decision 0512), and validates what is not an object', () => {
+    const parsed = parseCheckedPayload(RepoEvents.payload, JSON.stringify({ event: { action: 'update' } }));
+    expect(parsed).toMatchObject({ ok: true, value: { event: { action: 'update' } } });
+    expect(parsed.ok && parsed.value).toBeInstanceOf(RepoEvents.payload);
+    expect(parseCheckedPayload(RepoEvents.payload, '[1]')).toMatchObject({ ok: false });
+    expect(parseCheckedPayload(RepoEvents.payload, 'not json')).toMatchObject({
+      ok: false,
+      error: 'payload is not JSON',
+    });
   });
 });

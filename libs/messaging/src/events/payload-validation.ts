@@ -62,3 +62,19 @@ export function parseEventPayload<T>(cls: PayloadClass<T>, text: string): Valida
   }
   return validateEventPayload(cls, raw);
 }
+
+/**
+ * A message this process validated against `cls` before publishing it (decision 0512): parsed into
+ * its class as `parseEventPayload` would, without the rules run again. Each consumer gets its own
+ * instance, as from `parseEventPayload`.
+ */
+export function parseCheckedPayload<T>(cls: PayloadClass<T>, text: string): Validated<T> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return parseEventPayload(cls, text);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return validateEventPayload(cls, raw);
+  return { ok: true, value: plainToInstance(cls, raw) };
+}

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { subjectFilter } from '@hub/contracts';
+import { type PayloadClass, subjectFilter } from '@hub/contracts';
 import { type DeadLetterInput, errorText } from '../dead-letter';
 import { DEFAULT_MAX_DELIVER, type DurableConsumerOptions, redeliveryDelayMs } from '../event-bus';
-import { parseEventPayload } from '../payload-validation';
+import { parseEventPayload, type Validated } from '../payload-validation';
 import { AckQueue } from './ack-queue';
 import { type BusStore, type ConsumerRef, FETCH_LIMIT, type StoredEvent } from './bus-store';
 
@@ -45,6 +45,12 @@ export class DurableGroup {
     private readonly deadLetter: (input: DeadLetterInput) => Promise<void>,
     /** The traceparent its publisher sent, if this process still remembers it (decision 0504). */
     private readonly traceOf: (msgId: string | undefined) => string | undefined = () => undefined,
+    /** Parses and validates a message for a handler (the bus skips what its publisher here validated, decision 0512). */
+    private readonly parse: (
+      cls: PayloadClass<unknown>,
+      text: string,
+      msgId: string | undefined,
+    ) => Validated<unknown> = (cls, text) => parseEventPayload(cls, text),
   ) {
     this.ref = { stream: first.stream, durable: first.durable };
     this.filter = subjectFilter(first.source);
@@ -181,7 +187,7 @@ export class DurableGroup {
       traceparent: this.traceOf(m.msgId),
     };
     const letter = { subject: m.subject, msgId: m.msgId, consumer: this.ref.durable, deliveryCount: m.deliveries };
-    const parsed = parseEventPayload(sub.source.payload, m.payload);
+    const parsed = this.parse(sub.source.payload, m.payload, m.msgId);
     if (!parsed.ok) {
       await this.deadLetter({ ...letter, reason: 'invalid', error: parsed.error, payload: parsed.payload });
       return 'ack';

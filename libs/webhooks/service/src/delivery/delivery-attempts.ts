@@ -10,7 +10,7 @@ import { type WebhookRow } from '../management/webhook-row';
 import { parseNetworks, SecretBox } from '@hub/config';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
-import { DeliveryLogStore, type LoggedAttempt } from './delivery-log.store';
+import { DeliveryLogStore, type LoggedAttempt, searchKeys, type SearchKeys } from './delivery-log.store';
 import { postJson, type SendResult } from './http-sender';
 import { standardWebhookHeaders } from './signature';
 
@@ -36,10 +36,29 @@ export interface AttemptOutcome {
   logId: string;
 }
 
+/** Opened secrets and custom headers kept, and events' search keys: at most this many of each. */
+const MAX_KEPT = 1024;
+
+/** `map.set`, the oldest entry dropped past MAX_KEPT. */
+function keep<V>(map: Map<string, V>, key: string, value: V): V {
+  map.set(key, value);
+  if (map.size > MAX_KEPT) map.delete(map.keys().next().value as string);
+  return value;
+}
+
 /** One attempt at one webhook, URL or job, logged whatever happens. */
 @Injectable()
 export class DeliveryAttempts {
   private readonly allowed: BlockList;
+  /**
+   * Secrets and custom headers as opened, by their sealed text (decision 0512): opened once per
+   * webhook rather than per claimed batch (a batch leased at the intake is one event's rows, one
+   * per webhook). A new secret is a new sealed text (a fresh IV), so a change is never missed.
+   */
+  private readonly secrets = new Map<string, string>();
+  private readonly customs = new Map<string, CustomHeader[]>();
+  /** The log's search keys of an event's payload (decision 0502), read once per event, not per attempt. */
+  private readonly keys = new Map<string, SearchKeys>();
 
   constructor(
     private readonly box: SecretBox,
@@ -91,17 +110,28 @@ export class DeliveryAttempts {
         attempt: a.attempt,
         requestHeaders: logged,
         payload: body,
+        search: this.searchKeysOf(a.eventPayload),
         result,
       },
     };
   }
 
+  /** Kept for payloads up to 8 KB (at most MAX_KEPT of them): a larger one is read each time. */
+  private searchKeysOf(eventPayload: string): SearchKeys {
+    if (eventPayload.length > 8192) return searchKeys(eventPayload);
+    return this.keys.get(eventPayload) ?? keep(this.keys, eventPayload, searchKeys(eventPayload));
+  }
+
   customOf(webhook: WebhookRow): CustomHeader[] {
-    return CustomHeaders.open(this.box, webhook);
+    const sealed = webhook.headers_enc;
+    if (!sealed) return [];
+    return this.customs.get(sealed) ?? keep(this.customs, sealed, CustomHeaders.open(this.box, webhook));
   }
 
   secretOf(webhook: WebhookRow): string | undefined {
-    return webhook.secret_enc ? this.box.open(webhook.secret_enc) : undefined;
+    const sealed = webhook.secret_enc;
+    if (!sealed) return undefined;
+    return this.secrets.get(sealed) ?? keep(this.secrets, sealed, this.box.open(sealed));
   }
 
   /** Job webhooks (spec 4.8 rule 5): the jobs service starts it; no responder is a retriable failure. */

@@ -15,7 +15,15 @@ export interface LoggedAttempt {
   attempt: number;
   requestHeaders: Record<string, string>;
   payload: string;
+  /** `searchKeys(payload)` when the caller has it (the event's, read once per event); read here otherwise. */
+  search?: SearchKeys;
   result: SendResult;
+}
+
+/** The search columns of a log row (decision 0502). */
+export interface SearchKeys {
+  event: string | null;
+  repo: string | null;
 }
 
 interface LogRow {
@@ -40,7 +48,7 @@ export const LOG_COLUMNS =
 export function logRow(a: LoggedAttempt): unknown[] {
   const headers = { ...a.requestHeaders };
   if (headers['x-webhook-secret'] !== undefined) headers['x-webhook-secret'] = '[redacted]';
-  const { event, repo } = searchKeys(a.payload);
+  const { event, repo } = a.search ?? searchKeys(a.payload);
   return [
     newObjectId(),
     a.webhookId,
@@ -59,12 +67,52 @@ export function logRow(a: LoggedAttempt): unknown[] {
   ];
 }
 
+/** LOG_COLUMNS with their types, as `json_to_recordset` reads a group of log rows (OutcomesStore). */
+export const LOG_RECORD = `id text, webhook_id text, delivery_id text, trigger text, attempt int, request_headers jsonb,
+  payload text, status int, response_headers jsonb, response_body text, duration_ms int, error text, event text, repo text`;
+
+/**
+ * logRow as one JSON object of LOG_RECORD (decision 0512): a group of them is one JSON text, which
+ * JSON.stringify writes natively, where 14 array parameters cost pg's array escaping per string.
+ * Strings taken from elsewhere (the search keys, cut at 200 characters, and the error) are made
+ * well-formed: a lone surrogate, which pg's UTF-8 encoding made U+FFFD, is no valid JSON text for Postgres.
+ */
+export function logRecord(a: LoggedAttempt): Record<string, unknown> {
+  const headers = { ...a.requestHeaders };
+  if (headers['x-webhook-secret'] !== undefined) headers['x-webhook-secret'] = '[redacted]';
+  const { event, repo } = a.search ?? searchKeys(a.payload);
+  const body = a.result.body;
+  return {
+    id: newObjectId(),
+    webhook_id: a.webhookId,
+    delivery_id: a.deliveryId,
+    trigger: a.trigger,
+    attempt: a.attempt,
+    request_headers: headers,
+    payload: a.payload,
+    status: a.result.status,
+    response_headers: a.result.headers,
+    response_body: body.includes(NUL) ? body.split(NUL).join('') : body,
+    duration_ms: a.result.durationMs,
+    error: wellFormed(a.result.error),
+    event: wellFormed(event),
+    repo: wellFormed(repo),
+  };
+}
+
+const NUL = String.fromCharCode(0);
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function wellFormed(s: string | null): string | null {
+  return s === null ? null : s.replace(LONE_SURROGATE, '\ufffd');
+}
+
 /**
  * The event (`scope.action`) and repo name of a payload v3, the search columns (decision 0502).
  * Read here rather than by a jsonb cast in SQL: a payload Postgres' jsonb refuses (a \u0000 in a
  * string) must still be logged.
  */
-export function searchKeys(payload: string): { event: string | null; repo: string | null } {
+export function searchKeys(payload: string): SearchKeys {
   try {
     const p = JSON.parse(payload) as { event?: { scope?: unknown; action?: unknown }; repo?: { name?: unknown } };
     const scope = typeof p.event?.scope === 'string' ? p.event.scope : null;

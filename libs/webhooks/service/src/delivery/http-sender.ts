@@ -27,6 +27,19 @@ function flatHeaders(h: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
+/** Parsed targets by URL: a webhook's URL is parsed once, not per attempt (a URL object is read, never changed, here). */
+const targets = new Map<string, URL>();
+const MAX_TARGETS = 1024;
+
+function targetOf(url: string): URL {
+  let target = targets.get(url);
+  if (target) return target;
+  target = new URL(url);
+  targets.set(url, target);
+  if (targets.size > MAX_TARGETS) targets.delete(targets.keys().next().value as string);
+  return target;
+}
+
 /** One POST: no redirects followed, a hard timeout, the response body kept up to 20 KB. */
 export function postJson(
   url: string,
@@ -43,7 +56,7 @@ export function postJson(
   return new Promise((resolve) => {
     let target: URL;
     try {
-      target = new URL(url);
+      target = targetOf(url);
     } catch {
       return resolve(done({ status: null, headers: {}, body: '', error: 'invalid url' }));
     }
@@ -58,7 +71,8 @@ export function postJson(
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         lookup: guardedLookup(allowed),
-        timeout: timeoutMs,
+        // No socket idle timeout besides the hard timer below: it fires first anyway (an idle
+        // timeout of timeoutMs cannot end a request sooner), and re-arming it per request costs.
         agent: target.protocol === 'https:' ? agents.https : agents.http,
       },
       (res) => {
@@ -87,7 +101,6 @@ export function postJson(
     );
     const timer = setTimeout(() => req.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
     req.on('close', () => clearTimeout(timer));
-    req.on('timeout', () => req.destroy(new Error(`timed out after ${timeoutMs} ms`)));
     req.on('error', (e) => resolve(done({ status: null, headers: {}, body: '', error: e.message })));
     req.end(body);
   });

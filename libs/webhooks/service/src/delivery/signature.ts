@@ -12,6 +12,7 @@ export function standardWebhookHeaders(
   now = new Date(),
 ): Record<string, string> {
   const timestamp = String(Math.floor(now.getTime() / 1000));
-  const mac = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${id}.${timestamp}.${body}`).digest('base64');
+  // The key as a string is its UTF-8 bytes; the body is hashed where it is, not copied after its prefix.
+  const mac = createHmac('sha256', secret).update(`${id}.${timestamp}.`).update(body).digest('base64');
   return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${mac}` };
 }

@@ -88,9 +88,13 @@ export class EventIntake implements OnApplicationBootstrap, OnApplicationShutdow
     domain: WebhookDomain,
     traceparent?: string,
   ): Promise<void> {
-    const text = JSON.stringify(payload);
-    // The msgId dedupes repeats; without one the payload itself is the identity.
-    const eventId = meta.msgId ?? createHash('sha256').update(`${meta.subject}\n${text}`).digest('hex').slice(0, 48);
+    // The msgId dedupes repeats; without one the payload itself is the identity (serialized only then).
+    const eventId =
+      meta.msgId ??
+      createHash('sha256')
+        .update(`${meta.subject}\n${JSON.stringify(payload)}`)
+        .digest('hex')
+        .slice(0, 48);
     // A `webhook` member from the publisher is dropped: each attempt sets its own.
     const event: Record<string, unknown> = { ...payload };
     delete event['webhook'];
