@@ -9,7 +9,7 @@ export interface ChunkRow {
 
 /**
  * The statements of the job logs' chunks (`jobs.job_log_chunks`, decision 0631). `JobLogs` keeps
- * what is not SQL: the sinks, the live push, the transaction of a chunk's insert and the paging
+ * what is not SQL: the sinks, the live push, the pool of chunk ids and the paging
  * of a read.
  */
 export const JobLogsStore = {
@@ -29,16 +29,33 @@ export const JobLogsStore = {
     );
   },
 
-  drop(m: EntityManager, jobId: string, ids: number[]): Promise<void> {
-    return m.query(`DELETE FROM jobs.job_log_chunks WHERE job_id = $1 AND id = ANY($2::bigint[])`, [jobId, ids]);
-  },
-
-  /** One chunk under its reserved id. */
-  insert(m: EntityManager, jobId: string, id: number, lines: string[], ts: string[], bytes: number): Promise<void> {
-    return m.query(
-      `INSERT INTO jobs.job_log_chunks (id, job_id, ts, lines, bytes) VALUES ($1, $2, $3::timestamptz[], $4::text[], $5)`,
-      [id, jobId, ts, lines, bytes],
-    );
+  /**
+   * One chunk under its reserved id, and the job's older chunks `drop` deleted, in one statement
+   * (atomic without a transaction of its own: one round trip, where BEGIN, DELETE, INSERT, COMMIT took four).
+   */
+  insert(
+    m: EntityManager,
+    jobId: string,
+    id: number,
+    drop: number[],
+    lines: string[],
+    ts: string[],
+    bytes: number,
+  ): Promise<void> {
+    const values = `VALUES ($1, $2, $3::timestamptz[], $4::text[], $5)`;
+    return drop.length === 0
+      ? m.query(`INSERT INTO jobs.job_log_chunks (id, job_id, ts, lines, bytes) ${values}`, [
+          id,
+          jobId,
+          ts,
+          lines,
+          bytes,
+        ])
+      : m.query(
+          `WITH dropped AS (DELETE FROM jobs.job_log_chunks WHERE job_id = $2 AND id = ANY($6::bigint[]))
+           INSERT INTO jobs.job_log_chunks (id, job_id, ts, lines, bytes) ${values}`,
+          [id, jobId, ts, lines, bytes, drop],
+        );
   },
 
   /** The newest `count` chunks from chunk id `from` on, newest first. */

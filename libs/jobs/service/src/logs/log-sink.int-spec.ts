@@ -9,6 +9,8 @@ import { jobsMigrations } from '../migrations';
 import { JobLogs } from './job-logs';
 
 const JOB = '6c0000000000000000000002';
+const CREATED_A = '6c0000000000000000000003';
+const CREATED_B = '6c0000000000000000000004';
 
 /** A job's lines pushed as they pass the gate and stored under the same seq (decision 0637). */
 describeWithInfra('LogSink: pushed and stored alike (real Postgres)', () => {
@@ -60,5 +62,34 @@ describeWithInfra('LogSink: pushed and stored alike (real Postgres)', () => {
     }
     expect(heard.filter((m) => m.lines.length === 0 && !m.ended)).toHaveLength(1);
     expect(heard[heard.length - 1]).toEqual({ after: last, lines: [], ended: true });
+  });
+
+  it("a job created here: ids from the pool, increasing; past the budget the oldest chunks go in the chunk's own statement", async () => {
+    const pushed = new Map<string, JobLogLiveEvent[]>([
+      [CREATED_A, []],
+      [CREATED_B, []],
+    ]);
+    for (const [id, list] of pushed) await live.watch(JobLogLive.of(id), (m) => list.push(m));
+    const a = logs.sink(CREATED_A, true);
+    const b = logs.sink(CREATED_B, true);
+    for (let i = 1; i <= 2000; i++) {
+      a.write(`a ${i}`);
+      b.write(`b ${i}`);
+      if (i % 20 === 0) await new Promise((r) => setTimeout(r, 1));
+    }
+    await Promise.all([a.end(), b.end()]);
+    for (const [id, list] of pushed) {
+      const lines = list.flatMap((m) => m.lines);
+      const seqs = lines.map((l) => l.seq);
+      expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+      expect(new Set(seqs).size).toBe(seqs.length);
+      // More than the budget went through: the oldest chunks had to go.
+      expect(lines.length).toBeGreaterThan(1100);
+      const stored = await logs.read(id, 0);
+      // Budget 1,024 lines in chunks of 64: whole chunks dropped, at least 15/16 kept, the newest last.
+      expect(stored.length).toBeLessThanOrEqual(1024);
+      expect(stored.length).toBeGreaterThanOrEqual(960);
+      expect(stored).toEqual(lines.slice(-stored.length));
+    }
   });
 });
