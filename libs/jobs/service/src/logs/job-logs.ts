@@ -5,7 +5,8 @@ import { JobLogLive, type JobLogLiveEvent, type JobLogLine } from '@hub/jobs-con
 import { LiveBus } from '@hub/messaging';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
-import { JobLogsStore } from './job-logs.store';
+import { KeyedBatches } from '../jobs/keyed-batches';
+import { type ChunkWrite, JobLogsStore } from './job-logs.store';
 import { LogSink, type LogSinkPort } from './log-sink';
 
 /** A line's seq is its chunk's id times this plus its place in the chunk (chunks hold fewer lines). */
@@ -13,6 +14,16 @@ export const SEQ_PER_CHUNK = 65_536;
 
 /** Chunk ids the pool of new jobs' sinks asks the sequence for at a time (a sink takes 32). */
 const POOL_REFILL = 1024;
+/** Chunks of different jobs stored at once go in one statement, this many at most, two statements at a time. */
+const MAX_CHUNK_BATCH = 50;
+const CHUNK_BATCHES_AT_ONCE = 2;
+/** A chunk larger than this (a flood's) goes in a statement of its own: a batch's statement stays small. */
+const BATCHED_CHUNK_BYTES = 64 * 1024;
+
+interface QueuedChunk extends ChunkWrite {
+  /** Its answer: undefined when stored, else the error. */
+  answer: (error?: unknown) => void;
+}
 
 export interface StoredChunk {
   id: number;
@@ -88,9 +99,43 @@ export class JobLogs implements LogSinkPort {
     return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   }
 
+  /**
+   * Chunks of many jobs at once (a burst of short jobs each prints a line or two): the first goes at
+   * once, those asked while it is written go next together, in one statement (KeyedBatches); a
+   * batch that fails is written again chunk by chunk, so each sink gets its own answer. A sink
+   * stores one chunk at a time, so a job's chunks still go in order.
+   */
+  private readonly chunkBatches = new KeyedBatches<QueuedChunk>(MAX_CHUNK_BATCH, CHUNK_BATCHES_AT_ONCE, (batch) =>
+    this.writeChunks(batch),
+  );
+
   /** Stores one chunk under its reserved id and deletes the given older ones, in one statement. */
   async insert(jobId: string, id: number, drop: number[], lines: string[], ts: string[], bytes: number): Promise<void> {
-    await JobLogsStore.insert(this.ds.manager, jobId, id, drop, lines, ts, bytes);
+    const chunk = { jobId, id, drop, lines, ts, bytes };
+    if (bytes > BATCHED_CHUNK_BYTES) return JobLogsStore.insert(this.ds.manager, [chunk]);
+    await new Promise<void>((resolve, reject) =>
+      this.chunkBatches.add('chunks', { ...chunk, answer: (e) => (e === undefined ? resolve() : reject(e)) }),
+    );
+  }
+
+  private async writeChunks(batch: QueuedChunk[]): Promise<() => void> {
+    if (batch.length > 1) {
+      try {
+        await JobLogsStore.insert(this.ds.manager, batch);
+        return () => batch.forEach((c) => c.answer());
+      } catch {
+        // One by one below: a bad chunk fails only its own sink.
+      }
+    }
+    const errors: unknown[] = [];
+    for (const c of batch)
+      errors.push(
+        await JobLogsStore.insert(this.ds.manager, [c]).then(
+          () => undefined,
+          (e: unknown) => e ?? new Error('not stored'),
+        ),
+      );
+    return () => batch.forEach((c, i) => c.answer(errors[i]));
   }
 
   push(jobId: string, message: JobLogLiveEvent): void {

@@ -9,8 +9,13 @@ import { jobsMigrations } from '../migrations';
 import { JobLogs } from './job-logs';
 
 const JOB = '6c0000000000000000000002';
-const CREATED_A = '6c0000000000000000000003';
-const CREATED_B = '6c0000000000000000000004';
+/** Four jobs created here: two chunk statements at once, so the other two jobs' chunks wait and go together. */
+const CREATED = [
+  '6c0000000000000000000003',
+  '6c0000000000000000000004',
+  '6c0000000000000000000005',
+  '6c0000000000000000000006',
+];
 
 /** A job's lines pushed as they pass the gate and stored under the same seq (decision 0637). */
 describeWithInfra('LogSink: pushed and stored alike (real Postgres)', () => {
@@ -64,20 +69,23 @@ describeWithInfra('LogSink: pushed and stored alike (real Postgres)', () => {
     expect(heard[heard.length - 1]).toEqual({ after: last, lines: [], ended: true });
   });
 
-  it("a job created here: ids from the pool, increasing; past the budget the oldest chunks go in the chunk's own statement", async () => {
-    const pushed = new Map<string, JobLogLiveEvent[]>([
-      [CREATED_A, []],
-      [CREATED_B, []],
-    ]);
+  it('a job created here: ids from the pool, increasing; chunks of jobs at once in one statement; past the budget the oldest chunks go in that statement', async () => {
+    const pushed = new Map<string, JobLogLiveEvent[]>(CREATED.map((id) => [id, []]));
     for (const [id, list] of pushed) await live.watch(JobLogLive.of(id), (m) => list.push(m));
-    const a = logs.sink(CREATED_A, true);
-    const b = logs.sink(CREATED_B, true);
+    const query = jest.spyOn(ds.manager, 'query');
+    const sinks = CREATED.map((id) => logs.sink(id, true));
     for (let i = 1; i <= 2000; i++) {
-      a.write(`a ${i}`);
-      b.write(`b ${i}`);
+      for (const [k, sink] of sinks.entries()) sink.write(`${k} ${i}`);
       if (i % 20 === 0) await new Promise((r) => setTimeout(r, 1));
     }
-    await Promise.all([a.end(), b.end()]);
+    await Promise.all(sinks.map((s) => s.end()));
+    // Chunks of several jobs went together, and the drops in the inserts' statements.
+    const inserts = query.mock.calls
+      .map(([sql]) => sql)
+      .filter((sql) => sql.includes('INSERT INTO jobs.job_log_chunks'));
+    query.mockRestore();
+    expect(inserts.some((sql) => sql.includes('), ($'))).toBe(true);
+    expect(inserts.some((sql) => sql.includes('DELETE FROM jobs.job_log_chunks'))).toBe(true);
     for (const [id, list] of pushed) {
       const lines = list.flatMap((m) => m.lines);
       const seqs = lines.map((l) => l.seq);
