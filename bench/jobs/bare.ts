@@ -7,6 +7,8 @@
 // container removed, as the hub's run ends).
 // With 0 runs it only prepares the engine (image and network), before the hub's run.
 // Run: SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register bench/jobs/bare.ts <host|docker|podman> <runs> <concurrency>
+// Some of the imports below reach decorated classes (class-transformer needs the metadata API).
+import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { chmodSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

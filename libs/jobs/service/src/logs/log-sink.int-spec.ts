@@ -9,6 +9,13 @@ import { jobsMigrations } from '../migrations';
 import { JobLogs } from './job-logs';
 
 const JOB = '6c0000000000000000000002';
+/** Four jobs created here: two chunk statements at once, so the other two jobs' chunks wait and go together. */
+const CREATED = [
+  '6c0000000000000000000003',
+  '6c0000000000000000000004',
+  '6c0000000000000000000005',
+  '6c0000000000000000000006',
+];
 
 /** A job's lines pushed as they pass the gate and stored under the same seq (decision 0637). */
 describeWithInfra('LogSink: pushed and stored alike (real Postgres)', () => {
@@ -60,5 +67,37 @@ describeWithInfra('LogSink: pushed and stored alike (real Postgres)', () => {
     }
     expect(heard.filter((m) => m.lines.length === 0 && !m.ended)).toHaveLength(1);
     expect(heard[heard.length - 1]).toEqual({ after: last, lines: [], ended: true });
+  });
+
+  it('a job created here: ids from the pool, increasing; chunks of jobs at once in one statement; past the budget the oldest chunks go in that statement', async () => {
+    const pushed = new Map<string, JobLogLiveEvent[]>(CREATED.map((id) => [id, []]));
+    for (const [id, list] of pushed) await live.watch(JobLogLive.of(id), (m) => list.push(m));
+    const query = jest.spyOn(ds.manager, 'query');
+    const sinks = CREATED.map((id) => logs.sink(id, true));
+    for (let i = 1; i <= 2000; i++) {
+      for (const [k, sink] of sinks.entries()) sink.write(`${k} ${i}`);
+      if (i % 20 === 0) await new Promise((r) => setTimeout(r, 1));
+    }
+    await Promise.all(sinks.map((s) => s.end()));
+    // Chunks of several jobs went together, and the drops in the inserts' statements.
+    const inserts = query.mock.calls
+      .map(([sql]) => sql)
+      .filter((sql) => sql.includes('INSERT INTO jobs.job_log_chunks'));
+    query.mockRestore();
+    expect(inserts.some((sql) => sql.includes('), ($'))).toBe(true);
+    expect(inserts.some((sql) => sql.includes('DELETE FROM jobs.job_log_chunks'))).toBe(true);
+    for (const [id, list] of pushed) {
+      const lines = list.flatMap((m) => m.lines);
+      const seqs = lines.map((l) => l.seq);
+      expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+      expect(new Set(seqs).size).toBe(seqs.length);
+      // More than the budget went through: the oldest chunks had to go.
+      expect(lines.length).toBeGreaterThan(1100);
+      const stored = await logs.read(id, 0);
+      // Budget 1,024 lines in chunks of 64: whole chunks dropped, at least 15/16 kept, the newest last.
+      expect(stored.length).toBeLessThanOrEqual(1024);
+      expect(stored.length).toBeGreaterThanOrEqual(960);
+      expect(stored).toEqual(lines.slice(-stored.length));
+    }
   });
 });

@@ -28,7 +28,8 @@ export interface LogSinkOptions {
 /** Where a sink keeps its chunks and pushes its lines (JobLogs: the database and the LiveBus). */
 export interface LogSinkPort {
   chunks(jobId: string): Promise<StoredChunk[]>;
-  reserve(count: number): Promise<number[]>;
+  /** `pooled`: the job was created here (see `JobLogs.reserve`). */
+  reserve(count: number, pooled?: boolean): Promise<number[]>;
   insert(jobId: string, id: number, drop: number[], lines: string[], ts: string[], bytes: number): Promise<void>;
   push(jobId: string, message: JobLogLiveEvent): void;
 }
@@ -45,10 +46,10 @@ interface Batch {
  * One job's log on its way to the database and to the open log streams (decisions 0631, 0637).
  * Lines go through a LogGate (a ring of the newest, let through at HUB_JOBS_LOG_RATE_BYTES); each
  * line let through gets its seq at once (a chunk id reserved ahead, times 65,536, plus its place)
- * and is pushed live with it, then stored with its chunk, one INSERT per batch; before a chunk goes
- * in, the oldest chunks that would put the job past its line or byte budget are deleted in the same
- * transaction. A flood thus costs a few rows a second, whatever the job prints; a viewer gets each
- * line as it passes the gate, and the stored log under the same seq.
+ * and is pushed live with it, then stored with its chunk, one INSERT per batch; the oldest chunks
+ * that would put the job past its line or byte budget are deleted by the same statement. A flood
+ * thus costs a few rows a second, whatever the job prints; a viewer gets each line as it passes
+ * the gate, and the stored log under the same seq.
  */
 export class LogSink {
   /**
@@ -72,15 +73,21 @@ export class LogSink {
   private flushTimer: NodeJS.Timeout | undefined;
   private pending: Promise<void> | null = null;
   /** The job's stored chunks, oldest first; null until read (another replica may have run it). */
-  private stored: StoredChunk[] | null = null;
+  private stored: StoredChunk[] | null;
   private readonly chunkLines: number;
   private readonly chunkBytes: number;
 
+  /**
+   * `created`: the job was just created by this replica (the supervisor's sinks): no chunk of it is
+   * stored yet, so none is read, and its chunk ids come from the port's pool.
+   */
   constructor(
     private readonly port: LogSinkPort,
     private readonly jobId: string,
     private readonly o: LogSinkOptions,
+    private readonly created = false,
   ) {
+    this.stored = created ? [] : null;
     this.gateOptions = {
       rateBytes: o.rateBytes,
       ringLines: Math.max(1, Math.floor(o.maxLines / 2)),
@@ -204,7 +211,7 @@ export class LogSink {
   /** Reserves the next chunk ids (one query at a time); false when the database did not answer. */
   private reserve(): Promise<boolean> {
     this.reserving ??= this.port
-      .reserve(RESERVE)
+      .reserve(RESERVE, this.created)
       .then((ids) => {
         this.ids.push(...ids.sort((a, b) => a - b));
         if (this.unplaced.length > 0) this.place();

@@ -108,7 +108,7 @@ export class JobSupervisor extends JobRuns implements OnApplicationBootstrap, On
 
   /** A job stored here: it runs once the caps let it (it waits SCHEDULING meanwhile). */
   created(job: JobEntity): void {
-    const r: Running = { job, sink: this.logs.sink(job.id) };
+    const r: Running = { job, sink: this.logs.sink(job.id, true) };
     this.running.set(job.id, r);
     void this.lifecycle(r).catch((e: unknown) => this.logger.error(`job ${job.id}: ${String(e)}`));
   }

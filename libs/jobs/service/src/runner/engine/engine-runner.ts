@@ -74,19 +74,22 @@ export class EngineRunner implements JobRunner {
     const refused = await this.options.registries.refusal(req.dockerImage);
     if (refused) return failed(`dockerImage is refused: ${refused}`);
     const image = engineImageRef(parsed);
-    try {
-      await ensureImage(this.engine, image, (m) => req.onProgress?.(m));
-    } catch (e) {
-      this.logger.warn(`job ${req.jobId}: pulling ${image}: ${engineText(e)}`);
-      return failed(`could not pull image ${image} (no such image, or its registry refused or did not answer)`);
+    const options = containerOptions({ ...req, dockerImage: image }, this.options);
+    // Created first: with the image there (the usual case) no lookup goes before the create. Without
+    // it the engine answers 404 (neither Docker nor Podman pulls on create): the image is pulled
+    // (ensureImage asks first: a 404 may name something else) and the container created again.
+    let container = await this.create(options, req.jobId);
+    if (container === 'missing') {
+      try {
+        await ensureImage(this.engine, image, (m) => req.onProgress?.(m));
+      } catch (e) {
+        this.logger.warn(`job ${req.jobId}: pulling ${image}: ${engineText(e)}`);
+        return failed(`could not pull image ${image} (no such image, or its registry refused or did not answer)`);
+      }
+      container = await this.create(options, req.jobId);
     }
-    let container: Container;
-    try {
-      container = await this.engine.api.createContainer(containerOptions({ ...req, dockerImage: image }, this.options));
-    } catch (e) {
-      this.logger.warn(`job ${req.jobId}: creating its container: ${engineText(e)}`);
+    if (container === null || container === 'missing')
       return failed(`the ${this.engine.kind} engine could not create the job's container`);
-    }
     const name = containerName(req.jobId, req.attempt);
     try {
       return await this.run(container, name, req);
@@ -94,6 +97,20 @@ export class EngineRunner implements JobRunner {
       this.logger.warn(`job ${req.jobId}: starting its container: ${engineText(e)}`);
       await container.remove({ force: true }).catch(() => undefined);
       return failed(`the ${this.engine.kind} engine could not start the job's container`);
+    }
+  }
+
+  /** The job's container created; 'missing' when the engine answered 404 (no such image, most likely); null on any other error. */
+  private async create(
+    options: ReturnType<typeof containerOptions>,
+    jobId: string,
+  ): Promise<Container | 'missing' | null> {
+    try {
+      return await this.engine.api.createContainer(options);
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode === 404) return 'missing';
+      this.logger.warn(`job ${jobId}: creating its container: ${engineText(e)}`);
+      return null;
     }
   }
 
@@ -124,11 +141,22 @@ export class EngineRunner implements JobRunner {
         return null;
       },
     );
-    const info = await container.inspect();
-    const address = Object.values(info.NetworkSettings.Networks ?? {})[0]?.IPAddress || undefined;
+    // Its address on the jobs network (in the handle, for exposed ports) and its init's pid (a kill
+    // from here): asked once started. Awaited before the run is handed back (and RUNNING stored) only
+    // for a job that exposes ports; any other job's launch does not wait for it.
+    let initPid = 0;
+    let containerId = '';
+    const inspected = container.inspect().then((info) => {
+      initPid = info.State.Pid;
+      containerId = info.Id;
+      return info;
+    });
+    // Failing, it costs a job that exposes no ports only the kill from here (the engine's kill remains).
+    inspected.catch(() => undefined);
+    const info = req.expose?.ports.length ? await inspected : undefined;
+    const address = info ? Object.values(info.NetworkSettings.Networks ?? {})[0]?.IPAddress || undefined : undefined;
     let stopped = false;
     let ended = false;
-    const initPid = info.State.Pid;
     const done = (async (): Promise<RunExit> => {
       const waited = await exited;
       ended = true;
@@ -169,7 +197,7 @@ export class EngineRunner implements JobRunner {
     };
     return {
       done,
-      pid: info.State.Pid || undefined,
+      pid: info?.State.Pid || undefined,
       handle,
       // The whole container (every process in it, its memory limit, its interfaces) from the
       // engine's stats: one-shot answers at once (~25 ms), and it works for an engine elsewhere too.
@@ -183,8 +211,8 @@ export class EngineRunner implements JobRunner {
         stopped = true;
         // SIGKILL to the container's init: the kernel ends every process of its pid namespace. At
         // once from here when the engine runs on this machine and we may (root), then through the
-        // engine in any case (its state, and the removal).
-        if (!ended && initPid > 0 && ownsPid(initPid, info.Id)) {
+        // engine in any case (its state, and the removal; the only way before its pid is known).
+        if (!ended && initPid > 0 && ownsPid(initPid, containerId)) {
           try {
             process.kill(initPid, 'SIGKILL');
           } catch {
