@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { repeatPass } from '@hub/persistence';
@@ -15,6 +16,7 @@ import { DeliveryMetrics } from './delivery-metrics';
 import { type ClaimedDelivery, type DirectLease, DeliveryQueueStore, type OwnedDelivery } from './delivery-queue.store';
 import { DeliveryTrace } from './delivery-trace';
 import { DeliveryWake } from './delivery-wake';
+import { HeldHeadLook } from './held-head-look';
 import { InFlight } from './in-flight';
 import { OutcomeRecorder } from './outcome-recorder';
 import { nextDelayMs } from './retry-policy';
@@ -48,10 +50,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private controlled = false;
   private lastOptionsLook = 0;
   private pacedWake?: NodeJS.Timeout;
-  /** The highest event seq this process's intake queued rows for that wait for a claim (decision 0511). */
-  private queuedSeq = 0;
-  /** Looking again for ordered heads held at the intake's watermark: the wait, and the watermark it waited at. */
-  private heldLook = { ms: 0, watermark: -1 };
+  private readonly heldHeads: HeldHeadLook;
   private readonly held: InFlight;
   /** Set while a wake is due because a quarter of a cap was freed (decision 0505); one per 10 ms at most. */
   private roomWake?: NodeJS.Timeout;
@@ -76,6 +75,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     wake: DeliveryWake,
   ) {
     wake.listen(this);
+    this.heldHeads = new HeldHeadLook(config.HUB_WEBHOOK_POLL_MS);
     this.held = new InFlight(config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK, config.maxInFlightPerUser);
   }
 
@@ -119,7 +119,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * could take none of theirs); letting go of them wakes the worker (decision 0505).
    */
   poke(owners?: readonly string[], seq?: number): void {
-    if (seq !== undefined && seq > this.queuedSeq) this.queuedSeq = seq;
+    if (seq !== undefined) this.heldHeads.queued(seq);
     // Rows only of owners held at their cap: no claim could take them before letting one go pokes
     // again, so they leave the intake's lease alone (issue 43: a noisy user's every event, its owner
     // held, kept the victim's rows waiting for the claim loop).
@@ -230,33 +230,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const batch = await this.paced.claim(room, this.held.load());
     this.startClaimed(batch.claimed);
     // The next slot of a webhook with more waiting: looked for then rather than at the next poll.
-    const wakeInMs = minOf(batch.wakeInMs, this.heldHeadLookMs(batch.watermark));
+    const wakeInMs = minOf(batch.wakeInMs, this.heldHeads.after(batch.watermark));
     if (wakeInMs !== null && wakeInMs < this.config.HUB_WEBHOOK_POLL_MS) {
       clearTimeout(this.pacedWake);
       this.pacedWake = setTimeout(() => this.pokePaced(), wakeInMs).unref();
     }
     return batch.claimed.length;
-  }
-
-  /**
-   * Rows queued here for an event past the watermark the claim read: an ordered head among them
-   * was held until the earlier events' intake is done (decision 0511), and nothing pokes the loop
-   * when it is. Looked for again after the watermark's reuse (25 ms) rather than at the next poll
-   * (issue 43: a quarter of a second late under a noisy neighbour), twice as late each time the
-   * watermark has not moved (an event whose intake keeps failing holds it for minutes).
-   */
-  private heldHeadLookMs(watermark: number): number | null {
-    if (this.queuedSeq <= watermark + 1) {
-      this.heldLook = { ms: 0, watermark };
-      return null;
-    }
-    const ms =
-      // The first look, or the watermark moved: 25 ms (0 would spin on the reused watermark).
-      watermark > this.heldLook.watermark || this.heldLook.ms === 0
-        ? HELD_HEAD_LOOK_MS
-        : Math.min(this.heldLook.ms * 2, this.config.HUB_WEBHOOK_POLL_MS);
-    this.heldLook = { ms, watermark };
-    return ms;
   }
 
   /** The webhooks of claimed rows, in one statement. */
@@ -417,12 +396,5 @@ const PARTITION_PASS_EVERY_MS = 3600_000;
 function concurrencyFloor(concurrency: number): number {
   return concurrency - Math.ceil(concurrency / 4);
 }
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-/** The first look again for ordered heads held at the watermark: its reuse (IntakeWatermark). */
-const HELD_HEAD_LOOK_MS = 25;
 
 const minOf = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
