@@ -1,13 +1,8 @@
 import { headers as natsHeaders, type NatsConnection } from 'nats';
-import {
-  type DeadLetterMessage,
-  Events,
-  type JobStatusEvent,
-  NotificationSourceEvents,
-  subject,
-  WebhookEvents,
-  type WebhookSuspendedEvent,
-} from '@hub/contracts';
+import { type DeadLetterMessage, subject } from '@hub/contracts';
+import { type JobStatusEvent, JobsEvents } from '@hub/jobs-contract';
+import { NotificationSourceEvents } from '@hub/notifications-contract';
+import { WebhookEvents, type WebhookSuspendedEvent } from '@hub/webhooks-contract';
 import {
   addMember,
   describeWithInfra,
@@ -135,10 +130,10 @@ describeWithInfra('distributed hub: notifications mails and kill -9', () => {
     });
     const completed = job(on, 'COMPLETED');
     const msgId = hexId();
-    await publish(Events.JobStatus.subject, job(off, 'ERROR'), hexId());
-    await publish(Events.JobStatus.subject, { ...completed, stage: 'RUNNING' }, hexId());
-    await publish(Events.JobStatus.subject, completed, msgId);
-    await publish(Events.JobStatus.subject, completed, msgId);
+    await publish(JobsEvents.JobStatus.subject, job(off, 'ERROR'), hexId());
+    await publish(JobsEvents.JobStatus.subject, { ...completed, stage: 'RUNNING' }, hexId());
+    await publish(JobsEvents.JobStatus.subject, completed, msgId);
+    await publish(JobsEvents.JobStatus.subject, completed, msgId);
     await waitForMails(() => mailsTo(on).length >= 1);
     await sleep(500);
     expect(mailsTo(on)).toEqual([`Job ${completed.jobId} is COMPLETED`]);

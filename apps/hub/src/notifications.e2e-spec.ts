@@ -1,10 +1,6 @@
-import {
-  type DeadLetterMessage,
-  Events,
-  type JobStatusEvent,
-  WebhookEvents,
-  type WebhookSuspendedEvent,
-} from '@hub/contracts';
+import { type DeadLetterMessage, Events } from '@hub/contracts';
+import { type JobStatusEvent, JobsEvents } from '@hub/jobs-contract';
+import { WebhookEvents, type WebhookSuspendedEvent } from '@hub/webhooks-contract';
 import { EventBus } from '@hub/messaging';
 import {
   describeWithInfra,
@@ -108,12 +104,12 @@ describeWithInfra('all-in-one hub: notifications', () => {
         failureCount: 0,
         at,
       });
-      await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa1', off, 'ERROR'));
-      await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa3', off, 'COMPLETED', false));
-      await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa2', on, 'SCHEDULING'));
-      await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa2', on, 'RUNNING'));
-      await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa2', on, 'COMPLETED'));
-      await bus.publish(Events.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa4', on, 'CANCELED', false));
+      await bus.publish(JobsEvents.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa1', off, 'ERROR'));
+      await bus.publish(JobsEvents.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa3', off, 'COMPLETED', false));
+      await bus.publish(JobsEvents.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa2', on, 'SCHEDULING'));
+      await bus.publish(JobsEvents.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa2', on, 'RUNNING'));
+      await bus.publish(JobsEvents.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa2', on, 'COMPLETED'));
+      await bus.publish(JobsEvents.JobStatus, job('aaaaaaaaaaaaaaaaaaaaaaa4', on, 'CANCELED', false));
       await smtp.waitFor(smtp.mails.length + 2);
       await sleep(300);
       expect(mailsTo(on.name).sort()).toEqual([

@@ -5,13 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type JetStreamManager, type NatsConnection } from 'nats';
 import { loadConfig } from '@hub/config';
-import {
-  type AuditEventMessage,
-  Events,
-  type MembershipChangedEvent,
-  Streams,
-  type TokenRevokedEvent,
-} from '@hub/contracts';
+import { type AuditEventMessage, Events, Streams } from '@hub/contracts';
+import { type TokenRevokedEvent, CredentialsEvents } from '@hub/credentials-contract';
+import { type MembershipChangedEvent, OrganizationsEvents } from '@hub/organizations-contract';
 import {
   type BusMode,
   BUS_MODE,
@@ -164,7 +160,7 @@ describeWithInfra('transactional outbox: nothing lost between a commit and the b
     );
     expect(pending.map((p) => p.subject)).toEqual([
       Events.Audit.of('org.create').subject,
-      Events.MembershipChanged.subject,
+      OrganizationsEvents.MembershipChanged.subject,
       Events.Audit.of('org.add_user').subject,
     ]);
     // A retry of the same request is a clean 409: the first one did happen.
@@ -190,7 +186,7 @@ describeWithInfra('transactional outbox: nothing lost between a commit and the b
     await reader.consume({
       stream: Streams.Credentials.name,
       durable: 'outbox-test-tokens',
-      source: Events.TokenRevoked,
+      source: CredentialsEvents.TokenRevoked,
       handler: async (p) => void revoked.push(p),
     });
     await reader.consume({
@@ -202,7 +198,7 @@ describeWithInfra('transactional outbox: nothing lost between a commit and the b
     await reader.consume({
       stream: Streams.Organizations.name,
       durable: 'outbox-test-members',
-      source: Events.MembershipChanged,
+      source: OrganizationsEvents.MembershipChanged,
       handler: async (p) => void changes.push(p),
     });
     const ofOrg = (): AuditEventMessage[] => audits.filter((a) => a.organizationId === org.id);

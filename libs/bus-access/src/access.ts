@@ -1,16 +1,6 @@
-import {
-  AuditStreamEvents,
-  type EventSource,
-  Events,
-  NotificationSourceEvents,
-  PaperEvents,
-  RepoEvents,
-  type RpcDescriptor,
-  Streams,
-  WebhookEvents,
-} from '@hub/contracts';
-import { JobLogLive, JobsRpc, ScheduledJobsRpc } from '@hub/jobs-contract';
-import { WebhooksRpc } from '@hub/webhooks-contract';
+import { type EventSource, Events, type RpcDescriptor, Streams } from '@hub/contracts';
+import { JobLogLive, JobsRpc, ScheduledJobsRpc, JobsEvents } from '@hub/jobs-contract';
+import { WebhooksRpc, WebhookEvents } from '@hub/webhooks-contract';
 import {
   AuditRpc,
   AuditStreamsRpc,
@@ -21,9 +11,13 @@ import {
   RepositoriesRpc,
   ResourceGroupsRpc,
   ScimRpc,
+  AuditStreamEvents,
+  OrganizationsEvents,
+  PaperEvents,
+  RepoEvents,
 } from '@hub/organizations-contract';
-import { NotificationsRpc } from '@hub/notifications-contract';
-import { CredentialsRpc } from '@hub/credentials-contract';
+import { NotificationsRpc, NotificationSourceEvents, NotificationsEvents } from '@hub/notifications-contract';
+import { CredentialsRpc, CredentialsEvents } from '@hub/credentials-contract';
 
 type AnyRpc = RpcDescriptor<unknown, unknown>;
 type AnyEvent = EventSource<unknown>;
@@ -85,13 +79,18 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
     ],
     publishes: [],
     // JobLogLive: live log lines of the jobs its viewers stream (core NATS, decision 0637).
-    listens: [Events.TokenRevoked, Events.MembershipChanged, Events.InboxChanged, JobLogLive],
+    listens: [
+      CredentialsEvents.TokenRevoked,
+      OrganizationsEvents.MembershipChanged,
+      NotificationsEvents.InboxChanged,
+      JobLogLive,
+    ],
     consumes: [],
   },
   credentials: {
     handles: rpcs(CredentialsRpc),
     calls: [OrganizationsRpc.GetAccess],
-    publishes: [Events.TokenRevoked, Events.Audit],
+    publishes: [CredentialsEvents.TokenRevoked, Events.Audit],
     listens: [],
     consumes: [],
   },
@@ -109,7 +108,7 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
     ),
     calls: [CredentialsRpc.ProvisionUser, CredentialsRpc.ReserveName, CredentialsRpc.ReleaseName],
     // hub.events.>: the admin API's "publish a hub event" (HubEventsRpc.Publish).
-    publishes: [Events.MembershipChanged, Events.Audit, Events.Hub, AuditStreamEvents.Health],
+    publishes: [OrganizationsEvents.MembershipChanged, Events.Audit, Events.Hub, AuditStreamEvents.Health],
     listens: [],
     consumes: [
       { stream: Streams.Audit, durable: 'organizations-audit-ingest', source: Events.Audit },
@@ -120,7 +119,7 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
   notifications: {
     handles: rpcs(NotificationsRpc),
     calls: [CredentialsRpc.GetUser, OrganizationsRpc.ListMembers, OrganizationsRpc.GetAccess],
-    publishes: [Events.InboxChanged],
+    publishes: [NotificationsEvents.InboxChanged],
     listens: [],
     consumes: [
       { stream: Streams.Events, durable: 'notifications-discussion', source: NotificationSourceEvents.Discussion },
@@ -128,7 +127,7 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
       { stream: Streams.Events, durable: 'notifications-post', source: NotificationSourceEvents.Post },
       { stream: Streams.Events, durable: 'notifications-blog', source: NotificationSourceEvents.Blog },
       { stream: Streams.Webhooks, durable: 'notifications-webhook-suspended', source: WebhookEvents.Suspended },
-      { stream: Streams.Jobs, durable: 'notifications-job-status', source: Events.JobStatus },
+      { stream: Streams.Jobs, durable: 'notifications-job-status', source: JobsEvents.JobStatus },
       {
         stream: Streams.Organizations,
         durable: 'notifications-audit-stream-health',
@@ -149,7 +148,7 @@ export const BusAccessByService: Record<BusService, BusAccess> = {
   jobs: {
     handles: rpcs(JobsRpc, ScheduledJobsRpc),
     calls: [CredentialsRpc.GetUser, OrganizationsRpc.GetAccess, ResourceGroupsRpc.Get],
-    publishes: [Events.JobStatus, Events.Audit, JobLogLive],
+    publishes: [JobsEvents.JobStatus, Events.Audit, JobLogLive],
     listens: [],
     consumes: [],
   },

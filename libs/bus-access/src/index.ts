@@ -1,2 +1,3 @@
 export * from './access';
 export * from './nats-permissions';
+export * from './asyncapi';

@@ -1,5 +1,2 @@
-export * from './asyncapi-document';
 export * from './class-schema';
-export * from './event-docs';
-export * from './schema-compat';
-export * from './payload-types';
+export * from './merge-schemas';

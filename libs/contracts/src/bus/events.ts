@@ -1,60 +1,9 @@
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Min, ValidateNested } from 'class-validator';
 import { AUDIT_EVENT_TYPES, AUTHOR_TYPES, type AuditEventType, TOKEN_ROLES, type TokenRole } from '../enums';
-import { JobStatusEvent } from './job-events';
 import { OBJECT_ID_PATTERN } from '../names';
-import { event, eventFamily } from './descriptors';
+import { eventFamily } from './descriptors';
 import { streamName, subject } from './prefix';
-
-/** `hub.credentials.token.revoked`: these tokens stopped working (everywhere, or in one organization). */
-export class TokenRevokedEvent {
-  @IsArray()
-  @ArrayMaxSize(1000)
-  @Matches(OBJECT_ID_PATTERN, { each: true })
-  tokenIds!: string[];
-
-  /** Set when the revocation is scoped to one organization only. */
-  @IsOptional()
-  @Matches(OBJECT_ID_PATTERN)
-  organizationId?: string;
-
-  @IsISO8601()
-  revokedAt!: string;
-}
-
-/** `hub.organizations.membership.changed`: someone joined or changed role; gateways drop cached memberships. */
-export class MembershipChangedEvent {
-  @Matches(OBJECT_ID_PATTERN)
-  organizationId!: string;
-
-  @IsArray()
-  @Matches(OBJECT_ID_PATTERN, { each: true })
-  userIds!: string[];
-}
-
-/**
- * `hub.notifications.inbox.changed`: these users' inboxes changed (a notification arrived, was
- * marked or deleted); gateways drop the ETags they keep to answer polls. At most 1,000 users per
- * message: a larger change is several messages.
- */
-export class InboxChangedEvent {
-  @IsArray()
-  @ArrayMaxSize(1000)
-  @Matches(OBJECT_ID_PATTERN, { each: true })
-  userIds!: string[];
-}
 
 export class AuditAuthor {
   @IsString()
@@ -161,15 +110,16 @@ export class DeadLetterMessage {
   deadLetteredAt!: string;
 }
 
-/** Every event this project publishes or consumes, declared once with its payload class. */
+/**
+ * The events no one feature owns: the audit events every service writes (the organizations service
+ * keeps them), the hub's other areas' facts, and what any consumer dead-letters. A feature's own
+ * events sit in its contract (`CredentialsEvents`, `OrganizationsEvents`, `NotificationsEvents`,
+ * `JobsEvents`, `WebhookEvents`…: decision 0019).
+ */
 export const Events = {
-  TokenRevoked: event<TokenRevokedEvent>('hub.credentials.token.revoked', TokenRevokedEvent),
-  MembershipChanged: event<MembershipChangedEvent>('hub.organizations.membership.changed', MembershipChangedEvent),
   Audit: eventFamily<AuditEventMessage>('hub.audit', AuditEventMessage),
   Hub: eventFamily<HubEventPayload>('hub.events', HubEventPayload),
   DeadLetter: eventFamily<DeadLetterMessage>('hub.deadletter', DeadLetterMessage),
-  JobStatus: event<JobStatusEvent>('hub.jobs.job.status', JobStatusEvent),
-  InboxChanged: event<InboxChangedEvent>('hub.notifications.inbox.changed', InboxChangedEvent),
 } as const;
 
 export const Streams = {

@@ -6,3 +6,4 @@ export * from './names-rpc.dto';
 export * from './token-hash';
 export * from './console-session.dto';
 export * from './admin.dto';
+export * from './credentials.events';

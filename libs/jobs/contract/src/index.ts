@@ -10,3 +10,4 @@ export * from './scheduled-jobs.dto';
 export * from './job-spec.dto';
 export * from './job-endpoint.dto';
 export * from './job-log-live.event';
+export * from './jobs.events';

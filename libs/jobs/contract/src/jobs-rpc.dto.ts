@@ -12,9 +12,10 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { JobInitiatorRef, NAME_PATTERN, OBJECT_ID_PATTERN } from '@hub/contracts';
+import { NAME_PATTERN, OBJECT_ID_PATTERN } from '@hub/contracts';
 import { CreateJobDto, IsJobLabels, JOB_ENV_KEY, JOB_LIMITS } from './create-job.dto';
 import { JOB_STAGES, type JobStage } from './jobs.enums';
+import { JobInitiatorRef } from './jobs.events';
 import { IsStringMap } from './string-map.validator';
 
 export class JobOwnerRef {

@@ -1,4 +1,5 @@
-import { NotificationSourceEvents, PaperEvents, RepoEvents } from '@hub/contracts';
+import { NotificationSourceEvents } from '@hub/notifications-contract';
+import { PaperEvents, RepoEvents } from '@hub/organizations-contract';
 import { parseCheckedPayload, parseEventPayload, validateEventPayload } from './payload-validation';
 
 const ACTOR = { _id: 'abcdefabcdefabcdefabcdef', avatar: '', user: 'alice' };

@@ -1,5 +1,5 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
-import { Events } from '@hub/contracts';
+import { NotificationsEvents } from '@hub/notifications-contract';
 import { EventBus } from '@hub/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '@hub/service-gateway';
 import { InboxPollCache } from './inbox-poll-cache';
@@ -28,6 +28,6 @@ export class NotificationsApiModule implements OnModuleInit {
 
   onModuleInit(): void {
     // Every replica hears every change: a plain subscription, not a shared consumer.
-    this.events.listen(Events.InboxChanged, (e) => this.polls.forget(e.userIds));
+    this.events.listen(NotificationsEvents.InboxChanged, (e) => this.polls.forget(e.userIds));
   }
 }

@@ -9,3 +9,7 @@ export * from './audit-streams.rpc';
 export * from './scim.errors';
 export * from './scim.rpc';
 export * from './admin.dto';
+export * from './organizations.events';
+export * from './audit-stream.events';
+export * from './paper.events';
+export * from './repo.events';

@@ -1,14 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches } from 'class-validator';
-import {
-  ClosedSchema,
-  NAME_PATTERN,
-  OBJECT_ID_PATTERN,
-  PAPER_ID_PATTERN,
-  rpc,
-  AdminCreatePaperDto,
-} from '@hub/contracts';
+import { ClosedSchema, NAME_PATTERN, OBJECT_ID_PATTERN, rpc } from '@hub/contracts';
+import { AdminCreatePaperDto, PAPER_ID_PATTERN } from './paper.events';
 
 const ANY_CASE_ID = /^[0-9a-fA-F]{24}$/;
 /** Ids are accepted in either case and kept in lower case. */

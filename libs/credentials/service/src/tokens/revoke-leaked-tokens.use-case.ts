@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Events, type TokenRevokedEvent } from '@hub/contracts';
-import { tokenHash } from '@hub/credentials-contract';
+import { tokenHash, type TokenRevokedEvent, CredentialsEvents } from '@hub/credentials-contract';
 import { Outbox } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { leakedTokensMail } from '../mail/mail-templates';
@@ -37,12 +36,12 @@ export class RevokeLeakedTokensUseCase {
       }
       if (rows.length > 0) {
         const event: TokenRevokedEvent = { tokenIds: rows.map((r) => r.id), revokedAt: new Date().toISOString() };
-        published = { event, id: await this.outbox.add(m, Events.TokenRevoked, event) };
+        published = { event, id: await this.outbox.add(m, CredentialsEvents.TokenRevoked, event) };
       }
       return rows;
     });
     // Every gateway hears of it before the 202: a revoked token fails everywhere once it is back.
-    if (published) await this.outbox.publishNow(Events.TokenRevoked, published.event, published.id);
+    if (published) await this.outbox.publishNow(CredentialsEvents.TokenRevoked, published.event, published.id);
     if (revoked.length > 0) this.mailer.kick();
   }
 }

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Events, type TokenRevokedEvent } from '@hub/contracts';
-import { type AdminRevokeTokenRpc, type AdminTokenView } from '@hub/credentials-contract';
+import {
+  type AdminRevokeTokenRpc,
+  type AdminTokenView,
+  type TokenRevokedEvent,
+  CredentialsEvents,
+} from '@hub/credentials-contract';
 import { Outbox } from '@hub/messaging';
 import { UserNotFoundError } from '../users/users.errors';
 import { UsersStore } from '../users/users.store';
@@ -31,11 +35,11 @@ export class RevokeTokenByIdUseCase {
         tokenIds: [found.id],
         revokedAt: (revoked.revokedAt ?? new Date()).toISOString(),
       };
-      published = { event, id: await this.outbox.add(m, Events.TokenRevoked, event) };
+      published = { event, id: await this.outbox.add(m, CredentialsEvents.TokenRevoked, event) };
       return revoked;
     });
     // Every gateway hears of it before the answer: the token fails everywhere once it is back.
-    if (published) await this.outbox.publishNow(Events.TokenRevoked, published.event, published.id);
+    if (published) await this.outbox.publishNow(CredentialsEvents.TokenRevoked, published.event, published.id);
     return toAdminTokenView(token);
   }
 }

@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { auditEvent, Events, type RequestContext, type TokenRevokedEvent } from '@hub/contracts';
-import { type OrgRevocationView, type RevokeForOrgRpc } from '@hub/credentials-contract';
+import { auditEvent, Events, type RequestContext } from '@hub/contracts';
+import {
+  type OrgRevocationView,
+  type RevokeForOrgRpc,
+  type TokenRevokedEvent,
+  CredentialsEvents,
+} from '@hub/credentials-contract';
 import { Outbox } from '@hub/messaging';
 import { TokensStore } from './tokens.store';
 
@@ -38,9 +43,12 @@ export class RevokeTokenForOrgUseCase {
         organizationId: dto.organizationId,
         revokedAt: new Date(revokedAt ?? Date.now()).toISOString(),
       };
-      return { event: revoked, id: await this.outbox.add(m, Events.TokenRevoked, revoked, { aggregate: dto.tokenId }) };
+      return {
+        event: revoked,
+        id: await this.outbox.add(m, CredentialsEvents.TokenRevoked, revoked, { aggregate: dto.tokenId }),
+      };
     });
-    await this.outbox.publishNow(Events.TokenRevoked, event, id);
+    await this.outbox.publishNow(CredentialsEvents.TokenRevoked, event, id);
     return { tokenId: dto.tokenId, organization: dto.organizationName, revokedAt: event.revokedAt };
   }
 }

@@ -1,5 +1,6 @@
 import { type EntityManager } from 'typeorm';
 import { type AuditEventMessage, type AuditEventType, Events, type RequestContext } from '@hub/contracts';
+import { JobsEvents } from '@hub/jobs-contract';
 import { type Outbox, type OutboxEvent, outboxEvent } from '@hub/messaging';
 import { type JobEntity } from './job.entity';
 
@@ -8,7 +9,7 @@ export function statusEvent(
   j: Pick<JobEntity, 'id' | 'namespace' | 'owner' | 'createdBy' | 'stage' | 'message' | 'failureCount' | 'initiator'>,
 ): OutboxEvent {
   return outboxEvent(
-    Events.JobStatus,
+    JobsEvents.JobStatus,
     {
       jobId: j.id,
       namespace: j.namespace,

@@ -1,5 +1,5 @@
 import { type EntityManager } from 'typeorm';
-import { Events } from '@hub/contracts';
+import { NotificationsEvents } from '@hub/notifications-contract';
 import { type Outbox } from '@hub/messaging';
 
 /** What one `hub.notifications.inbox.changed` message lists at most (its payload's bound). */
@@ -12,6 +12,6 @@ const USERS_PER_MESSAGE = 1000;
 export async function announceInboxChanges(outbox: Outbox, m: EntityManager, userIds: Iterable<string>): Promise<void> {
   const ids = [...new Set(userIds)].sort();
   for (let i = 0; i < ids.length; i += USERS_PER_MESSAGE) {
-    await outbox.add(m, Events.InboxChanged, { userIds: ids.slice(i, i + USERS_PER_MESSAGE) });
+    await outbox.add(m, NotificationsEvents.InboxChanged, { userIds: ids.slice(i, i + USERS_PER_MESSAGE) });
   }
 }

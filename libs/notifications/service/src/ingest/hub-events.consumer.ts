@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { type EventSource, NotificationSourceEvents, Streams } from '@hub/contracts';
+import { type EventSource, Streams } from '@hub/contracts';
+import { NotificationSourceEvents } from '@hub/notifications-contract';
 import { EventBus, type EventMeta, type Unsubscribe } from '@hub/messaging';
 import { MAX_EVENTS_PER_COMMIT, ThreadEventBatcher } from './thread-event-batcher';
 import { fromBlog, fromDiscussion, fromPaper, fromPost, type ThreadEvent } from './thread-event';

@@ -1,12 +1,11 @@
+import { type NotificationType, type WatchItemType } from '@hub/contracts';
 import {
   type BlogEventPayload,
   type DiscussionEventPayload,
   type EventUser,
-  type NotificationType,
   type PaperEventPayload,
   type PostEventPayload,
-  type WatchItemType,
-} from '@hub/contracts';
+} from '@hub/notifications-contract';
 import { type EventMeta } from '@hub/messaging';
 
 /** Any of the four sources, reduced to what the fan-out needs. */

@@ -1,5 +1,5 @@
 import { type EntityManager } from 'typeorm';
-import { type EventUser } from '@hub/contracts';
+import { type EventUser } from '@hub/notifications-contract';
 import { deleteInBatches } from '@hub/persistence';
 import { type SettingValues } from '../settings/settings.defaults';
 import { type ThreadEvent } from './thread-event';

@@ -1,18 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import {
-  AuditStreamEvents,
-  type AuditStreamHealthEvent,
-  Events,
-  type JobStage,
-  type JobStatusEvent,
-  WebhookEvents,
-  type RequestContext,
-  Streams,
-  type WebhookSuspendedEvent,
-} from '@hub/contracts';
-import { OrganizationsRpc } from '@hub/organizations-contract';
+import { type JobStage, type RequestContext, Streams } from '@hub/contracts';
+import { type JobStatusEvent, JobsEvents } from '@hub/jobs-contract';
+import { WebhookEvents, type WebhookSuspendedEvent } from '@hub/webhooks-contract';
+import { OrganizationsRpc, AuditStreamEvents, type AuditStreamHealthEvent } from '@hub/organizations-contract';
 import { CredentialsRpc, type UserView } from '@hub/credentials-contract';
 import { EventBus, type EventMeta, RpcClient, type Unsubscribe } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
@@ -52,7 +44,7 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
       this.bus.consume({
         stream: Streams.Jobs.name,
         durable: 'notifications-job-status',
-        source: Events.JobStatus,
+        source: JobsEvents.JobStatus,
         handler: (e, meta) => this.onJobStatus(e, meta),
       }),
       this.bus.consume({

@@ -1,4 +1,6 @@
-import { type AuditStreamHealthEvent, type JobStatusEvent, type WebhookSuspendedEvent } from '@hub/contracts';
+import { type JobStatusEvent } from '@hub/jobs-contract';
+import { type AuditStreamHealthEvent } from '@hub/organizations-contract';
+import { type WebhookSuspendedEvent } from '@hub/webhooks-contract';
 
 export interface MailText {
   subject: string;

@@ -1,7 +1,7 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminCreatePaperDto, type RequestContext } from '@hub/contracts';
-import { PapersRpc, PaperView } from '@hub/organizations-contract';
+import { type RequestContext } from '@hub/contracts';
+import { PapersRpc, PaperView, AdminCreatePaperDto } from '@hub/organizations-contract';
 import { RpcClient } from '@hub/messaging';
 import { AdminOnly, Ctx } from '@hub/service-gateway';
 

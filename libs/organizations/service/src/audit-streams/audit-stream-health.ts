@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { type EntityManager } from 'typeorm';
-import { AuditStreamEvents, type AuditStreamHealthEvent } from '@hub/contracts';
+import { AuditStreamEvents, type AuditStreamHealthEvent } from '@hub/organizations-contract';
 import { Outbox } from '@hub/messaging';
 import { type LeasedStream } from './audit-stream-cursor.store';
 

@@ -1,5 +1,5 @@
 import { type EntityManager } from 'typeorm';
-import { Events, type MembershipChangedEvent } from '@hub/contracts';
+import { type MembershipChangedEvent, OrganizationsEvents } from '@hub/organizations-contract';
 import { type Outbox } from '@hub/messaging';
 
 /** Tells every gateway that these users' organizations changed (they cache them for whoami), once the transaction commits. */
@@ -10,5 +10,5 @@ export async function recordMembershipChanged(
   userIds: string[],
 ): Promise<void> {
   const event: MembershipChangedEvent = { organizationId, userIds };
-  await outbox.add(m, Events.MembershipChanged, event, { aggregate: organizationId });
+  await outbox.add(m, OrganizationsEvents.MembershipChanged, event, { aggregate: organizationId });
 }

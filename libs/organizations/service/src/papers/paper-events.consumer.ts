@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { PaperEvents, Streams } from '@hub/contracts';
+import { Streams } from '@hub/contracts';
+import { PaperEvents } from '@hub/organizations-contract';
 import { EventBus, type Unsubscribe } from '@hub/messaging';
 import { UpsertPaperUseCase } from './upsert-paper.use-case';
 

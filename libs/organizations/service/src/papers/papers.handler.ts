@@ -1,5 +1,10 @@
-import { AdminCreatePaperDto } from '@hub/contracts';
-import { ClaimPaperRpc, type ClaimPaperView, type PaperView, PapersRpc } from '@hub/organizations-contract';
+import {
+  ClaimPaperRpc,
+  type ClaimPaperView,
+  type PaperView,
+  PapersRpc,
+  AdminCreatePaperDto,
+} from '@hub/organizations-contract';
 import { RpcController, RpcHandler } from '@hub/messaging';
 import { ClaimPaperUseCase } from './claim-paper.use-case';
 import { UpsertPaperUseCase } from './upsert-paper.use-case';

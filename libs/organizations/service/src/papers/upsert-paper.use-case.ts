@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type AdminCreatePaperDto } from '@hub/contracts';
-import { type PaperView } from '@hub/organizations-contract';
+import { type PaperView, type AdminCreatePaperDto } from '@hub/organizations-contract';
 import { newObjectId } from '@hub/persistence';
 import { ORGANIZATIONS_DS } from '../organizations.di';
 import { PapersStore } from './papers.store';

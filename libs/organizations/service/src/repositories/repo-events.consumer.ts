@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type AuditEventType, type RepoEventPayload, RepoEvents, type RequestContext, Streams } from '@hub/contracts';
+import { type AuditEventType, type RequestContext, Streams } from '@hub/contracts';
+import { type RepoEventPayload, RepoEvents } from '@hub/organizations-contract';
 import { EventBus, Outbox, type Unsubscribe } from '@hub/messaging';
 import { type EntityManager } from 'typeorm';
 import { recordAudit } from '../audit/record-audit';

@@ -1,13 +1,15 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { Events, HubError, TOKEN_PATTERN } from '@hub/contracts';
+import { HubError, TOKEN_PATTERN } from '@hub/contracts';
+import { OrganizationsEvents } from '@hub/organizations-contract';
 import {
   type AuthInfo,
   CredentialsRpc,
   InvalidCredentialsError,
   type SessionInfo,
   tokenHash,
+  CredentialsEvents,
 } from '@hub/credentials-contract';
 import { EventBus, RpcClient } from '@hub/messaging';
 import { type GatewayConfig } from '../gateway.config';
@@ -67,11 +69,11 @@ export class Authenticator implements OnModuleInit {
   onModuleInit(): void {
     // Every replica hears every change: plain subscriptions, not a shared consumer.
     // Open streams and exports end with the access they were opened with (decision 0014).
-    this.events.listen(Events.TokenRevoked, (e) => {
+    this.events.listen(CredentialsEvents.TokenRevoked, (e) => {
       this.cache.deleteTokenIds(e.tokenIds);
       this.liveAnswers.tokensRevoked(e.tokenIds, e.organizationId);
     });
-    this.events.listen(Events.MembershipChanged, (e) => {
+    this.events.listen(OrganizationsEvents.MembershipChanged, (e) => {
       e.userIds.forEach((id) => this.memberships.delete(id));
       this.liveAnswers.membershipChanged(e.organizationId, e.userIds);
     });

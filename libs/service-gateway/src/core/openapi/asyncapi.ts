@@ -1,6 +1,6 @@
 import { type INestApplication } from '@nestjs/common';
 import { type FastifyInstance } from 'fastify';
-import { buildAsyncApiDocument } from '@hub/contracts';
+import { buildAsyncApiDocument } from '@hub/bus-access';
 
 /**
  * `/.well-known/asyncapi.json`: the bus contract for subscribers (decision 0700), beside the

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { WebhookEvents } from '@hub/contracts';
+import { WebhookEvents } from '@hub/webhooks-contract';
 import { Outbox } from '@hub/messaging';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG } from '../webhooks.di';

@@ -1,12 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import {
-  type EventFamily,
-  RepoEvents,
-  type WebhookPayloadV3,
-  Streams,
-  type WebhookDomain,
-  WebhookEvents,
-} from '@hub/contracts';
+import { type EventFamily, Streams, type WebhookDomain } from '@hub/contracts';
+import { RepoEvents } from '@hub/organizations-contract';
+import { type WebhookPayloadV3, WebhookEvents } from '@hub/webhooks-contract';
 import { SpanKind } from '@opentelemetry/api';
 import {
   contextFromTraceparent,

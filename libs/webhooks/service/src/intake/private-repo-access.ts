@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { HubError, roleGrantsAccess, type WebhookPayloadRepo } from '@hub/contracts';
+import { HubError, roleGrantsAccess } from '@hub/contracts';
+import { type WebhookPayloadRepo } from '@hub/webhooks-contract';
 import { OrganizationsRpc } from '@hub/organizations-contract';
 import { RpcClient } from '@hub/messaging';
 import { DeliveryQueueStore, type MatchInput } from '../delivery/delivery-queue.store';

@@ -12,9 +12,15 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { event, eventFamily } from './descriptors';
-import { REPO_TYPES, type RepoType } from '../enums';
-import { NAME_PATTERN, OBJECT_ID_PATTERN, REPO_ID_PATTERN } from '../names';
+import {
+  event,
+  eventFamily,
+  NAME_PATTERN,
+  OBJECT_ID_PATTERN,
+  REPO_ID_PATTERN,
+  REPO_TYPES,
+  type RepoType,
+} from '@hub/contracts';
 
 /** `repo` of payload v3: what its consumers read is checked, the rest travels untouched. */
 export class WebhookPayloadRepo {
@@ -118,7 +124,7 @@ export class WebhookSuspendedEvent {
 }
 
 export const WebhookEvents = {
-  /** What webhooks consume besides `RepoEvents` (bus/repo-events.ts): one family per domain (spec 6.1). */
+  /** What webhooks consume besides `RepoEvents` (organizations' contract, repo.events.ts): one family per domain (spec 6.1). */
   Discussion: eventFamily<WebhookPayloadV3>('hub.events.discussion', WebhookPayloadV3),
   Suspended: event<WebhookSuspendedEvent>('hub.webhooks.webhook.suspended', WebhookSuspendedEvent),
 } as const;

@@ -1,11 +1,17 @@
-import { BUS_PREFIX, streamName } from '../bus/prefix';
-import { type DeclaredEvent, declaredEvents } from '../bus/descriptors';
-import { Streams } from '../bus/events';
-import { classSchema, type JsonSchema } from './class-schema';
+import {
+  BUS_PREFIX,
+  classSchema,
+  type DeclaredEvent,
+  declaredEvents,
+  type JsonSchema,
+  mergeSchemas,
+  Streams,
+  streamName,
+} from '@hub/contracts';
 import { EVENT_DOCS, type EventDoc } from './event-docs';
-import { mergeSchemas } from './merge-schemas';
-// Every descriptor declares itself when its module loads: load them all (whatever imported this).
-import '../index';
+// Every descriptor declares itself when its module loads: load the shared ones and every
+// feature's (whatever imported this). A new feature's contract is added here.
+import './feature-contracts';
 
 /**
  * The version of the bus contract. Additive changes raise the minor, a breaking change (a new
@@ -86,7 +92,7 @@ function docFor(name: string, family: boolean): EventDoc {
   return (
     EVENT_DOCS[name] ?? {
       name: fallbackName(name),
-      summary: `\`${name}${family ? '.<…>' : ''}\` (no description yet: add one to EVENT_DOCS in libs/contracts/src/asyncapi/event-docs.ts).`,
+      summary: `\`${name}${family ? '.<…>' : ''}\` (no description yet: add one to EVENT_DOCS in libs/bus-access/src/asyncapi/event-docs.ts).`,
       publishedBy: 'see docs/events.md',
       example: {},
       ...(family ? { suffix: { name: 'event', description: 'The rest of the subject.', example: 'example' } } : {}),
@@ -148,7 +154,7 @@ function groupedEvents(): { name: string; family: boolean; classes: DeclaredEven
 }
 
 /**
- * The AsyncAPI 3.0 document of the bus, generated from the event descriptors in contracts (one
+ * The AsyncAPI 3.0 document of the bus, generated from the event descriptors of libs/contracts and every feature's contract (one
  * channel per subject or family, its payload schema from the class-validator classes every
  * consumer validates with) and EVENT_DOCS (summaries, examples). Independent of HUB_BUS_PREFIX.
  */

@@ -1,4 +1,4 @@
-import { type JsonSchema } from './class-schema';
+import { type JsonSchema } from '@hub/contracts';
 
 /**
  * Whether every message valid under the new payload schema is still valid under the old one,

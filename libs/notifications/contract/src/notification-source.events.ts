@@ -12,9 +12,15 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { DISCUSSION_STATUSES, type DiscussionStatus, REPO_TYPES, type RepoType } from '../enums';
-import { OBJECT_ID_PATTERN } from '../names';
-import { event, eventFamily } from './descriptors';
+import {
+  DISCUSSION_STATUSES,
+  type DiscussionStatus,
+  event,
+  eventFamily,
+  OBJECT_ID_PATTERN,
+  REPO_TYPES,
+  type RepoType,
+} from '@hub/contracts';
 
 /** A user as a notification shows them (spec 2.6 Participant). */
 export class EventUser {

@@ -10,8 +10,7 @@ import {
   Matches,
   ValidateNested,
 } from 'class-validator';
-import { OBJECT_ID_PATTERN } from '../names';
-import { event } from './descriptors';
+import { event, OBJECT_ID_PATTERN } from '@hub/contracts';
 
 export const PAPER_ID_PATTERN = /^\d{4}\.\d{4,5}$/;
 const ANY_CASE_ID = /^[0-9a-fA-F]{24}$/;

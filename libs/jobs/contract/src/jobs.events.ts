@@ -1,10 +1,8 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Min, ValidateNested } from 'class-validator';
-import { JOB_INITIATOR_TYPES, JOB_STAGES, type JobStage } from '../enums';
-import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+import { event, JOB_INITIATOR_TYPES, JOB_STAGES, type JobStage, NAME_PATTERN, OBJECT_ID_PATTERN } from '@hub/contracts';
 
-// The jobs events the AsyncAPI document describes: they stay in libs/contracts until the AsyncAPI
-// composition moves them (decision 0019); the jobs RPCs, DTOs and views are `@hub/jobs-contract`.
+// The jobs service's events (decision 0019: a feature's events sit in its contract).
 
 /** Who started a job: a user, a webhook, a scheduled job (`jobs.job.create`'s initiator too). */
 export class JobInitiatorRef {
@@ -61,3 +59,8 @@ export class JobStatusEvent {
   @Type(() => JobInitiatorRef)
   initiator?: JobInitiatorRef;
 }
+
+/** Every event the jobs service publishes. */
+export const JobsEvents = {
+  JobStatus: event<JobStatusEvent>('hub.jobs.job.status', JobStatusEvent),
+} as const;

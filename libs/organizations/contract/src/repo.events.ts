@@ -1,8 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsObject, IsString, Matches, ValidateNested } from 'class-validator';
-import { REPO_ID_PATTERN } from '../names';
-import { WebhookPayloadRepo, WebhookPayloadV3 } from './webhook-events';
-import { eventFamily } from './descriptors';
+import { eventFamily, REPO_ID_PATTERN } from '@hub/contracts';
+import { WebhookPayloadRepo, WebhookPayloadV3 } from '@hub/webhooks-contract';
 
 /** The catalogue keeps only repository ids the hub could have made (owner and name rules). */
 export class RepoEventRepo extends WebhookPayloadRepo {

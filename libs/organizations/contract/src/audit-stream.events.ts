@@ -1,6 +1,5 @@
 import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { event } from './descriptors';
-import { NAME_PATTERN, OBJECT_ID_PATTERN } from '../names';
+import { event, NAME_PATTERN, OBJECT_ID_PATTERN } from '@hub/contracts';
 
 /**
  * `hub.organizations.audit-stream.health`: an organization's audit stream turned failing (it failed

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildAsyncApiDocument } from './asyncapi-document';
-import { type JsonSchema } from './class-schema';
+import { type JsonSchema } from '@hub/contracts';
 import { breakingChanges, schemaBreaks } from './schema-compat';
 
 const RELEASED = resolve(__dirname, '../../../../docs/asyncapi/released.json');
