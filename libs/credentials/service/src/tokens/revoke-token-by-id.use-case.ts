@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Events, type TokenRevokedEvent } from '@hub/contracts';
-import { type AdminRevokeTokenRpc, type AdminTokenView } from '@hub/credentials-contract';
-import { Outbox } from '@hub/messaging';
+import { type AdminRevokeTokenRpc, type AdminTokenView, CredentialsRpc } from '@hub/credentials-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { UserNotFoundError } from '../users/users.errors';
 import { UsersStore } from '../users/users.store';
 import { toAdminTokenView } from './token.view';
@@ -18,6 +18,7 @@ import { TokensStore } from './tokens.store';
 export class RevokeTokenByIdUseCase {
   constructor(private readonly outbox: Outbox) {}
 
+  @RpcHandler(CredentialsRpc.RevokeById)
   async execute(dto: AdminRevokeTokenRpc): Promise<AdminTokenView> {
     let published: { event: TokenRevokedEvent; id: string } | undefined;
     const token = await this.outbox.transaction(async (m) => {
