@@ -8,12 +8,9 @@ import { OutboxMailer } from './mail/outbox-mailer';
 import { CREDENTIALS_MIGRATIONS } from './migrations';
 import { ReleaseNameUseCase } from './names/release-name.use-case';
 import { ReserveNameUseCase } from './names/reserve-name.use-case';
-import { NamesHandler } from './names/names.handler';
-import { ConsoleSessionsHandler } from './sessions/console-sessions.handler';
 import { CreateSessionUseCase } from './sessions/create-session.use-case';
 import { EndSessionUseCase } from './sessions/end-session.use-case';
 import { VerifySessionUseCase } from './sessions/verify-session.use-case';
-import { TokensHandler } from './tokens/tokens.handler';
 import { CreateTokenUseCase } from './tokens/create-token.use-case';
 import { CreateUserUseCase } from './users/create-user.use-case';
 import { GetUserUseCase } from './users/get-user.use-case';
@@ -41,9 +38,8 @@ export function credentialsPersistence(config: CredentialsConfig): ServicePersis
 }
 
 /**
- * Users, access tokens, org-scoped token revocations and the e-mail outbox. The users' use cases
- * serve their RPCs themselves (`@RpcHandler` on `execute`, decision 0002); tokens, names and
- * sessions still go through their handlers.
+ * Users, access tokens, org-scoped token revocations, console sessions, names and the e-mail outbox.
+ * Each use case serves its RPC itself (`@RpcHandler` on `execute`, decision 0002): no handler files.
  */
 @Module({})
 export class CredentialsModule {
@@ -54,7 +50,6 @@ export class CredentialsModule {
         ServicePersistenceModule.forService(credentialsPersistence(config)),
         OutboxModule.forService({ dataSource: CREDENTIALS_DS, schema: CREDENTIALS_SCHEMA }),
       ],
-      controllers: [TokensHandler, NamesHandler, ConsoleSessionsHandler],
       providers: [
         { provide: CREDENTIALS_CONFIG, useValue: config },
         OutboxMailer,

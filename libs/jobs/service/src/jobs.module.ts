@@ -6,8 +6,6 @@ import { JOBS_ENTITIES } from './jobs.entities';
 import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from './jobs.di';
 import { RegistryPolicy } from './jobs/registry-policy';
 import { JobWriteBatches } from './jobs/job-write-batches';
-import { JobEndpointHandler } from './jobs/job-endpoint.handler';
-import { JobsHandler } from './jobs/jobs.handler';
 import { JobsMetrics } from './jobs/jobs-metrics';
 import { CancelJobUseCase } from './jobs/cancel-job.use-case';
 import { CreateJobUseCase } from './jobs/create-job.use-case';
@@ -29,7 +27,6 @@ import { JobRuns } from './jobs/job-runs';
 import { FinishedJobsRetention } from './jobs/finished-jobs-retention';
 import { JobSweeper } from './runner/job-sweeper';
 import { jobRunnerFor, type RunnerContext } from './runner/job-runner.factory';
-import { ScheduledJobsHandler } from './scheduled/scheduled-jobs.handler';
 import { ScheduledJobsTicker } from './scheduled/scheduled-jobs.ticker';
 import { CreateScheduledJobUseCase } from './scheduled/create-scheduled-job.use-case';
 import { DeleteScheduledJobUseCase } from './scheduled/delete-scheduled-job.use-case';
@@ -37,7 +34,7 @@ import { FireScheduledJobUseCase } from './scheduled/fire-scheduled-job.use-case
 import { GetScheduledJobUseCase } from './scheduled/get-scheduled-job.use-case';
 import { ListScheduledJobsUseCase } from './scheduled/list-scheduled-jobs.use-case';
 import { RunScheduledJobUseCase } from './scheduled/run-scheduled-job.use-case';
-import { SuspendScheduledJobUseCase } from './scheduled/suspend-scheduled-job.use-case';
+import { ResumeScheduledJobUseCase, SuspendScheduledJobUseCase } from './scheduled/suspend-scheduled-job.use-case';
 import { UpdateScheduleUseCase } from './scheduled/update-schedule.use-case';
 import { UpdateScheduledJobLabelsUseCase } from './scheduled/update-scheduled-job-labels.use-case';
 
@@ -62,7 +59,6 @@ export class JobsModule {
         ServicePersistenceModule.forService(jobsPersistence(config)),
         OutboxModule.forService({ dataSource: JOBS_DS, schema: JOBS_SCHEMA }),
       ],
-      controllers: [JobsHandler, ScheduledJobsHandler, JobEndpointHandler],
       providers: [
         { provide: JOBS_CONFIG, useValue: config },
         { provide: JOBS_SECRETS, useValue: secrets },
@@ -92,6 +88,7 @@ export class JobsModule {
         GetScheduledJobUseCase,
         DeleteScheduledJobUseCase,
         SuspendScheduledJobUseCase,
+        ResumeScheduledJobUseCase,
         UpdateScheduleUseCase,
         UpdateScheduledJobLabelsUseCase,
         RunScheduledJobUseCase,

@@ -12,7 +12,7 @@ import { RepositoriesModule } from './repositories/repositories.module';
 import { ResourceGroupsModule } from './resource-groups/resource-groups.module';
 import { ScimModule } from './scim/scim.module';
 
-/** The areas of the service, one module each: its handler and the use cases, consumers and workers behind it. */
+/** The areas of the service, one module each: its use cases (each serving its RPC), consumers and workers. */
 const AREAS = [
   OrganizationsDirectoryModule,
   MembersModule,

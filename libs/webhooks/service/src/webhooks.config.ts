@@ -66,6 +66,16 @@ export class WebhooksConfig extends HubConfig {
   @Max(10_000)
   HUB_WEBHOOK_MAX_IN_FLIGHT_PER_USER?: number;
 
+  /**
+   * A webhook whose attempt failed pauses before its next (decision 0505, addendum): 250 ms,
+   * doubling with each failure in a row up to this; then one attempt at a time until one succeeds.
+   * 0: no pause (a failing webhook's due deliveries go as fast as its cap lets them).
+   */
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  HUB_WEBHOOK_FAILING_PAUSE_MAX_MS: number = 30_000;
+
   /** Recoveries one webhook may start per hour (decision 0505); past it a 429 naming this variable. */
   @IsInt()
   @Min(1)

@@ -6,7 +6,7 @@ import { RecoveryModule } from './recovery/recovery.module';
 import { type WebhooksConfig } from './webhooks.config';
 import { WebhooksCoreModule } from './webhooks-core.module';
 
-/** The areas of the service, one module each: its handlers and the use cases, consumers and workers behind them. */
+/** The areas of the service, one module each: its use cases (each serving its RPC), consumers and workers. */
 const AREAS = [ManagementModule, DeliveryModule, OptionsModule, RecoveryModule];
 
 /**

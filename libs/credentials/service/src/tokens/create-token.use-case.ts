@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type CreatedToken, type CreateTokenRpc, tokenHash } from '@hub/credentials-contract';
+import { type CreatedToken, type CreateTokenRpc, CredentialsRpc, tokenHash } from '@hub/credentials-contract';
 import { newRandomId } from '@hub/persistence';
 import { CREDENTIALS_DS } from '../credentials.di';
 import { UsersStore } from '../users/users.store';
@@ -9,11 +9,13 @@ import { UserNotFoundError } from '../users/users.errors';
 import { generateToken } from './tokens';
 import { TokensStore } from './tokens.store';
 import { toTokenView } from './token.view';
+import { RpcHandler } from '@hub/messaging';
 
 @Injectable()
 export class CreateTokenUseCase {
   constructor(@InjectDataSource(CREDENTIALS_DS) private readonly ds: DataSource) {}
 
+  @RpcHandler(CredentialsRpc.CreateToken)
   async execute(dto: CreateTokenRpc): Promise<CreatedToken> {
     const m = this.ds.manager;
     const user = await UsersStore.byName(m, dto.user);

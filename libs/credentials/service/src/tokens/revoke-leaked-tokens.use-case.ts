@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { tokenHash, type TokenRevokedEvent, CredentialsEvents } from '@hub/credentials-contract';
-import { Outbox } from '@hub/messaging';
+import {
+  CredentialsRpc,
+  type RevokeLeakedRpc,
+  tokenHash,
+  type TokenRevokedEvent,
+  CredentialsEvents,
+} from '@hub/credentials-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { leakedTokensMail } from '../mail/mail-templates';
 import { OutboxMailer } from '../mail/outbox-mailer';
@@ -18,7 +24,8 @@ export class RevokeLeakedTokensUseCase {
     private readonly mailer: OutboxMailer,
   ) {}
 
-  async execute(credentials: string[]): Promise<void> {
+  @RpcHandler(CredentialsRpc.RevokeLeaked)
+  async execute({ credentials }: RevokeLeakedRpc): Promise<{ accepted: true }> {
     const hashes = [...new Set(credentials)].map(tokenHash);
     // The revocation, its mails and its event commit together (decision 0007).
     let published: { event: TokenRevokedEvent; id: string } | undefined;
@@ -43,5 +50,6 @@ export class RevokeLeakedTokensUseCase {
     // Every gateway hears of it before the 202: a revoked token fails everywhere once it is back.
     if (published) await this.outbox.publishNow(CredentialsEvents.TokenRevoked, published.event, published.id);
     if (revoked.length > 0) this.mailer.kick();
+    return { accepted: true };
   }
 }

@@ -3,8 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
 import { OrganizationsRpc } from '@hub/organizations-contract';
-import { type OrgRevocationView, type RevokeMemberTokenRpc, tokenHash } from '@hub/credentials-contract';
-import { RpcClient } from '@hub/messaging';
+import {
+  CredentialsRpc,
+  type OrgRevocationView,
+  type RevokeMemberTokenRpc,
+  tokenHash,
+} from '@hub/credentials-contract';
+import { RpcClient, RpcHandler } from '@hub/messaging';
 import { CREDENTIALS_DS } from '../credentials.di';
 import { RevokeTokenForOrgUseCase } from './revoke-token-for-org.use-case';
 import { TokensStore } from './tokens.store';
@@ -27,6 +32,7 @@ export class RevokeMemberTokenUseCase {
     private readonly revoke: RevokeTokenForOrgUseCase,
   ) {}
 
+  @RpcHandler(CredentialsRpc.RevokeForOrg)
   async execute(dto: RevokeMemberTokenRpc, ctx: RequestContext): Promise<OrgRevocationView> {
     if (!dto.token === !dto.tokenId) throw new TokenOrIdRequiredError();
     const key = dto.token ? { tokenHash: tokenHash(dto.token) } : { id: dto.tokenId ?? '' };

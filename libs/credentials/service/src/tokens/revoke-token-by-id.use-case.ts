@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import {
   type AdminRevokeTokenRpc,
   type AdminTokenView,
+  CredentialsRpc,
   type TokenRevokedEvent,
   CredentialsEvents,
 } from '@hub/credentials-contract';
-import { Outbox } from '@hub/messaging';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { UserNotFoundError } from '../users/users.errors';
 import { UsersStore } from '../users/users.store';
 import { toAdminTokenView } from './token.view';
@@ -22,6 +23,7 @@ import { TokensStore } from './tokens.store';
 export class RevokeTokenByIdUseCase {
   constructor(private readonly outbox: Outbox) {}
 
+  @RpcHandler(CredentialsRpc.RevokeById)
   async execute(dto: AdminRevokeTokenRpc): Promise<AdminTokenView> {
     let published: { event: TokenRevokedEvent; id: string } | undefined;
     const token = await this.outbox.transaction(async (m) => {

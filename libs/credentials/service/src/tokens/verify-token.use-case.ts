@@ -2,10 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { avatarUrl } from '@hub/contracts';
-import { type AuthInfo, InvalidCredentialsError } from '@hub/credentials-contract';
+import { type AuthInfo, CredentialsRpc, InvalidCredentialsError, type VerifyTokenRpc } from '@hub/credentials-contract';
 import { type CredentialsConfig } from '../credentials.config';
 import { CREDENTIALS_CONFIG, CREDENTIALS_DS } from '../credentials.di';
 import { TokensStore } from './tokens.store';
+import { RpcHandler } from '@hub/messaging';
 
 /** Last-used time is written at most once a minute per token: reads stay reads. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -18,7 +19,8 @@ export class VerifyTokenUseCase {
   ) {}
 
   /** `tokenHash`: the token's SHA-256 (tokenHash in @hub/contracts), as the gateway sends it. */
-  async execute(tokenHash: string): Promise<AuthInfo> {
+  @RpcHandler(CredentialsRpc.VerifyToken)
+  async execute({ tokenHash }: VerifyTokenRpc): Promise<AuthInfo> {
     const r = await TokensStore.verify(this.ds.manager, tokenHash);
     if (!r) throw new InvalidCredentialsError();
     const lastUsed = r.last_used_at ? new Date(r.last_used_at) : null;

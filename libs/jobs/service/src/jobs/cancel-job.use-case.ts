@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
-import { type JobRefRpc, type JobView, TERMINAL_JOB_STAGES } from '@hub/jobs-contract';
-import { Outbox } from '@hub/messaging';
+import { type JobRefRpc, JobsRpc, type JobView, TERMINAL_JOB_STAGES } from '@hub/jobs-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
 import { recordJobAudit, recordStatus } from './job-events';
@@ -21,6 +21,7 @@ export class CancelJobUseCase {
     private readonly runs: JobRuns,
   ) {}
 
+  @RpcHandler(JobsRpc.Cancel)
   async execute(dto: JobRefRpc, ctx: RequestContext): Promise<JobView> {
     const settings = viewSettings(this.config);
     const j = await JobsStore.find(this.ds.manager, dto.namespace, dto.jobId);

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type CreateJobRpc, type JobView } from '@hub/jobs-contract';
+import { type CreateJobRpc, JobsRpc, type JobView } from '@hub/jobs-contract';
 import { type SecretBox } from '@hub/config';
 import { newObjectId } from '@hub/persistence';
 import { type JobsConfig } from '../jobs.config';
@@ -20,6 +20,7 @@ import {
 import { NamespaceResolver } from './namespace-resolver';
 import { RegistryPolicy } from './registry-policy';
 import { ResourceGroupCheck } from './resource-group-check';
+import { RpcHandler } from '@hub/messaging';
 
 /** A new job, stored SCHEDULING, then told to JobRuns; duplicates and scheduled firings come here too. */
 @Injectable()
@@ -35,6 +36,7 @@ export class CreateJobUseCase {
   ) {}
 
   /** `sealedSecrets`: values already sealed (a duplicate or a scheduled firing); otherwise the spec's are sealed here. */
+  @RpcHandler(JobsRpc.Create)
   async execute(dto: CreateJobRpc, ctx: RequestContext, sealedSecrets?: Record<string, string>): Promise<JobView> {
     const { secrets, ...spec } = dto.spec;
     if (!spec.dockerImage === !spec.spaceId) throw new JobImageSourceError();

@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
-import { type DuplicateJobRpc, type JobView } from '@hub/jobs-contract';
+import { type DuplicateJobRpc, JobsRpc, type JobView } from '@hub/jobs-contract';
 import { CreateJobUseCase } from './create-job.use-case';
 import { JOBS_DS } from '../jobs.di';
 import { JobsStore } from './jobs.store';
+import { RpcHandler } from '@hub/messaging';
 
 /** A new job with the spec, sealed secrets and service additions of an existing one, started by the caller. */
 @Injectable()
@@ -15,6 +16,7 @@ export class DuplicateJobUseCase {
     private readonly createJob: CreateJobUseCase,
   ) {}
 
+  @RpcHandler(JobsRpc.Duplicate)
   async execute(dto: DuplicateJobRpc, ctx: RequestContext): Promise<JobView> {
     const j = await JobsStore.find(this.ds.manager, dto.namespace, dto.jobId);
     return this.createJob.execute(

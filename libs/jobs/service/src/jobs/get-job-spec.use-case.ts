@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { HubError, type RequestContext, roleGrantsAccess } from '@hub/contracts';
-import { type JobSpecAnswer, type JobSpecRpc } from '@hub/jobs-contract';
+import { type JobSpecAnswer, type JobSpecRpc, JobsRpc } from '@hub/jobs-contract';
 import { OrganizationsRpc } from '@hub/organizations-contract';
-import { RpcClient } from '@hub/messaging';
+import { RpcClient, RpcHandler } from '@hub/messaging';
 import { JOBS_DS } from '../jobs.di';
 import { JobsStore } from './jobs.store';
 import { JobNotFoundError } from './jobs.errors';
@@ -21,6 +21,7 @@ export class GetJobSpecUseCase {
     private readonly rpc: RpcClient,
   ) {}
 
+  @RpcHandler(JobsRpc.Spec)
   async execute(dto: JobSpecRpc, ctx: RequestContext): Promise<JobSpecAnswer> {
     const job = await JobsStore.byId(this.ds.manager, dto.jobId);
     const missing = new JobNotFoundError(dto.jobId);

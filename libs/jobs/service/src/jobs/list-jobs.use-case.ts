@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type JobPage, type ListJobsRpc } from '@hub/jobs-contract';
+import { type JobPage, JobsRpc, type ListJobsRpc } from '@hub/jobs-contract';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
 import { JobsStore } from './jobs.store';
 import { toJobView, viewSettings } from './job.view';
 import { LabelFilterError } from './jobs.errors';
+import { RpcHandler } from '@hub/messaging';
 
 /** A page of a namespace's jobs, newest first, filtered by stages (any of them) and `key=value` labels. */
 @Injectable()
@@ -16,6 +17,7 @@ export class ListJobsUseCase {
     @InjectDataSource(JOBS_DS) private readonly ds: DataSource,
   ) {}
 
+  @RpcHandler(JobsRpc.List)
   async execute(dto: ListJobsRpc): Promise<JobPage> {
     const labels: Record<string, string> = {};
     for (const l of dto.labels ?? []) {

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
-import { type JobView, type UpdateJobLabelsRpc } from '@hub/jobs-contract';
-import { Outbox } from '@hub/messaging';
+import { JobsRpc, type JobView, type UpdateJobLabelsRpc } from '@hub/jobs-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
 import { recordJobAudit } from './job-events';
@@ -19,6 +19,7 @@ export class UpdateJobLabelsUseCase {
     @Inject(Outbox) private readonly outbox: Outbox,
   ) {}
 
+  @RpcHandler(JobsRpc.UpdateLabels)
   async execute(dto: UpdateJobLabelsRpc, ctx: RequestContext): Promise<JobView> {
     const j = await JobsStore.find(this.ds.manager, dto.namespace, dto.jobId);
     const updated = await this.outbox.transaction(async (m) => {

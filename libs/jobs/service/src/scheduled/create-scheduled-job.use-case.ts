@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { LimitReachedError, type RequestContext } from '@hub/contracts';
-import { type CreateScheduledJobRpc, type ScheduledJobView } from '@hub/jobs-contract';
+import { type CreateScheduledJobRpc, ScheduledJobsRpc, type ScheduledJobView } from '@hub/jobs-contract';
 import { type SecretBox } from '@hub/config';
-import { Outbox } from '@hub/messaging';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS, JOBS_SECRETS } from '../jobs.di';
@@ -28,6 +28,7 @@ export class CreateScheduledJobUseCase {
     private readonly registries: RegistryPolicy,
   ) {}
 
+  @RpcHandler(ScheduledJobsRpc.Create)
   async execute(dto: CreateScheduledJobRpc, ctx: RequestContext): Promise<ScheduledJobView> {
     const { secrets, ...spec } = dto.jobSpec;
     if (!spec.dockerImage === !spec.spaceId) throw new JobImageSourceError('jobSpec.');

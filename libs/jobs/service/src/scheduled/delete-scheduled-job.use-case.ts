@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
-import { type ScheduledJobRefRpc } from '@hub/jobs-contract';
-import { Outbox } from '@hub/messaging';
+import { type ScheduledJobRefRpc, ScheduledJobsRpc } from '@hub/jobs-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { JOBS_DS } from '../jobs.di';
 import { recordScheduledJobAudit } from './scheduled-job-audit';
 import { ScheduledJobsStore } from './scheduled-jobs.store';
@@ -16,6 +16,7 @@ export class DeleteScheduledJobUseCase {
     @Inject(Outbox) private readonly outbox: Outbox,
   ) {}
 
+  @RpcHandler(ScheduledJobsRpc.Delete)
   async execute(dto: ScheduledJobRefRpc, ctx: RequestContext): Promise<{ deleted: true }> {
     const s = await ScheduledJobsStore.find(this.ds.manager, dto.namespace, dto.scheduledJobId);
     await this.outbox.transaction(async (m) => {

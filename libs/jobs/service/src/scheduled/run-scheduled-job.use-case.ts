@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
-import { type JobView, type ScheduledJobRefRpc } from '@hub/jobs-contract';
-import { Outbox } from '@hub/messaging';
+import { type JobView, type ScheduledJobRefRpc, ScheduledJobsRpc } from '@hub/jobs-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { JOBS_DS } from '../jobs.di';
 import { PreviousRunActiveError } from '../jobs/jobs.errors';
 import { FireScheduledJobUseCase } from './fire-scheduled-job.use-case';
@@ -19,6 +19,7 @@ export class RunScheduledJobUseCase {
     private readonly fire: FireScheduledJobUseCase,
   ) {}
 
+  @RpcHandler(ScheduledJobsRpc.Run)
   async execute(dto: ScheduledJobRefRpc, ctx: RequestContext): Promise<JobView> {
     const s = await ScheduledJobsStore.find(this.ds.manager, dto.namespace, dto.scheduledJobId);
     const job = await this.fire.execute(s, ctx);

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
-import { type ScheduledJobView, type UpdateScheduleRpc } from '@hub/jobs-contract';
-import { Outbox } from '@hub/messaging';
+import { ScheduledJobsRpc, type ScheduledJobView, type UpdateScheduleRpc } from '@hub/jobs-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { type JobsConfig } from '../jobs.config';
 import { JOBS_CONFIG, JOBS_DS } from '../jobs.di';
 import { ScheduledJobNotFoundError } from '../jobs/jobs.errors';
@@ -24,6 +24,7 @@ export class UpdateScheduleUseCase {
     @Inject(Outbox) private readonly outbox: Outbox,
   ) {}
 
+  @RpcHandler(ScheduledJobsRpc.UpdateSchedule)
   async execute(dto: UpdateScheduleRpc, ctx: RequestContext): Promise<ScheduledJobView> {
     const s = await ScheduledJobsStore.find(this.ds.manager, dto.namespace, dto.scheduledJobId);
     const now = new Date();

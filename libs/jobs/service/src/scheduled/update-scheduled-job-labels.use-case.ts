@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
-import { type ScheduledJobView, type UpdateScheduledJobLabelsRpc } from '@hub/jobs-contract';
-import { Outbox } from '@hub/messaging';
+import { ScheduledJobsRpc, type ScheduledJobView, type UpdateScheduledJobLabelsRpc } from '@hub/jobs-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { JOBS_DS } from '../jobs.di';
 import { ScheduledJobNotFoundError } from '../jobs/jobs.errors';
 import { recordScheduledJobAudit } from './scheduled-job-audit';
@@ -18,6 +18,7 @@ export class UpdateScheduledJobLabelsUseCase {
     @Inject(Outbox) private readonly outbox: Outbox,
   ) {}
 
+  @RpcHandler(ScheduledJobsRpc.UpdateLabels)
   async execute(dto: UpdateScheduledJobLabelsRpc, ctx: RequestContext): Promise<ScheduledJobView> {
     const s = await ScheduledJobsStore.find(this.ds.manager, dto.namespace, dto.scheduledJobId);
     const patch: ScheduledJobPatch = { jobSpec: { ...s.jobSpec, labels: dto.labels }, updatedAt: new Date() };

@@ -1,5 +1,4 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { AuditStreamsHandler } from './audit-streams.handler';
 import { AuditStreamAccess } from './audit-stream-access';
 import { AuditStreamHealth } from './audit-stream-health';
 import { AuditStreamWorker } from './audit-stream.worker';
@@ -26,7 +25,6 @@ export class AuditStreamsModule {
     return {
       module: AuditStreamsModule,
       imports: [core],
-      controllers: [AuditStreamsHandler],
       providers: [
         AuditStreamAccess,
         AuditSenders,

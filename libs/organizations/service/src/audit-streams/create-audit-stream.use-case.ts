@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type AuditStreamView, type CreateAuditStreamRpc } from '@hub/organizations-contract';
+import { AuditStreamsRpc, type AuditStreamView, type CreateAuditStreamRpc } from '@hub/organizations-contract';
 import { newObjectId } from '@hub/persistence';
 import { ORGANIZATIONS_DS } from '../organizations.di';
 import { AuditStreamAccess } from './audit-stream-access';
@@ -9,6 +9,7 @@ import { toAuditStreamView } from './audit-stream.view';
 import { AuditStreamLimitError } from './audit-streams.errors';
 import { AuditStreamsStore } from './audit-streams.store';
 import { destinationOf } from './destination';
+import { RpcHandler } from '@hub/messaging';
 
 /** A new stream, active at once: it sends the events recorded from its creation on (decision 0411). */
 @Injectable()
@@ -18,6 +19,7 @@ export class CreateAuditStreamUseCase {
     private readonly access: AuditStreamAccess,
   ) {}
 
+  @RpcHandler(AuditStreamsRpc.Create)
   async execute(dto: CreateAuditStreamRpc): Promise<AuditStreamView> {
     const d = destinationOf(dto.body);
     const sealed = this.access.seal(d);

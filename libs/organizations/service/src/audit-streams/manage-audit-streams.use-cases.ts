@@ -5,6 +5,7 @@ import {
   type AuditStreamDeliveriesView,
   type AuditStreamOrgRpc,
   type AuditStreamRefRpc,
+  AuditStreamsRpc,
   type AuditStreamView,
   type ListAuditStreamDeliveriesRpc,
   type SetAuditStreamStateRpc,
@@ -14,12 +15,14 @@ import { AuditStreamAccess } from './audit-stream-access';
 import { toAuditStreamView } from './audit-stream.view';
 import { AuditStreamsStore } from './audit-streams.store';
 import { AuditStreamNotFoundError } from './audit-streams.errors';
+import { RpcHandler } from '@hub/messaging';
 
 /** The organization's streams, oldest first. */
 @Injectable()
 export class ListAuditStreamsUseCase {
   constructor(@InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource) {}
 
+  @RpcHandler(AuditStreamsRpc.List)
   async execute(dto: AuditStreamOrgRpc): Promise<AuditStreamView[]> {
     return (await AuditStreamsStore.list(this.ds.manager, dto.organizationId)).map(toAuditStreamView);
   }
@@ -29,6 +32,7 @@ export class ListAuditStreamsUseCase {
 export class GetAuditStreamUseCase {
   constructor(private readonly access: AuditStreamAccess) {}
 
+  @RpcHandler(AuditStreamsRpc.Get)
   async execute(dto: AuditStreamRefRpc): Promise<AuditStreamView> {
     return toAuditStreamView(await this.access.find(dto));
   }
@@ -39,6 +43,7 @@ export class GetAuditStreamUseCase {
 export class DeleteAuditStreamUseCase {
   constructor(@InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource) {}
 
+  @RpcHandler(AuditStreamsRpc.Delete)
   async execute(dto: AuditStreamRefRpc): Promise<{ deleted: true }> {
     if (!(await AuditStreamsStore.remove(this.ds.manager, dto.organizationId, dto.streamId)))
       throw new AuditStreamNotFoundError(dto.streamId);
@@ -51,6 +56,7 @@ export class DeleteAuditStreamUseCase {
 export class SetAuditStreamStateUseCase {
   constructor(@InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource) {}
 
+  @RpcHandler(AuditStreamsRpc.SetState)
   async execute(dto: SetAuditStreamStateRpc): Promise<AuditStreamView> {
     const row = await AuditStreamsStore.setPaused(
       this.ds.manager,
@@ -71,6 +77,7 @@ export class ListAuditStreamDeliveriesUseCase {
     private readonly access: AuditStreamAccess,
   ) {}
 
+  @RpcHandler(AuditStreamsRpc.ListDeliveries)
   async execute(dto: ListAuditStreamDeliveriesRpc): Promise<AuditStreamDeliveriesView> {
     await this.access.find(dto);
     return { items: await AuditStreamsStore.deliveries(this.ds.manager, dto.streamId, dto.limit) };

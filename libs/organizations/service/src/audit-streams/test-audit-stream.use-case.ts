@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type AuditStreamRefRpc, type AuditStreamTestView } from '@hub/organizations-contract';
+import { type AuditStreamRefRpc, AuditStreamsRpc, type AuditStreamTestView } from '@hub/organizations-contract';
 import { newObjectId } from '@hub/persistence';
 import { ORGANIZATIONS_DS } from '../organizations.di';
 import { AuditStreamAccess } from './audit-stream-access';
 import { AuditStreamsStore } from './audit-streams.store';
 import { AuditSenders } from './destinations/audit-senders';
+import { RpcHandler } from '@hub/messaging';
 
 /**
  * Sends one synthetic record (type `audit_stream.test`, never stored in the audit log) and answers
@@ -20,6 +21,7 @@ export class TestAuditStreamUseCase {
     private readonly senders: AuditSenders,
   ) {}
 
+  @RpcHandler(AuditStreamsRpc.Test)
   async execute(dto: AuditStreamRefRpc): Promise<AuditStreamTestView> {
     const row = await this.access.find(dto);
     const id = newObjectId();

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type AuditStreamView, type UpdateAuditStreamRpc } from '@hub/organizations-contract';
+import { AuditStreamsRpc, type AuditStreamView, type UpdateAuditStreamRpc } from '@hub/organizations-contract';
 import { ORGANIZATIONS_DS } from '../organizations.di';
 import { AuditStreamAccess } from './audit-stream-access';
 import { toAuditStreamView } from './audit-stream.view';
 import { AuditStreamNotFoundError } from './audit-streams.errors';
 import { AuditStreamsStore } from './audit-streams.store';
 import { destinationOf } from './destination';
+import { RpcHandler } from '@hub/messaging';
 
 /** Replaces the destination (PUT): credentials left out are kept when the type stays; the position too. */
 @Injectable()
@@ -17,6 +18,7 @@ export class UpdateAuditStreamUseCase {
     private readonly access: AuditStreamAccess,
   ) {}
 
+  @RpcHandler(AuditStreamsRpc.Update)
   async execute(dto: UpdateAuditStreamRpc): Promise<AuditStreamView> {
     const current = await this.access.find(dto);
     const d = destinationOf(dto.body, current);

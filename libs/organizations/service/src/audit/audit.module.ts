@@ -2,7 +2,6 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AuditIngestConsumer } from './audit-ingest.consumer';
 import { AuditLog } from './audit-log';
 import { AuditRetention } from './audit-retention';
-import { AuditHandler } from './audit.handler';
 import { GetAuditPageUseCase } from './get-audit-page.use-case';
 
 /** The audit log: ingest of `hub.audit.>`, export pages, retention. */
@@ -13,7 +12,6 @@ export class AuditModule {
     return {
       module: AuditModule,
       imports: [core],
-      controllers: [AuditHandler],
       providers: [AuditLog, AuditRetention, GetAuditPageUseCase, AuditIngestConsumer],
     };
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { type AuditPage, type AuditPageRpc } from '@hub/organizations-contract';
+import { type AuditPage, type AuditPageRpc, AuditRpc } from '@hub/organizations-contract';
 import { AuditLog } from './audit-log';
+import { RpcHandler } from '@hub/messaging';
 
 /**
  * One export page of an organization's audit log (spec 2.9, decision 0410). AuditLog cuts the
@@ -11,6 +12,7 @@ import { AuditLog } from './audit-log';
 export class GetAuditPageUseCase {
   constructor(private readonly log: AuditLog) {}
 
+  @RpcHandler(AuditRpc.Page)
   execute(dto: AuditPageRpc): Promise<AuditPage> {
     return this.log.page(dto);
   }

@@ -1,5 +1,4 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { HubEventsHandler } from './hub-events.handler';
 import { PublishHubEventUseCase } from './publish-hub-event.use-case';
 
 /** The admin API's "publish a hub event": published here, so the gateway holds no right to publish events (decision 0013). */
@@ -10,7 +9,6 @@ export class HubEventsModule {
     return {
       module: HubEventsModule,
       imports: [core],
-      controllers: [HubEventsHandler],
       providers: [PublishHubEventUseCase],
     };
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { declaredEvents, Events, type PayloadClass } from '@hub/contracts';
-import { type AdminPublishEventDto } from '@hub/organizations-contract';
-import { EventBus, validateEventPayload } from '@hub/messaging';
+import { type AdminPublishEventDto, HubEventsRpc } from '@hub/organizations-contract';
+import { EventBus, RpcHandler, validateEventPayload } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { EventPayloadRefusedError } from './hub-events.errors';
 
@@ -32,6 +32,7 @@ function checkAgainstConsumers(subject: string, payload: Record<string, unknown>
 export class PublishHubEventUseCase {
   constructor(private readonly events: EventBus) {}
 
+  @RpcHandler(HubEventsRpc.Publish)
   async execute(dto: AdminPublishEventDto): Promise<{ subject: string; id: string }> {
     const checked = checkAgainstConsumers(dto.subject, dto.payload);
     const id = newObjectId();

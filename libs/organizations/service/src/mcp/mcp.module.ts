@@ -1,6 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { GetMcpSettingsUseCase } from './get-mcp-settings.use-case';
-import { McpHandler } from './mcp.handler';
 import { SetMcpSettingsUseCase } from './set-mcp-settings.use-case';
 
 /** A user's MCP settings. */
@@ -11,7 +10,6 @@ export class McpModule {
     return {
       module: McpModule,
       imports: [core],
-      controllers: [McpHandler],
       providers: [GetMcpSettingsUseCase, SetMcpSettingsUseCase],
     };
   }

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
 import { type RequestContext } from '@hub/contracts';
-import { type CreateOrganizationRpc, type OrganizationView } from '@hub/organizations-contract';
+import { type CreateOrganizationRpc, OrganizationsRpc, type OrganizationView } from '@hub/organizations-contract';
 import { CredentialsRpc } from '@hub/credentials-contract';
-import { Outbox, RpcClient } from '@hub/messaging';
+import { Outbox, RpcClient, RpcHandler } from '@hub/messaging';
 import { newObjectId, isUniqueViolation } from '@hub/persistence';
 import { recordAudit } from '../audit/record-audit';
 import { recordMembershipChanged } from '../members/membership-events';
@@ -26,6 +26,7 @@ export class CreateOrganizationUseCase {
   ) {}
 
   /** The organization, its first admins and the events saying so commit together (decision 0007). */
+  @RpcHandler(OrganizationsRpc.Create)
   async execute(dto: CreateOrganizationRpc, ctx: RequestContext): Promise<OrganizationView> {
     const id = newObjectId();
     const admins = [...new Map(dto.admins.map((a) => [a.id, a])).values()];

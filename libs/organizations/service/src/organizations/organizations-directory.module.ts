@@ -2,7 +2,6 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { CreateOrganizationUseCase } from './create-organization.use-case';
 import { ListOrganizationsUseCase } from './list-organizations.use-case';
 import { OrganizationNamesReconciler } from './organization-names.reconciler';
-import { OrganizationsHandler } from './organizations.handler';
 
 /** Organizations with plans: create, the admin list, the names registered in credentials at start. */
 @Module({})
@@ -12,7 +11,6 @@ export class OrganizationsDirectoryModule {
     return {
       module: OrganizationsDirectoryModule,
       imports: [core],
-      controllers: [OrganizationsHandler],
       providers: [CreateOrganizationUseCase, ListOrganizationsUseCase, OrganizationNamesReconciler],
     };
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type ClaimPaperRpc, type ClaimPaperView } from '@hub/organizations-contract';
+import { type ClaimPaperRpc, type ClaimPaperView, PapersRpc } from '@hub/organizations-contract';
 import { ORGANIZATIONS_DS } from '../organizations.di';
 import {
   PaperAlreadyClaimedError,
@@ -10,6 +10,7 @@ import {
   PaperNotFoundError,
 } from './papers.errors';
 import { PapersStore } from './papers.store';
+import { RpcHandler } from '@hub/messaging';
 
 /**
  * A claim of a paper's author entry (decision 0410): an entry is claimed once (the same user
@@ -20,6 +21,7 @@ import { PapersStore } from './papers.store';
 export class ClaimPaperUseCase {
   constructor(@InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource) {}
 
+  @RpcHandler(PapersRpc.Claim)
   execute(dto: ClaimPaperRpc): Promise<ClaimPaperView> {
     return this.ds.transaction(async (m) => {
       if (!(await PapersStore.lock(m, dto.paperId))) throw new PaperNotFoundError(dto.paperId);

@@ -1,7 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ClaimPaperUseCase } from './claim-paper.use-case';
 import { PaperEventsConsumer } from './paper-events.consumer';
-import { PapersHandler } from './papers.handler';
 import { UpsertPaperUseCase } from './upsert-paper.use-case';
 
 /** Papers with author entries (from the admin API and `hub.events.paper.create`) and their claims. */
@@ -12,7 +11,6 @@ export class PapersModule {
     return {
       module: PapersModule,
       imports: [core],
-      controllers: [PapersHandler],
       providers: [UpsertPaperUseCase, ClaimPaperUseCase, PaperEventsConsumer],
     };
   }

@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type PaperView, type AdminCreatePaperDto } from '@hub/organizations-contract';
+import { PapersRpc, type PaperView, type AdminCreatePaperDto } from '@hub/organizations-contract';
 import { newObjectId } from '@hub/persistence';
 import { ORGANIZATIONS_DS } from '../organizations.di';
 import { PapersStore } from './papers.store';
+import { RpcHandler } from '@hub/messaging';
 
 /** Adds a paper or replaces its title and entries; claims of entries that stay are kept (decision 0410). */
 @Injectable()
 export class UpsertPaperUseCase {
   constructor(@InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource) {}
 
+  @RpcHandler(PapersRpc.Upsert)
   execute(dto: AdminCreatePaperDto): Promise<PaperView> {
     return this.ds.transaction(async (m) => {
       await PapersStore.upsert(m, dto.id, dto.title);

@@ -1,10 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type ListRepositoriesRpc, REPO_USAGE_DEFAULT_PAGE, type RepoUsagePage } from '@hub/organizations-contract';
+import {
+  type ListRepositoriesRpc,
+  REPO_USAGE_DEFAULT_PAGE,
+  RepositoriesRpc,
+  type RepoUsagePage,
+} from '@hub/organizations-contract';
 import { ORGANIZATIONS_DS } from '../organizations.di';
 import { RepositoriesStore } from './repositories.store';
 import { toRepoUsageView } from './repository.view';
+import { RpcHandler } from '@hub/messaging';
 
 /**
  * One page of an owner's repositories with their storage. Offset paging: listings are small (an
@@ -14,6 +20,7 @@ import { toRepoUsageView } from './repository.view';
 export class ListRepositoriesUseCase {
   constructor(@InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource) {}
 
+  @RpcHandler(RepositoriesRpc.List)
   async execute(dto: ListRepositoriesRpc): Promise<RepoUsagePage> {
     const q = dto.query;
     const limit = q.limit ?? REPO_USAGE_DEFAULT_PAGE;

@@ -2,7 +2,6 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { ListRepositoriesUseCase } from './list-repositories.use-case';
 import { RepoEventIdsPruner } from './repo-event-ids.pruner';
 import { RepoEventsConsumer } from './repo-events.consumer';
-import { RepositoriesHandler } from './repositories.handler';
 import { UpsertRepositoryUseCase } from './upsert-repository.use-case';
 
 /** The repository catalogue (storage usage): fed by `hub.events.repo.>` and the admin API, listed a page at a time. */
@@ -13,7 +12,6 @@ export class RepositoriesModule {
     return {
       module: RepositoriesModule,
       imports: [core],
-      controllers: [RepositoriesHandler],
       providers: [UpsertRepositoryUseCase, ListRepositoriesUseCase, RepoEventsConsumer, RepoEventIdsPruner],
     };
   }

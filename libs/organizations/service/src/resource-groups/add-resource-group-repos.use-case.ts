@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type AddResourceGroupReposRpc, type ResourceGroupView } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type AddResourceGroupReposRpc, ResourceGroupsRpc, type ResourceGroupView } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { recordAudit } from '../audit/record-audit';
 import { type OrganizationsConfig } from '../organizations.config';
 import { ORGANIZATIONS_CONFIG } from '../organizations.di';
@@ -17,6 +17,7 @@ export class AddResourceGroupReposUseCase {
     private readonly outbox: Outbox,
   ) {}
 
+  @RpcHandler(ResourceGroupsRpc.AddRepos)
   execute(dto: AddResourceGroupReposRpc, ctx: RequestContext): Promise<ResourceGroupView> {
     return this.outbox.transaction(async (m) => {
       const org = await lockedGroup(m, dto);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type AddResourceGroupUsersRpc, type ResourceGroupView } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type AddResourceGroupUsersRpc, ResourceGroupsRpc, type ResourceGroupView } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { recordAudit } from '../audit/record-audit';
 import { recordMembershipChanged } from '../members/membership-events';
 import { type OrganizationsConfig } from '../organizations.config';
@@ -18,6 +18,7 @@ export class AddResourceGroupUsersUseCase {
     private readonly outbox: Outbox,
   ) {}
 
+  @RpcHandler(ResourceGroupsRpc.AddUsers)
   execute(dto: AddResourceGroupUsersRpc, ctx: RequestContext): Promise<ResourceGroupView> {
     return this.outbox.transaction(async (m) => {
       const org = await lockedGroup(m, dto, 'users');

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type CreateResourceGroupRpc, type ResourceGroupView } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import { type CreateResourceGroupRpc, ResourceGroupsRpc, type ResourceGroupView } from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { newObjectId } from '@hub/persistence';
 import { recordAudit } from '../audit/record-audit';
 import { type OrganizationsConfig } from '../organizations.config';
@@ -18,6 +18,7 @@ export class CreateResourceGroupUseCase {
     private readonly outbox: Outbox,
   ) {}
 
+  @RpcHandler(ResourceGroupsRpc.Create)
   execute(dto: CreateResourceGroupRpc, ctx: RequestContext): Promise<ResourceGroupView> {
     return this.outbox.transaction(async (m) => {
       const org = await groupOrganization(m, dto.organization);

@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type ResourceGroupRefRpc, type ResourceGroupView } from '@hub/organizations-contract';
+import { type ResourceGroupRefRpc, ResourceGroupsRpc, type ResourceGroupView } from '@hub/organizations-contract';
 import { type OrganizationsConfig } from '../organizations.config';
 import { ORGANIZATIONS_CONFIG, ORGANIZATIONS_DS } from '../organizations.di';
 import { groupOrganization } from './group-scope';
 import { readResourceGroup } from './resource-group.view';
 import { ResourceGroupNotFoundError } from './resource-groups.errors';
 import { ResourceGroupsStore } from './resource-groups.store';
+import { RpcHandler } from '@hub/messaging';
 
 /** One group of the organization; another organization's group is "not found", like a missing one. */
 @Injectable()
@@ -17,6 +18,7 @@ export class GetResourceGroupUseCase {
     @Inject(ORGANIZATIONS_CONFIG) private readonly config: OrganizationsConfig,
   ) {}
 
+  @RpcHandler(ResourceGroupsRpc.Get)
   async execute(dto: ResourceGroupRefRpc): Promise<ResourceGroupView> {
     const m = this.ds.manager;
     const org = await groupOrganization(m, dto.organization);

@@ -1,7 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type RequestContext } from '@hub/contracts';
-import { type RemoveResourceGroupUserRpc, type ResourceGroupView } from '@hub/organizations-contract';
-import { Outbox } from '@hub/messaging';
+import {
+  type RemoveResourceGroupUserRpc,
+  ResourceGroupsRpc,
+  type ResourceGroupView,
+} from '@hub/organizations-contract';
+import { Outbox, RpcHandler } from '@hub/messaging';
 import { recordAudit } from '../audit/record-audit';
 import { recordMembershipChanged } from '../members/membership-events';
 import { type OrganizationsConfig } from '../organizations.config';
@@ -19,6 +23,7 @@ export class RemoveResourceGroupUserUseCase {
     private readonly outbox: Outbox,
   ) {}
 
+  @RpcHandler(ResourceGroupsRpc.RemoveUser)
   execute(dto: RemoveResourceGroupUserRpc, ctx: RequestContext): Promise<ResourceGroupView> {
     return this.outbox.transaction(async (m) => {
       const org = await lockedGroup(m, dto, 'users');

@@ -4,7 +4,6 @@ import { AddResourceGroupUsersUseCase } from './add-resource-group-users.use-cas
 import { CreateResourceGroupUseCase } from './create-resource-group.use-case';
 import { GetResourceGroupUseCase } from './get-resource-group.use-case';
 import { RemoveResourceGroupUserUseCase } from './remove-resource-group-user.use-case';
-import { ResourceGroupsHandler } from './resource-groups.handler';
 import { UpdateResourceGroupUseCase } from './update-resource-group.use-case';
 
 /** Resource groups, their users (roles) and repositories. */
@@ -15,7 +14,6 @@ export class ResourceGroupsModule {
     return {
       module: ResourceGroupsModule,
       imports: [core],
-      controllers: [ResourceGroupsHandler],
       providers: [
         CreateResourceGroupUseCase,
         AddResourceGroupUsersUseCase,

@@ -11,7 +11,7 @@ import { PacedClaim } from '../options/paced-claim';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
 import { DeliveryAttempts } from './delivery-attempts';
-import { DeliveryLogStore } from './delivery-log.store';
+import { DeliveryHousekeeping } from './delivery-housekeeping';
 import { DeliveryMetrics } from './delivery-metrics';
 import { type ClaimedDelivery, type DirectLease, DeliveryQueueStore, type OwnedDelivery } from './delivery-queue.store';
 import { DeliveryTrace } from './delivery-trace';
@@ -61,8 +61,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private drained = false;
   /** Slots promised to intake statements running (reserveLease). */
   private reserved = 0;
-  /** When the delivery log's partitions were last kept (housekeeping). */
-  private lastPartitionPass = 0;
+  private readonly housekeeping: DeliveryHousekeeping;
 
   constructor(
     private readonly attempts: DeliveryAttempts,
@@ -76,7 +75,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   ) {
     wake.listen(this);
     this.heldHeads = new HeldHeadLook(config.HUB_WEBHOOK_POLL_MS);
-    this.held = new InFlight(config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK, config.maxInFlightPerUser);
+    this.held = new InFlight(
+      config.HUB_WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK,
+      config.maxInFlightPerUser,
+      config.HUB_WEBHOOK_FAILING_PAUSE_MAX_MS,
+    );
+    this.housekeeping = new DeliveryHousekeeping(this.ds, config.HUB_WEBHOOK_LOG_RETENTION_DAYS);
   }
 
   onApplicationBootstrap(): void {
@@ -85,7 +89,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     // Beside the claim loop, not in it: the retention pass (tens of ms, more on a busy machine)
     // held the next claim behind it every 10 s (decision 0508).
     this.stopHousekeeping = repeatPass(
-      () => (this.keeping ??= this.housekeeping().finally(() => (this.keeping = undefined))),
+      () => (this.keeping ??= this.housekeeping.pass().finally(() => (this.keeping = undefined))),
       (err) => this.logger.warn({ err }, 'webhooks housekeeping failed'),
       { firstAfterMs: 0, everyMs: 10_000 },
     );
@@ -338,6 +342,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         );
       const { ok, log } = await (traced ? traced.within(send) : send());
       answered();
+      // At once, before the outcome's writes: the next claim already leaves a failing webhook out.
+      if (ok) this.held.succeeded(webhook.id);
+      const pause = ok ? 0 : this.held.failed(webhook.id);
       const result = log.result;
       traced?.answered(result, ok);
       this.metrics.latency.observe(result.durationMs / 1000);
@@ -362,35 +369,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       await DeliveryQueueStore.failed(this.ds.manager, d.id, delay);
       traced?.settled(delay === null ? 'failed' : 'retry', delay);
       if (d.paced) this.pokePaced([webhook.owner_id]);
-      // A retry due before the next poll (the schedule starts at 0 s) is looked for when due.
-      if (delay !== null && delay < this.config.HUB_WEBHOOK_POLL_MS)
-        setTimeout(() => (d.paced ? this.pokePaced([webhook.owner_id]) : this.poke([webhook.owner_id])), delay).unref();
+      // Looked for again when the webhook's pause ends, and when a retry due before the next poll
+      // (the schedule starts at 0 s) comes due.
+      for (const ms of new Set([pause, delay === null ? pause : Math.max(pause, delay)])) {
+        if ((ms > 0 || delay === 0) && ms < this.config.HUB_WEBHOOK_POLL_MS)
+          setTimeout(() => (d.paced ? this.pokePaced([webhook.owner_id]) : this.poke([webhook.owner_id])), ms).unref();
+      }
     } catch (err) {
       // The row keeps its lease and comes back when it runs out.
       traced?.settled('error');
       this.logger.warn({ err, delivery: d.id }, 'delivery attempt could not be recorded');
     }
   }
-
-  /**
-   * Retention (decision 0206): the log's partitions kept (weeks past retention dropped, the weeks
-   * ahead created) at boot and then hourly; finished deliveries and old trigger counts deleted on
-   * every pass.
-   */
-  private async housekeeping(): Promise<void> {
-    const days = this.config.HUB_WEBHOOK_LOG_RETENTION_DAYS;
-    const now = new Date();
-    if (now.getTime() - this.lastPartitionPass >= PARTITION_PASS_EVERY_MS) {
-      this.lastPartitionPass = now.getTime();
-      await DeliveryLogStore.partitions((work) => this.ds.transaction((m) => work(m)), days, now);
-    }
-    await DeliveryLogStore.purgeFinished(this.ds.manager, days);
-    await DeliveryOptionsStore.reconcile(this.ds.manager);
-  }
 }
-
-/** How often the log's partitions are kept (created ahead, dropped past retention). */
-const PARTITION_PASS_EVERY_MS = 3600_000;
 
 /** Wake the claimer once this few attempts are left in flight (it claims the room in one batch). */
 function concurrencyFloor(concurrency: number): number {

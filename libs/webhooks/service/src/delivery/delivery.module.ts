@@ -5,7 +5,6 @@ import { IntakeWatermark } from '../intake/intake-watermark';
 import { PrivateRepoAccess } from '../intake/private-repo-access';
 import { PacedClaim } from '../options/paced-claim';
 import { DeliveryAttempts } from './delivery-attempts';
-import { DeliveryLogHandler } from './delivery-log.handler';
 import { DeliveryMetrics } from './delivery-metrics';
 import { DeliveryWorker } from './delivery-worker';
 import { ListDeliveriesUseCase } from './list-deliveries.use-case';
@@ -28,7 +27,6 @@ export class DeliveryModule {
     return {
       module: DeliveryModule,
       imports: [core],
-      controllers: [DeliveryLogHandler],
       providers: [
         PacedClaim,
         DeliveryAttempts,

@@ -67,4 +67,38 @@ describe('InFlight', () => {
     expect(f.load().ownerIds).toEqual([]);
     expect(f.finished('gone', undefined)).toBe(true);
   });
+
+  it('pauses a failing webhook, doubling the pause up to the longest, then lets one attempt at a time go', () => {
+    const f = new InFlight(8, 64, 1000);
+    const counts = (now: number) => {
+      const l = f.load(now);
+      return Object.fromEntries(l.webhookIds.map((id, i) => [id, l.webhookCounts[i]]));
+    };
+    f.started('bad', 'mallory');
+    f.finished('bad', 'mallory');
+    expect(f.failed('bad', 0)).toBe(250);
+    // Paused: counted full, so no claim takes any of its rows.
+    expect(counts(100)).toEqual({ bad: 8 });
+    // Attempts that were in flight failing during the pause count once.
+    expect(f.failed('bad', 100)).toBe(150);
+    // After it: one attempt at a time.
+    expect(counts(300)).toEqual({ bad: 7 });
+    expect([f.failed('bad', 300), f.failed('bad', 900), f.failed('bad', 1900), f.failed('bad', 2900)]).toEqual([
+      500, 1000, 1000, 1000,
+    ]);
+    f.succeeded('bad');
+    expect(counts(4000)).toEqual({});
+  });
+
+  it('pauses nothing when the longest pause is 0, and forgets a webhook that failed long ago', () => {
+    const off = new InFlight(8, 64, 0);
+    expect(off.failed('bad', 0)).toBe(0);
+    expect(off.load(10).webhookIds).toEqual([]);
+    const f = new InFlight(8, 64, 1000);
+    f.failed('old', 0);
+    expect(f.load(10 * 60_000).webhookIds).toEqual(['old']);
+    expect(f.load(10 * 60_000 + 251).webhookIds).toEqual([]);
+    // Started afresh: the first pause again.
+    expect(f.failed('old', 10 * 60_000 + 300)).toBe(250);
+  });
 });

@@ -24,10 +24,38 @@ export class InFlight {
   private readonly heldWebhooks = new Set<string>();
   private readonly heldOwners = new Set<string>();
 
+  /** Webhooks whose last attempt here failed: how many in a row, and until when they pause. */
+  private readonly failing = new Map<string, { streak: number; until: number }>();
+
   constructor(
     readonly perWebhook: number,
     readonly perOwner: number,
+    /** The longest pause of a failing webhook (0: no pause, decision 0505 addendum). */
+    readonly maxPauseMs = 0,
   ) {}
+
+  /**
+   * An attempt of this webhook failed (an error status, no answer, a timeout): its other due
+   * deliveries wait, rather than drain into a receiver that is failing (issue 43: a noisy user's
+   * failing backlog, sent as fast as the machine goes whenever its cap freed, took the CPU every
+   * user's deliveries needed). The pause doubles with each failure in a row from 250 ms up to
+   * `maxPauseMs`; failures of attempts already in flight during a pause count once. After it the
+   * webhook probes with one attempt at a time until one succeeds. Answers the pause (ms).
+   */
+  failed(webhookId: string, now = Date.now()): number {
+    if (this.maxPauseMs <= 0) return 0;
+    const f = this.failing.get(webhookId);
+    if (f && f.until > now) return f.until - now;
+    const streak = (f?.streak ?? 0) + 1;
+    const pause = Math.min(this.maxPauseMs, FIRST_PAUSE_MS * 2 ** Math.min(streak - 1, 20));
+    this.failing.set(webhookId, { streak, until: now + pause });
+    return pause;
+  }
+
+  /** An attempt of this webhook succeeded: it is not failing any more (its whole cap again). */
+  succeeded(webhookId: string): void {
+    this.failing.delete(webhookId);
+  }
 
   started(webhookId: string, ownerId: string | undefined): void {
     if (bump(this.byWebhook, webhookId, 1) >= this.perWebhook) this.heldWebhooks.add(webhookId);
@@ -52,15 +80,36 @@ export class InFlight {
     return !this.heldOwners.has(ownerId);
   }
 
-  load(): InFlightLoad {
+  /**
+   * The counts the claims leave room by. A failing webhook counts as full while it pauses and as
+   * one short of full after (one probe at a time); one that failed long ago is forgotten.
+   */
+  load(now = Date.now()): InFlightLoad {
+    let webhooks: Map<string, number> = this.byWebhook;
+    if (this.failing.size > 0) {
+      webhooks = new Map(this.byWebhook);
+      for (const [id, f] of this.failing) {
+        if (f.until < now - FORGET_FAILING_MS) this.failing.delete(id);
+        else {
+          const floor = f.until > now ? this.perWebhook : this.perWebhook - 1;
+          webhooks.set(id, Math.max(webhooks.get(id) ?? 0, floor));
+        }
+      }
+    }
     return {
-      webhookIds: [...this.byWebhook.keys()],
-      webhookCounts: [...this.byWebhook.values()],
+      webhookIds: [...webhooks.keys()],
+      webhookCounts: [...webhooks.values()],
       ownerIds: [...this.byOwner.keys()],
       ownerCounts: [...this.byOwner.values()],
     };
   }
 }
+
+/** A failing webhook's first pause; each failure in a row doubles it. */
+const FIRST_PAUSE_MS = 250;
+
+/** A failing webhook with no attempt here for this long after its pause starts afresh. */
+const FORGET_FAILING_MS = 600_000;
 
 /** A quarter of the cap, at least one. */
 function quarter(cap: number): number {

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type ListWebhookDeliveriesRpc, type WebhookDeliveryView } from '@hub/webhooks-contract';
+import { type ListWebhookDeliveriesRpc, type WebhookDeliveryView, WebhooksRpc } from '@hub/webhooks-contract';
 import { WebhookStore } from '../management/webhook.store';
 import { type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_CONFIG, WEBHOOKS_DS } from '../webhooks.di';
 import { DeliveryQueueStore } from './delivery-queue.store';
+import { RpcHandler } from '@hub/messaging';
 
 /**
  * `GET …/deliveries` (decision 0804): where each delivery's retry schedule stands, read from the
@@ -18,6 +19,7 @@ export class ListDeliveriesUseCase {
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
   ) {}
 
+  @RpcHandler(WebhooksRpc.ListDeliveries)
   async execute(dto: ListWebhookDeliveriesRpc): Promise<WebhookDeliveryView[]> {
     const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
     const rows = await DeliveryQueueStore.listOf(this.ds.manager, webhook.id, dto.ids ?? null, dto.limit);

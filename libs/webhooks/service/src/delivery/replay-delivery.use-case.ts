@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type ReplayWebhookRpc } from '@hub/webhooks-contract';
+import { type ReplayWebhookRpc, WebhooksRpc } from '@hub/webhooks-contract';
 import { WEBHOOKS_DS } from '../webhooks.di';
 import { WebhookStore } from '../management/webhook.store';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryLogStore } from './delivery-log.store';
 import { DeliveryMetrics } from './delivery-metrics';
+import { RpcHandler } from '@hub/messaging';
 
 /** Spec 4.5 replay: the logged payload to the current URL and secret, now; logged as a `replay` attempt. */
 @Injectable()
@@ -17,6 +18,7 @@ export class ReplayDeliveryUseCase {
     private readonly metrics: DeliveryMetrics,
   ) {}
 
+  @RpcHandler(WebhooksRpc.Replay)
   async execute(dto: ReplayWebhookRpc): Promise<{ status: number }> {
     const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
     const logged = await DeliveryLogStore.get(this.ds.manager, webhook.id, dto.logId);

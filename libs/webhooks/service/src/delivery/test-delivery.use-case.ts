@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { type WebhookRefRpc } from '@hub/webhooks-contract';
+import { type WebhookRefRpc, WebhooksRpc } from '@hub/webhooks-contract';
 import { newObjectId } from '@hub/persistence';
 import { WEBHOOKS_DS } from '../webhooks.di';
 import { WebhookStore } from '../management/webhook.store';
@@ -9,6 +9,7 @@ import { type WebhookRow } from '../management/webhook-row';
 import { TestNeedsUrlError } from './deliveries.errors';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryMetrics } from './delivery-metrics';
+import { RpcHandler } from '@hub/messaging';
 
 const REPO_TYPES = new Set(['model', 'dataset', 'space']);
 
@@ -35,6 +36,7 @@ export class TestDeliveryUseCase {
     private readonly metrics: DeliveryMetrics,
   ) {}
 
+  @RpcHandler(WebhooksRpc.Test)
   async execute(dto: WebhookRefRpc): Promise<{ status: number }> {
     const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
     if (webhook.url === null) throw new TestNeedsUrlError();

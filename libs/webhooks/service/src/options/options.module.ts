@@ -1,5 +1,4 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { DeliveryOptionsHandler } from './delivery-options.handler';
 import { GetDeliveryOptionsUseCase } from './get-delivery-options.use-case';
 import { SetDeliveryOptionsUseCase } from './set-delivery-options.use-case';
 
@@ -11,7 +10,6 @@ export class OptionsModule {
     return {
       module: OptionsModule,
       imports: [core],
-      controllers: [DeliveryOptionsHandler],
       providers: [GetDeliveryOptionsUseCase, SetDeliveryOptionsUseCase],
     };
   }

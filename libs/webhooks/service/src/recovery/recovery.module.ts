@@ -1,6 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { GetRecoveryUseCase } from './get-recovery.use-case';
-import { RecoveryHandler } from './recovery.handler';
 import { StartRecoveryUseCase } from './start-recovery.use-case';
 
 /** Bulk recovery (decisions 0502 and 0505): start one, read its counts. */
@@ -11,7 +10,6 @@ export class RecoveryModule {
     return {
       module: RecoveryModule,
       imports: [core],
-      controllers: [RecoveryHandler],
       providers: [StartRecoveryUseCase, GetRecoveryUseCase],
     };
   }

@@ -1,7 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { MAX_RECOVERY_DELIVERIES, type RecoverWebhookRpc, type RecoveryView } from '@hub/webhooks-contract';
+import {
+  MAX_RECOVERY_DELIVERIES,
+  type RecoverWebhookRpc,
+  type RecoveryView,
+  WebhooksRpc,
+} from '@hub/webhooks-contract';
 import { newObjectId } from '@hub/persistence';
 import { DeliveryWake } from '../delivery/delivery-wake';
 import { WebhookStore } from '../management/webhook.store';
@@ -16,6 +21,7 @@ import {
 } from './recoveries.errors';
 import { refreshRecovery } from './recovery-progress';
 import { RecoveryStore, toRecoveryView } from './recovery.store';
+import { RpcHandler } from '@hub/messaging';
 
 /**
  * `POST …/recover` (issue 27 item 2, decision 0502): the window's failed deliveries back in the
@@ -30,6 +36,7 @@ export class StartRecoveryUseCase {
     private readonly wake: DeliveryWake,
   ) {}
 
+  @RpcHandler(WebhooksRpc.Recover)
   async execute(dto: RecoverWebhookRpc): Promise<RecoveryView> {
     const webhook = await WebhookStore.get(this.ds.manager, dto.ownerId, dto.id);
     // A disabled or suspended webhook drops what it is given.

@@ -8,6 +8,7 @@ import {
   OverwriteStrategy,
   type Tree,
 } from '@nx/devkit';
+import { importsEnd, writeHttpRoute } from './http-route';
 import { type ServiceFeatureOptions } from './schema';
 
 /** Everything the templates and the edits need, derived once from the options. */
@@ -69,6 +70,15 @@ export function featureNames(tree: Tree, o: ServiceFeatureOptions): FeatureNames
       `${serviceRoot}/${o.service}.tokens.ts: DI tokens live in ${o.service}.di.ts (decision 0002); rename it first`,
     );
   }
+  const featureDir = `${serviceRoot}/${o.feature}`;
+  const handler = tree.exists(featureDir)
+    ? tree.children(featureDir).find((f) => f.endsWith('.handler.ts'))
+    : undefined;
+  if (handler) {
+    throw new Error(
+      `${featureDir}/${handler} is the old shape: fold it into its use cases first (@RpcHandler on each execute, decision 0002)`,
+    );
+  }
   const diFile = `${o.service}.di`;
   if (!tree.exists(`${serviceRoot}/${o.service}.module.ts`) || !tree.exists(`${serviceRoot}/${diFile}.ts`)) {
     throw new Error(`No service ${o.service}: expected ${serviceRoot}/${o.service}.module.ts and ${o.service}.di.ts`);
@@ -105,11 +115,12 @@ export function featureNames(tree: Tree, o: ServiceFeatureOptions): FeatureNames
 
 /**
  * `nx g @hub/tools:service-feature --service=credentials --feature=api-keys --verb=get --thing=api-key`:
- * a feature folder in the shape of decision 0002 (handler → use case → store → errors, and a unit
- * spec), the RPC's request and reply in the feature's contract (`libs/<service>/contract`, or
- * libs/contracts for a service not yet in a feature folder) with its descriptor, and the handler
- * and use case listed in the service module. Existing files are never overwritten: what it could not do
- * is printed.
+ * a feature in its three tiers (decision 0019). The service's feature folder in the one shape of
+ * decision 0002 (the use case serving its RPC with `@RpcHandler` on `execute`, its store, its errors
+ * and a unit spec; no handler file), listed in the service module; the RPC's request and reply in
+ * the feature's contract (`libs/<service>/contract`) with its descriptor; and the gateway's route
+ * (`libs/<service>/http`, `http-route.ts`). Existing files are never overwritten: what it could not
+ * do is printed.
  */
 export async function serviceFeatureGenerator(tree: Tree, options: ServiceFeatureOptions): Promise<GeneratorCallback> {
   const n = featureNames(tree, options);
@@ -120,31 +131,24 @@ export async function serviceFeatureGenerator(tree: Tree, options: ServiceFeatur
   for (const file of [useCaseFile, contractFile]) {
     if (tree.exists(file)) throw new Error(`${file} exists: this operation is there already`);
   }
-  const handlerExisted = tree.exists(`${featureDir}/${n.feature}.handler.ts`);
-  const kept = [`${n.feature}.handler.ts`, `${n.feature}.store.ts`, `${n.feature}.errors.ts`].filter((f) =>
-    tree.exists(`${featureDir}/${f}`),
-  );
+  const kept = [`${n.feature}.store.ts`, `${n.feature}.errors.ts`].filter((f) => tree.exists(`${featureDir}/${f}`));
   const substitutions = { ...n, tmpl: '' };
   generateFiles(tree, join(__dirname, 'files', 'service'), featureDir, substitutions, {
     overwriteStrategy: OverwriteStrategy.KeepExisting,
   });
   for (const f of kept) todo.push(`${featureDir}/${f} exists and was kept: add what the new use case needs to it`);
-  if (handlerExisted) {
-    todo.push(
-      `${featureDir}/${n.feature}.handler.ts: add @RpcHandler(${n.rpcGroup}.${n.operation}) calling ${n.useCaseClass}`,
-    );
-  }
   generateFiles(tree, join(__dirname, 'files', 'contract'), n.contractsFolder, substitutions);
   exportContract(tree, n);
   addDescriptor(tree, n, todo);
-  register(tree, n, handlerExisted, todo);
+  const areas = register(tree, n, todo);
+  writeHttpRoute(tree, n, areas, todo);
   await formatFiles(tree);
   return () => {
     logger.info(`Next, for ${n.rpcGroup}.${n.operation} (${n.subject}):`);
     for (const line of [
       ...todo,
       `a migration creating ${n.schema}.${n.table} in ${n.serviceRoot}/migrations (listed in migrations/index.ts)`,
-      `libs/bus-access/src/access.ts: the callers of ${n.rpcGroup}.${n.operation} (a service that handles rpcs(${n.rpcGroup}) has it already)`,
+      `libs/bus-access/src/access.ts: list ${n.rpcGroup}.${n.operation} in the gateway's calls (its new route calls it; a service that handles rpcs(${n.rpcGroup}) serves it already)`,
       'npm run bus:generate (the contracts tests fail while the bus catalogue is stale)',
     ]) {
       logger.info(`  - ${line}`);
@@ -176,28 +180,29 @@ function addDescriptor(tree: Tree, n: FeatureNames, todo: string[]): void {
 }
 
 /**
- * Lists the handler in `controllers` and the use case in `providers`: of the feature's own area
- * module when the service is split by areas (`const AREAS = [` in `<service>.module.ts`, decision
- * 0002: a new area module is written and listed there), else of `<service>.module.ts`.
+ * Lists the use case in `providers` (the RPC server finds its `@RpcHandler` there): of the
+ * feature's own area module when the service is split by areas (`const AREAS = [` in
+ * `<service>.module.ts`, decision 0002: a new area module is written and listed there), else of
+ * `<service>.module.ts`. Answers whether the service is split by areas.
  */
-function register(tree: Tree, n: FeatureNames, handlerExisted: boolean, todo: string[]): void {
+function register(tree: Tree, n: FeatureNames, todo: string[]): boolean {
   const serviceModule = `${n.serviceRoot}/${n.service}.module.ts`;
   const areas = (tree.read(serviceModule, 'utf-8') as string).includes('const AREAS = [');
   if (!areas) {
-    listIn(tree, serviceModule, `./${n.feature}/`, n, handlerExisted, todo);
-    return;
+    listIn(tree, serviceModule, `./${n.feature}/`, n, todo);
+    return false;
   }
   const areaModule = `${n.serviceRoot}/${n.feature}/${n.feature}.module.ts`;
   if (tree.exists(areaModule)) {
-    listIn(tree, areaModule, './', n, handlerExisted, todo);
-    return;
+    listIn(tree, areaModule, './', n, todo);
+    return true;
   }
   generateFiles(tree, join(__dirname, 'files', 'area'), `${n.serviceRoot}/${n.feature}`, { ...n, tmpl: '' });
   let source = tree.read(serviceModule, 'utf-8') as string;
   const at = importsEnd(source);
   if (at < 0) {
     todo.push(`${serviceModule}: list ${n.featureClass}Module in AREAS`);
-    return;
+    return true;
   }
   const line = `import { ${n.featureClass}Module } from './${n.feature}/${n.feature}.module';\n`;
   source = `${source.slice(0, at)}${line}${source.slice(at)}`.replace(
@@ -205,35 +210,18 @@ function register(tree: Tree, n: FeatureNames, handlerExisted: boolean, todo: st
     `const AREAS = [${n.featureClass}Module, `,
   );
   tree.write(serviceModule, source);
+  return true;
 }
 
-/** Where the last import statement ends (after its `;\n`), or -1. */
-function importsEnd(source: string): number {
-  const lastImport = source.lastIndexOf('\nimport ');
-  const end = lastImport < 0 ? -1 : source.indexOf(';\n', lastImport);
-  return end < 0 ? -1 : end + 2;
-}
-
-function listIn(
-  tree: Tree,
-  file: string,
-  from: string,
-  n: FeatureNames,
-  handlerExisted: boolean,
-  todo: string[],
-): void {
+function listIn(tree: Tree, file: string, from: string, n: FeatureNames, todo: string[]): void {
   let source = tree.read(file, 'utf-8') as string;
   const at = importsEnd(source);
-  if (at < 0 || !source.includes('providers: [') || (!handlerExisted && !source.includes('controllers: ['))) {
-    todo.push(
-      `${file}: provide ${n.useCaseClass}${handlerExisted ? '' : ` and list ${n.featureClass}Handler in controllers`}`,
-    );
+  if (at < 0 || !source.includes('providers: [')) {
+    todo.push(`${file}: provide ${n.useCaseClass}`);
     return;
   }
   const useCaseImport = `import { ${n.useCaseClass} } from '${from}${n.verb}-${n.thing}.use-case';\n`;
-  const handlerImport = `import { ${n.featureClass}Handler } from '${from}${n.feature}.handler';\n`;
-  source = `${source.slice(0, at)}${handlerExisted ? '' : handlerImport}${useCaseImport}${source.slice(at)}`;
-  if (!handlerExisted) source = source.replace('controllers: [', `controllers: [${n.featureClass}Handler, `);
+  source = `${source.slice(0, at)}${useCaseImport}${source.slice(at)}`;
   source = source.replace('providers: [', `providers: [${n.useCaseClass}, `);
   tree.write(file, source);
 }
