@@ -83,13 +83,13 @@ describe.each(KUSTOMIZATIONS)('kubectl kustomize %s', (dir) => {
     const broken = structuredClone(deployment(GATEWAY)) as Loose & {
       spec: { replicas: unknown; template: { spec: { containers: Record<string, unknown>[] } } };
     };
-    broken.spec.replicas = 'two';
+    (broken.spec as Record<string, unknown>)['replicas'] = 'two';
     expect(schemaErrors(broken)).toMatch(/replicas/);
     const quantityBroken = structuredClone(deployment(GATEWAY)) as typeof broken;
     quantityBroken.spec.template.spec.containers[0]['resources'] = { limits: { cpu: 'lots' } };
     expect(schemaErrors(quantityBroken)).toMatch(/cpu/);
     const nameless = structuredClone(deployment(GATEWAY)) as typeof broken;
-    delete nameless.spec.template.spec.containers[0]['name'];
+    delete (nameless.spec.template.spec.containers[0] as Record<string, unknown>)['name'];
     expect(schemaErrors(nameless)).toMatch(/name/);
   });
 

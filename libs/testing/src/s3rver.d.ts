@@ -1,11 +1,10 @@
-/** The part of s3rver (no types published) the audit stream tests use. */
+// s3rver ships no types (and no @types package exists): the part of its API the tests use.
 declare module 's3rver' {
   interface S3rverOptions {
     address?: string;
     port?: number;
     silent?: boolean;
     directory: string;
-    resetOnClose?: boolean;
     configureBuckets?: { name: string }[];
   }
   export default class S3rver {

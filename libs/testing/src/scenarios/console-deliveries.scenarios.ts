@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { type Page } from 'playwright-core';
 import { http } from '../http-client';
 import { makeUser, uniqueName } from '../hub-factory';

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { readFileSync } from 'node:fs';
 import { type Page } from 'playwright-core';
 import { http } from '../http-client';

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { makeUser, uniqueName } from '../hub-factory';
 import { discussionEvent, publishHubEvent } from '../notification-factory';
 import {

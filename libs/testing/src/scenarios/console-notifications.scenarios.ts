@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { type Page } from 'playwright-core';
 import { makeUser, uniqueName } from '../hub-factory';
 import { discussionEvent, publishHubEvent } from '../notification-factory';
