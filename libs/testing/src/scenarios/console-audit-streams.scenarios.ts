@@ -2,7 +2,7 @@ import { type Page } from 'playwright-core';
 import { startHttpsReceiver } from '../audit-stream-receivers';
 import { addMember, makeOrg, makeUser } from '../hub-factory';
 import { SECRET } from './audit-streams-helpers';
-import { answerConfirm, type ConsoleBrowser, noViolations, shot, signedIn, HUB_WORK_MS } from './console-page';
+import { answerConfirm, type ConsoleBrowser, goHash, noViolations, shot, signedIn, HUB_WORK_MS } from './console-page';
 
 /** Waits on progress: `check` is asked again until it holds (what the receiver or the page has seen). */
 async function until(what: string, check: () => Promise<boolean> | boolean): Promise<void> {
@@ -12,11 +12,6 @@ async function until(what: string, check: () => Promise<boolean> | boolean): Pro
     await new Promise((r) => setTimeout(r, 200));
   }
 }
-
-/** In-app navigation: the hash changes, the page is not loaded again (a string: this file has no DOM types). */
-const goHash = async (page: Page, hash: string): Promise<void> => {
-  await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
-};
 
 const row = (page: Page, text: string): ReturnType<Page['locator']> =>
   page

@@ -1,15 +1,8 @@
-/// <reference lib="dom" />
-import { type Page } from 'playwright-core';
 import { http } from '../http-client';
 import { makeUser, uniqueName } from '../hub-factory';
 import { publishHubEvent } from '../notification-factory';
-import { type ConsoleBrowser, noViolations, shot, signedIn, HUB_WORK_MS } from './console-page';
+import { type ConsoleBrowser, goHash, noViolations, shot, signedIn, HUB_WORK_MS } from './console-page';
 import { repoEvent } from './webhooks-helpers';
-
-const goHash = (page: Page, hash: string): Promise<void> =>
-  page.evaluate((h) => {
-    location.hash = h;
-  }, hash);
 
 interface DeliveryAnswer {
   id: string;
@@ -93,14 +86,14 @@ export function consoleDeliveriesScenarios(c: ConsoleBrowser): void {
     );
     await panel.getByRole('button', { name: 'Copy response' }).click();
     await panel.getByText('Copied').waitFor();
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const copied = await page.evaluate<string>('navigator.clipboard.readText()');
     expect(copied).toBe(await panel.locator('pre').textContent());
     await noViolations(page, 'webhook, delivery waiting for its next attempt');
     await shot(page, 'webhook-delivery-next-attempt');
 
     // On a phone the open attempt stays within the screen, its panel in the table's own box.
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+    await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
     await page.close();
   });
 

@@ -1,6 +1,4 @@
-/// <reference lib="dom" />
 import { readFileSync } from 'node:fs';
-import { type Page } from 'playwright-core';
 import { http } from '../http-client';
 import { addMember, makeOrg, makeUser, type TestUser, uniqueName } from '../hub-factory';
 import { discussionEvent, publishHubEvent } from '../notification-factory';
@@ -8,6 +6,7 @@ import {
   answerConfirm,
   type ConsoleBrowser,
   expectText,
+  goHash,
   noViolations,
   shot,
   signedIn,
@@ -23,12 +22,6 @@ async function runJob(c: ConsoleBrowser, user: TestUser, namespace: string, scri
   if (res.status !== 200) throw new Error(`job create answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.id;
 }
-
-/** In-app navigation: the hash changes, the page is not loaded again. */
-const goHash = (page: Page, hash: string): Promise<void> =>
-  page.evaluate((h) => {
-    location.hash = h;
-  }, hash);
 
 /** What sticks out past 390 px outside a scrolling table: elements, and text running out of its element. */
 const STICKING_OUT = `(() => {

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import { makeUser, uniqueName } from '../hub-factory';
 import { discussionEvent, publishHubEvent } from '../notification-factory';
 import {
@@ -209,7 +208,7 @@ export function consoleInboxScenarios(c: ConsoleBrowser): void {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: c.t().baseUrl });
     await page.getByRole('button', { name: 'Copy token' }).click();
     await page.getByRole('alert').getByText('Copied').waitFor();
-    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(token);
+    await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(token);
     const me = await fetch(`${c.t().baseUrl}/api/whoami-v2`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await me.json()) as { name: string }).name).toBe(name);
     const org = uniqueName('org');

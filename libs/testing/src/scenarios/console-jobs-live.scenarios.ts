@@ -1,13 +1,6 @@
-/// <reference lib="dom" />
-import { type Page } from 'playwright-core';
 import { http } from '../http-client';
 import { makeUser } from '../hub-factory';
-import { type ConsoleBrowser, noViolations, shot, signedIn, HUB_WORK_MS } from './console-page';
-
-const goHash = (page: Page, hash: string): Promise<void> =>
-  page.evaluate((h) => {
-    location.hash = h;
-  }, hash);
+import { type ConsoleBrowser, goHash, noViolations, shot, signedIn, HUB_WORK_MS } from './console-page';
 
 /** Issue 42 item 8: CPU and memory charts, a jobs list that follows its running jobs, scheduled jobs made here. */
 export function consoleJobsLiveScenarios(c: ConsoleBrowser): void {
@@ -35,16 +28,12 @@ export function consoleJobsLiveScenarios(c: ConsoleBrowser): void {
     const row = page.getByRole('row').filter({ hasText: user.name });
     await row.locator('.pill.stage-running').waitFor({ timeout: HUB_WORK_MS });
     await expect(row.locator('td').nth(3).textContent()).resolves.toMatch(/^\d+ s$/);
-    await page.evaluate(() => {
-      (window as unknown as Record<string, unknown>)['sameDocument'] = true;
-    });
+    await page.evaluate('window.sameDocument = true');
     await noViolations(page, 'jobs, a running job');
     await shot(page, 'jobs-live');
     await row.locator('.pill.stage-completed').waitFor({ timeout: 60_000 });
     await expect(row.locator('td').nth(3).textContent()).resolves.toMatch(/^\d+ s$/);
-    await expect(page.evaluate(() => (window as unknown as Record<string, unknown>)['sameDocument'])).resolves.toBe(
-      true,
-    );
+    await expect(page.evaluate<boolean>('window.sameDocument')).resolves.toBe(true);
 
     // A second busy job, watched from its page: the charts grow one point a sample.
     const second = await http<{ id: string }>(
@@ -77,7 +66,7 @@ export function consoleJobsLiveScenarios(c: ConsoleBrowser): void {
     await noViolations(page, 'job, charts');
     await shot(page, 'job-charts');
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+    await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
     await shot(page, 'phone-job-charts');
     await page.close();
   });
@@ -123,7 +112,7 @@ export function consoleJobsLiveScenarios(c: ConsoleBrowser): void {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('link', { name: 'Scheduled jobs' }).click();
     await row.waitFor();
-    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+    await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
     await shot(page, 'phone-scheduled-jobs');
     await page.close();
   });

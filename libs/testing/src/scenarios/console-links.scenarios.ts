@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import { type Page } from 'playwright-core';
 import { makeUser, uniqueName } from '../hub-factory';
 import { http } from '../http-client';
@@ -97,7 +96,7 @@ export function consoleLinksScenarios(c: ConsoleBrowser): void {
     await shot(page, 'notifications-links');
     // On a phone the linked titles wrap within the screen.
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+    await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
     await shot(page, 'phone-notifications-links');
     await page.close();
   });

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import { type Page } from 'playwright-core';
 import { makeUser, uniqueName } from '../hub-factory';
 import { discussionEvent, publishHubEvent } from '../notification-factory';
@@ -12,7 +11,7 @@ import {
   HUB_WORK_MS,
 } from './console-page';
 
-const title = (page: Page): Promise<string> => page.evaluate(() => document.title);
+const title = (page: Page): Promise<string> => page.evaluate<string>('document.title');
 
 /** Issue 42 item 10: notifications like the hub's own; an unread badge in the menu and the tab's title. */
 export function consoleNotificationsScenarios(c: ConsoleBrowser): void {
@@ -105,7 +104,7 @@ export function consoleNotificationsScenarios(c: ConsoleBrowser): void {
 
     // A phone: the badge and every action within 390 px.
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+    await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
     await page.close();
   });
 }

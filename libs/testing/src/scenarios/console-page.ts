@@ -93,3 +93,11 @@ export async function answerConfirm(page: Page, what: RegExp | string, go: boole
   else await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
   await dialog.waitFor({ state: 'detached' });
 }
+
+/**
+ * In-app navigation: the hash changes, the page is not loaded again. A string: the scenarios are
+ * compiled without the DOM's types, whose fetch would replace Node's in every project using them.
+ */
+export async function goHash(page: Page, hash: string): Promise<void> {
+  await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
+}
