@@ -27,7 +27,6 @@ describe('test tiers plugin', () => {
     const results = await build(['libs/a/jest.config.cts', 'libs/b/jest.config.cts'], undefined, {
       workspaceRoot: root,
       nxJsonConfiguration: {},
-      configFiles: [],
     });
     const targets = Object.fromEntries(
       results.map(([file, r]) => [file, Object.keys(Object.values(r.projects ?? {})[0]?.targets ?? {})]),

@@ -15,6 +15,7 @@ const current: WebhookRow = {
   job: null,
   job_source_id: null,
   secret_enc: 'enc',
+  headers_enc: null,
   domains: ['repo'],
   disabled: 'false',
   last_trigger_at: null,
