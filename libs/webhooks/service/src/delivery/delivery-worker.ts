@@ -369,12 +369,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       await DeliveryQueueStore.failed(this.ds.manager, d.id, delay);
       traced?.settled(delay === null ? 'failed' : 'retry', delay);
       if (d.paced) this.pokePaced([webhook.owner_id]);
-      // Looked for again when the webhook's pause ends, and when a retry due before the next poll
-      // (the schedule starts at 0 s) comes due.
-      for (const ms of new Set([pause, delay === null ? pause : Math.max(pause, delay)])) {
-        if ((ms > 0 || delay === 0) && ms < this.config.HUB_WEBHOOK_POLL_MS)
-          setTimeout(() => (d.paced ? this.pokePaced([webhook.owner_id]) : this.poke([webhook.owner_id])), ms).unref();
-      }
+      // Looked for again before the next poll: when the webhook's pause ends, and when the retry
+      // comes due if that is later (the schedule starts at 0 s).
+      const lookIn = (ms: number) =>
+        ms < this.config.HUB_WEBHOOK_POLL_MS &&
+        setTimeout(() => (d.paced ? this.pokePaced([webhook.owner_id]) : this.poke([webhook.owner_id])), ms).unref();
+      if (pause > 0) lookIn(pause);
+      if (delay !== null && (delay > pause || pause === 0)) lookIn(delay);
     } catch (err) {
       // The row keeps its lease and comes back when it runs out.
       traced?.settled('error');
