@@ -287,15 +287,18 @@ export const DeliveryQueueStore = {
     return grown.map((t) => t.name);
   },
 
-  /** Back in the queue after `delayMs`, or given up (`failed`) when the schedule is spent. */
-  async failed(m: EntityManager, id: string, delayMs: number | null): Promise<void> {
-    if (delayMs === null) {
-      await m.query(`UPDATE webhooks.deliveries SET state = 'failed', lease_until = NULL WHERE id = $1`, [id]);
-      return;
-    }
+  /**
+   * Failed deliveries, in one statement: each back in the queue after its `delayMs`, or given up
+   * (`failed`) when that is null (the schedule spent, the webhook suspended, a recovery's one try).
+   */
+  async failed(m: EntityManager, rows: readonly { id: string; delayMs: number | null }[]): Promise<void> {
     await m.query(
-      `UPDATE webhooks.deliveries SET due_at = now() + make_interval(secs => $2::float8 / 1000), lease_until = NULL WHERE id = $1`,
-      [id, delayMs],
+      `UPDATE webhooks.deliveries d
+       SET state = CASE WHEN f.delay IS NULL THEN 'failed' ELSE d.state END,
+           due_at = CASE WHEN f.delay IS NULL THEN d.due_at ELSE now() + make_interval(secs => f.delay / 1000) END,
+           lease_until = NULL
+       FROM unnest($1::bpchar[], $2::float8[]) AS f(id, delay) WHERE d.id = f.id`,
+      [rows.map((r) => r.id), rows.map((r) => r.delayMs)],
     );
   },
 

@@ -358,15 +358,21 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         traced?.settled('delivered');
         return d.paced ? this.pokePaced([webhook.owner_id]) : undefined;
       }
-      const why = result.error ?? `HTTP ${result.status}`;
-      const suspended = await this.health.failed(webhook.id, why, result.status === 410);
       // A recovery sends once: a failure is final (the recovery counts it).
-      const delay =
-        suspended || d.recovery_id
-          ? null
-          : nextDelayMs(this.config.retrySchedule, d.attempts, result.headers['retry-after']);
+      const retryInMs = d.recovery_id
+        ? null
+        : nextDelayMs(this.config.retrySchedule, d.attempts, result.headers['retry-after']);
+      const { retryInMs: delay } = await this.health.failed(
+        {
+          webhookId: webhook.id,
+          deliveryId: d.id,
+          why: result.error ?? `HTTP ${result.status}`,
+          gone: result.status === 410,
+          retryInMs,
+        },
+        d.paced,
+      );
       if (delay !== null) this.metrics.retries.inc();
-      await DeliveryQueueStore.failed(this.ds.manager, d.id, delay);
       traced?.settled(delay === null ? 'failed' : 'retry', delay);
       if (d.paced) this.pokePaced([webhook.owner_id]);
       // Looked for again before the next poll: when the webhook's pause ends, and when the retry
