@@ -7,7 +7,8 @@
 // victim's p50/p99 per kind (publish → receipt), alone and among the noise, and their ratio; the
 // target is a p99 within 2× of alone. Modes: BENCH_MODES (all-in-one); a tree: BENCH_TREE (this one).
 import { loadavg } from 'node:os';
-import { stopAll } from '../gateway/processes.mjs';
+import { enableProfiling, stopAll, toggleProfiles } from '../gateway/processes.mjs';
+import { join } from 'node:path';
 import { createDatabase, databaseUrl, dropDatabase } from '../gateway/seed.mjs';
 import { api, repoUpdateEvent } from './api.mjs';
 import { ADMIN, METRICS, root, start, wallNow, withRetries } from './servers.mjs';
@@ -100,6 +101,17 @@ async function victimWindow(url, victim, rx, tag) {
   return { latencies, published, from: t0, to: wallNow() };
 }
 
+/** The victim's five slowest plain events of a window: when (ms into it) and how late (ms). */
+function slowest(window, rx) {
+  return [...window.published]
+    .map(([a, at]) => ({
+      atMs: Math.round(at - window.from),
+      lateMs: Math.round((rx.seen.get(`plain|${a}`) ?? Infinity) - at),
+    }))
+    .sort((x, y) => y.lateMs - x.lateMs)
+    .slice(0, 5);
+}
+
 const pct = (sorted, p) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
 
 /**
@@ -142,6 +154,8 @@ async function victimStages(dbUrl, ids, window, rx) {
 
 async function run(mode) {
   const name = `bench_webhooks_noisy_${mode.replace(/-/g, '_')}_${Date.now()}`;
+  // BENCH_CPU_PROF=<dir>: a CPU profile of each server over the window among the noise.
+  if (process.env.BENCH_CPU_PROF) enableProfiling(join(process.env.BENCH_CPU_PROF, mode));
   await createDatabase(name);
   const fast = await receiver({ status: 200, delayMs: 0 });
   const noiseRx = await noiseReceivers();
@@ -191,7 +205,10 @@ async function run(mode) {
     await new Promise((r) => setTimeout(r, 12_000));
     await loopDelay(delivering);
     benchLoop();
+    const profiledFrom = wallNow();
+    await toggleProfiles(env.procs);
     const amongWindow = await victimWindow(env.url, victim, fast, 'noisy');
+    await toggleProfiles(env.procs);
     const among = amongWindow.latencies;
     const loopAmong = await loopDelay(delivering);
     const benchLoopAmong = benchLoop();
@@ -220,6 +237,8 @@ async function run(mode) {
         p99Ratio: ratios,
         within2x: Object.values(ratios).every((r) => r <= 2),
         windows: { alone: [aloneWindow.from, aloneWindow.to], among: [amongWindow.from, amongWindow.to] },
+        slowestAmongNoise: slowest(amongWindow, fast),
+        ...(process.env.BENCH_CPU_PROF ? { profiledFrom } : {}),
         loadAverageBefore: loadBefore,
         loadAverageAfter: load(),
       }),
