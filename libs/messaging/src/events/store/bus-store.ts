@@ -35,6 +35,8 @@ export interface ConsumerRef {
 /** The SQL of the in-process bus. Every call is one statement or a short sequence; none holds a transaction open. */
 export class BusStore {
   private readonly appends: AppendQueue;
+  /** Consumers' filters as this process set or last read them (one process owns the database). */
+  private readonly filters = new Map<string, string>();
 
   constructor(
     readonly ds: DataSource,
@@ -82,6 +84,7 @@ export class BusStore {
        ON CONFLICT (stream, durable) DO UPDATE SET filter = EXCLUDED.filter`,
       [c.stream, c.durable, filter],
     );
+    this.filters.set(consumerKey(c), filter);
   }
 
   /**
@@ -178,11 +181,8 @@ export class BusStore {
    * appends of the one process that owns this database are written one statement after another).
    */
   async processedThrough(c: ConsumerRef): Promise<number> {
-    const [consumer] = (await this.ds.query(`SELECT filter FROM bus.consumers WHERE stream = $1 AND durable = $2`, [
-      c.stream,
-      c.durable,
-    ])) as { filter: string }[];
-    if (!consumer) return 0;
+    const filter = await this.filterOf(c);
+    if (filter === undefined) return 0;
     const [row] = (await this.ds.query(
       `SELECT LEAST(
          (SELECT min(seq) - 1 FROM bus.pending WHERE stream = $1 AND durable = $2),
@@ -190,9 +190,21 @@ export class BusStore {
            WHERE e.seq > (SELECT cursor FROM bus.consumers WHERE stream = $1 AND durable = $2) AND e.subject ~ $3),
          -- The last event stored (or read, if the retention pruned it since).
          GREATEST((SELECT COALESCE(max(seq), 0) FROM bus.events), (SELECT COALESCE(max(cursor), 0) FROM bus.consumers))) AS w`,
-      [c.stream, c.durable, subjectRegex(consumer.filter)],
+      [c.stream, c.durable, subjectRegex(filter)],
     )) as { w: string | number }[];
     return Number(row?.w ?? 0);
+  }
+
+  /** The consumer's filter (read once, then kept: ensureConsumer is the only writer); none when it does not exist. */
+  private async filterOf(c: ConsumerRef): Promise<string | undefined> {
+    const known = this.filters.get(consumerKey(c));
+    if (known !== undefined) return known;
+    const [consumer] = (await this.ds.query(`SELECT filter FROM bus.consumers WHERE stream = $1 AND durable = $2`, [
+      c.stream,
+      c.durable,
+    ])) as { filter: string }[];
+    if (consumer) this.filters.set(consumerKey(c), consumer.filter);
+    return consumer?.filter;
   }
 
   /** Milliseconds until the consumer's next pending message is due; null when none is pending. */
@@ -223,3 +235,5 @@ export class BusStore {
     );
   }
 }
+
+const consumerKey = (c: ConsumerRef): string => `${c.stream}\u0000${c.durable}`;
