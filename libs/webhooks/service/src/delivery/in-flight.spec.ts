@@ -69,7 +69,7 @@ describe('InFlight', () => {
   });
 
   it('pauses a failing webhook, doubling the pause up to the longest, then lets one attempt at a time go', () => {
-    const f = new InFlight(8, 64, 1000);
+    const f = new InFlight(8, 64, 1000, middle);
     const counts = (now: number) => {
       const l = f.load(now);
       return Object.fromEntries(l.webhookIds.map((id, i) => [id, l.webhookCounts[i]]));
@@ -90,11 +90,16 @@ describe('InFlight', () => {
     expect(counts(4000)).toEqual({});
   });
 
+  it('draws each pause within 20 % of the doubled one', () => {
+    expect(new InFlight(8, 64, 1000, () => 0).failed('bad', 0)).toBe(200);
+    expect(new InFlight(8, 64, 1000, () => 0.999).failed('bad', 0)).toBe(300);
+  });
+
   it('pauses nothing when the longest pause is 0, and forgets a webhook that failed long ago', () => {
     const off = new InFlight(8, 64, 0);
     expect(off.failed('bad', 0)).toBe(0);
     expect(off.load(10).webhookIds).toEqual([]);
-    const f = new InFlight(8, 64, 1000);
+    const f = new InFlight(8, 64, 1000, middle);
     f.failed('old', 0);
     expect(f.load(10 * 60_000).webhookIds).toEqual(['old']);
     expect(f.load(10 * 60_000 + 251).webhookIds).toEqual([]);
@@ -102,3 +107,8 @@ describe('InFlight', () => {
     expect(f.failed('old', 10 * 60_000 + 300)).toBe(250);
   });
 });
+
+/** The middle of the pause's range: the doubled pause itself. */
+function middle(): number {
+  return 0.5;
+}

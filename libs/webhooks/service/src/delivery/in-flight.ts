@@ -32,6 +32,7 @@ export class InFlight {
     readonly perOwner: number,
     /** The longest pause of a failing webhook (0: no pause, decision 0505 addendum). */
     readonly maxPauseMs = 0,
+    private readonly random: () => number = Math.random,
   ) {}
 
   /**
@@ -40,14 +41,18 @@ export class InFlight {
    * failing backlog, sent as fast as the machine goes whenever its cap freed, took the CPU every
    * user's deliveries needed). The pause doubles with each failure in a row from 250 ms up to
    * `maxPauseMs`; failures of attempts already in flight during a pause count once. After it the
-   * webhook probes with one attempt at a time until one succeeds. Answers the pause (ms).
+   * webhook probes with one attempt at a time until one succeeds. Each pause is drawn within ±20 %
+   * of that, as retries are, never past the longest: webhooks that failed together (one receiver
+   * timing out a user's attempts at once) do not all probe at the same moment again. Answers the
+   * pause (ms).
    */
   failed(webhookId: string, now = Date.now()): number {
     if (this.maxPauseMs <= 0) return 0;
     const f = this.failing.get(webhookId);
     if (f && f.until > now) return f.until - now;
     const streak = (f?.streak ?? 0) + 1;
-    const pause = Math.min(this.maxPauseMs, FIRST_PAUSE_MS * 2 ** Math.min(streak - 1, 20));
+    const doubled = Math.min(this.maxPauseMs, FIRST_PAUSE_MS * 2 ** Math.min(streak - 1, 20));
+    const pause = Math.min(this.maxPauseMs, Math.round(doubled * (0.8 + 0.4 * this.random())));
     this.failing.set(webhookId, { streak, until: now + pause });
     return pause;
   }
