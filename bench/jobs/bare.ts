@@ -2,7 +2,7 @@
 // run: `bwrap` with the very arguments host mode builds (bwrapArgs), or a container created and
 // started through the same engine with the very create options the engine runner builds
 // (containerOptions), at the same concurrency as the hub's run. Prints one JSON line:
-// { runs, wallMs, perSecond, latency: [ms…] } where latency is launch → the command's first output
+// { runs, wallMs, perSecond, machineCpuMs, latency: [ms…] } where latency is launch → the command's first output
 // (bwrap) or create → start answered (engine), and wallMs the first launch to the last exit (the
 // container removed, as the hub's run ends).
 // With 0 runs it only prepares the engine (image and network), before the hub's run.
@@ -10,7 +10,7 @@
 // Some of the imports below reach decorated classes (class-transformer needs the metadata API).
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
-import { chmodSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bwrapArgs, type SandboxSpec } from '../../libs/jobs/service/src/runner/host/bwrap-args';
@@ -36,16 +36,30 @@ const systemDir: SandboxSpec['systemDir'] = (path) => {
   return st.isSymbolicLink() ? { link: readlinkSync(path) } : st.isDirectory() ? 'dir' : 'absent';
 };
 
-async function pool(work: (i: number) => Promise<number>): Promise<{ wallMs: number; latency: number[] }> {
+/** CPU time every process of the machine has used so far (/proc/stat: user, nice, system, irq, softirq, steal), in ms. */
+export function machineCpuMs(): number {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 10;
+}
+
+async function pool(
+  work: (i: number) => Promise<number>,
+): Promise<{ wallMs: number; latency: number[]; machineCpuMs: number }> {
   const latency: number[] = [];
   let next = 0;
+  const cpu0 = machineCpuMs();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < RUNS) latency.push(await work(next++));
     }),
   );
-  return { wallMs: performance.now() - t0, latency };
+  return { wallMs: performance.now() - t0, latency, machineCpuMs: machineCpuMs() - cpu0 };
 }
 
 /** One bwrap run as host mode starts it (a uid of its own when root, cwd a fresh empty directory): launch → first output. */
@@ -69,7 +83,7 @@ async function bwrapRun(bwrap: string, args: string[], i: number, parent: string
   return first;
 }
 
-async function host(): Promise<{ wallMs: number; latency: number[] }> {
+async function host(): Promise<{ wallMs: number; latency: number[]; machineCpuMs: number }> {
   const bwrap = findBwrap();
   if (!bwrap) throw new Error('no bwrap');
   const args = bwrapArgs({
@@ -87,7 +101,7 @@ async function host(): Promise<{ wallMs: number; latency: number[] }> {
   }
 }
 
-async function engine(kind: 'docker' | 'podman'): Promise<{ wallMs: number; latency: number[] }> {
+async function engine(kind: 'docker' | 'podman'): Promise<{ wallMs: number; latency: number[]; machineCpuMs: number }> {
   const found = await connectEngine(kind, process.env.HUB_JOBS_ENGINE_SOCKET);
   if (!found) throw new Error(`no ${kind} engine`);
   // The local alpine:3 stand-in the jobs run (built from busybox when missing, as the tests do).
@@ -122,7 +136,7 @@ async function engine(kind: 'docker' | 'podman'): Promise<{ wallMs: number; late
 async function main(): Promise<void> {
   const result = mode === 'host' ? await host() : await engine(mode as 'docker' | 'podman');
   process.stdout.write(
-    `${JSON.stringify({ mode, runs: RUNS, concurrency: CONCURRENCY, wallMs: result.wallMs, perSecond: RUNS / (result.wallMs / 1000), latency: result.latency })}\n`,
+    `${JSON.stringify({ mode, runs: RUNS, concurrency: CONCURRENCY, wallMs: result.wallMs, perSecond: RUNS / (result.wallMs / 1000), machineCpuMs: result.machineCpuMs, latency: result.latency })}\n`,
   );
 }
 

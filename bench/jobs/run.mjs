@@ -26,13 +26,14 @@
 // sending the POST to reading the first `data:` line of /logs.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { hubNodeArgs } from '../../tools/start.mjs';
+import { cpuOf, cpuSpent, engineCpu, enginePids, machineCpuMs } from './proc-cpu.mjs';
 import { flood } from './flood.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -45,49 +46,6 @@ const ADMIN = `bench-admin-${randomBytes(8).toString('hex')}`;
 /** Issue 41's targets, as ratios to the bare tool measured in the same run (one at a time: host mode's p99 in ms). */
 const TARGETS = { rate: 0.8, hostP99: 1.5, engineP99Alone: 1.3, hostP99AloneMs: 300 };
 
-/** CPU time (user + system) a process has used so far, from /proc/<pid>/stat (Linux); 0 once it is gone. */
-const cpuMs = (pid) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
-};
-/** The live child processes of a process (all its threads'), from /proc. */
-const childrenOf = (pid) => {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((t) =>
-      readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
-    );
-  } catch {
-    return [];
-  }
-};
-/**
- * CPU time of the hub's own process and of its long-lived children (the jobs spawn helper), per
- * pid: sampled when no job runs, so the only children are helpers.
- */
-/** The container engine's daemons (dockerd, containerd, podman), by name from /proc: their CPU is the engine's cost per job. */
-const enginePids = () =>
-  readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return ['dockerd', 'containerd', 'podman'].includes(readFileSync(`/proc/${d}/comm`, 'utf8').trim());
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-const engineCpu = (pids) => pids.reduce((s, p) => s + cpuMs(p), 0);
-const cpuOf = (pid) => new Map([[pid, cpuMs(pid)], ...childrenOf(pid).map((c) => [c, cpuMs(c)])]);
-const cpuSpent = (hubPid, before, after) => {
-  let helpers = 0;
-  for (const [pid, ms] of after) if (pid !== hubPid) helpers += ms - (before.get(pid) ?? 0);
-  return { hub: after.get(hubPid) - before.get(hubPid), helpers };
-};
 /** Transactions committed in a database so far; Postgres flushes a backend's counts within about a second of it going idle. */
 const commits = async (admin, db) =>
   Number((await admin.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [db])).rows[0].xact_commit);
@@ -266,6 +224,7 @@ async function main() {
     const cpu0 = cpuOf(hub.pid);
     const engine = enginePids();
     const engine0 = engineCpu(engine);
+    const machine0 = machineCpuMs();
     const t0 = performance.now();
     let next = 0;
     await Promise.all(
@@ -297,6 +256,7 @@ async function main() {
     }
     const cpu = cpuSpent(hub.pid, cpu0, cpuOf(hub.pid));
     const engineSpent = engineCpu(engine) - engine0;
+    const machineSpent = machineCpuMs() - machine0;
     await sleep(1500);
     const tripsPerJob = ((await trips()) - trips0) / JOBS;
     const xactPerJob = ((await commits(admin, dbName)) - xact0) / JOBS;
@@ -312,6 +272,7 @@ async function main() {
     const { rows: stages } = await db.query(
       `
       SELECT extract(epoch FROM j.created_at) * 1000 AS created_ms, (j.run_handle->'process'->>'startTicks')::bigint AS start_ticks,
+             extract(epoch FROM (SELECT min(o.created_at) FROM jobs.outbox o WHERE o.aggregate = j.id) - j.created_at) * 1000 AS written,
              extract(epoch FROM j.started_at - j.created_at) * 1000 AS running,
              extract(epoch FROM (SELECT min(l.ts[1]) FROM jobs.job_log_chunks l WHERE l.job_id = j.id) - j.created_at) * 1000 AS first_line,
              extract(epoch FROM j.finished_at - j.created_at) * 1000 AS finished
@@ -324,7 +285,12 @@ async function main() {
     for (const r of stages)
       r.spawned = r.start_ticks === null ? NaN : bootMs + Number(r.start_ticks) * 10 - Number(r.created_ms);
     const stage = (k) => stages.map((r) => Number(r[k])).filter((x) => Number.isFinite(x));
-    hubFigures = { rate: JOBS / (wall / 1000), p50: pct(toRunning, 50), p99: pct(toRunning, 99) };
+    hubFigures = {
+      rate: JOBS / (wall / 1000),
+      p50: pct(toRunning, 50),
+      p99: pct(toRunning, 99),
+      machineCpuPerJob: machineSpent / JOBS,
+    };
     const notDone = jobs.filter((j) => j.status.stage !== 'COMPLETED');
     const failed = notDone.length;
     for (const m of new Set(notDone.map((j) => `${j.status.stage}: ${j.status.message}`)))
@@ -351,7 +317,7 @@ async function main() {
       `transactions committed per job (pg_stat_database, with the hub's background work): ${xactPerJob.toFixed(1)}${process.env.BENCH_PG_COUNT_URL ? `; round trips to Postgres per job (counting proxy, same): ${tripsPerJob.toFixed(1)}` : ''}`,
     );
     console.log(
-      `stages from created (database timestamps; the process's start time to 10 ms), p50 / p99: process started ${f(pct(stage('spawned'), 50))} / ${f(pct(stage('spawned'), 99))}; RUNNING stored ${f(pct(stage('running'), 50))} / ${f(pct(stage('running'), 99))}; first log line stored ${f(pct(stage('first_line'), 50))} / ${f(pct(stage('first_line'), 99))}; finished ${f(pct(stage('finished'), 50))} / ${f(pct(stage('finished'), 99))}`,
+      `stages from created (database timestamps; the process's start time to 10 ms), p50 / p99: the create's transaction began ${f(pct(stage('written'), 50))} / ${f(pct(stage('written'), 99))}; process started ${f(pct(stage('spawned'), 50))} / ${f(pct(stage('spawned'), 99))}; RUNNING stored ${f(pct(stage('running'), 50))} / ${f(pct(stage('running'), 99))}; first log line stored ${f(pct(stage('first_line'), 50))} / ${f(pct(stage('first_line'), 99))}; finished ${f(pct(stage('finished'), 50))} / ${f(pct(stage('finished'), 99))}`,
     );
     console.log(`create → COMPLETED p50 ${f(pct(toDone, 50))}  p99 ${f(pct(toDone, 99))}`);
     console.log(
@@ -388,6 +354,12 @@ function printBaseline(runner, hub) {
     `bare: ${b.perSecond.toFixed(1)} runs/s, p50 ${f(pct(b.latency, 50))} p99 ${f(pct(b.latency, 99))}; load average ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
+  );
+  // The whole machine's CPU over each window (every process, other sessions' too): what a job
+  // costs beyond the bare run is what the hub adds (Node, its helpers, Postgres, the job's cgroup and shell).
+  const bareCpu = b.machineCpuMs / runs;
+  console.log(
+    `machine CPU (/proc/stat, every process) per job: hub run ${hub.machineCpuPerJob.toFixed(1)} ms, bare run ${bareCpu.toFixed(1)} ms per run: the hub adds ${(hub.machineCpuPerJob - bareCpu).toFixed(1)} ms`,
   );
   console.log(
     `hub / bare: jobs/s ${rate.toFixed(2)}×${alone ? '' : ` (target ≥ ${TARGETS.rate}: ${verdict(rate >= TARGETS.rate)})`}; create → RUNNING p99 ${p99.toFixed(2)}× the bare p99` +

@@ -135,12 +135,16 @@ function eventContract(name: string, setup: () => Promise<{ bus: EventBus; close
       await bus.publish(Checked, { n: 3 }, { msgId: 'first-unchecked', checked: [Strict] });
       // Checked against another class than the consumer's: validated.
       await bus.publish(Checked, { n: -4 }, { msgId: 'other-class', checked: [N] });
+      // The same through an ordered batch (the outbox relay's, for what its Outbox checked).
+      await bus.publishInOrder([{ event: Checked, payload: { n: -5 }, msgId: 'batch-checked', checked: [Strict] }]);
       const inProcess = bus instanceof InProcessEventBus;
-      await waitUntil(() => got.length + dead.filter((d) => d.consumer === 'checked').length === 3);
-      expect(got.map((p) => p.n)).toEqual(inProcess ? [-1] : []);
+      await waitUntil(() => got.length + dead.filter((d) => d.consumer === 'checked').length === 4);
+      expect(got.map((p) => p.n)).toEqual(inProcess ? [-1, -5] : []);
       if (inProcess) expect(got[0]).toBeInstanceOf(Strict);
       expect(dead.filter((d) => d.consumer === 'checked').map((d) => d.msgId)).toEqual(
-        inProcess ? ['first-unchecked', 'other-class'] : ['said-checked', 'first-unchecked', 'other-class'],
+        inProcess
+          ? ['first-unchecked', 'other-class']
+          : ['said-checked', 'first-unchecked', 'other-class', 'batch-checked'],
       );
       await stop();
       await stopDead();

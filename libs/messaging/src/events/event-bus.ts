@@ -62,6 +62,8 @@ export interface OutgoingEvent {
   event: EventDescriptor<unknown>;
   payload: unknown;
   msgId?: string;
+  /** As `PublishOptions.checked`: the classes its JSON passed validation against in this process. */
+  checked?: readonly PayloadClass<unknown>[];
 }
 
 /** How far an ordered batch got: the first `published` went out; `error` stopped the next one. */
@@ -124,7 +126,7 @@ export abstract class EventBus {
     for (let i = 0; i < events.length; i++) {
       const e = events[i] as OutgoingEvent;
       try {
-        await this.publish(e.event, e.payload, { msgId: e.msgId });
+        await this.publish(e.event, e.payload, { msgId: e.msgId, checked: e.checked });
       } catch (error) {
         return { published: i, error };
       }

@@ -110,7 +110,9 @@ export class InProcessEventBus extends EventBus {
   override async publishInOrder(events: OutgoingEvent[]): Promise<PublishedInOrder> {
     const appends = events.map((e) => {
       this.rememberTrace(e.msgId);
-      return { subject: e.event.subject, msgId: e.msgId, payload: JSON.stringify(e.payload) };
+      const text = JSON.stringify(e.payload);
+      this.rememberChecks(e.msgId, text, e.checked);
+      return { subject: e.event.subject, msgId: e.msgId, payload: text };
     });
     let stored: boolean[];
     try {

@@ -22,6 +22,12 @@ const BATCH = 20;
 /** Sent mails (and ones given up after 10 attempts) are kept this long, then deleted (decision 0206). */
 const KEEP_DONE = `interval '7 days'`;
 const PRUNE_EVERY_MS = 3600_000;
+/**
+ * How long a mail written by `enqueueOnce` waits for others before they are sent together: a
+ * consumer writes the mails of a burst of facts one by one (a sweep of 200 jobs ending: 200 job
+ * mails), and a claim per mail was a round trip to Postgres per fact (issue 41).
+ */
+const GATHER_MS = 100;
 
 /**
  * A service's e-mail outbox (`<schema>.email_outbox`, one of its migrations): mails are written
@@ -36,6 +42,7 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
   private lastPrune = 0;
   private again = false;
   private stopped = false;
+  private gathering: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ds: DataSource,
@@ -75,7 +82,7 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
       ],
     );
     if (rows.length === 0) return false;
-    if (mails.length > 0) this.kick();
+    if (mails.length > 0) this.kickSoon();
     return true;
   }
 
@@ -88,6 +95,7 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.gathering);
     await this.running;
     this.transport?.close();
   }
@@ -108,6 +116,15 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
           this.kick();
         }
       });
+  }
+
+  /** Sends pending mails within GATHER_MS: those written meanwhile go in the same claim. */
+  private kickSoon(): void {
+    if (this.gathering || this.stopped) return;
+    this.gathering = setTimeout(() => {
+      this.gathering = undefined;
+      this.kick();
+    }, GATHER_MS);
   }
 
   private async drain(): Promise<void> {

@@ -11,6 +11,8 @@ const MAX_BACKOFF_MS = 5000;
 const PRUNE_EVERY_MS = 60_000;
 /** Sent rows are kept this long for diagnosis, then deleted. */
 const KEEP_SENT = `interval '1 day'`;
+/** Rows whose payload class this process checked at the write (`noteChecked`): past that many, the oldest are forgotten. */
+const MAX_NOTED = 4096;
 
 interface PendingRow {
   id: string;
@@ -36,6 +38,8 @@ export class OutboxRelay {
   private failures = 0;
   private resumeAt = 0;
   private lastPrune = 0;
+  /** Outbox rows this process wrote, by id: the class `Outbox` validated the payload against. */
+  private readonly checked = new Map<string, PayloadClass<unknown>>();
 
   constructor(
     private readonly ds: DataSource,
@@ -43,6 +47,17 @@ export class OutboxRelay {
     private readonly schema: string,
   ) {
     this.logger = new Logger(`Outbox:${schema}`);
+  }
+
+  /**
+   * `Outbox` validated this row's payload against `cls` when it wrote it: the relay publishes it
+   * with `checked`, so the in-process bus's consumers of that class do not run the same rules
+   * again on each delivery (decision 0512; the bus still compares the text). A row another
+   * replica wrote, or one written before a restart, is validated by its consumers as before.
+   */
+  noteChecked(id: string, cls: PayloadClass<unknown>): void {
+    this.checked.set(id, cls);
+    if (this.checked.size > MAX_NOTED) this.checked.delete(this.checked.keys().next().value as string);
   }
 
   start(): void {
@@ -109,12 +124,17 @@ export class OutboxRelay {
       if (rows.length === 0 || this.stopped) break;
       // In order, stopping at the first failure: a later event must not overtake an earlier one.
       const { published, error } = await this.bus.publishInOrder(
-        rows.map((row) => ({
-          event: { subject: row.subject, payload: Object as PayloadClass<unknown> },
-          payload: JSON.parse(row.payload) as unknown,
-          msgId: row.id,
-        })),
+        rows.map((row) => {
+          const cls = this.checked.get(row.id);
+          return {
+            event: { subject: row.subject, payload: Object as PayloadClass<unknown> },
+            payload: JSON.parse(row.payload) as unknown,
+            msgId: row.id,
+            checked: cls ? [cls] : undefined,
+          };
+        }),
       );
+      for (const row of rows.slice(0, published)) this.checked.delete(row.id);
       await this.markSent(rows.slice(0, published).map((r) => r.id));
       if (published < rows.length) {
         const failed = rows[published] as PendingRow;

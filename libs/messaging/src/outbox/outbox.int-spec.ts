@@ -169,6 +169,26 @@ describeWithInfra('transactional outbox on Postgres', () => {
     expect(await ds.query('SELECT n FROM svc.things WHERE n >= 20 ORDER BY n')).toEqual([{ n: 21 }]);
   });
 
+  it('publishes what this process wrote as checked against its class, and a row written elsewhere unchecked', async () => {
+    got.length = 0;
+    const relay = new OutboxRelay(ds, bus, 'svc');
+    const outbox = new Outbox(ds, 'svc', relay, bus);
+    const published = jest.spyOn(bus, 'publishInOrder');
+    const mine = await outbox.transaction((m) => outbox.add(m, Stepped, { n: 30 }));
+    // As another replica (or this one before a restart) wrote it: its consumers validate it.
+    await ds.query(`INSERT INTO svc.outbox (id, subject, payload) VALUES ('${'f'.repeat(24)}', $1, '{"n":31}')`, [
+      Stepped.subject,
+    ]);
+    relay.start();
+    await waitUntil(() => got.length >= 2);
+    await relay.stop();
+    const sent = published.mock.calls.flatMap(([events]) => events);
+    expect(sent.find((e) => e.msgId === mine)?.checked).toEqual([Step]);
+    expect(sent.find((e) => e.msgId === 'f'.repeat(24))?.checked).toBeUndefined();
+    expect(got.map((g) => g.n)).toEqual([30, 31]);
+    published.mockRestore();
+  });
+
   it('relays from one replica at a time, and another takes over when it stops', async () => {
     got.length = 0;
     const a = new OutboxRelay(ds, bus, 'svc');

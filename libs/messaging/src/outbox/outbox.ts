@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { validateSync } from 'class-validator';
 import { plainToInstance } from 'class-transformer';
 import { type DataSource, type EntityManager } from 'typeorm';
-import { type EventDescriptor } from '@hub/contracts';
+import { type EventDescriptor, type PayloadClass } from '@hub/contracts';
 import { newObjectId } from '@hub/persistence';
 import { flattenValidationErrors } from '../rpc/payload-validation';
 import { type EventBus } from '../events/event-bus';
@@ -80,6 +80,7 @@ export class Outbox {
   ): Promise<string> {
     const json = checkedPayload(event, payload);
     const id = newObjectId();
+    this.relay.noteChecked(id, event.payload as PayloadClass<unknown>);
     await m.query(`INSERT INTO ${this.schema}.outbox (id, subject, payload, aggregate) VALUES ($1, $2, $3, $4)`, [
       id,
       event.subject,
@@ -112,7 +113,9 @@ export class Outbox {
   ): Promise<R[]> {
     const parameters = [...statement.parameters];
     const rows = events.map((e, i) => {
-      parameters.push(newObjectId(), e.event.subject, checkedPayload(e.event, e.payload), e.aggregate ?? null);
+      const id = newObjectId();
+      parameters.push(id, e.event.subject, checkedPayload(e.event, e.payload), e.aggregate ?? null);
+      this.relay.noteChecked(id, e.event.payload as PayloadClass<unknown>);
       const n = parameters.length;
       return `($${n - 3}, $${n - 2}, $${n - 1}, $${n}, ${i})`;
     });

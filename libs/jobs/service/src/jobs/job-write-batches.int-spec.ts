@@ -25,7 +25,7 @@ describeWithInfra('JobWriteBatches.advance, batched (real Postgres)', () => {
       poolSize: 4,
     });
     await runMigrations(ds, 'jobs');
-    const relay = { kick: () => undefined } as unknown as OutboxRelay;
+    const relay = { kick: () => undefined, noteChecked: () => undefined } as unknown as OutboxRelay;
     store = new JobWriteBatches(ds, new Outbox(ds, 'jobs', relay, {} as EventBus));
     // Eight jobs; the sixth and the eighth were canceled before their run started.
     await ds.query(
