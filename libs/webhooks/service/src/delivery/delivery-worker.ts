@@ -362,7 +362,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       const retryInMs = d.recovery_id
         ? null
         : nextDelayMs(this.config.retrySchedule, d.attempts, result.headers['retry-after']);
-      const { retryInMs: delay } = await this.health.failed(
+      const delay = await this.health.failed(
         {
           webhookId: webhook.id,
           deliveryId: d.id,

@@ -23,12 +23,6 @@ export interface Failure {
   retryInMs: number | null;
 }
 
-/** What became of a failed delivery: tried again in `retryInMs`, or given up (null). */
-export interface FailureOutcome {
-  suspended: boolean;
-  retryInMs: number | null;
-}
-
 /**
  * The suspension rule (architecture section 7): a webhook failing with no success for the
  * window (or for the configured count of attempts in a row) is suspended; 410 suspends at once.
@@ -42,7 +36,7 @@ export interface FailureOutcome {
 @Injectable()
 export class WebhookHealth implements OnApplicationShutdown {
   private readonly logger = new Logger('WebhookHealth');
-  private readonly group: GroupCommit<Failure, FailureOutcome>;
+  private readonly group: GroupCommit<Failure, number | null>;
 
   constructor(
     private readonly outbox: Outbox,
@@ -53,8 +47,11 @@ export class WebhookHealth implements OnApplicationShutdown {
     this.group = new GroupCommit((failures) => this.write(failures), OUTCOME_TIMING);
   }
 
-  /** Resolves once the failure is counted and its delivery rescheduled or given up. */
-  failed(failure: Failure, soon = false): Promise<FailureOutcome> {
+  /**
+   * Resolves once the failure is counted and its delivery rescheduled or given up, with when it is
+   * tried again: its `retryInMs`, or null (given up, or its webhook suspended).
+   */
+  failed(failure: Failure, soon = false): Promise<number | null> {
     return this.group.add(failure, soon);
   }
 
@@ -62,25 +59,24 @@ export class WebhookHealth implements OnApplicationShutdown {
     return this.group.drain();
   }
 
-  private async write(failures: Failure[]): Promise<FailureOutcome[]> {
-    const counts = new Map<string, number>();
-    for (const f of failures) counts.set(f.webhookId, (counts.get(f.webhookId) ?? 0) + 1);
-    const streaks = await WebhookHealthStore.countFailures(this.ds.manager, counts);
+  private async write(failures: Failure[]): Promise<(number | null)[]> {
+    const byWebhook = new Map<string, Failure[]>();
+    for (const f of failures) byWebhook.set(f.webhookId, [...(byWebhook.get(f.webhookId) ?? []), f]);
+    const streaks = await WebhookHealthStore.countFailures(
+      this.ds.manager,
+      new Map([...byWebhook].map(([id, mine]) => [id, mine.length])),
+    );
     const suspended = new Set<string>();
     for (const [webhookId, streak] of streaks) {
-      const mine = failures.filter((f) => f.webhookId === webhookId);
-      const reason = this.suspensionReason(streak, mine);
+      const reason = this.suspensionReason(streak, byWebhook.get(webhookId) ?? []);
       if (reason && (await this.suspend(webhookId, streak, reason))) suspended.add(webhookId);
     }
-    const outcomes = failures.map((f) => {
-      const stop = suspended.has(f.webhookId);
-      return { suspended: stop, retryInMs: stop ? null : f.retryInMs };
-    });
+    const delays = failures.map((f) => (suspended.has(f.webhookId) ? null : f.retryInMs));
     await DeliveryQueueStore.failed(
       this.ds.manager,
-      failures.map((f, i) => ({ id: f.deliveryId, delayMs: outcomes[i]?.retryInMs ?? null })),
+      failures.map((f, i) => ({ id: f.deliveryId, delayMs: delays[i] ?? null })),
     );
-    return outcomes;
+    return delays;
   }
 
   /** Why the streak suspends its webhook, or undefined while it stands. */
