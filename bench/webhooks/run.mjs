@@ -255,6 +255,10 @@ for (const mode of MODES) {
         baselineDeliveriesPerSecond: baseline.deliveriesPerSecond,
         currentDeliveriesPerSecond: current.deliveriesPerSecond,
         ratioToBaseline: +(current.deliveriesPerSecond / baseline.deliveriesPerSecond).toFixed(3),
+        baselineCpuMsPerDelivery: +baseline.cpuMsPerDelivery.toFixed(3),
+        currentCpuMsPerDelivery: +current.cpuMsPerDelivery.toFixed(3),
+        cpuRatioToBaseline: +(current.cpuMsPerDelivery / baseline.cpuMsPerDelivery).toFixed(3),
+        p99RatioToBaseline: +(current.p99ms / Math.max(1, baseline.p99ms)).toFixed(3),
         bothBalanced: baseline.balanced && current.balanced,
       }),
     );
