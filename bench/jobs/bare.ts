@@ -10,42 +10,24 @@
 // Some of the imports below reach decorated classes (class-transformer needs the metadata API).
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
-import { chmodSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bwrapArgs, type SandboxSpec } from '../../libs/jobs/service/src/runner/host/bwrap-args';
+import { bwrapArgs } from '../../libs/jobs/service/src/runner/host/bwrap-args';
 import { findBwrap } from '../../libs/jobs/service/src/runner/host/host-mode';
 import { connectEngine } from '../../libs/jobs/service/src/runner/engine/engine-connect';
 import { containerOptions } from '../../libs/jobs/service/src/runner/engine/container-options';
 import { ensureJobNetwork } from '../../libs/jobs/service/src/runner/engine/job-network';
 import { ensureTestJobImage } from '../../libs/testing/src/job-engine';
+import { machineCpuMs, systemDir, TMP_SIZE_MB, UID_BASE } from './sandbox';
 
 const [mode = 'host', runsArg = '200', concurrencyArg = '20'] = process.argv.slice(2);
 const RUNS = Number(runsArg);
 const CONCURRENCY = Number(concurrencyArg);
-/** The hub's defaults (jobs.config.ts): HUB_JOBS_TMP_SIZE_MB, HUB_JOBS_CONTAINER_USER, HUB_JOBS_NETWORK, HUB_JOBS_HOST_UID_BASE. */
-const TMP_SIZE_MB = Number(process.env.HUB_JOBS_TMP_SIZE_MB ?? 512);
+/** The hub's defaults (jobs.config.ts): HUB_JOBS_CONTAINER_USER, HUB_JOBS_NETWORK; the sandbox's in sandbox.ts. */
 const CONTAINER_USER = process.env.HUB_JOBS_CONTAINER_USER ?? '65534:65534';
 const NETWORK = process.env.HUB_JOBS_NETWORK ?? 'hub-jobs';
-const UID_BASE = 1_500_000_000;
 const COMMAND = ['sh', '-c', 'echo hello'];
-
-const systemDir: SandboxSpec['systemDir'] = (path) => {
-  const st = lstatSync(path, { throwIfNoEntry: false });
-  if (!st) return 'absent';
-  return st.isSymbolicLink() ? { link: readlinkSync(path) } : st.isDirectory() ? 'dir' : 'absent';
-};
-
-/** CPU time every process of the machine has used so far (/proc/stat: user, nice, system, irq, softirq, steal), in ms. */
-export function machineCpuMs(): number {
-  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
-    .split('\n')[0]
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 10;
-}
 
 async function pool(
   work: (i: number) => Promise<number>,

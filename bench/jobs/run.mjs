@@ -17,6 +17,8 @@
 //                                 .ci/engine-up.sh builds) or host (bubblewrap); the engine daemons' CPU is printed beside the hub's
 //   BENCH_BARE [unset]            0: skip the bare baseline (bare.ts: bwrap with host mode's arguments, or the engine's
 //                                 create + start with the runner's options, same runs, same concurrency), printed as ratios
+//   BENCH_MINIMAL [unset]         0: skip the minimal launcher (host mode: minimal.ts, an HTTP API with one table and three
+//                                 statements per job around the same bwrap, same runs and concurrency), printed as ratios
 //   BENCH_HUB_NODE_ARGS [unset]   node flags for the hub, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
 //   BENCH_FLOOD [unset]           1: instead, the log-flood mode (flood.mjs): one job prints BENCH_FLOOD_LINES [10000000]
 //                                 lines of 100 bytes while another user calls whoami; database growth and whoami p95
@@ -111,16 +113,17 @@ async function runnerOf(url, id) {
  * many runs at the same concurrency. Launch → first output (bwrap) or → start answered (engine).
  */
 function bare(mode, runs, concurrency) {
-  const out = execFileSync(
-    process.execPath,
-    ['-r', '@swc-node/register', resolve(root, 'bench/jobs/bare.ts'), mode, String(runs), String(concurrency)],
-    {
-      cwd: root,
-      env: { ...process.env, SWC_NODE_PROJECT: 'tsconfig.base.json' },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  return benchTs('bare.ts', [mode, String(runs), String(concurrency)]);
+}
+
+/** A TypeScript part of the bench (bare.ts, minimal.ts) run once: the last line it prints, parsed. */
+function benchTs(file, args) {
+  const out = execFileSync(process.execPath, ['-r', '@swc-node/register', resolve(root, 'bench/jobs', file), ...args], {
+    cwd: root,
+    env: { ...process.env, SWC_NODE_PROJECT: 'tsconfig.base.json' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return JSON.parse(out.trim().split('\n').pop());
 }
 
@@ -361,6 +364,7 @@ function printBaseline(runner, hub) {
   console.log(
     `machine CPU (/proc/stat, every process) per job: hub run ${hub.machineCpuPerJob.toFixed(1)} ms, bare run ${bareCpu.toFixed(1)} ms per run: the hub adds ${(hub.machineCpuPerJob - bareCpu).toFixed(1)} ms`,
   );
+  if (runner === 'host' && process.env.BENCH_MINIMAL !== '0') printMinimal(hub, b, bareCpu);
   console.log(
     `hub / bare: jobs/s ${rate.toFixed(2)}×${alone ? '' : ` (target ≥ ${TARGETS.rate}: ${verdict(rate >= TARGETS.rate)})`}; create → RUNNING p99 ${p99.toFixed(2)}× the bare p99` +
       (runner === 'host' && !alone ? ` (target ≤ ${TARGETS.hostP99}: ${verdict(p99 <= TARGETS.hostP99)})` : '') +
@@ -370,6 +374,31 @@ function printBaseline(runner, hub) {
       (runner === 'host' && alone
         ? `; one at a time p99 ${f(hub.p99)} (target ≤ ${TARGETS.hostP99AloneMs} ms: ${verdict(hub.p99 <= TARGETS.hostP99AloneMs)})`
         : ''),
+  );
+}
+
+/**
+ * The minimal launcher (minimal.ts) at the same runs and concurrency, after the bare run: an HTTP
+ * API with one table and three statements per job around the same bwrap. Its figures against
+ * bare's say how far the simplest correct design is from the bare tool on this machine; the hub's
+ * against its, how far the hub is from that design.
+ */
+function printMinimal(hub, b, bareCpu) {
+  console.log(
+    `minimal launcher: ${JOBS} jobs (POST → INSERT, bwrap, RUNNING and COMPLETED stored), ${CONCURRENCY} POSTs in flight…`,
+  );
+  const m = benchTs('minimal.ts', [
+    String(JOBS),
+    String(CONCURRENCY),
+    process.env.BENCH_JOBS_WAIT === '1' ? 'wait' : '',
+  ]);
+  const f = (x) => `${Math.round(x)} ms`;
+  const cpu = m.machineCpuMs / JOBS;
+  console.log(
+    `minimal: ${m.perSecond.toFixed(1)} jobs/s, create → RUNNING p50 ${f(pct(m.latency, 50))} p99 ${f(pct(m.latency, 99))}; machine CPU per job ${cpu.toFixed(1)} ms (bare ${bareCpu.toFixed(1)}, hub ${hub.machineCpuPerJob.toFixed(1)})`,
+  );
+  console.log(
+    `minimal / bare: jobs/s ${(m.perSecond / b.perSecond).toFixed(2)}×, p99 ${(pct(m.latency, 99) / pct(b.latency, 99)).toFixed(2)}×; hub / minimal: jobs/s ${(hub.rate / m.perSecond).toFixed(2)}×, p99 ${(hub.p99 / pct(m.latency, 99)).toFixed(2)}×`,
   );
 }
 
