@@ -63,6 +63,36 @@ describeWithInfra('repo events redelivered', () => {
     expect(await repoEvents()).toEqual([`${org.name}/once`, `${org.name}/once`, `${org.name}/raced`]);
   });
 
+  it('applies a push (no audit record) once per event id: a redelivery leaves the storage it set', async () => {
+    const target = { baseUrl: t.baseUrl, adminToken: ADMIN };
+    const admin = await makeUser(target);
+    const org = await makeOrg(target, 'enterprise', [admin.name]);
+    const consumer = t.hub.app.get(RepoEventsConsumer);
+    const push = (storage: number) => ({
+      event: { action: 'update', scope: 'repo.content' },
+      repo: { type: 'model' as const, name: `${org.name}/pushed`, private: false, storage },
+    });
+    const ctx = { requestId: 'push-test' };
+    await consumer.apply(push(100), ctx, 'push-1');
+    await consumer.apply(push(999), ctx, 'push-1'); // the same message again: nothing changes
+    const storage = async (): Promise<string[]> =>
+      (
+        await queryDatabase<{ storage: string }>(
+          t.db.url,
+          `SELECT storage::text FROM organizations.repositories WHERE name = $1`,
+          [`${org.name}/pushed`],
+        )
+      ).map((r) => r.storage);
+    expect(await storage()).toEqual(['100']);
+    await consumer.apply(push(200), ctx, 'push-2');
+    expect(await storage()).toEqual(['200']);
+    const applied = await queryDatabase<{ msg_id: string }>(
+      t.db.url,
+      `SELECT msg_id FROM organizations.repo_events_applied WHERE msg_id LIKE 'push-%' ORDER BY msg_id`,
+    );
+    expect(applied.map((r) => r.msg_id)).toEqual(['push-1', 'push-2']);
+  });
+
   it('forgets event ids older than the bus retention (HUB_BUS_RETENTION_DAYS), and a fresh id still applies once', async () => {
     const target = { baseUrl: t.baseUrl, adminToken: ADMIN };
     const admin = await makeUser(target);

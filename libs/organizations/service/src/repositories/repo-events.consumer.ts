@@ -1,10 +1,12 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { type AuditEventType, type RequestContext, Streams } from '@hub/contracts';
-import { type RepoEventPayload, RepoEvents } from '@hub/organizations-contract';
+import { type RepoEventPayload, RepoEvents, type UpsertRepositoryRpc } from '@hub/organizations-contract';
 import { EventBus, Outbox, type Unsubscribe } from '@hub/messaging';
-import { type EntityManager } from 'typeorm';
+import { type DataSource, type EntityManager } from 'typeorm';
 import { recordAudit } from '../audit/record-audit';
 import { type OrganizationEntity } from '../organizations/organization.entity';
+import { ORGANIZATIONS_DS } from '../organizations.di';
 import { OrganizationsStore } from '../organizations/organizations.store';
 import { ownerOf, RepositoriesStore } from './repositories.store';
 
@@ -36,6 +38,7 @@ export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplication
   constructor(
     private readonly events: EventBus,
     private readonly outbox: Outbox,
+    @InjectDataSource(ORGANIZATIONS_DS) private readonly ds: DataSource,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -59,13 +62,18 @@ export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplication
   /**
    * Applies one event. With its bus id, an event applied before (a redelivery after a crash
    * between commit and ack, a second publish of the same id) changes nothing and records no
-   * second audit event: the id is kept in the same transaction as the change.
+   * second audit event: the id is kept in the same transaction (or statement) as the change.
    */
   async apply(e: RepoEventPayload, ctx: RequestContext, msgId?: string): Promise<void> {
+    const type = auditTypeOf(e);
+    // A push and any other change the audit log does not keep: one statement (the id, the row).
+    if (!type && e.event.action !== 'delete' && e.event.action !== 'move') {
+      await RepositoriesStore.applyUpsert(this.ds.manager, msgId, this.fields(e));
+      return;
+    }
     await this.outbox.transaction(async (m) => {
       if (msgId && !(await RepositoriesStore.firstTime(m, msgId))) return;
       await this.change(e, m);
-      const type = auditTypeOf(e);
       const org = type ? await this.organizationOf(m, e.repo.name) : null;
       if (type && org) {
         const data = { repo: e.repo.name, type: e.repo.type, ...(e.movedTo ? { movedTo: e.movedTo.name } : {}) };
@@ -79,12 +87,16 @@ export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplication
     if (e.event.action === 'delete') return RepositoriesStore.remove(m, repo.type, repo.name);
     if (e.event.action === 'move' && e.movedTo) return RepositoriesStore.move(m, repo.type, repo.name, e.movedTo.name);
     // create, update and anything else that names a repository: it exists (visibility kept unless given).
-    await RepositoriesStore.upsert(m, {
+    await RepositoriesStore.upsert(m, this.fields(e));
+  }
+
+  private fields({ repo }: RepoEventPayload): UpsertRepositoryRpc {
+    return {
       type: repo.type,
       name: repo.name,
       visibility: repo.private === undefined ? undefined : repo.private ? 'private' : 'public',
       storage: repo.storage,
-    });
+    };
   }
 
   private organizationOf(m: EntityManager, repo: string): Promise<OrganizationEntity | null> {

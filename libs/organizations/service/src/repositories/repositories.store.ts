@@ -40,6 +40,37 @@ export const RepositoriesStore = {
     return row as RepositoryRow;
   },
 
+  /**
+   * A repo event that records nothing else (a push, a change with no audit type): the bus id and
+   * the repository in one statement, no transaction around it. False when the id was applied
+   * before (nothing changes then). Without an id, the repository is written as it comes.
+   */
+  async applyUpsert(m: EntityManager, msgId: string | undefined, dto: UpsertRepositoryRpc): Promise<boolean> {
+    const rows = (await m.query(
+      `WITH fresh AS (
+         INSERT INTO organizations.repo_events_applied (msg_id) SELECT $7::text WHERE $7::text IS NOT NULL
+         ON CONFLICT (msg_id) DO NOTHING RETURNING msg_id),
+       up AS (
+         INSERT INTO organizations.repositories (type, name, owner, visibility, storage, updated_at)
+         SELECT $1, $2, $3, COALESCE($4, 'public'), COALESCE($5::bigint, 0), COALESCE($6::timestamptz, now())
+         WHERE $7::text IS NULL OR EXISTS (SELECT 1 FROM fresh)
+         ON CONFLICT (type, name) DO UPDATE SET visibility = COALESCE($4, organizations.repositories.visibility),
+           storage = COALESCE($5::bigint, organizations.repositories.storage), updated_at = EXCLUDED.updated_at
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM up`,
+      [
+        dto.type,
+        dto.name,
+        ownerOf(dto.name),
+        dto.visibility ?? null,
+        dto.storage ?? null,
+        dto.updatedAt ?? null,
+        msgId?.slice(0, 128) ?? null,
+      ],
+    )) as { n: number }[];
+    return (rows[0]?.n ?? 0) > 0;
+  },
+
   async remove(m: EntityManager, type: RepoType, name: string): Promise<void> {
     await m.query(`DELETE FROM organizations.repositories WHERE type = $1 AND name = $2`, [type, name]);
   },
