@@ -1,5 +1,5 @@
 import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
-import { BusStore } from './bus-store';
+import { BusStore, FETCH_LIMIT } from './bus-store';
 
 describeWithInfra('the all-in-one bus keeps events HUB_BUS_RETENTION_DAYS days', () => {
   let db: TestDatabase;
@@ -111,5 +111,52 @@ describeWithInfra('the all-in-one bus keeps events HUB_BUS_RETENTION_DAYS days',
     expect(await store.lag(c, 'lag.a.>')).toBe(1);
     await store.append('lag.a.four', undefined, '{}');
     expect(await store.lag(c, 'lag.a.>')).toBe(2);
+  });
+
+  it('claims what is due, then what is new, in order and in one statement; the rest of what it read waits in pending', async () => {
+    const c = { stream: 'fc', durable: 'fetch-and-claim' };
+    await store.ensureConsumer(c, 'fc.>');
+    for (const subject of ['fc.1', 'other.x', 'fc.2', 'fc.3', 'fc.4', 'fc.5'])
+      await store.append(subject, subject, '{}');
+    const subjects = (ms: { subject: string }[]): string[] => ms.map((m) => m.subject);
+    // Other tests' events come first: a pass reads up to FETCH_LIMIT of them, as the consumer does.
+    let first = await store.fetchAndClaim(c, 'fc.>', 30_000, 2);
+    while (first.claimed.length === 0 && first.read === FETCH_LIMIT)
+      first = await store.fetchAndClaim(c, 'fc.>', 30_000, 2);
+    expect(subjects(first.claimed)).toEqual(['fc.1', 'fc.2']);
+    expect(first.claimed.map((m) => m.deliveries)).toEqual([1, 1]);
+    expect(first.read).toBeLessThan(FETCH_LIMIT);
+    const pending = async (): Promise<{ subject: string; deliveries: number }[]> =>
+      store.ds.query(
+        `SELECT e.subject, p.deliveries FROM bus.pending p JOIN bus.events e ON e.seq = p.seq
+          WHERE p.stream = 'fc' AND p.durable = 'fetch-and-claim' ORDER BY p.seq`,
+      );
+    expect(await pending()).toEqual([
+      { subject: 'fc.1', deliveries: 1 },
+      { subject: 'fc.2', deliveries: 1 },
+      { subject: 'fc.3', deliveries: 0 },
+      { subject: 'fc.4', deliveries: 0 },
+      { subject: 'fc.5', deliveries: 0 },
+    ]);
+    // fc.1's ack wait runs out; fc.6 is published. The due ones (fc.1 again, then fc.3, fc.4) come
+    // before the new one, which waits in pending for want of room.
+    await store.ack(c, [first.claimed[1]!.seq]);
+    await store.ds.query(`UPDATE bus.pending SET next_at = now() WHERE stream = 'fc' AND seq = $1`, [
+      first.claimed[0]!.seq,
+    ]);
+    await store.append('fc.6', 'fc.6', '{}');
+    const second = await store.fetchAndClaim(c, 'fc.>', 30_000, 3);
+    expect(subjects(second.claimed)).toEqual(['fc.1', 'fc.3', 'fc.4']);
+    expect(second.claimed.map((m) => m.deliveries)).toEqual([2, 1, 1]);
+    expect(second.read).toBe(1);
+    const third = await store.fetchAndClaim(c, 'fc.>', 30_000, 16);
+    expect(subjects(third.claimed)).toEqual(['fc.5', 'fc.6']);
+    expect(third.read).toBe(0);
+    await store.ack(
+      c,
+      [...second.claimed, ...third.claimed].map((m) => m.seq),
+    );
+    expect(await store.lag(c, 'fc.>')).toBe(0);
+    expect(await store.fetchAndClaim(c, 'fc.>', 30_000, 16)).toEqual({ claimed: [], read: 0 });
   });
 });

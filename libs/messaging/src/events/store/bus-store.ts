@@ -146,6 +146,69 @@ export class BusStore {
       .sort((a, b) => a.seq - b.seq);
   }
 
+  /**
+   * fetchNew and claimDue in one statement, for a consumer with room for `limit` messages: claims
+   * its due pending messages in order, then, with the room left, the first new events past its
+   * cursor that match its filter (stored as pending already claimed); the rest of what it read
+   * (up to FETCH_LIMIT events) goes to pending, due, and the cursor past it, as fetchNew does.
+   * Pending messages all precede the cursor, so what it claims is in order. Answers the claimed
+   * messages and how many events past the cursor it read (FETCH_LIMIT: there may be more).
+   */
+  async fetchAndClaim(
+    c: ConsumerRef,
+    filter: string,
+    ackWaitMs: number,
+    limit: number,
+  ): Promise<{ claimed: StoredEvent[]; read: number }> {
+    const rows = (await this.ds.query(
+      `WITH due AS (
+         SELECT seq FROM bus.pending WHERE stream = $1 AND durable = $2 AND next_at <= now()
+          ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+       old AS (
+         UPDATE bus.pending p SET deliveries = p.deliveries + 1, next_at = now() + $3::int * interval '1 millisecond'
+           FROM due WHERE p.stream = $1 AND p.durable = $2 AND p.seq = due.seq
+         RETURNING p.seq, p.deliveries),
+       ev AS (
+         SELECT e.seq, e.subject FROM bus.events e
+          WHERE e.seq > (SELECT cursor FROM bus.consumers WHERE stream = $1 AND durable = $2)
+          ORDER BY e.seq LIMIT ${FETCH_LIMIT}),
+       matched AS (
+         SELECT seq, row_number() OVER (ORDER BY seq) <= ${limit} - (SELECT count(*) FROM due) AS now_claimed
+           FROM ev WHERE subject ~ $4),
+       taken AS (
+         INSERT INTO bus.pending (stream, durable, seq, deliveries, next_at)
+         SELECT $1, $2, seq, CASE WHEN now_claimed THEN 1 ELSE 0 END,
+                CASE WHEN now_claimed THEN now() + $3::int * interval '1 millisecond' ELSE now() END
+           FROM matched ON CONFLICT DO NOTHING RETURNING seq, deliveries),
+       moved AS (
+         UPDATE bus.consumers SET cursor = GREATEST(cursor, (SELECT max(seq) FROM ev))
+          WHERE stream = $1 AND durable = $2 AND EXISTS (SELECT 1 FROM ev))
+       SELECT r.read, c.seq, c.deliveries, e.subject, e.msg_id, e.payload
+         FROM (SELECT count(*)::int AS read FROM ev) r
+         LEFT JOIN ((SELECT seq, deliveries FROM old UNION ALL SELECT seq, deliveries FROM taken WHERE deliveries = 1) c
+                    JOIN bus.events e ON e.seq = c.seq) ON true`,
+      [c.stream, c.durable, ackWaitMs, subjectRegex(filter)],
+    )) as {
+      read: number;
+      seq: string | null;
+      deliveries: number;
+      subject: string;
+      msg_id: string | null;
+      payload: string;
+    }[];
+    const claimed = rows
+      .filter((r) => r.seq !== null)
+      .map((r) => ({
+        seq: Number(r.seq),
+        deliveries: r.deliveries,
+        subject: r.subject,
+        msgId: r.msg_id ?? undefined,
+        payload: r.payload,
+      }))
+      .sort((a, b) => a.seq - b.seq);
+    return { claimed, read: rows[0]?.read ?? 0 };
+  }
+
   async ack(c: ConsumerRef, seqs: number[]): Promise<void> {
     await this.ds.query(`DELETE FROM bus.pending WHERE stream = $1 AND durable = $2 AND seq = ANY($3::bigint[])`, [
       c.stream,

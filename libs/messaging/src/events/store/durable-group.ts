@@ -38,6 +38,8 @@ export class DurableGroup {
    * held), after a retry, a failure or a timer; the pass that finds it asks when the next is due.
    */
   private unsettled = true;
+  /** When a statement last read past the cursor. */
+  private fetchedAt = 0;
 
   constructor(
     private readonly store: BusStore,
@@ -125,30 +127,40 @@ export class DurableGroup {
   }
 
   private async drain(): Promise<void> {
-    // A fetch that read less than its limit reached the end of the stream.
-    while (!this.stopped && (await this.store.fetchNew(this.ref, this.filter)) >= FETCH_LIMIT) {
-      // keep reading until the cursor reaches the end of the stream
-    }
     this.full = false;
     for (;;) {
       const first = this.subscribers[0];
       if (this.stopped || !first) return;
       this.handOver();
       // Every slot busy: a handler that finishes hands over the next, or runs a pass for more.
+      // What is new meanwhile goes to pending at most once a second (lag and processedThrough
+      // count what is past the cursor; pending keeps it from the retention's prune).
       if (this.queue.length > 0 || this.handling.size >= this.concurrency) {
         this.full = true;
+        if (Date.now() - this.fetchedAt >= 1000) await this.fetchAll();
         return;
       }
+      // One statement claims what is due and what is new (a pass per new event costs one round trip).
       const limit = Math.max(BATCH, this.concurrency);
-      const batch = await this.store.claimDue(this.ref, first.ackWaitMs ?? 30_000, limit);
-      this.queue.push(...batch);
-      if (batch.length < limit) break; // nothing else is due now
+      this.fetchedAt = Date.now();
+      const { claimed, read } = await this.store.fetchAndClaim(this.ref, this.filter, first.ackWaitMs ?? 30_000, limit);
+      this.queue.push(...claimed);
+      // Less than it could claim, and the end of the stream reached: nothing else is due now.
+      if (claimed.length < limit && read < FETCH_LIMIT) break;
     }
     this.handOver();
     if (this.unsettled && this.handling.size === 0 && this.queue.length === 0) {
       this.unsettled = false;
       const due = await this.store.nextDueInMs(this.ref);
       if (due !== null) this.schedule(due);
+    }
+  }
+
+  /** Moves every event past the cursor that matches into pending (a fetch that read less than its limit reached the end). */
+  private async fetchAll(): Promise<void> {
+    this.fetchedAt = Date.now();
+    while (!this.stopped && (await this.store.fetchNew(this.ref, this.filter)) >= FETCH_LIMIT) {
+      // keep reading until the cursor reaches the end of the stream
     }
   }
 
