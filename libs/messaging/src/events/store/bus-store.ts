@@ -120,34 +120,8 @@ export class BusStore {
     return row?.n ?? 0;
   }
 
-  /** Claims due messages in order, counting a delivery and hiding them for ackWaitMs. */
-  async claimDue(c: ConsumerRef, ackWaitMs: number, limit: number): Promise<StoredEvent[]> {
-    const rows = (await this.ds.query(
-      // A bare UPDATE … RETURNING comes back from TypeORM as [rows, count]; the outer SELECT keeps it rows.
-      `WITH due AS (
-         SELECT seq FROM bus.pending WHERE stream = $1 AND durable = $2 AND next_at <= now()
-          ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED),
-       claimed AS (
-         UPDATE bus.pending p SET deliveries = p.deliveries + 1, next_at = now() + $3::int * interval '1 millisecond'
-           FROM due, bus.events e
-          WHERE p.stream = $1 AND p.durable = $2 AND p.seq = due.seq AND e.seq = p.seq
-         RETURNING p.seq, p.deliveries, e.subject, e.msg_id, e.payload)
-       SELECT * FROM claimed`,
-      [c.stream, c.durable, ackWaitMs],
-    )) as { seq: string; deliveries: number; subject: string; msg_id: string | null; payload: string }[];
-    return rows
-      .map((r) => ({
-        seq: Number(r.seq),
-        deliveries: r.deliveries,
-        subject: r.subject,
-        msgId: r.msg_id ?? undefined,
-        payload: r.payload,
-      }))
-      .sort((a, b) => a.seq - b.seq);
-  }
-
   /**
-   * fetchNew and claimDue in one statement, for a consumer with room for `limit` messages: claims
+   * fetchNew and a claim in one statement, for a consumer with room for `limit` messages: claims
    * its due pending messages in order, then, with the room left, the first new events past its
    * cursor that match its filter (stored as pending already claimed); the rest of what it read
    * (up to FETCH_LIMIT events) goes to pending, due, and the cursor past it, as fetchNew does.
