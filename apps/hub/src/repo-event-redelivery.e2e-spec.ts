@@ -24,11 +24,16 @@ describeWithInfra('repo events redelivered', () => {
     await t?.close();
   });
 
-  it('records one audit event per event id, whatever the number of deliveries', async () => {
+  /** An Enterprise organization with its admin, and the hub's repo events consumer. */
+  async function enterpriseAdmin() {
     const target = { baseUrl: t.baseUrl, adminToken: ADMIN };
     const admin = await makeUser(target);
     const org = await makeOrg(target, 'enterprise', [admin.name]);
-    const consumer = t.hub.app.get(RepoEventsConsumer);
+    return { admin, org, consumer: t.hub.app.get(RepoEventsConsumer) };
+  }
+
+  it('records one audit event per event id, whatever the number of deliveries', async () => {
+    const { admin, org, consumer } = await enterpriseAdmin();
     const event = (name: string) => ({
       event: { action: 'create', scope: 'repo' },
       repo: { type: 'model' as const, name: `${org.name}/${name}`, private: false },
@@ -64,10 +69,7 @@ describeWithInfra('repo events redelivered', () => {
   });
 
   it('applies a push (no audit record) once per event id: a redelivery leaves the storage it set', async () => {
-    const target = { baseUrl: t.baseUrl, adminToken: ADMIN };
-    const admin = await makeUser(target);
-    const org = await makeOrg(target, 'enterprise', [admin.name]);
-    const consumer = t.hub.app.get(RepoEventsConsumer);
+    const { org, consumer } = await enterpriseAdmin();
     const push = (storage: number) => ({
       event: { action: 'update', scope: 'repo.content' },
       repo: { type: 'model' as const, name: `${org.name}/pushed`, private: false, storage },
@@ -94,10 +96,7 @@ describeWithInfra('repo events redelivered', () => {
   });
 
   it('forgets event ids older than the bus retention (HUB_BUS_RETENTION_DAYS), and a fresh id still applies once', async () => {
-    const target = { baseUrl: t.baseUrl, adminToken: ADMIN };
-    const admin = await makeUser(target);
-    const org = await makeOrg(target, 'enterprise', [admin.name]);
-    const consumer = t.hub.app.get(RepoEventsConsumer);
+    const { admin, org, consumer } = await enterpriseAdmin();
     const event = (name: string) => ({
       event: { action: 'create', scope: 'repo' },
       repo: { type: 'model' as const, name: `${org.name}/${name}`, private: false },

@@ -103,28 +103,16 @@ export class BusStore {
    * moves the cursor past them, in one statement (so a crash cannot split the two); answers how
    * many events it read (matching or not).
    */
-  async fetchNew(c: ConsumerRef, filter: string, limit = FETCH_LIMIT): Promise<number> {
-    const [row] = (await this.ds.query(
-      `WITH ev AS (
-         SELECT e.seq, e.subject FROM bus.events e
-          WHERE e.seq > (SELECT cursor FROM bus.consumers WHERE stream = $1 AND durable = $2)
-          ORDER BY e.seq LIMIT ${limit}),
-       taken AS (
-         INSERT INTO bus.pending (stream, durable, seq) SELECT $1, $2, seq FROM ev WHERE subject ~ $3 ON CONFLICT DO NOTHING),
-       moved AS (
-         UPDATE bus.consumers SET cursor = GREATEST(cursor, (SELECT max(seq) FROM ev))
-          WHERE stream = $1 AND durable = $2 AND EXISTS (SELECT 1 FROM ev))
-       SELECT count(*)::int AS n FROM ev`,
-      [c.stream, c.durable, subjectRegex(filter)],
-    )) as { n: number }[];
-    return row?.n ?? 0;
+  async fetchNew(c: ConsumerRef, filter: string): Promise<number> {
+    return (await this.fetchAndClaim(c, filter, 0, 0)).read;
   }
 
   /**
-   * fetchNew and a claim in one statement, for a consumer with room for `limit` messages: claims
-   * its due pending messages in order, then, with the room left, the first new events past its
-   * cursor that match its filter (stored as pending already claimed); the rest of what it read
-   * (up to FETCH_LIMIT events) goes to pending, due, and the cursor past it, as fetchNew does.
+   * fetchNew and a claim in one statement, for a consumer with room for `limit` messages (0:
+   * fetchNew alone): claims its due pending messages in order, then, with the room left, the
+   * first new events past its cursor that match its filter (stored as pending already claimed);
+   * the rest of what it read (up to FETCH_LIMIT events) goes to pending, due, and the cursor past
+   * it.
    * Pending messages all precede the cursor, so what it claims is in order. Answers the claimed
    * messages and how many events past the cursor it read (FETCH_LIMIT: there may be more).
    */

@@ -66,16 +66,17 @@ export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplication
    */
   async apply(e: RepoEventPayload, ctx: RequestContext, msgId?: string): Promise<void> {
     const type = auditTypeOf(e);
-    // A push and any other change the audit log does not keep: one statement (the id, the row).
-    if (!type && e.event.action !== 'delete' && e.event.action !== 'move') {
+    // A push and any other change the audit log does not keep (deletes and moves all are): one
+    // statement, the id and the row.
+    if (!type) {
       await RepositoriesStore.applyUpsert(this.ds.manager, msgId, this.fields(e));
       return;
     }
     await this.outbox.transaction(async (m) => {
       if (msgId && !(await RepositoriesStore.firstTime(m, msgId))) return;
       await this.change(e, m);
-      const org = type ? await this.organizationOf(m, e.repo.name) : null;
-      if (type && org) {
+      const org = await this.organizationOf(m, e.repo.name);
+      if (org) {
         const data = { repo: e.repo.name, type: e.repo.type, ...(e.movedTo ? { movedTo: e.movedTo.name } : {}) };
         await recordAudit(this.outbox, m, ctx, org, type, `${e.repo.type} ${e.repo.name}: ${e.event.action}`, data);
       }
@@ -87,7 +88,7 @@ export class RepoEventsConsumer implements OnApplicationBootstrap, OnApplication
     if (e.event.action === 'delete') return RepositoriesStore.remove(m, repo.type, repo.name);
     if (e.event.action === 'move' && e.movedTo) return RepositoriesStore.move(m, repo.type, repo.name, e.movedTo.name);
     // create, update and anything else that names a repository: it exists (visibility kept unless given).
-    await RepositoriesStore.upsert(m, this.fields(e));
+    await RepositoriesStore.applyUpsert(m, undefined, this.fields(e));
   }
 
   private fields({ repo }: RepoEventPayload): UpsertRepositoryRpc {

@@ -22,15 +22,9 @@ export const ownerOf = (name: string): string => name.slice(0, name.indexOf('/')
  * `organizations.repo_events_applied` (the bus ids applied once).
  */
 export const RepositoriesStore = {
-  /** Adds a repository or updates it; a missing storage keeps the one known (a settings change carries none). */
+  /** Adds a repository or updates it (applyUpsert without an id), then reads it with its owner's total. */
   async upsert(m: EntityManager, dto: UpsertRepositoryRpc): Promise<RepositoryRow> {
-    await m.query(
-      `INSERT INTO organizations.repositories (type, name, owner, visibility, storage, updated_at)
-       VALUES ($1, $2, $3, COALESCE($4, 'public'), COALESCE($5::bigint, 0), COALESCE($6::timestamptz, now()))
-       ON CONFLICT (type, name) DO UPDATE SET visibility = COALESCE($4, organizations.repositories.visibility),
-         storage = COALESCE($5::bigint, organizations.repositories.storage), updated_at = EXCLUDED.updated_at`,
-      [dto.type, dto.name, ownerOf(dto.name), dto.visibility ?? null, dto.storage ?? null, dto.updatedAt ?? null],
-    );
+    await RepositoriesStore.applyUpsert(m, undefined, dto);
     const [row] = (await m.query(
       `SELECT name, type, visibility, storage::text, ${ISO} AS updated_at,
          (SELECT COALESCE(sum(storage), 0)::text FROM organizations.repositories o WHERE lower(o.owner) = lower($3)) AS total
@@ -41,9 +35,10 @@ export const RepositoriesStore = {
   },
 
   /**
-   * A repo event that records nothing else (a push, a change with no audit type): the bus id and
-   * the repository in one statement, no transaction around it. False when the id was applied
-   * before (nothing changes then). Without an id, the repository is written as it comes.
+   * Adds a repository or updates it, a missing storage or visibility keeping the one known (a
+   * settings change carries no storage). With a bus id, the id and the repository in one
+   * statement: false when the id was applied before (nothing changes then). A repo event that
+   * records nothing else (a push) needs no transaction around it.
    */
   async applyUpsert(m: EntityManager, msgId: string | undefined, dto: UpsertRepositoryRpc): Promise<boolean> {
     const rows = (await m.query(
