@@ -1,3 +1,4 @@
+import { type ChildProcess } from 'node:child_process';
 import { type Readable } from 'node:stream';
 import { type LogGate, type LogGateOptions } from '../logs/log-gate';
 
@@ -10,7 +11,7 @@ export interface SpawnRequest {
   dir: string;
   env: Record<string, string>;
   owner?: { uid: number; gid: number };
-  cgroupProcs?: string[];
+  cgroup?: { procs: string[]; home: string[] };
   log?: LogGateOptions;
   readBytes?: number;
 }
@@ -145,6 +146,41 @@ export function spawnHelperProgram(Gate: typeof LogGate): void {
     if (owner) chownSync(dir, owner.uid, owner.gid);
   };
 
+  // Into a run's cgroups for its fork (its first process starts in them: nothing it does escapes
+  // its caps) and out again at once. A helper that cannot leave them stops, with every run it
+  // started (the service fails them and starts another): it must not fork a later run, or be
+  // killed at this run's memory cap, from inside them.
+  const moveSelf = (files: string[]): void => {
+    for (const file of files) writeFileSync(file, String(process.pid));
+  };
+  const spawnIn = (m: SpawnRequest): ChildProcess => {
+    const options = {
+      cwd: m.dir,
+      env: m.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
+      ...(m.owner ?? {}),
+    };
+    if (!m.cgroup) return spawn(m.file, m.args, options);
+    let child: ChildProcess | undefined;
+    try {
+      try {
+        moveSelf(m.cgroup.procs);
+      } catch (err) {
+        throw new Error(`could not put the job in its cgroup: ${(err as Error).message}`);
+      }
+      child = spawn(m.file, m.args, options);
+      return child;
+    } finally {
+      try {
+        moveSelf(m.cgroup.home);
+      } catch {
+        if (child?.pid !== undefined) live.set(m.id, { pid: child.pid, dir: m.dir, owner: m.owner });
+        killAll();
+      }
+    }
+  };
+
   const run = (m: SpawnRequest): void => {
     let ended = false;
     const end = (exit: Exit): void => {
@@ -162,31 +198,10 @@ export function spawnHelperProgram(Gate: typeof LogGate): void {
       send({ op: 'exit', id: m.id, code: exit.code, signal: exit.signal, error: exit.error });
     };
     if (m.log) gates.set(m.id, { gate: new Gate({ ...m.log, mark: false }) });
-    let child;
+    let child: ChildProcess;
     try {
       makeDir(m.dir, m.owner);
-      child = spawn(m.file, m.args, {
-        cwd: m.dir,
-        env: m.env,
-        detached: true,
-        stdio: [m.cgroupProcs ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-        ...(m.owner ?? {}),
-      });
-      const pid = child.pid;
-      if (m.cgroupProcs && pid !== undefined) {
-        child.stdin?.on('error', () => undefined);
-        try {
-          for (const file of m.cgroupProcs) writeFileSync(file, String(pid));
-        } catch (err) {
-          try {
-            process.kill(-pid, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-          throw new Error(`could not put the job in its cgroup: ${(err as Error).message}`);
-        }
-        child.stdin?.end('\n');
-      }
+      child = spawnIn(m);
     } catch (err) {
       send({ op: 'spawned', id: m.id, pid: null, startTicks: null });
       end({ code: null, signal: null, error: (err as Error).message });

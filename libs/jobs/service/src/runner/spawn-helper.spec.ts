@@ -111,34 +111,81 @@ describe.each(['node'] as const)('SpawnHelper, %s (job processes spawned by a sm
     expect(lines[lines.length - 1]).toBe('last-line');
   });
 
-  it('finds the command on the given PATH and sets the CPU, address-space and process limits before it starts', async () => {
+  it('finds the command on the given PATH', async () => {
     const lines: string[] = [];
     const run = await helper.spawn({
       file: 'sh',
-      args: ['-c', 'ulimit -t; ulimit -v; ulimit -Hv; ulimit -p 2>/dev/null || ulimit -u'],
-      dir: join(work, `${kind}-limits`),
+      args: ['-c', 'echo found'],
+      dir: join(work, `${kind}-path`),
       env: { PATH: '/nonexistent:/bin' },
-      limits: { cpuSeconds: 7, addressSpaceKb: 4_194_304, processes: 4096 },
       onLine: (l) => lines.push(l),
     });
     expect(await run.exit).toEqual({ code: 0, signal: null });
-    expect(lines).toEqual(['7', '4194304', '4194304', '4096']);
+    expect(lines).toEqual(['found']);
   });
 
-  it('writes the pid to the cgroup files before the command runs, and the command still reads an empty stdin', async () => {
-    const procs = [join(work, `${kind}-cgroup-a`), join(work, `${kind}-cgroup-b`)];
-    for (const f of procs) writeFileSync(f, '');
+  it("forks the command from inside the run's cgroups and goes back home right after; the command reads an empty stdin", async () => {
+    const [procs, home] = [
+      ['a', 'b'],
+      ['home-a', 'home-b'],
+    ].map((names) => names.map((n) => join(work, `${kind}-cgroup-${n}`))) as [string[], string[]];
+    for (const f of [...procs, ...home]) writeFileSync(f, '');
     const lines: string[] = [];
     const run = await helper.spawn({
       file: '/bin/sh',
-      args: ['-c', `echo $$; cat ${procs.join(' ')}; echo; cat; echo end`],
+      args: ['-c', 'echo $PPID; cat; echo end'],
       dir: join(work, `${kind}-cgroup`),
       env: { PATH: '/usr/bin:/bin' },
-      cgroupProcs: procs,
+      cgroup: { procs, home },
       onLine: (l) => lines.push(l),
     });
     expect(await run.exit).toEqual({ code: 0, signal: null });
-    expect(lines).toEqual([String(run.pid), `${run.pid}${run.pid}`, 'end']);
+    const helperPid = String((await helper.process()).pid);
+    expect(lines).toEqual([helperPid, 'end']);
+    for (const f of [...procs, ...home]) expect(readFileSync(f, 'utf8')).toBe(helperPid);
+  });
+
+  it('a cgroup it cannot enter: nothing starts and the run says why', async () => {
+    const run = await helper.spawn({
+      file: '/bin/true',
+      args: [],
+      dir: join(work, `${kind}-no-cgroup`),
+      env: {},
+      cgroup: { procs: [join(work, 'no-such-cgroup', 'cgroup.procs')], home: [] },
+      onLine: () => undefined,
+    });
+    expect(run.pid).toBeNull();
+    expect(await run.exit).toEqual({
+      code: null,
+      signal: null,
+      error: expect.stringMatching(/^could not put the job in its cgroup: ENOENT/),
+    });
+  });
+
+  it("a helper that cannot leave a run's cgroups stops with its runs (none forks from inside them); the next spawn starts a new helper", async () => {
+    const m = marker();
+    const procs = join(work, `${kind}-stuck`);
+    writeFileSync(procs, '');
+    const first = (await helper.process()).pid;
+    const run = await helper.spawn({
+      file: '/bin/sh',
+      args: ['-c', `sleep ${m}`],
+      dir: join(work, `${kind}-stuck-run`),
+      env: { PATH: '/usr/bin:/bin' },
+      cgroup: { procs: [procs], home: [join(work, 'no-such-home', 'cgroup.procs')] },
+      onLine: () => undefined,
+    });
+    expect(await run.exit).toEqual({ code: null, signal: null, error: 'the spawn helper stopped' });
+    expect(await gone(`sleep ${m}`)).toEqual([]);
+    const next = await helper.spawn({
+      file: '/bin/true',
+      args: [],
+      dir: join(work, `${kind}-after`),
+      env: {},
+      onLine: () => undefined,
+    });
+    expect(await next.exit).toEqual({ code: 0, signal: null });
+    expect((await helper.process()).pid).not.toBe(first);
   });
 
   // Only root can switch users (CI runs as root here).
@@ -152,7 +199,6 @@ describe.each(['node'] as const)('SpawnHelper, %s (job processes spawned by a sm
         dir: join(work, `${kind}-user`),
         env: { PATH: '/usr/bin:/bin' },
         owner: { uid: 65534, gid: 65534 },
-        limits: { processes: 512 },
         onLine: (l) => lines.push(l),
       });
       expect(await run.exit).toEqual({ code: 0, signal: null });
@@ -195,20 +241,6 @@ describe.each(['node'] as const)('SpawnHelper, %s (job processes spawned by a sm
     expect(await run.exit).toEqual({ code: 0, signal: null });
     expect(readdirSync(outside)).toEqual(['keep']);
     expect(existsSync(dir)).toBe(false);
-  });
-
-  it('a command that is not there: the job says so and exits 127, like a shell', async () => {
-    const lines: string[] = [];
-    const run = await helper.spawn({
-      file: 'no-such-command-here',
-      args: [],
-      dir: join(work, `${kind}-two`),
-      env: { PATH: '/usr/bin:/bin' },
-      limits: { addressSpaceKb: 4_194_304 },
-      onLine: (l) => lines.push(l),
-    });
-    expect(await run.exit).toEqual({ code: 127, signal: null });
-    expect(lines.join('\n')).toMatch(/no-such-command-here: not found/);
   });
 
   it('a helper killed mid-run: the run ends as failed, its process group is killed, the next spawn starts a new helper', async () => {

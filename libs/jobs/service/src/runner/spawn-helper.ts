@@ -5,16 +5,6 @@ import { killGroup } from './process-identity';
 import { type LogGateOptions } from '../logs/log-gate';
 import { SPAWN_HELPER_SOURCE } from './spawn-helper.source';
 
-/** Resource limits of a job's process, set before it starts (inherited by its children). */
-export interface SpawnLimits {
-  /** RLIMIT_CPU, seconds; unset: unlimited. */
-  cpuSeconds?: number;
-  /** RLIMIT_AS, KiB. */
-  addressSpaceKb?: number;
-  /** RLIMIT_NPROC (only meaningful for a dedicated user). */
-  processes?: number;
-}
-
 export interface SpawnRequest {
   /** The program (looked up in `env.PATH` when it has no slash); argv[0] is this. */
   file: string;
@@ -24,12 +14,12 @@ export interface SpawnRequest {
   env: Record<string, string>;
   /** Run as this user (only when the service runs as root). */
   owner?: { uid: number; gid: number };
-  limits?: SpawnLimits;
   /**
-   * `cgroup.procs` files the helper writes the new process's pid to before it goes on (it waits
-   * for that on its stdin): everything the job starts is in its cgroups from its first instruction.
+   * The run's cgroups (`cgroup.procs` files) and the helper's own (`home`, in the same
+   * hierarchies): the helper moves itself into `procs` for the fork and back into `home` right
+   * after, so everything the job starts is in its cgroups from its first instruction.
    */
-  cgroupProcs?: string[];
+  cgroup?: { procs: string[]; home: string[] };
   /** The log gate the helper applies before lines cross to the service (decision 0631). */
   log?: LogGateOptions;
   /** Bytes a second the helper reads from the command's output at most (its writes wait past it). */
@@ -159,9 +149,8 @@ export class SpawnHelper {
     return {
       process: helper,
       send: (id, req) => {
-        const { file, args } = req.limits || req.cgroupProcs ? underShell(req) : req;
-        const { dir, env, owner, cgroupProcs, log, readBytes } = req;
-        helper.send({ op: 'spawn', id, file, args, dir, env, owner, cgroupProcs, log, readBytes });
+        const { file, args, dir, env, owner, cgroup, log, readBytes } = req;
+        helper.send({ op: 'spawn', id, file, args, dir, env, owner, cgroup, log, readBytes });
       },
     };
   }
@@ -237,20 +226,4 @@ export class SpawnHelpers {
   async close(): Promise<void> {
     await Promise.all(this.helpers.map((h) => h.close()));
   }
-}
-
-/**
- * The Node helper's way to set limits: a `/bin/sh` that waits for its cgroups (a line on stdin once
- * the helper has written its pid; the command's stdin is /dev/null again), runs `ulimit`, then
- * execs the command.
- */
-function underShell(req: SpawnRequest): { file: string; args: string[] } {
-  const set = req.cgroupProcs ? ['read -r _', 'exec </dev/null'] : [];
-  const limits = req.limits ?? {};
-  set.push(`ulimit -t ${limits.cpuSeconds ?? 'unlimited'}`);
-  if (limits.addressSpaceKb !== undefined) set.push(`ulimit -v ${limits.addressSpaceKb}`);
-  // bash says -u, dash and busybox -p.
-  if (limits.processes !== undefined)
-    set.push(`{ ulimit -u ${limits.processes} || ulimit -p ${limits.processes}; } 2>/dev/null`);
-  return { file: '/bin/sh', args: ['-c', `${set.join(' && ')} && exec "$@"`, 'job', req.file, ...req.args] };
 }

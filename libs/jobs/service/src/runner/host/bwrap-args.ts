@@ -47,6 +47,31 @@ export interface SandboxSpec {
   systemDir(path: string): { link: string } | 'dir' | 'absent';
 }
 
+/** Resource limits of a job's processes, set by its first process inside the sandbox (inherited by all it starts). */
+export interface JobLimits {
+  /** RLIMIT_CPU, seconds. */
+  cpuSeconds?: number;
+  /** RLIMIT_AS, KiB. */
+  addressSpaceKb?: number;
+  /** RLIMIT_NPROC (only meaningful for a uid of the job's own). */
+  processes?: number;
+}
+
+/**
+ * The job's first process inside the sandbox: a shell that sets its limits (soft and hard: the job
+ * cannot raise them) and execs the command, so one missing from PATH ends with 127 and "not
+ * found", as anywhere. The only process between bubblewrap and the command (decision 0640).
+ */
+export function jobShell(limits: JobLimits, command: string[]): string[] {
+  const set: string[] = [];
+  if (limits.cpuSeconds !== undefined) set.push(`ulimit -t ${limits.cpuSeconds}`);
+  if (limits.addressSpaceKb !== undefined) set.push(`ulimit -v ${limits.addressSpaceKb}`);
+  // bash says -u, dash and busybox -p.
+  if (limits.processes !== undefined)
+    set.push(`{ ulimit -u ${limits.processes} || ulimit -p ${limits.processes}; } 2>/dev/null`);
+  return ['/bin/sh', '-c', [...set, 'exec "$@"'].join(' && '), 'job', ...command];
+}
+
 const sized = (bytes: number | undefined): string[] => (bytes === undefined ? [] : ['--size', String(bytes)]);
 
 /** bwrap's arguments (after the program name) for one run. */

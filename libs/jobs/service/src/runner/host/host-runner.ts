@@ -5,8 +5,8 @@ import { hardwareOf } from '@hub/jobs-contract';
 import { memoryBytesOf } from '../engine/container-options';
 import { type JobRun, type JobRunner, type RunExit, type RunHandle, type RunRequest } from '../job-runner';
 import { bootId, killGroup, stillRunning } from '../process-identity';
-import { SpawnHelpers, type SpawnLimits } from '../spawn-helper';
-import { bwrapArgs, JOB_HOME, type SandboxSpec } from './bwrap-args';
+import { SpawnHelpers } from '../spawn-helper';
+import { bwrapArgs, JOB_HOME, type JobLimits, jobShell, type SandboxSpec } from './bwrap-args';
 import { BWRAP_MISSING } from './host-mode';
 import { type JobCgroup, type JobCgroups } from './job-cgroups';
 import { JobUids } from './job-uids';
@@ -92,16 +92,15 @@ export class HostRunner implements JobRunner {
       if (uid !== undefined) this.uids?.release(uid);
       return refused(`could not make the job's cgroup: ${(err as Error).message}`);
     }
-    // A shell execs the command, so one missing from PATH ends with 127 and "not found", as anywhere.
-    const argv = ['/bin/sh', '-c', 'exec "$@"', 'job', ...(req.command ?? ['true']), ...(req.arguments ?? [])];
+    const limits = this.limits(req, uid !== undefined, cgroup ? undefined : memoryBytes);
+    const argv = jobShell(limits, [...(req.command ?? ['true']), ...(req.arguments ?? [])]);
     const child = await this.helper.spawn({
       file: this.options.bwrap,
       args: bwrapArgs({ ...(this.options.diskBytes ? { diskBytes: this.options.diskBytes } : {}), argv, systemDir }),
       dir,
       env: { PATH: JOB_PATH, HOME: JOB_HOME, TMPDIR: '/tmp', JOB_ID: req.jobId, ...req.env, ...req.secrets },
       ...(uid !== undefined ? { owner: { uid, gid: uid } } : {}),
-      limits: this.limits(req, uid !== undefined, cgroup ? undefined : memoryBytes),
-      ...(cgroup ? { cgroupProcs: cgroup.procs } : {}),
+      ...(cgroup ? { cgroup: { procs: cgroup.procs, home: cgroup.home } } : {}),
       ...(req.log ? { log: req.log } : {}),
       ...(req.readBytes ? { readBytes: req.readBytes } : {}),
       onLine: req.onLine,
@@ -154,7 +153,7 @@ export class HostRunner implements JobRunner {
    * (its memory) only where no cgroup caps the memory: RLIMIT_AS is per process and counts what is
    * reserved, not used, the fallback of HUB_JOBS_HOST_LIMITS=best-effort.
    */
-  private limits(req: RunRequest, ownUid: boolean, addressSpaceBytes: number | undefined): SpawnLimits {
+  private limits(req: RunRequest, ownUid: boolean, addressSpaceBytes: number | undefined): JobLimits {
     const hw = hardwareOf(req.flavor);
     return {
       ...(req.timeoutSeconds ? { cpuSeconds: Math.ceil(req.timeoutSeconds * hw.vcpu) } : {}),

@@ -5,16 +5,23 @@ import { join } from 'node:path';
 const CGROUP_ROOT = '/sys/fs/cgroup';
 /** The folder made under the service's own cgroup for its jobs' cgroups. */
 const JOBS_FOLDER = 'hub-jobs';
+/** The file a process is moved into a cgroup by (its pid written there). */
+const PROCS = 'cgroup.procs';
 
 export interface CgroupLimits {
   memoryBytes: number;
   processes: number;
 }
 
-/** The cgroup of one run: the helper writes the run's pid into `procs` before it execs bubblewrap. */
+/**
+ * The cgroup of one run. The spawn helper steps into `procs` for the fork of the run's first
+ * process (which so starts in them) and straight back into `home`.
+ */
 export interface JobCgroup {
-  /** The `cgroup.procs` files the run's first process is written to (one per v1 controller). */
+  /** The run's `cgroup.procs` files (one per v1 controller). */
   procs: string[];
+  /** The service's own `cgroup.procs` in the same hierarchies, where the helper lives: in the same order. */
+  home: string[];
   /** How many times the kernel's OOM killer killed a process of this run at its limit. */
   oomKills(): number;
   /** Removes the cgroup once its processes are gone (best effort). */
@@ -22,7 +29,9 @@ export interface JobCgroup {
 }
 
 /** The layout found on this machine: cgroup v1 (memory and pids hierarchies) or v2 (unified). */
-export type CgroupLayout = { version: 1; memory: string; pids?: string } | { version: 2; base: string };
+export type CgroupLayout =
+  | { version: 1; memory: string; pids?: string; home: { memory: string; pids?: string } }
+  | { version: 2; base: string; home: string };
 
 /**
  * The service's own cgroups, from the text of /proc/self/cgroup: v1 when a `memory` hierarchy is
@@ -74,9 +83,14 @@ export class JobCgroups {
         } catch {
           pids = undefined; // memory is what matters; RLIMIT_NPROC still counts the job's own uid
         }
-        return new JobCgroups({ version: 1, memory, ...(pids ? { pids } : {}) });
+        const home = {
+          memory: join(root, 'memory', own.memory, PROCS),
+          ...(pids ? { pids: join(root, 'pids', own.pids as string, PROCS) } : {}),
+        };
+        return new JobCgroups({ version: 1, memory, ...(pids ? { pids } : {}), home });
       }
-      return new JobCgroups({ version: 2, base: JobCgroups.unifiedBase(root, own.path) });
+      const base = JobCgroups.unifiedBase(root, own.path);
+      return new JobCgroups({ version: 2, base, home: join(root, own.path, PROCS) });
     } catch (err) {
       return `the service cannot make cgroups for its jobs (${(err as Error).message})`;
     }
@@ -117,7 +131,8 @@ export class JobCgroups {
     tryWrite(join(dir, 'memory.swap.max'), '0');
     tryWrite(join(dir, 'pids.max'), String(limits.processes));
     return {
-      procs: [join(dir, 'cgroup.procs')],
+      procs: [join(dir, PROCS)],
+      home: [this.layout.home],
       oomKills: () => Number(/^oom_kill (\d+)/m.exec(tryRead(join(dir, 'memory.events')))?.[1] ?? 0),
       remove: () => removeDir(dir),
     };
@@ -130,14 +145,17 @@ export class JobCgroups {
     // Memory + swap at the same bound: no swapping past it (absent when the kernel does not account swap).
     tryWrite(join(memory, 'memory.memsw.limit_in_bytes'), String(limits.memoryBytes));
     const dirs = [memory];
-    if (layout.pids) {
+    const home = [layout.home.memory];
+    if (layout.pids && layout.home.pids) {
       const pids = join(layout.pids, name);
       freshDir(pids);
       writeFileSync(join(pids, 'pids.max'), String(limits.processes));
       dirs.push(pids);
+      home.push(layout.home.pids);
     }
     return {
-      procs: dirs.map((d) => join(d, 'cgroup.procs')),
+      procs: dirs.map((d) => join(d, PROCS)),
+      home,
       oomKills: () => Number(/^oom_kill (\d+)/m.exec(tryRead(join(memory, 'memory.oom_control')))?.[1] ?? 0),
       remove: () => dirs.forEach(removeDir),
     };
