@@ -8,3 +8,4 @@ export * from './transaction-lock';
 export * from './unique-violation';
 export * from './partitions';
 export * from './housekeeping';
+export * from './insert-batcher';

@@ -73,4 +73,17 @@ describeWithInfra('e-mail outbox without SMTP (mails to the log)', () => {
     expect(await mailer.enqueueOnce('svc.applied_events', 'fact-2', [])).toBe(true);
     expect(await mailer.enqueueOnce('svc.applied_events', 'fact-2', [])).toBe(false);
   });
+
+  it('writes the mails of many facts in one statement: only those of facts not applied before, each once', async () => {
+    const fresh = await mailer.enqueueEachOnce('svc.applied_events', [
+      { key: 'fact-1', mails: [mail('d'.repeat(24), 'old@x.org')] },
+      { key: 'fact-3', mails: [mail('e'.repeat(24), 'cat@x.org'), mail('f'.repeat(24), 'dan@x.org')] },
+      { key: 'fact-4', mails: [mail('1'.repeat(24), 'eve@x.org')] },
+      { key: 'fact-5', mails: [] },
+    ]);
+    expect([...fresh].sort()).toEqual(['fact-3', 'fact-4', 'fact-5']);
+    const rows: { recipient: string }[] = await ds.query('SELECT recipient FROM svc.email_outbox ORDER BY recipient');
+    expect(rows.map((r) => r.recipient)).toEqual(['ann@x.org', 'bob@x.org', 'cat@x.org', 'dan@x.org', 'eve@x.org']);
+    expect(await mailer.enqueueEachOnce('svc.applied_events', [{ key: 'fact-4', mails: [] }])).toEqual(new Set());
+  });
 });

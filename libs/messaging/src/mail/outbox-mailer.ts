@@ -68,22 +68,38 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
    * Returns false for a fact already applied (a redelivered event).
    */
   async enqueueOnce(appliedTable: string, key: string, mails: OutgoingMail[]): Promise<boolean> {
-    const rows: unknown[] = await this.ds.query(
-      `WITH fresh AS (INSERT INTO ${appliedTable} (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id),
+    return (await this.enqueueEachOnce(appliedTable, [{ key, mails }])).has(key);
+  }
+
+  /**
+   * `enqueueOnce` for many facts in one statement (a burst of them: one round trip, not one per
+   * fact). Answers the keys that were new; the mails of the others are not written.
+   */
+  async enqueueEachOnce(appliedTable: string, facts: { key: string; mails: OutgoingMail[] }[]): Promise<Set<string>> {
+    if (facts.length === 0) return new Set();
+    const keys = [...new Set(facts.map((f) => f.key))];
+    const mails = [...new Map(facts.map((f) => [f.key, f.mails])).entries()].flatMap(([key, ms]) =>
+      ms.map((m) => ({ key, ...m })),
+    );
+    const rows: { id: string }[] = await this.ds.query(
+      `WITH fresh AS (INSERT INTO ${appliedTable} (id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING id),
             mails AS (INSERT INTO ${this.schema}.email_outbox (id, recipient, subject, body)
-              SELECT m.id, m.recipient, m.subject, m.body FROM fresh, unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS m(id, recipient, subject, body))
+              SELECT m.id, m.recipient, m.subject, m.body
+                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS m(key, id, recipient, subject, body)
+                JOIN fresh ON fresh.id = m.key)
        SELECT id FROM fresh`,
       [
-        key,
+        keys,
+        mails.map((m) => m.key),
         mails.map((m) => m.id),
         mails.map((m) => m.recipient),
         mails.map((m) => m.subject),
         mails.map((m) => m.body),
       ],
     );
-    if (rows.length === 0) return false;
-    if (mails.length > 0) this.kickSoon();
-    return true;
+    const fresh = new Set(rows.map((r) => r.id));
+    if (mails.some((m) => fresh.has(m.key))) this.kickSoon();
+    return fresh;
   }
 
   onApplicationBootstrap(): void {

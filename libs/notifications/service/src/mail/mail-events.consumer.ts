@@ -10,28 +10,30 @@ import { EventBus, type EventMeta, RpcClient, type Unsubscribe } from '@hub/mess
 import { newObjectId } from '@hub/persistence';
 import { type NotificationsConfig } from '../notifications.config';
 import { NOTIFICATIONS_CONFIG, NOTIFICATIONS_DS } from '../notifications.di';
-import { settingOf } from '../settings/settings.defaults';
-import { SettingsStore } from '../settings/settings.store';
-import { auditStreamHealthMail, jobStatusMail, type MailText, webhookSuspendedMail } from './mail-templates';
+import { JOB_MAILS_PER_BATCH, JobStatusMails } from './job-status-mails';
+import { auditStreamHealthMail, type MailText, webhookSuspendedMail } from './mail-templates';
 import { NotificationsMailer } from './notifications-mailer';
 
 /**
  * E-mails for facts of other services: a suspended webhook (to its owner, or an organization's
  * admins), an audit log stream failing or recovering (to its organization's admins) and a job's
- * end (to the user who started it when job_status is on). Each event mails
- * once: its id is recorded with the mails in one statement.
+ * end (to the user who started it when job_status is on; in batches, job-status-mails.ts). Each
+ * event mails once: its id is recorded with the mails in one statement.
  */
 @Injectable()
 export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private stops: Unsubscribe[] = [];
+  private readonly jobMails: JobStatusMails;
 
   constructor(
     private readonly bus: EventBus,
     private readonly rpc: RpcClient,
     private readonly mailer: NotificationsMailer,
-    @InjectDataSource(NOTIFICATIONS_DS) private readonly ds: DataSource,
+    @InjectDataSource(NOTIFICATIONS_DS) ds: DataSource,
     @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
-  ) {}
+  ) {
+    this.jobMails = new JobStatusMails(ds, mailer, (name, ctx) => this.user(name, ctx), config.publicUrl);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.stops = await Promise.all([
@@ -45,6 +47,8 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
         stream: Streams.Jobs.name,
         durable: 'notifications-job-status',
         source: JobsEvents.JobStatus,
+        // Many at once: their mails are written in batches (job-status-mails.ts).
+        concurrency: JOB_MAILS_PER_BATCH,
         handler: (e, meta) => this.onJobStatus(e, meta),
       }),
       this.bus.consume({
@@ -82,20 +86,11 @@ export class MailEventsConsumer implements OnApplicationBootstrap, OnModuleDestr
 
   private async onJobStatus(e: JobStatusEvent, meta: EventMeta): Promise<void> {
     if (!MAILED_JOB_STAGES.has(e.stage)) return;
-    // The user who started it; an organization's job mails whoever started it, never the org.
-    // Events that carry the user's id have the setting read first: no user lookup when it is off.
-    if (e.createdById && !(await this.jobStatusOn(e.createdById))) return;
-    const user = await this.user(e.createdByName ?? e.namespace, contextFor(meta));
-    if (!e.createdById && !(await this.jobStatusOn(user.id))) return;
-    await this.send(
-      `job-status:${meta.msgId ?? `${e.jobId}:${e.stage}:${e.at}`}`,
-      [user],
-      jobStatusMail(e, this.config.publicUrl),
-    );
-  }
-
-  private async jobStatusOn(userId: string): Promise<boolean> {
-    return settingOf((await SettingsStore.get(this.ds.manager, userId))?.values, 'job_status');
+    await this.jobMails.add({
+      event: e,
+      key: `job-status:${meta.msgId ?? `${e.jobId}:${e.stage}:${e.at}`}`,
+      ctx: contextFor(meta),
+    });
   }
 
   private user(name: string, ctx: RequestContext): Promise<UserView> {

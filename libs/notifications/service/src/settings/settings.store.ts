@@ -16,6 +16,16 @@ export const SettingsStore = {
     return rows[0];
   },
 
+  /** The stored values of each of these users that has any (one statement for a batch). */
+  async valuesOf(m: EntityManager, userIds: string[]): Promise<Map<string, SettingValues>> {
+    if (userIds.length === 0) return new Map();
+    const rows: { user_id: string; values: SettingValues }[] = await m.query(
+      'SELECT user_id, values FROM notifications.settings WHERE user_id = ANY($1::bpchar[])',
+      [[...new Set(userIds)]],
+    );
+    return new Map(rows.map((r) => [r.user_id, r.values]));
+  },
+
   /** Merges `values` into what is stored; a missing prepaid amount keeps the stored one. */
   async merge(
     m: EntityManager,

@@ -1,9 +1,8 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type AuditEventMessage, Events, Streams } from '@hub/contracts';
 import { EventBus, type Unsubscribe } from '@hub/messaging';
-import { newObjectId } from '@hub/persistence';
+import { InsertBatcher, newObjectId } from '@hub/persistence';
 import { AuditLog, auditId } from './audit-log';
-import { InsertBatcher } from './insert-batcher';
 
 /** Audit messages in flight at once (and so the largest insert). */
 const INGEST_CONCURRENCY = 128;
