@@ -19,6 +19,8 @@ export class RpcServer implements BeforeApplicationShutdown {
   private readonly dispatcher = new RpcDispatcher();
   private readonly subscriptions: Subscription[] = [];
   private readonly stops: (() => void)[] = [];
+  /** Replies being worked out (a callback subscription's drain does not wait for them). */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly modules: ModulesContainer,
@@ -36,7 +38,10 @@ export class RpcServer implements BeforeApplicationShutdown {
         // A callback rather than an async iterator: no promise per message before the handler runs.
         const callback = (err: Error | null, msg: Msg): void => {
           if (err) this.logger.error({ err, subject: route.subject }, 'RPC subscription failed');
-          else void this.reply(route, msg, replies);
+          else {
+            const replied = this.reply(route, msg, replies).finally(() => this.inFlight.delete(replied));
+            this.inFlight.add(replied);
+          }
         };
         this.subscriptions.push(nc.subscribe(route.subject, { queue, callback }));
       }
@@ -52,10 +57,19 @@ export class RpcServer implements BeforeApplicationShutdown {
     }
   }
 
-  /** Stops taking requests and lets those in flight answer, before the NATS connection drains. */
+  /**
+   * Stops taking requests and lets those in flight answer, before the database and the NATS
+   * connection close (onApplicationShutdown): a subscription's drain only hands its last messages
+   * to the callback, so the handlers still running are awaited here, then their replies' write.
+   * Else a request taken just before a replica stops (a rolling update) failed as an internal
+   * error, its handler's database closed under it.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.stops.splice(0).forEach((stop) => stop());
     await Promise.all(this.subscriptions.splice(0).map((s) => (s.isClosed() ? undefined : s.drain())));
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    // The replies go out in the check phase (PublishQueue): let it run before the connection drains.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   private async reply(route: RpcRoute, msg: Msg, queue: PublishQueue): Promise<void> {

@@ -307,6 +307,23 @@ describeWithInfra('over real NATS', () => {
     };
   });
 
+  it('a request in flight when a replica stops is still answered: its stop waits for the handler and the reply', async () => {
+    const { app } = await serve({ kind: 'nats', url: NATS_URL_FOR_TESTS }, [TestHandler]);
+    const nc = await connect({ servers: NATS_URL_FOR_TESTS });
+    try {
+      const client = new NatsRpcClient(nc, 5000);
+      const answer = client.call(Slow, {}, ctx);
+      // The handler takes 500 ms; the replica is told to stop while it runs (a rolling update).
+      await new Promise((r) => setTimeout(r, 100));
+      const stopped = app.close();
+      expect(await answer).toBe('late');
+      await stopped;
+      await expect(client.call(Slow, {}, ctx)).rejects.toMatchObject({ status: 503 });
+    } finally {
+      await nc.drain();
+    }
+  });
+
   it('shares the requests of one subject between two replicas in the queue group', async () => {
     const replicas = await Promise.all(
       ['one', 'two'].map((name) =>
