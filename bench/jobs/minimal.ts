@@ -17,7 +17,7 @@ import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { bwrapArgs } from '../../libs/jobs/service/src/runner/host/bwrap-args';
+import { bwrapArgs, jobShell } from '../../libs/jobs/service/src/runner/host/bwrap-args';
 import { findBwrap } from '../../libs/jobs/service/src/runner/host/host-mode';
 import { machineCpuMs, systemDir, TMP_SIZE_MB, UID_BASE } from './sandbox';
 
@@ -52,7 +52,8 @@ async function main(): Promise<void> {
       const uid = UID_BASE + (Number(id) % 1_000_000);
       const args = bwrapArgs({
         diskBytes: TMP_SIZE_MB * 1024 ** 2,
-        argv: ['/bin/sh', '-c', 'exec "$@"', 'job', ...command],
+        // The hub's shell inside the sandbox, without limits (it sets none).
+        argv: jobShell({}, command),
         systemDir,
       });
       const child = spawn(bwrap, args, {

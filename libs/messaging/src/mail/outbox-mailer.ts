@@ -77,10 +77,10 @@ export class OutboxMailer implements OnApplicationBootstrap, OnApplicationShutdo
    */
   async enqueueEachOnce(appliedTable: string, facts: { key: string; mails: OutgoingMail[] }[]): Promise<Set<string>> {
     if (facts.length === 0) return new Set();
-    const keys = [...new Set(facts.map((f) => f.key))];
-    const mails = [...new Map(facts.map((f) => [f.key, f.mails])).entries()].flatMap(([key, ms]) =>
-      ms.map((m) => ({ key, ...m })),
-    );
+    // A key given twice is one fact (its last mails).
+    const unique = [...new Map(facts.map((f) => [f.key, f])).values()];
+    const keys = unique.map((f) => f.key);
+    const mails = unique.flatMap((f) => f.mails.map((m) => ({ key: f.key, ...m })));
     const rows: { id: string }[] = await this.ds.query(
       `WITH fresh AS (INSERT INTO ${appliedTable} (id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING id),
             mails AS (INSERT INTO ${this.schema}.email_outbox (id, recipient, subject, body)

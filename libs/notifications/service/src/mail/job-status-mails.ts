@@ -15,6 +15,9 @@ export interface JobEnd {
   ctx: RequestContext;
 }
 
+/** The user who started the job; an organization's job mails whoever started it, never the org. */
+const starter = (e: JobEnd): string => e.event.createdByName ?? e.event.namespace;
+
 /** Job ends written together at most (and so in flight on the bus at once). */
 export const JOB_MAILS_PER_BATCH = 64;
 /** How long the first end of a batch waits for others: a mail is not late for it. */
@@ -45,26 +48,20 @@ export class JobStatusMails {
     // An end that carries its user's id has the setting read first: no user lookup when it is off.
     const known = await this.jobStatusOn(ends.flatMap((e) => (e.event.createdById ? [e.event.createdById] : [])));
     const wanted = ends.filter((e) => !e.event.createdById || known.get(e.event.createdById));
-    // The user who started it; an organization's job mails whoever started it, never the org.
-    const users = new Map<string, Promise<UserView>>();
-    for (const e of wanted) {
-      const name = e.event.createdByName ?? e.event.namespace;
-      if (!users.has(name)) users.set(name, this.user(name, e.ctx));
-    }
-    const found = new Map<JobEnd, UserView>();
-    const errors = new Map<JobEnd, Error>();
-    await Promise.all(
-      wanted.map(async (e) => {
-        try {
-          found.set(e, await (users.get(e.event.createdByName ?? e.event.namespace) as Promise<UserView>));
-        } catch (err) {
-          errors.set(e, err instanceof Error ? err : new Error(String(err)));
-        }
-      }),
-    );
-    const unknown = [...found].flatMap(([e, u]) => (e.event.createdById ? [] : [u.id]));
+    // One lookup per user who started a job of the batch; a user not found fails that user's ends alone.
+    const lookups = new Map<string, Promise<UserView | Error>>();
+    for (const e of wanted)
+      if (!lookups.has(starter(e)))
+        lookups.set(
+          starter(e),
+          this.user(starter(e), e.ctx).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
+        );
+    const looked = await Promise.all(wanted.map(async (e) => [e, await lookups.get(starter(e))] as const));
+    const errors = new Map(looked.flatMap(([e, u]) => (u instanceof Error ? [[e, u] as const] : [])));
+    const found = looked.flatMap(([e, u]) => (u instanceof Error || !u ? [] : [[e, u] as const]));
+    const unknown = found.flatMap(([e, u]) => (e.event.createdById ? [] : [u.id]));
     const later = await this.jobStatusOn(unknown);
-    const mailed = [...found].filter(([e, u]) => e.event.createdById || later.get(u.id));
+    const mailed = found.filter(([e, u]) => e.event.createdById || later.get(u.id));
     await this.mailer.enqueueEachOnce(
       'notifications.applied_events',
       mailed.map(([e, u]) => ({

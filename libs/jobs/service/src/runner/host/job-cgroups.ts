@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, rmdir, rmdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** Where the cgroup file systems are mounted (v1: one folder per controller; v2: the unified tree). */
 const CGROUP_ROOT = '/sys/fs/cgroup';
@@ -29,9 +29,7 @@ export interface JobCgroup {
 }
 
 /** The layout found on this machine: cgroup v1 (memory and pids hierarchies) or v2 (unified). */
-export type CgroupLayout =
-  | { version: 1; memory: string; pids?: string; home: { memory: string; pids?: string } }
-  | { version: 2; base: string; home: string };
+export type CgroupLayout = { version: 1; memory: string; pids?: string } | { version: 2; base: string; home: string };
 
 /**
  * The service's own cgroups, from the text of /proc/self/cgroup: v1 when a `memory` hierarchy is
@@ -83,12 +81,9 @@ export class JobCgroups {
         } catch {
           pids = undefined; // memory is what matters; RLIMIT_NPROC still counts the job's own uid
         }
-        const home = {
-          memory: join(root, 'memory', own.memory, PROCS),
-          ...(pids ? { pids: join(root, 'pids', own.pids as string, PROCS) } : {}),
-        };
-        return new JobCgroups({ version: 1, memory, ...(pids ? { pids } : {}), home });
+        return new JobCgroups({ version: 1, memory, ...(pids ? { pids } : {}) });
       }
+      // The jobs' folder may sit beside the service's cgroup (unifiedBase): home is named apart.
       const base = JobCgroups.unifiedBase(root, own.path);
       return new JobCgroups({ version: 2, base, home: join(root, own.path, PROCS) });
     } catch (err) {
@@ -145,17 +140,16 @@ export class JobCgroups {
     // Memory + swap at the same bound: no swapping past it (absent when the kernel does not account swap).
     tryWrite(join(memory, 'memory.memsw.limit_in_bytes'), String(limits.memoryBytes));
     const dirs = [memory];
-    const home = [layout.home.memory];
-    if (layout.pids && layout.home.pids) {
+    if (layout.pids) {
       const pids = join(layout.pids, name);
       freshDir(pids);
       writeFileSync(join(pids, 'pids.max'), String(limits.processes));
       dirs.push(pids);
-      home.push(layout.home.pids);
     }
     return {
       procs: dirs.map((d) => join(d, PROCS)),
-      home,
+      // v1's jobs folder is in the service's own cgroup of each hierarchy: two levels up.
+      home: dirs.map((d) => join(dirname(dirname(d)), PROCS)),
       oomKills: () => Number(/^oom_kill (\d+)/m.exec(tryRead(join(memory, 'memory.oom_control')))?.[1] ?? 0),
       remove: () => dirs.forEach(removeDir),
     };
