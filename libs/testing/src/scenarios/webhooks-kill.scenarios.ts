@@ -96,7 +96,11 @@ export async function deliverThroughKillNine(
   }
   published = true;
   await killing;
-  if (!killed) throw new Error('the process was never killed');
+  if (!killed)
+    throw new Error(
+      `the process was never killed: ${publishedSoFar} of ${count} published, ${t.capture.at(path).length} delivered ` +
+        `(the kill waits for ${count / 4}), nothing moved for 120 s`,
+    );
   const ids = (): Map<string, Set<string>> => {
     const seen = new Map<string, Set<string>>();
     for (const d of t.capture.at(path)) {
