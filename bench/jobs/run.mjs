@@ -23,6 +23,8 @@
 //   BENCH_FLOOD [unset]           1: instead, the log-flood mode (flood.mjs): one job prints BENCH_FLOOD_LINES [10000000]
 //                                 lines of 100 bytes while another user calls whoami; database growth and whoami p95
 //                                 (BENCH_FLOOD_QUIET=1: the same job printing to /dev/null, the control run)
+//   BENCH_LOG_LINES [unset]       1: instead, the live-log mode (log-lines.mjs, `npm run bench:job-logs`): how soon each printed
+//                                 line reaches an open log stream, beside the same script read bare through a pipe
 // create-to-RUNNING / -COMPLETED come from the job's own timestamps (createdAt, startedAt,
 // finishedAt, set by the jobs service); first-line latency is measured by this client, from
 // sending the POST to reading the first `data:` line of /logs.
@@ -37,6 +39,7 @@ import pg from 'pg';
 import { hubNodeArgs } from '../../tools/start.mjs';
 import { cpuOf, cpuSpent, engineCpu, enginePids, machineCpuMs } from './proc-cpu.mjs';
 import { flood } from './flood.mjs';
+import { logLines } from './log-lines.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -193,6 +196,10 @@ async function main() {
     await call(base, 'POST', '/admin/users', ADMIN, { name, email: `${name}@example.com` });
     const { token } = await call(base, 'POST', `/admin/users/${name}/tokens`, ADMIN, { role: 'write' });
     const spec = { dockerImage: 'alpine:3', flavor: 'cpu-basic', command: ['sh', '-c', 'echo hello'] };
+    if (process.env.BENCH_LOG_LINES === '1') {
+      await logLines({ base, call: (method, path, tok, body) => call(base, method, path, tok ?? ADMIN, body) });
+      return;
+    }
     if (process.env.BENCH_FLOOD === '1') {
       const db = new pg.Client({ connectionString: dbUrl });
       await db.connect();
