@@ -96,11 +96,21 @@ export async function deliverThroughKillNine(
   }
   published = true;
   await killing;
-  if (!killed)
+  if (!killed) {
+    // What the user would look at: the webhook's state and its last logged attempts.
+    const id = (created.body as { webhook: { id: string } }).webhook.id;
+    const state = await http<{ webhook: { disabled: unknown } }>(t.baseUrl, 'GET', `/api/settings/webhooks/${id}`, {
+      token: user.token,
+    });
+    const logs = await http<unknown[]>(t.baseUrl, 'GET', `/api/settings/webhooks/${id}/logs?limit=5`, {
+      token: user.token,
+    });
     throw new Error(
       `the process was never killed: ${publishedSoFar} of ${count} published, ${t.capture.at(path).length} delivered ` +
-        `(the kill waits for ${count / 4}), nothing moved for 120 s`,
+        `(the kill waits for ${count / 4}), nothing moved for 120 s; the webhook's disabled: ` +
+        `${JSON.stringify(state.body.webhook?.disabled)}, its last attempts: ${JSON.stringify(logs.body).slice(0, 1500)}`,
     );
+  }
   const ids = (): Map<string, Set<string>> => {
     const seen = new Map<string, Set<string>>();
     for (const d of t.capture.at(path)) {
