@@ -51,14 +51,14 @@ describe('docker/Dockerfile', () => {
   const runs = (s: { body: Instruction[] }): string[] => s.body.filter((i) => i.op === 'RUN').map((i) => i.args);
   const last = (op: string): string | undefined => runtime.body.filter((i) => i.op === op).pop()?.args;
 
-  it('has an install stage shared by every app, then build and runtime stages taking the app from ARG APP', () => {
+  it('has install and build stages shared by every app, then a runtime stage taking the app from ARG APP', () => {
     expect(stages(all)).toHaveLength(3);
     expect([deps.from, build.from, runtime.from]).toEqual(['node:20-bookworm-slim', 'deps', 'node:20-bookworm-slim']);
     expect(all.find((i) => i.op === 'FROM')?.args).toBe('${NODE_IMAGE} AS deps');
-    // Nothing before the install reads APP: its layer is the same for all seven images.
-    expect(deps.body.filter((i) => i.args.includes('APP'))).toEqual([]);
-    expect(build.body[0]).toEqual({ op: 'ARG', args: 'APP' });
-    expect(runtime.body).toContainEqual({ op: 'ARG', args: 'APP' });
+    // Nothing before the runtime stage reads APP: the install and the build are the same layers
+    // for all seven images (the workspace builds once per commit).
+    expect([...deps.body, ...build.body].filter((i) => i.args.includes('APP'))).toEqual([]);
+    expect(runtime.body[0]).toEqual({ op: 'ARG', args: 'APP' });
   });
 
   it('needs no registry beyond its base image: no `# syntax=` line (BuildKit would fetch that frontend)', () => {
@@ -66,15 +66,18 @@ describe('docker/Dockerfile', () => {
   });
 
   it('names every deployable app (discovered in apps/) where a build without APP says what to set', () => {
-    const guard = runs(build).find((r) => r.includes('--build-arg APP=')) ?? '';
+    const guard = runs(runtime).find((r) => r.includes('--build-arg APP=')) ?? '';
     const named = /APP=([\w|-]+)/.exec(guard)?.[1].split('|') ?? [];
     expect(named.sort()).toEqual([...deployableApps()].sort());
   });
 
-  it('installs exactly the committed lockfile (npm ci, decision 0001) and runs nx build of $APP', () => {
+  it('installs exactly the committed lockfile (npm ci, decision 0001) and builds every deployable app and the console once', () => {
     expect(runs(deps).some((r) => /^npm ci\b/.test(r))).toBe(true);
     expect([...runs(deps), ...runs(build)].filter((r) => /^npm install\b/.test(r))).toEqual([]);
-    expect(runs(build).some((r) => /npx nx build "?\$APP"?/.test(r))).toBe(true);
+    const built = runs(build)
+      .map((r) => /^npx nx run-many -t build --projects=([\w,-]+)/.exec(r)?.[1])
+      .find(Boolean);
+    expect(built?.split(',').sort()).toEqual([...deployableApps(), 'console'].sort());
   });
 
   it('installs bubblewrap in the images that run host-mode jobs (jobs, hub), and no C compiler anywhere', () => {
@@ -85,10 +88,13 @@ describe('docker/Dockerfile', () => {
 
   it('ships only the app bundle and its runtime dependencies', () => {
     const copies = runtime.body.filter((i) => i.op === 'COPY').map((i) => i.args);
-    // The app's bundle, and the web console's static files (decision 0801).
+    // The app's generated manifests (installed before the bundle comes, so that layer stays cached
+    // until its dependencies change), its bundle, and the web console's static files (decision 0801;
+    // an empty folder but in the gateway and the hub).
     expect(copies).toEqual([
-      expect.stringMatching(/^--from=build \/repo\/dist\/apps\/\$\{APP\}\/ \.\/$/),
-      '--from=build /repo/dist/apps/console/ ./console/',
+      '--from=build /repo/dist/apps/${APP}/package.json /repo/dist/apps/${APP}/package-lock.json ./',
+      '--from=build /repo/dist/apps/${APP}/ ./',
+      '--from=build /repo/console-of/${APP}/ ./console/',
     ]);
     expect(runs(runtime).some((r) => /npm install\b.*--omit=dev/.test(r))).toBe(true);
   });
