@@ -38,6 +38,9 @@ module.exports = {
   // A ceiling, not a deadline: the end-to-end tier's hooks start whole hubs (processes, databases,
   // containers), which on a busy machine take longer than 30 s; tests wait on progress themselves.
   testTimeout: process.env.HUB_TEST_TIER === 'e2e' ? 180_000 : 30_000,
+  // Each end-to-end test with its time in the log, also when a run holds several files: where CI's
+  // minutes go (it has 60 of them).
+  verbose: process.env.HUB_TEST_TIER === 'e2e',
   setupFiles: [require.resolve('./libs/testing/src/jest-setup.ts')],
   globalSetup: require.resolve('./libs/testing/src/jest-global-setup.ts'),
 };
