@@ -5,6 +5,7 @@ import { openDataSource, runMigrations } from '@hub/persistence';
 import { createTestDatabase, describeWithInfra, type TestDatabase } from '@hub/testing';
 import { JobsConfig } from '../jobs.config';
 import { JobLogs } from '../logs/job-logs';
+import { JobLogChunks1764000500000 } from './1764000500000-job-log-chunks';
 import { jobsMigrations } from '.';
 
 /** 0.1.0's JobLogs statements, word for word (libs/service-jobs/src/logs/job-logs.ts at edf7198). */
@@ -76,5 +77,67 @@ describeWithInfra('jobs.job_logs for the previous release (real Postgres)', () =
     await ds.undoLastMigration({ transaction: 'each' });
     await expect(ds.query(OLD.read, [JOB, 0])).rejects.toThrow(/job_logs/);
     expect((await logs.read(JOB, 0)).map((l) => l.data)).toEqual(['one', 'two', 'four']);
+  });
+});
+
+/**
+ * The rolling upgrade from 0.1.0 (decision 0207): its jobs service appends lines while this
+ * release's migrations run. test:k8s's upgrade lost one (29 Nov): committed after the chunks'
+ * copy, before the table's drop. Now the migration locks the table first and makes the view in the
+ * same transaction: an insert in flight is copied, one that comes meanwhile goes through the view.
+ */
+describeWithInfra('jobs.job_logs while the chunks migration runs (real Postgres)', () => {
+  const box = new SecretBox('jobs-log-view-test-key', 'hub-job-secrets');
+  let db: TestDatabase;
+  const open = (migrations: (new () => unknown)[]): Promise<DataSource> =>
+    // Room for the open transaction, the waiting insert and the looks at pg_locks.
+    openDataSource({ schema: 'jobs', entities: [], migrations, databaseUrl: db.url, poolSize: 4 });
+  /** Sessions waiting for a lock on jobs.job_logs. */
+  const waiting = async (ds: DataSource): Promise<number> =>
+    Number(
+      (
+        (await ds.query(
+          `SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND relation = 'jobs.job_logs'::regclass`,
+        )) as { n: string }[]
+      )[0].n,
+    );
+  const until = async (what: () => Promise<boolean>): Promise<void> => {
+    while (!(await what())) await new Promise((r) => setTimeout(r, 20));
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it("keeps the line of an insert in flight and of one that waits on the migration's lock", async () => {
+    // The schema as 0.1.0 left it: the migrations before the chunks.
+    const all = jobsMigrations(box);
+    const before = await open(all.slice(0, all.indexOf(JobLogChunks1764000500000)));
+    await runMigrations(before, 'jobs');
+    const t = new Date().toISOString();
+    // 0.1.0 appends one line in a transaction still open when the migration starts...
+    const inFlight = before.createQueryRunner();
+    await inFlight.connect();
+    await inFlight.startTransaction();
+    await inFlight.query(OLD.append, [JOB, [t], ['in flight']]);
+    const after = await open(all);
+    const migrating = runMigrations(after, 'jobs');
+    await until(async () => (await waiting(before)) === 1);
+    // ...and another one while the migration waits for it (queued behind the migration's lock).
+    const meanwhile = before.query(OLD.append, [JOB, [t], ['meanwhile']]);
+    await until(async () => (await waiting(before)) === 2);
+    await inFlight.commitTransaction();
+    await inFlight.release();
+    await migrating;
+    await meanwhile;
+
+    const logs = new JobLogs(after, loadConfig(JobsConfig, {}), new InProcessLiveBus());
+    expect((await logs.read(JOB, 0)).map((l) => l.data)).toEqual(['in flight', 'meanwhile']);
+    await before.destroy();
+    await after.destroy();
   });
 });
