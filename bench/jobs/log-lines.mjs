@@ -59,7 +59,9 @@ export async function logLines({ base, call }) {
   await call('POST', '/admin/users', undefined, { name: user, email: `${user}@example.com` });
   const { token } = await call('POST', `/admin/users/${user}/tokens`, undefined, { role: 'write' });
   const printing = `for i in $(seq ${LINES}); do date +%s%N; sleep ${GAP_MS / 1000}; done`;
-  console.log(`one job printing ${LINES} lines ${GAP_MS} ms apart, its log stream open; the same script bare beside it…`);
+  console.log(
+    `one job printing ${LINES} lines ${GAP_MS} ms apart, its log stream open; the same script bare beside it…`,
+  );
   const job = await call('POST', `/api/jobs/${user}`, token, {
     dockerImage: 'alpine:3',
     flavor: 'cpu-basic',
@@ -78,5 +80,9 @@ export async function logLines({ base, call }) {
     `within ${TARGET_MS} ms of being printed: ${within(TARGET_MS)} % of lines (target: every line); ` +
       `within ${TARGET_MS} ms past the bare pipe's p99 (${b.p99} ms): ${within(TARGET_MS + b.p99)} %`,
   );
-  console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 }
