@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
+import { pct } from './stats.mjs';
 
 const FLOOD_LINES = Number(process.env.BENCH_FLOOD_LINES ?? 10_000_000);
 /** Seconds of whoami calls before the flood (the baseline). */
@@ -13,10 +14,6 @@ const BASELINE_S = Number(process.env.BENCH_FLOOD_BASELINE_S ?? 10);
 /** 1: the control run, the same job with its output to /dev/null (what the job's own CPU costs the machine). */
 const QUIET = process.env.BENCH_FLOOD_QUIET === '1';
 
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Bytes of the Postgres data directory outside pg_wal (needs read access to it: run as root or postgres). */

@@ -9,16 +9,13 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
+import { pct } from './stats.mjs';
 
 const LINES = Number(process.env.BENCH_LOG_LINES_COUNT ?? 500);
 const GAP_MS = Number(process.env.BENCH_LOG_LINES_GAP_MS ?? 20);
 /** Issue 36: a line reaches an open stream within 50 ms of being printed. */
 const TARGET_MS = 50;
 
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 const figures = (xs) => ({ p50: pct(xs, 50), p99: pct(xs, 99), max: Math.max(...xs) });
 const stamp = /^\d{19}$/;
 /** Milliseconds from a printed `date +%s%N` to now. */

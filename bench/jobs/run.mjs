@@ -40,6 +40,7 @@ import { hubNodeArgs } from '../../tools/start.mjs';
 import { cpuOf, cpuSpent, engineCpu, enginePids, machineCpuMs } from './proc-cpu.mjs';
 import { flood } from './flood.mjs';
 import { logLines } from './log-lines.mjs';
+import { pct } from './stats.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const num = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -54,10 +55,6 @@ const TARGETS = { rate: 0.8, hostP99: 1.5, engineP99Alone: 1.3, hostP99AloneMs: 
 /** Transactions committed in a database so far; Postgres flushes a backend's counts within about a second of it going idle. */
 const commits = async (admin, db) =>
   Number((await admin.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [db])).rows[0].xact_commit);
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const freePort = () =>
   new Promise((r) => {

@@ -37,7 +37,7 @@ export async function deliverThroughKillNine(
   const user = await makeUser(t, 'write', 'kill');
   const repo = `${user.name}/${uniqueName('bulk')}`;
   const path = `/${uniqueName('bulk')}`;
-  const created = await http(t.baseUrl, 'POST', '/api/settings/webhooks', {
+  const created = await http<{ webhook: { id: string } }>(t.baseUrl, 'POST', '/api/settings/webhooks', {
     token: user.token,
     body: {
       watched: [{ type: 'model', name: repo }],
@@ -98,7 +98,7 @@ export async function deliverThroughKillNine(
   await killing;
   if (!killed) {
     // What the user would look at: the webhook's state and its last logged attempts.
-    const id = (created.body as { webhook: { id: string } }).webhook.id;
+    const id = created.body.webhook.id;
     const state = await http<{ webhook: { disabled: unknown } }>(t.baseUrl, 'GET', `/api/settings/webhooks/${id}`, {
       token: user.token,
     });
