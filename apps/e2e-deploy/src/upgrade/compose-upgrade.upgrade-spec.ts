@@ -48,7 +48,12 @@ describe('upgrade from the previous release on Compose, under traffic', () => {
     await stack.waitReady();
     steps.push({ step: 'previous release up', seconds: Math.round((Date.now() - t0) / 100) / 10 });
     receiver = await ReceiverContainer.start(stack.network);
-    scenario = new UpgradeScenario({ baseUrl: stack.baseUrl, adminToken: stack.adminToken }, receiver);
+    scenario = new UpgradeScenario({ baseUrl: stack.baseUrl, adminToken: stack.adminToken }, receiver, async (id) =>
+      (await stack.logs(20000))
+        .split('\n')
+        .filter((line) => line.includes(id))
+        .join('\n'),
+    );
   }, 900_000);
 
   afterAll(async () => {

@@ -50,7 +50,27 @@ describe('upgrade from the previous release on Kubernetes, one rolling update at
   beforeAll(async () => {
     gateway = await ServiceProxy.start(ns, 'gateway');
     receiver = await HostReceiver.start(env('HUB_K8S_HOST_IP'));
-    scenario = new UpgradeScenario({ baseUrl: gateway.url, adminToken: env('HUB_K8S_ADMIN_TOKEN') }, receiver);
+    // Every hub pod's log (all of them: the id may be the gateway's or the service's that failed).
+    const logsNaming = async (errorId: string): Promise<string> =>
+      (
+        await k(
+          'logs',
+          '-l',
+          'app.kubernetes.io/part-of=hub-services',
+          '--all-containers',
+          '--prefix',
+          '--tail=20000',
+          '--max-log-requests=40',
+        )
+      )
+        .split('\n')
+        .filter((line) => line.includes(errorId))
+        .join('\n');
+    scenario = new UpgradeScenario(
+      { baseUrl: gateway.url, adminToken: env('HUB_K8S_ADMIN_TOKEN') },
+      receiver,
+      logsNaming,
+    );
   });
 
   afterAll(async () => {

@@ -14,7 +14,7 @@ import {
   type TestUser,
 } from '@hub/testing';
 import type { Delivery } from '../stack/receiver';
-import { RetryingClient, Traffic, type TrafficLedger } from './traffic';
+import { type LogsNaming, RetryingClient, Traffic, type TrafficLedger } from './traffic';
 
 /** Where the scenario's webhook delivers, and what the receiver got (a container on Compose, a host process on Kubernetes). */
 export interface Receiver {
@@ -69,6 +69,8 @@ export class UpgradeScenario {
   constructor(
     private readonly hub: HubTarget,
     private readonly receiver: Receiver,
+    /** Where a 500's error id is looked up (the traffic's failures then carry the lines). */
+    private readonly logsNaming?: LogsNaming,
   ) {
     this.client = new RetryingClient(hub.baseUrl);
   }
@@ -116,14 +118,18 @@ export class UpgradeScenario {
   }
 
   startTraffic(): void {
-    this.traffic = new Traffic(this.client, {
-      hub: this.hub,
-      owner: this.owner,
-      repo: this.repo,
-      inboxUser: this.inboxUser,
-      org: this.org,
-      oldTokens: this.oldTokens,
-    });
+    this.traffic = new Traffic(
+      this.client,
+      {
+        hub: this.hub,
+        owner: this.owner,
+        repo: this.repo,
+        inboxUser: this.inboxUser,
+        org: this.org,
+        oldTokens: this.oldTokens,
+      },
+      this.logsNaming,
+    );
     this.traffic.start();
   }
 

@@ -13,7 +13,12 @@ export interface Failure {
   call: string;
   detail: string;
   at: string;
+  /** For an "Internal error (id …)": the log lines that name the id, read as the failure happened. */
+  logs?: string;
 }
+
+/** The log lines of the running stack that name an error id (its pods, its containers). */
+export type LogsNaming = (errorId: string) => Promise<string>;
 
 /**
  * A client that rides through a replaced container as a client library would: a refused or cut
@@ -123,10 +128,13 @@ export class Traffic {
   private stopped = false;
   private turn = 0;
   private running: Promise<void> | undefined;
+  private readonly explaining: Promise<void>[] = [];
 
   constructor(
     private readonly client: RetryingClient,
     private readonly s: TrafficSubjects,
+    /** Looked up at once: the pod or container that logged it may be gone by the end. */
+    private readonly logsNaming?: LogsNaming,
   ) {}
 
   start(workers = 4): void {
@@ -136,6 +144,7 @@ export class Traffic {
   async stop(): Promise<TrafficLedger> {
     this.stopped = true;
     await this.running;
+    await Promise.all(this.explaining);
     return this.ledger;
   }
 
@@ -158,7 +167,16 @@ export class Traffic {
   }
 
   private fail(call: string, detail: string): void {
-    this.ledger.failures.push({ call, detail: detail.slice(0, 300), at: new Date().toISOString() });
+    const failure: Failure = { call, detail: detail.slice(0, 300), at: new Date().toISOString() };
+    this.ledger.failures.push(failure);
+    const errorId = /Internal error \(id ([0-9a-f-]+)\)/.exec(detail)?.[1];
+    if (errorId && this.logsNaming)
+      this.explaining.push(
+        this.logsNaming(errorId).then(
+          (lines) => void (failure.logs = lines.slice(0, 4000) || `no log line names ${errorId}`),
+          (e: Error) => void (failure.logs = `the logs could not be read: ${e.message.slice(0, 300)}`),
+        ),
+      );
   }
 
   private async publish(subject: string, payload: unknown): Promise<boolean> {

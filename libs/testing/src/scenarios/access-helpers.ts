@@ -112,7 +112,15 @@ export async function openSse(url: string, token: string): Promise<OpenSse> {
   return { ended, isEnded: () => endedAt > 0, text: () => text, received, abort: () => controller.abort() };
 }
 
-/** A GET whose body is not read after its first chunk until readToEnd: a client that reads slowly. */
+/** Between two chunks, readToEnd waits this long: an uncut 24 MB export then lasts several seconds. */
+const SLOW_READ_PAUSE_MS = 10;
+
+/**
+ * A GET whose body is not read after its first chunk until readToEnd, which then reads it slowly
+ * (a chunk, a pause): a client that reads slowly. Reading at full speed would keep the hub busy
+ * serving it (in the all-in-one hub, the very event loop that must notice the revocation), and
+ * the time to the cut would measure this client's greed, not the hub.
+ */
 export function openPaused(
   url: string,
   token: string,
@@ -132,7 +140,11 @@ export function openPaused(
                 endedAt ||= Date.now();
                 done({ endedAt, body: Buffer.concat(chunks).toString('utf8') });
               };
-              res.on('data', (c: Buffer) => chunks.push(c));
+              res.on('data', (c: Buffer) => {
+                chunks.push(c);
+                res.pause();
+                setTimeout(() => res.resume(), SLOW_READ_PAUSE_MS);
+              });
               // A cut connection ends the message with an error (aborted) and close; a complete one with end.
               res.once('end', finish);
               res.once('close', finish);

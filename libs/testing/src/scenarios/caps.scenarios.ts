@@ -18,9 +18,12 @@ type Body = Record<string, unknown>;
 /** More than a cap, at once: the check must hold while they race. */
 const PARALLEL_PAST_THE_CAP = 20;
 
-function statuses(answers: { status: number }[]): Record<number, number> {
-  const out: Record<number, number> = {};
-  for (const a of answers) out[a.status] = (out[a.status] ?? 0) + 1;
+/** The count of each status, and what the first answers of any other status than 200 and 409 said. */
+function statuses(answers: { status: number; body: unknown }[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const a of answers) out[a.status] = ((out[a.status] as number | undefined) ?? 0) + 1;
+  const others = answers.filter((a) => a.status !== 200 && a.status !== 409);
+  if (others.length) out['others'] = others.slice(0, 3).map((a) => `${a.status} ${JSON.stringify(a.body)}`);
   return out;
 }
 

@@ -249,7 +249,7 @@ export function jobsIsolationScenarios(target: () => EngineJobTarget): void {
     expect(lines.length).toBeGreaterThan(100);
   });
 
-  it('a 100 MB log flood: the kept log within budget, a marker naming what was dropped, the log table grows by at most the budget and a few MB', async () => {
+  it('a 30 MB log flood: the kept log within budget, a marker naming what was dropped, the log table grows by at most the budget and a few MB', async () => {
     const { t, user, ns, auth } = await client();
     const budget = Number(JOB_ENGINE_TEST_ENV.HUB_JOBS_LOG_MAX_BYTES);
     const size = async () =>
@@ -267,8 +267,8 @@ export function jobsIsolationScenarios(target: () => EngineJobTarget): void {
       namespace: ns,
       dockerImage: TEST_JOB_IMAGE,
       flavor: 'cpu-basic',
-      // 1,000,000 lines of 100 bytes, then a last line.
-      command: sh(`yes ${'x'.repeat(99)} | head -n 1000000; echo last-line`),
+      // 300,000 lines of 100 bytes (460 times the budget), then a last line.
+      command: sh(`yes ${'x'.repeat(99)} | head -n 300000; echo last-line`),
     });
     const done = await waitForStage(t, user.token, ns, job.id, ['COMPLETED', 'ERROR'], 120_000);
     expect(done.status.stage).toBe('COMPLETED');
@@ -287,9 +287,9 @@ export function jobsIsolationScenarios(target: () => EngineJobTarget): void {
     expect(markers[markers.length - 1]).toMatch(
       /^\[hub\] \d+ lines \([\d.]+ MB\) dropped here: the job logged faster than/,
     );
-    // Most of the million lines were dropped before the database saw them.
-    expect(Number(total?.[1])).toBeGreaterThan(900_000);
+    // Most of the lines were dropped before the database saw them.
+    expect(Number(total?.[1])).toBeGreaterThan(270_000);
     expect((await size()) - before).toBeLessThanOrEqual(budget + 4 * 1024 * 1024);
-    // Read at HUB_JOBS_LOG_READ_BYTES (4 MiB/s): about 25 s.
+    // Read at HUB_JOBS_LOG_READ_BYTES (4 MiB/s): about 8 s.
   }, 120_000);
 }
