@@ -133,3 +133,36 @@ export class HostReceiver implements Receiver {
     this.proc.kill();
   }
 }
+
+/**
+ * The logs of a service's pods as they are when it starts (the replicas about to be replaced),
+ * followed until those pods stop and kept after they are gone (`kubectl logs -f`, from a few
+ * seconds before the start).
+ */
+export class FollowedLogs {
+  private text = '';
+
+  private constructor(
+    readonly service: string,
+    private readonly proc: ChildProcess,
+  ) {
+    proc.stdout?.on('data', (d: Buffer) => (this.text += d.toString('utf8')));
+  }
+
+  static start(ns: string, service: string): FollowedLogs {
+    const args = ['-n', ns, 'logs', '-f', '-l', `app.kubernetes.io/name=${service}`, '--all-containers', '--prefix'];
+    return new FollowedLogs(
+      service,
+      spawn('kubectl', [...args, '--since=5s', '--max-log-requests=10'], { stdio: ['ignore', 'pipe', 'ignore'] }),
+    );
+  }
+
+  /** The lines that name `needle`. */
+  linesNaming(needle: string): string[] {
+    return this.text.split('\n').filter((line) => line.includes(needle));
+  }
+
+  stop(): void {
+    this.proc.kill();
+  }
+}

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { eventually } from '@hub/testing';
-import { HostReceiver, kubectl, ServiceProxy } from './k8s-cluster';
+import { FollowedLogs, HostReceiver, kubectl, ServiceProxy } from './k8s-cluster';
 import { UpgradeScenario } from './scenario';
-import type { TrafficLedger } from './traffic';
+import type { Failure, TrafficLedger } from './traffic';
 
 /** What k8s/local/upgrade.sh passes: the namespace the previous release runs in, this tree's rendering for it. */
 const env = (name: string): string => {
@@ -14,6 +14,18 @@ const env = (name: string): string => {
 const SERVICES = ['credentials', 'organizations', 'notifications', 'webhooks', 'jobs', 'gateway'];
 /** Scaled to 0 before the migration Job (decision 0207, docs/upgrading.md): 0.1.0's audit ingest fails on the partitioned table. */
 const STOPPED_FOR_MIGRATION = ['organizations'];
+
+/**
+ * A 500 that a replica of the previous release logged while it was being replaced: 0.1.0's RPC
+ * server closed its database under the requests it had taken as it stopped (CHANGELOG, "Changed";
+ * this release's waits for them). It cannot be fixed in the replicas being replaced; any other
+ * 500 is a failure of the upgrade.
+ */
+function previousReleaseStopGap(f: Failure, stopping: FollowedLogs[]): string | undefined {
+  const errorId = /^500 .*Internal error \(id ([0-9a-f-]+)\)/.exec(f.detail)?.[1];
+  if (!errorId) return undefined;
+  return stopping.flatMap((l) => l.linesNaming(errorId)).find((line) => line.includes('Unhandled error'));
+}
 
 /**
  * Issue 38 item 2 on Kubernetes (decision 0207): the previous release, deployed from its own dev
@@ -32,6 +44,9 @@ describe('upgrade from the previous release on Kubernetes, one rolling update at
   let gateway: ServiceProxy;
   let receiver: HostReceiver;
   let scenario: UpgradeScenario;
+  /** The previous release's service replicas, followed from the start of their replacement. */
+  const stopping: FollowedLogs[] = [];
+  const follow = (svc: string): void => void stopping.push(FollowedLogs.start(ns, svc));
   const k = (...args: string[]): Promise<string> => kubectl(['-n', ns, ...args]);
   const images = async (): Promise<string[]> =>
     (
@@ -77,6 +92,7 @@ describe('upgrade from the previous release on Kubernetes, one rolling update at
     console.log(`steps: ${JSON.stringify(scenario?.steps)}`);
     receiver?.stop();
     await gateway?.stop();
+    for (const l of stopping) l.stop();
   });
 
   it('rolls every Deployment to this tree while traffic flows, and nothing is lost', async () => {
@@ -90,6 +106,7 @@ describe('upgrade from the previous release on Kubernetes, one rolling update at
       // This tree's objects of an app (its Deployment, Service, HPA, budget, policies, RBAC), as
       // docs/upgrading.md applies them, and its rollout; a Deployment scaled to 0 comes back at its replicas.
       const roll = async (svc: string): Promise<void> => {
+        if (svc !== 'gateway' && !STOPPED_FOR_MIGRATION.includes(svc)) follow(svc);
         await kubectl(['apply', '-f', '-', '-l', `app.kubernetes.io/name=${svc}`], next);
         await k('rollout', 'status', `deployment/${svc}`, '--timeout=300s');
       };
@@ -99,6 +116,7 @@ describe('upgrade from the previous release on Kubernetes, one rolling update at
       await timed('migrate', async () => {
         await k('delete', 'job', 'hub-migrate', '--ignore-not-found');
         for (const svc of STOPPED_FOR_MIGRATION) {
+          follow(svc);
           await k('scale', `deployment/${svc}`, '--replicas=0');
           await k('wait', '--for=delete', 'pod', '-l', `app.kubernetes.io/name=${svc}`, '--timeout=120s');
         }
@@ -126,6 +144,14 @@ describe('upgrade from the previous release on Kubernetes, one rolling update at
       expect(await k('get', 'deployment', svc, '-o', 'jsonpath={.spec.strategy.rollingUpdate.maxUnavailable}')).toBe(
         '0',
       );
+    const gap = ledger.failures.filter((f) => previousReleaseStopGap(f, stopping));
+    if (gap.length)
+      console.log(
+        `answered 500 by a previous release's replica as it stopped (its known gap): ${JSON.stringify(
+          gap.map((f) => ({ ...f, logged: previousReleaseStopGap(f, stopping)?.slice(0, 1000) })),
+        )}`,
+      );
+    ledger.failures = ledger.failures.filter((f) => !gap.includes(f));
     await scenario.checkAfter(ledger);
     // No pod of the previous release is left (the last one replaced, the gateway's, may still be
     // in its termination grace period).
