@@ -3,6 +3,7 @@ import { cpus, networkInterfaces } from 'node:os';
 import { cancelJob, getJob, runJob } from '@huggingface/hub';
 import { http } from '../http-client';
 import { makeUser } from '../hub-factory';
+import { freePort } from '../processes';
 import { TEST_JOB_IMAGE } from '../job-engine';
 import { queryDatabase } from '../test-database';
 import { type JobTarget, processesWith, readSse, waitForStage } from './jobs-helpers';
@@ -105,11 +106,14 @@ export function jobsIsolationScenarios(target: () => EngineJobTarget): void {
     const server = createServer((s) => seen.push(s.end()));
     await new Promise<void>((r) => server.listen(0, '0.0.0.0', r));
     const port = (server.address() as { port: number }).port;
+    // A port nothing here listens on: on an address of this machine it is closed, so an "open"
+    // there means the address was routed out of this machine as the job probed it (below).
+    const control = await freePort();
     try {
       const hosts = ['127.0.0.1', ...hostAddresses()];
       const gatewayPort = new URL(t.baseUrl).port;
       const targets = [
-        ...hosts.flatMap((h) => [port, gatewayPort, 4222, 5432].map((p) => `${h}:${p}`)),
+        ...hosts.flatMap((h) => [port, gatewayPort, 4222, 5432, control].map((p) => `${h}:${p}`)),
         '169.254.169.254:80',
       ];
       const probe = targets
@@ -127,11 +131,19 @@ export function jobsIsolationScenarios(target: () => EngineJobTarget): void {
       });
       await waitForStage(t, user.token, ns, job.id, ['COMPLETED', 'ERROR'], 30_000);
       const lines = await logLines(t, user.token, ns, job.id);
-      // An address gone from this machine meanwhile (another test's engine bridge, removed with its
-      // last container) is routed outward, where this sandbox's network accepts every connection:
-      // not this machine, so not a finding.
+      // An address gone from this machine while the job probed it (another test's engine bridge,
+      // removed with its last container and made again by the next) is routed outward, where this
+      // sandbox's network accepts every connection: not this machine, so not a finding. Its
+      // control port answering "open" says so; on 127.0.0.1 and every address that stayed here,
+      // the control port is closed and every "open" is a finding.
+      const hostOf = (l: string): string => l.split(' ')[1]?.split(':')[0] ?? '';
+      const routedOut = new Set(
+        lines.filter((l) => l.startsWith('open') && l.endsWith(`:${control}`) && hostOf(l) !== '127.0.0.1').map(hostOf),
+      );
       const stillHere = new Set(['127.0.0.1', '169.254.169.254', ...hostAddresses()]);
-      const reached = lines.filter((l) => l.startsWith('open') && stillHere.has(l.split(' ')[1]?.split(':')[0] ?? ''));
+      const reached = lines.filter(
+        (l) => l.startsWith('open') && stillHere.has(hostOf(l)) && !routedOut.has(hostOf(l)),
+      );
       expect(reached).toEqual([]);
       expect(lines.filter((l) => /^(open|closed) /.test(l))).toHaveLength(targets.length);
       expect(seen).toHaveLength(0);
