@@ -147,13 +147,20 @@ export class FollowedLogs {
     private readonly proc: ChildProcess,
   ) {
     proc.stdout?.on('data', (d: Buffer) => (this.text += d.toString('utf8')));
+    let err = '';
+    proc.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    // Its end is the pods' end (exit 0); anything else is said, or the lines would be missing unseen.
+    proc.once('exit', (code, signal) => {
+      if (code) console.log(`kubectl logs -f of ${service}'s replicas exited ${code}: ${err.slice(0, 500)}`);
+      else if (signal === null && this.text === '') console.log(`no log line of ${service}'s replicas was followed`);
+    });
   }
 
   static start(ns: string, service: string): FollowedLogs {
     const args = ['-n', ns, 'logs', '-f', '-l', `app.kubernetes.io/name=${service}`, '--all-containers', '--prefix'];
     return new FollowedLogs(
       service,
-      spawn('kubectl', [...args, '--since=5s', '--max-log-requests=10'], { stdio: ['ignore', 'pipe', 'ignore'] }),
+      spawn('kubectl', [...args, '--since=5s', '--max-log-requests=10'], { stdio: ['ignore', 'pipe', 'pipe'] }),
     );
   }
 
