@@ -5,7 +5,7 @@ import { freePort } from '@hub/testing';
 import { ComposeStack, COMPOSE_FILE, docker, ENGINE_FILE, IMAGE_TAG } from '../stack/compose-stack';
 import { ReceiverContainer } from '../stack/receiver';
 import { UpgradeScenario } from './scenario';
-import type { TrafficLedger } from './traffic';
+import { linesNaming, type TrafficLedger } from './traffic';
 
 /** The previous release's checkout (`git worktree`, made by docker/local/test-upgrade.sh) and its images' tag. */
 const PREV_DIR = process.env['HUB_UPGRADE_PREV_DIR'] ?? '';
@@ -49,10 +49,7 @@ describe('upgrade from the previous release on Compose, under traffic', () => {
     steps.push({ step: 'previous release up', seconds: Math.round((Date.now() - t0) / 100) / 10 });
     receiver = await ReceiverContainer.start(stack.network);
     scenario = new UpgradeScenario({ baseUrl: stack.baseUrl, adminToken: stack.adminToken }, receiver, async (id) =>
-      (await stack.logs(20000))
-        .split('\n')
-        .filter((line) => line.includes(id))
-        .join('\n'),
+      linesNaming(await stack.logs(20000), id).join('\n'),
     );
   }, 900_000);
 

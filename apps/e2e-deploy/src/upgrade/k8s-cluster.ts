@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { freePort, waitForHttp, WORKSPACE_ROOT } from '@hub/testing';
 import type { Delivery } from '../stack/receiver';
 import type { Receiver } from './scenario';
+import { linesNaming } from './traffic';
 
 /** `kubectl ARGS` (stdin from `input`), its output; rejects with its stderr. */
 export function kubectl(args: string[], input?: string): Promise<string> {
@@ -151,8 +152,9 @@ export class FollowedLogs {
     proc.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
     // Its end is the pods' end (exit 0); anything else is said, or the lines would be missing unseen.
     proc.once('exit', (code, signal) => {
-      if (code) console.log(`kubectl logs -f of ${service}'s replicas exited ${code}: ${err.slice(0, 500)}`);
-      else if (signal === null && this.text === '') console.log(`no log line of ${service}'s replicas was followed`);
+      if (code) console.log(`kubectl logs -f of the ${service} replicas exited ${code}: ${err.slice(0, 500)}`);
+      else if (signal === null && this.text === '')
+        console.log(`the ${service} replicas being replaced logged nothing in their last seconds`);
     });
   }
 
@@ -166,7 +168,7 @@ export class FollowedLogs {
 
   /** The lines that name `needle`. */
   linesNaming(needle: string): string[] {
-    return this.text.split('\n').filter((line) => line.includes(needle));
+    return linesNaming(this.text, needle);
   }
 
   stop(): void {

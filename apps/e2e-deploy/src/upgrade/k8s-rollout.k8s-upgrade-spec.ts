@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { eventually } from '@hub/testing';
 import { FollowedLogs, HostReceiver, kubectl, ServiceProxy } from './k8s-cluster';
 import { UpgradeScenario } from './scenario';
-import type { Failure, TrafficLedger } from './traffic';
+import { type Failure, linesNaming, type TrafficLedger } from './traffic';
 
 /** What k8s/local/upgrade.sh passes: the namespace the previous release runs in, this tree's rendering for it. */
 const env = (name: string): string => {
@@ -66,21 +66,11 @@ describe('upgrade from the previous release on Kubernetes, one rolling update at
     gateway = await ServiceProxy.start(ns, 'gateway');
     receiver = await HostReceiver.start(env('HUB_K8S_HOST_IP'));
     // Every hub pod's log (all of them: the id may be the gateway's or the service's that failed).
-    const logsNaming = async (errorId: string): Promise<string> =>
-      (
-        await k(
-          'logs',
-          '-l',
-          'app.kubernetes.io/part-of=hub-services',
-          '--all-containers',
-          '--prefix',
-          '--tail=20000',
-          '--max-log-requests=40',
-        )
-      )
-        .split('\n')
-        .filter((line) => line.includes(errorId))
-        .join('\n');
+    const logsNaming = async (errorId: string): Promise<string> => {
+      const selector = ['-l', 'app.kubernetes.io/part-of=hub-services'];
+      const all = await k('logs', ...selector, '--all-containers', '--prefix', '--tail=20000', '--max-log-requests=40');
+      return linesNaming(all, errorId).join('\n');
+    };
     scenario = new UpgradeScenario(
       { baseUrl: gateway.url, adminToken: env('HUB_K8S_ADMIN_TOKEN') },
       receiver,

@@ -20,6 +20,11 @@ export interface Failure {
 /** The log lines of the running stack that name an error id (its pods, its containers). */
 export type LogsNaming = (errorId: string) => Promise<string>;
 
+/** The lines of a log that name `needle`. */
+export function linesNaming(log: string, needle: string): string[] {
+  return log.split('\n').filter((line) => line.includes(needle));
+}
+
 /**
  * A client that rides through a replaced container as a client library would: a refused or cut
  * connection, a 502/503/504 or a timeout is tried again, with a growing pause, for up to
